@@ -1,0 +1,37 @@
+# The two commands: `make explore` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: explore test lint typecheck pytest bench examples clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chartkit needs Python 3.11 or newer; set PYTHON=python3.11")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.app-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[app]'
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.app-installed
+
+explore: $(VENV)/.app-installed
+	$(BIN)/streamlit run app/explorer.py
+
+test: $(VENV)/.dev-installed
+	$(BIN)/ruff check chartkit tests bench app examples
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python bench/check.py
+	$(BIN)/python bench/view.py
+
+examples:
+	$(PYTHON) app/examples/generate.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
