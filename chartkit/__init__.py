@@ -1,0 +1,57 @@
+"""chartkit: charts from declared column types.
+
+A tool declares what its result contains (``resultColumns``); chartkit checks the rows against
+that declaration first, then charts them from the declared types — never by sniffing values.
+"""
+
+from __future__ import annotations
+
+from chartkit.check import ColumnViolation, check_columns
+from chartkit.columns import (
+    COLUMN_TYPES,
+    ColumnDeclaration,
+    ColumnType,
+    assert_result_columns,
+    normalize_result_columns,
+)
+from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, ToolResultError
+from chartkit.integrity import (
+    CHECK_MODES,
+    CheckMode,
+    CheckOutcome,
+    DispositionLedger,
+    DispositionRow,
+    Finding,
+    check_result,
+)
+from chartkit.messages import COLUMN_TYPE_CEILING
+from chartkit.result import ToolResult, read_results
+from chartkit.rowset import RowsetReading, read_rowset
+
+__all__ = [
+    "CHECK_MODES",
+    "COLUMN_TYPES",
+    "COLUMN_TYPE_CEILING",
+    "ChartkitError",
+    "CheckMode",
+    "CheckOutcome",
+    "ColumnDeclaration",
+    "ColumnType",
+    "ColumnViolation",
+    "DispositionLedger",
+    "DispositionRow",
+    "Finding",
+    "MissingExtraError",
+    "ResultColumnsError",
+    "RowsetReading",
+    "ToolResult",
+    "ToolResultError",
+    "assert_result_columns",
+    "check_columns",
+    "check_result",
+    "normalize_result_columns",
+    "read_results",
+    "read_rowset",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,24 @@
+"""The one error base, and the errors mixed with the builtin each resembles."""
+
+from __future__ import annotations
+
+__all__ = ["ChartkitError", "MissingExtraError", "ResultColumnsError", "ToolResultError"]
+
+
+class ChartkitError(Exception):
+    """Base of every error chartkit raises on purpose."""
+
+
+class ResultColumnsError(ChartkitError, ValueError):
+    """A ``resultColumns`` declaration chartkit cannot honour.
+
+    The message names the tool (when known), the column and the fix.
+    """
+
+
+class ToolResultError(ChartkitError, ValueError):
+    """A tool result that is not of the wire form (``tool``, ``rows``, ``resultColumns`` …)."""
+
+
+class MissingExtraError(ChartkitError, ImportError):
+    """An optional part was used without its extra installed; the message has the install line."""

@@ -1,0 +1,188 @@
+"""The dial ``off | warn | enforce``: findings, the delivered payload, and the disposition rows.
+
+``check_result`` arms the check only when both halves are present — a dial other than ``off``
+and a declaration. Unarmed, or not a rowset, each check files a not-applicable disposition row
+("I could not look"), never a finding ("something was wrong").
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from chartkit.check import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
+from chartkit.errors import ChartkitError
+from chartkit.messages import COLUMN_TYPE_CEILING, finding_message, refusal_sentence
+from chartkit.result import ToolResult
+from chartkit.rowset import read_rowset
+
+__all__ = [
+    "CHECK_MODES",
+    "CheckMode",
+    "CheckOutcome",
+    "DispositionLedger",
+    "DispositionRow",
+    "Finding",
+    "check_result",
+]
+
+CheckMode = Literal["off", "warn", "enforce"]
+CHECK_MODES: tuple[CheckMode, ...] = get_args(CheckMode)
+
+logger = logging.getLogger("chartkit.integrity")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One filed finding: what kind, about which tool, column and call, and the full message."""
+
+    kind: ViolationKind
+    tool: str
+    column: str
+    call_id: str | None
+    message: str
+    violation: ColumnViolation
+
+
+@dataclass(frozen=True, slots=True)
+class DispositionRow:
+    """One check's record for a result (or, added up, for a run)."""
+
+    check: ViolationKind
+    seam: Literal["write"] = "write"
+    checked: int = 0
+    findings: int = 0
+    not_applicable: int = 0
+    last_fired_at: float | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class CheckOutcome:
+    """What the dial did to one result.
+
+    ``delivered`` is what the model reads: the very rows object (``off``, ``warn``, clean
+    ``enforce``) or the refusal sentence (``enforce`` with violations).
+    """
+
+    mode: CheckMode
+    status: Literal["ok", "invalid"]
+    delivered: Any
+    findings: tuple[Finding, ...]
+    disposition: tuple[DispositionRow, ...]
+    violations: tuple[ColumnViolation, ...] = ()
+    armed: bool = False
+    refusal: str | None = None
+
+    @property
+    def refused(self) -> bool:
+        """True when enforce refused the rows (``delivered`` is the refusal sentence)."""
+        return self.refusal is not None
+
+
+def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome:
+    """Check a tool result under the dial.
+
+    >>> r = ToolResult("host_group_mappings",
+    ...     [{"logical_unit_number": "", "host_group": "vdi-a"},
+    ...      {"logical_unit_number": 3, "host_group": "vdi-a"}],
+    ...     result_columns={"logical_unit_number": "number", "host_group": "string"},
+    ...     call_id="call-1")
+    >>> out = check_result(r, mode="warn")
+    >>> out.status, [f.kind for f in out.findings], out.delivered is r.rows
+    ('ok', ['column-type-mismatch'], True)
+    """
+    if mode not in CHECK_MODES:
+        raise ChartkitError(
+            f"mode {mode!r} is not one of {', '.join(CHECK_MODES)}; pick one of those words"
+        )
+    if not isinstance(result, ToolResult):
+        raise ChartkitError(
+            f"check_result takes a ToolResult, got {type(result).__name__}; wrap rows as "
+            "ToolResult(tool, rows, result_columns=...) or read the wire form with "
+            "ToolResult.from_wire(payload)"
+        )
+    reading = None
+    if mode != "off" and result.result_columns is not None:
+        reading = read_rowset(result.rows)
+    if reading is None:  # unarmed, or not a rowset: nothing measured
+        return CheckOutcome(
+            mode=mode,
+            status="ok",
+            delivered=result.rows,
+            findings=(),
+            disposition=tuple(DispositionRow(k, not_applicable=1) for k in VIOLATION_KINDS),
+        )
+    assert result.result_columns is not None
+    violations = check_columns(reading, result.result_columns)
+    now = time.time()
+    refusal = (
+        refusal_sentence(result.tool, violations) if mode == "enforce" and violations else None
+    )
+    findings = tuple(
+        Finding(
+            kind=v.kind,
+            tool=result.tool,
+            column=v.column,
+            call_id=result.call_id,
+            message=(
+                f"{refusal} {COLUMN_TYPE_CEILING}"
+                if refusal is not None
+                else finding_message(v, tool=result.tool, call_id=result.call_id)
+            ),
+            violation=v,
+        )
+        for v in violations
+    )
+    for f in findings:
+        logger.warning(f.message, extra={"chartkit_finding": f.kind, "chartkit_column": f.column})
+    fired = {f.kind for f in findings}
+    disposition = tuple(
+        DispositionRow(
+            k, checked=1, findings=int(k in fired), last_fired_at=now if k in fired else None
+        )
+        for k in VIOLATION_KINDS
+    )
+    return CheckOutcome(
+        mode=mode,
+        status="invalid" if refusal is not None else "ok",
+        delivered=refusal if refusal is not None else result.rows,
+        findings=findings,
+        disposition=disposition,
+        violations=violations,
+        armed=True,
+        refusal=refusal,
+    )
+
+
+@dataclass
+class DispositionLedger:
+    """Adds up the disposition rows of many outcomes, for a run.
+
+    >>> ledger = DispositionLedger()
+    >>> ledger.add(check_result(ToolResult("t", [{"a": 1}], result_columns={"a": "number"}),
+    ...                         mode="warn"))
+    >>> [(r.check, r.checked, r.findings) for r in ledger.rows()]
+    [('column-type-mismatch', 1, 0), ('missing-column', 1, 0)]
+    """
+
+    _totals: dict[str, DispositionRow] = field(default_factory=dict)
+
+    def add(self, outcome: CheckOutcome) -> None:
+        """Add one result's disposition rows."""
+        for row in outcome.disposition:
+            had = self._totals.get(row.check, DispositionRow(row.check))
+            fired = [t for t in (had.last_fired_at, row.last_fired_at) if t is not None]
+            self._totals[row.check] = DispositionRow(
+                row.check,
+                seam=row.seam,
+                checked=had.checked + row.checked,
+                findings=had.findings + row.findings,
+                not_applicable=had.not_applicable + row.not_applicable,
+                last_fired_at=max(fired) if fired else None,
+            )
+
+    def rows(self) -> tuple[DispositionRow, ...]:
+        """One summed row per check, in the checks' fixed order."""
+        return tuple(self._totals.get(k, DispositionRow(k)) for k in VIOLATION_KINDS)
