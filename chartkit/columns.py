@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, get_args
 
 from chartkit.errors import ResultColumnsError
 
@@ -124,7 +124,7 @@ def _declaration(who: str, name: str, value: object) -> ColumnDeclaration:
                 f"{who} declares column {name!r} as {_show(value)}; use one of {_ALLOWED} "
                 "(or leave the column undeclared)"
             )
-        return ColumnDeclaration(cast(ColumnType, value))
+        return ColumnDeclaration(value)
     if isinstance(value, Mapping):
         unknown = [k for k in value if k not in _OBJECT_KEYS]
         if unknown:
