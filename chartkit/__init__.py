@@ -14,6 +14,7 @@ from chartkit.columns import (
     assert_result_columns,
     normalize_result_columns,
 )
+from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
 from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, ToolResultError
 from chartkit.integrity import (
     CHECK_MODES,
@@ -27,11 +28,14 @@ from chartkit.integrity import (
 from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
+from chartkit.view import View, view
 
 __all__ = [
     "CHECK_MODES",
     "COLUMN_TYPES",
     "COLUMN_TYPE_CEILING",
+    "VEGALITE_TYPES",
+    "AxisRefusal",
     "ChartkitError",
     "CheckMode",
     "CheckOutcome",
@@ -40,18 +44,22 @@ __all__ = [
     "ColumnViolation",
     "DispositionLedger",
     "DispositionRow",
+    "Encoding",
     "Finding",
     "MissingExtraError",
     "ResultColumnsError",
     "RowsetReading",
     "ToolResult",
     "ToolResultError",
+    "View",
     "assert_result_columns",
     "check_columns",
     "check_result",
     "normalize_result_columns",
     "read_results",
     "read_rowset",
+    "vegalite_type",
+    "view",
 ]
 
 __version__ = "0.1.0"

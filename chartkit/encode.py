@@ -1,0 +1,310 @@
+"""Declared type → Vega-Lite type, and what each column can do on an axis.
+
+One table (``VEGALITE_TYPES``) maps the four declared types to Vega-Lite's measurement types.
+A declared column's type never depends on its values. A column the declaration leaves out
+falls back to Altair's own inference (``source="inferred"``) — chartkit writes no sniffer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import numpy as np
+import pandas as pd
+from altair.utils.core import infer_vegalite_type_for_pandas
+
+from chartkit.check import (
+    _BAD,
+    _LOOK,
+    _NOTHING,
+    ABSENCE_TYPE_NAMES,
+    ColumnViolation,
+    _classify,
+    _look,
+)
+from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
+from chartkit.errors import ChartkitError
+from chartkit.messages import render_sample
+
+__all__ = [
+    "VEGALITE_TYPES",
+    "AxisRefusal",
+    "Channel",
+    "ColumnProfile",
+    "Encoding",
+    "VegaLiteType",
+    "profile_columns",
+    "vegalite_type",
+]
+
+VegaLiteType = Literal["quantitative", "temporal", "nominal"]
+Channel = Literal["x", "y", "color"]
+Source = Literal["declared", "inferred"]
+BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
+
+VEGALITE_TYPES: Final[Mapping[ColumnType, VegaLiteType]] = {
+    "number": "quantitative",
+    "date": "temporal",
+    "string": "nominal",
+    "boolean": "nominal",
+}
+"""The one table from declared column type to Vega-Lite type."""
+
+ID_LIKE_SHARE = 0.8  # a string column with more distinct values than this share …
+ID_LIKE_MIN_ROWS = 50  # … and more rows than this looks like an identifier
+
+_NUMERIC_TEXT = re.compile(r"\s*[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+def vegalite_type(column_type: ColumnType) -> VegaLiteType:
+    """The Vega-Lite type a declared column type is drawn as.
+
+    >>> [vegalite_type(t) for t in ("number", "date", "string", "boolean")]
+    ['quantitative', 'temporal', 'nominal', 'nominal']
+    """
+    try:
+        return VEGALITE_TYPES[column_type]
+    except (KeyError, TypeError):
+        raise ChartkitError(
+            f"column type {column_type!r} is not one of {', '.join(COLUMN_TYPES)}"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """One channel of a chart: which column, drawn as which Vega-Lite type, and why.
+
+    ``source`` says where the type came from: ``"declared"`` (the declaration, whose type is
+    ``declared``) or ``"inferred"`` (Altair's inference, for a column the declaration leaves
+    out).
+    ``aggregate`` names the aggregation drawn (``"mean"``, ``"sum"``, ``"count"``) and ``bin``
+    says the values were binned; both were computed in pandas before the spec was built.
+    ``field`` is the column's name in the chart's data (names with ``.``, ``[``, ``]``, ``:``
+    or quotes are renamed so Vega-Lite cannot read them as nested fields).
+    """
+
+    column: str
+    type: VegaLiteType
+    source: Literal["declared", "inferred"]
+    aggregate: str | None = None
+    bin: bool = False
+    field: str = ""
+    title: str = ""
+    declared: ColumnType | None = None
+
+    def describe(self) -> str:
+        """One line for people: ``declared number → quantitative`` or ``inferred nominal``."""
+        if self.aggregate == "count":
+            return (
+                f"rows counted per {self.column} value{' bin' if self.bin else ''} → quantitative"
+            )
+        what = f"{self.aggregate} of {self.column}" if self.aggregate else self.column
+        if self.bin:
+            what = f"{what} (binned)"
+        if self.source == "inferred":
+            return f"{what}: inferred {self.type} — not declared"
+        return f"{what}: declared {self.declared} → {self.type}"
+
+
+@dataclass(frozen=True, slots=True)
+class AxisRefusal:
+    """An axis chartkit would not draw, and why; ``violation`` is set when the check is why."""
+
+    column: str
+    channel: Channel
+    reason: str
+    violation: ColumnViolation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnProfile:
+    """What one column of a result can do on an axis."""
+
+    name: str
+    type: VegaLiteType
+    source: Literal["declared", "inferred"]
+    declaration: ColumnDeclaration | None
+    violation: ColumnViolation | None
+    present: bool
+    distinct: int
+    rows: int
+
+    @property
+    def declared(self) -> ColumnType | None:
+        return self.declaration.type if self.declaration is not None else None
+
+    @property
+    def usable(self) -> bool:
+        """False when the column is missing or every row offends its declaration."""
+        if not self.present:
+            return False
+        v = self.violation
+        return v is None or v.affected < v.total
+
+    @property
+    def is_measure(self) -> bool:
+        return self.usable and self.type == "quantitative"
+
+    @property
+    def id_like(self) -> bool:
+        """A string column whose values are nearly all distinct: an identifier, not a category."""
+        return (
+            self.type == "nominal"
+            and self.rows > ID_LIKE_MIN_ROWS
+            and self.distinct > ID_LIKE_SHARE * self.rows
+        )
+
+    def describe_type(self) -> str:
+        """``host_group is string`` or ``raised_at is inferred temporal``."""
+        if self.declared is not None:
+            return f"{self.name} is {self.declared}"
+        return f"{self.name} is undeclared ({self.type}, inferred)"
+
+
+def profile_columns(
+    frame: pd.DataFrame,
+    declaration: Mapping[str, ColumnDeclaration] | None,
+    violations: tuple[ColumnViolation, ...],
+) -> dict[str, ColumnProfile]:
+    """A profile for every column of the frame, then every declared column it lacks."""
+    by_column = {v.column: v for v in violations}
+    declared = dict(declaration or {})
+    names = [str(c) for c in frame.columns]
+    out: dict[str, ColumnProfile] = {}
+    for name in names + [n for n in declared if n not in set(names)]:
+        decl = declared.get(name)
+        present = name in frame.columns
+        series = _series(frame, name) if present else None
+        vl: VegaLiteType = vegalite_type(decl.type) if decl is not None else _infer(series)
+        source: Source = "declared" if decl is not None else "inferred"
+        distinct = 0
+        if series is not None and vl == "nominal":
+            distinct = (
+                int(series.astype(str).nunique())
+                if series.dtype == object
+                else int(series.nunique())
+            )
+        out[name] = ColumnProfile(
+            name,
+            vl,
+            source,
+            decl,
+            by_column.get(name),
+            present,
+            distinct,
+            len(frame),
+        )
+    return out
+
+
+def _series(frame: pd.DataFrame, name: str) -> pd.Series:
+    s = frame[name]
+    if isinstance(s, pd.DataFrame):  # duplicated label
+        s = s.iloc[:, 0]
+    return s
+
+
+def _infer(series: pd.Series | None) -> VegaLiteType:
+    """Altair's own inference for an undeclared column, narrowed to the three types we draw."""
+    if series is None:
+        return "nominal"
+    found = infer_vegalite_type_for_pandas(series)
+    kind = found[0] if isinstance(found, tuple) else found
+    if kind in ("quantitative", "temporal"):
+        return kind
+    return "nominal"
+
+
+# --- values on an axis ------------------------------------------------------------------------
+
+
+def offending_mask(
+    series: pd.Series, decl: ColumnDeclaration
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which rows offend the declaration — the same verdicts as ``check_columns``."""
+    api = pd.api.types
+    dtype = series.dtype
+    if decl.type == "number" and api.is_numeric_dtype(dtype) and not api.is_bool_dtype(dtype):
+        return np.zeros(len(series), dtype=bool) if decl.nullable else series.isna().to_numpy()
+    if decl.type == "date" and api.is_datetime64_any_dtype(dtype):
+        return np.zeros(len(series), dtype=bool) if decl.nullable else series.isna().to_numpy()
+    cache: dict[type, int] = {}
+    out = np.zeros(len(series), dtype=bool)
+    for i, value in enumerate(series.astype(object).tolist()):
+        tp = type(value)
+        verdict = cache.get(tp)
+        if verdict is None:
+            verdict = cache[tp] = _classify(decl.type, tp)
+        if verdict == _LOOK:
+            verdict = _look(decl.type, value)
+        out[i] = verdict == _BAD or (verdict == _NOTHING and not decl.nullable)
+    return out
+
+
+def numeric_strings_only(series: pd.Series, mask: BoolArray) -> bool:
+    """True when every offending value is a string that reads as a number (``"1240"``).
+
+    Only looked at, never converted: the message says the tool quotes its numbers.
+    """
+    offenders = series[mask]
+    return bool(len(offenders)) and all(
+        isinstance(v, str) and _NUMERIC_TEXT.fullmatch(v) is not None for v in offenders
+    )
+
+
+def as_numbers(series: pd.Series) -> pd.Series:
+    """Conforming number values as floats (offenders already removed; nothing is coerced)."""
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
+        return series.astype("float64")
+    return pd.Series(
+        [np.nan if v is None else float(v) for v in series.tolist()],
+        index=series.index,
+        dtype="float64",
+    )
+
+
+def as_wall_clock(series: pd.Series) -> pd.Series:
+    """Conforming date values as naive timestamps: aware ones in UTC, naive ones as given."""
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        s = series
+        if getattr(s.dt, "tz", None) is not None:
+            s = s.dt.tz_convert("UTC").dt.tz_localize(None)
+        return s
+    try:
+        parsed = pd.to_datetime(series, utc=True, format="ISO8601")
+        return parsed.dt.tz_localize(None)
+    except (ValueError, TypeError):
+        pass
+    return pd.Series(
+        pd.to_datetime(pd.Series([_wall_clock(v) for v in series.tolist()], dtype=object)),
+        index=series.index,
+    )
+
+
+def _wall_clock(value: Any) -> dt.datetime | None:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+    if isinstance(value, np.datetime64):
+        return None if np.isnat(value) else pd.Timestamp(value).to_pydatetime()
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            return value.astimezone(dt.UTC).replace(tzinfo=None)
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return None
+
+
+def describe_offenders(v: ColumnViolation) -> str:
+    """``hold string (first: "")`` — the offenders, from the violation, in the spec's voice."""
+    held = " or ".join(
+        "nothing" if t in ABSENCE_TYPE_NAMES else t for t in (v.offending_types or (v.sample_type,))
+    )
+    first = "null" if v.sample_type in ABSENCE_TYPE_NAMES else render_sample(v.sample)
+    return f"hold {held} (first: {first})"

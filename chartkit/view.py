@@ -1,0 +1,311 @@
+"""``view()`` and ``View``: the one public entry from a tool result to a chart or a table.
+
+A View is what the explorer, notebooks, the CLI and agent UIs read: the kind (chart, table or
+refused), one sentence saying why, the encodings with where each type came from, the refused
+axes with the ``ColumnViolation`` behind each, notes on what the chart does not show as-is,
+and the check's outcome under the dial.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pandas as pd
+
+from chartkit.charts import build_chart, spec_to_html, spec_to_png, spec_to_svg
+from chartkit.check import ColumnViolation, check_columns
+from chartkit.decide import plan_view
+from chartkit.encode import AxisRefusal, Encoding, profile_columns
+from chartkit.errors import ChartkitError
+from chartkit.integrity import CheckMode, CheckOutcome, Finding, check_result
+from chartkit.messages import render_sample
+from chartkit.result import ToolResult
+from chartkit.rowset import read_rowset
+
+if TYPE_CHECKING:
+    import altair as alt
+
+__all__ = ["SAVE_FORMATS", "View", "ViewKind", "view"]
+
+ViewKind = Literal["chart", "table", "refused"]
+SAVE_FORMATS = (".png", ".svg", ".html", ".json")
+PAYLOAD_VERSION = 1
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """A tool result as chartkit shows it. Build one with ``view()``."""
+
+    kind: ViewKind
+    reason: str
+    result: ToolResult
+    check: CheckOutcome
+    mark: str | None = None
+    encodings: Mapping[str, Encoding] = field(default_factory=dict)
+    refusals: tuple[AxisRefusal, ...] = ()
+    notes: tuple[str, ...] = ()
+    chart: alt.Chart | None = field(default=None, repr=False)
+    spec: dict[str, Any] | None = field(default=None, repr=False)
+    frame: pd.DataFrame | None = field(default=None, repr=False)
+
+    # -- exports ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serializable payload for agent UIs; no row data when refused.
+
+        Its JSON Schema is ``chartkit.view_payload_schema()``.
+        """
+        return {
+            "version": PAYLOAD_VERSION,
+            "kind": self.kind,
+            "reason": self.reason,
+            "tool": self.result.tool,
+            "callId": self.result.call_id,
+            "mode": self.check.mode,
+            "status": self.check.status,
+            "mark": self.mark,
+            "encodings": {
+                ch: {
+                    "column": e.column,
+                    "type": e.type,
+                    "source": e.source,
+                    "aggregate": e.aggregate,
+                    "bin": e.bin,
+                    "field": e.field,
+                    "title": e.title,
+                    "description": e.describe(),
+                }
+                for ch, e in self.encodings.items()
+            },
+            "refusals": [
+                {
+                    "column": r.column,
+                    "channel": r.channel,
+                    "reason": r.reason,
+                    "violation": _violation_dict(r.violation) if r.violation else None,
+                }
+                for r in self.refusals
+            ],
+            "notes": list(self.notes),
+            "findings": [_finding_dict(f) for f in self.check.findings],
+            "disposition": [
+                {
+                    "check": d.check,
+                    "seam": d.seam,
+                    "checked": d.checked,
+                    "findings": d.findings,
+                    "notApplicable": d.not_applicable,
+                    "lastFiredAt": d.last_fired_at,
+                }
+                for d in self.check.disposition
+            ],
+            "spec": self.spec,
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``to_dict()`` as JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+    def _need_spec(self, what: str) -> dict[str, Any]:
+        if self.spec is None:
+            raise ChartkitError(f"this view is a {self.kind}, so there is no {what}: {self.reason}")
+        return self.spec
+
+    def to_png(self, *, scale: float = 2.0) -> bytes:
+        """The chart as PNG bytes, rendered offline."""
+        return spec_to_png(self._need_spec("PNG"), scale=scale)
+
+    def to_svg(self) -> str:
+        """The chart as SVG text, rendered offline."""
+        return spec_to_svg(self._need_spec("SVG"))
+
+    def to_html(self) -> str:
+        """The chart as a self-contained HTML page that works offline."""
+        return spec_to_html(self._need_spec("HTML page"))
+
+    def save(self, path: str | Path) -> Path:
+        """Save the chart by suffix: ``.png``, ``.svg``, ``.html`` (offline) or ``.json`` (spec)."""
+        target = Path(path)
+        suffix = target.suffix.lower()
+        if suffix not in SAVE_FORMATS:
+            raise ChartkitError(
+                f"cannot save {target.name!r}: the suffix {suffix or '(none)'!r} is not one of "
+                f"{', '.join(SAVE_FORMATS)}"
+            )
+        if suffix == ".png":
+            target.write_bytes(self.to_png())
+        elif suffix == ".svg":
+            target.write_text(self.to_svg(), encoding="utf-8")
+        elif suffix == ".html":
+            target.write_text(self.to_html(), encoding="utf-8")
+        else:
+            target.write_text(json.dumps(self._need_spec("spec"), indent=2), encoding="utf-8")
+        return target
+
+    # -- notebooks ----------------------------------------------------------------------
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """The chart (offline HTML plus a PNG fallback) in Jupyter, or the table and reason."""
+        text = f"<chartkit View: {self.kind} — {self.reason}>"
+        lines = [f"<p><b>{html.escape(self.kind)}</b>: {html.escape(self.reason)}</p>"]
+        lines += [f"<p>⚠ {html.escape(f.message)}</p>" for f in self.check.findings]
+        lines += [
+            f"<p>Refused {r.channel} axis: {html.escape(r.reason)}</p>" for r in self.refusals
+        ]
+        lines += [f"<p>Note: {html.escape(n)}</p>" for n in self.notes]
+        if self.spec is not None:
+            page = html.escape(self.to_html(), quote=True)
+            frame = (
+                f'<iframe srcdoc="{page}" style="width:100%;height:460px;border:none" '
+                'sandbox="allow-scripts"></iframe>'
+            )
+            png = base64.b64encode(self.to_png(scale=1.0)).decode("ascii")
+            return {
+                "text/html": frame + "".join(lines),
+                "image/png": png,
+                "text/plain": text,
+            }
+        if self.frame is not None:
+            lines.append(self.frame.head(50).to_html(max_cols=30))
+        return {"text/html": "".join(lines), "text/plain": text}
+
+
+def _violation_dict(v: ColumnViolation) -> dict[str, Any]:
+    try:
+        json.dumps(v.sample, allow_nan=False)
+        sample = v.sample
+    except (TypeError, ValueError):
+        sample = json.loads(render_sample(v.sample))
+    return {
+        "kind": v.kind,
+        "column": v.column,
+        "declared": v.declared,
+        "nullable": v.nullable,
+        "sample": sample,
+        "sampleType": v.sample_type,
+        "affected": v.affected,
+        "total": v.total,
+        "absent": v.absent,
+        "offendingTypes": list(v.offending_types),
+    }
+
+
+def _finding_dict(f: Finding) -> dict[str, Any]:
+    return {
+        "kind": f.kind,
+        "tool": f.tool,
+        "column": f.column,
+        "callId": f.call_id,
+        "message": f.message,
+        "violation": _violation_dict(f.violation),
+    }
+
+
+def view(
+    data: object,
+    result_columns: object = None,
+    *,
+    tool: str | None = None,
+    mode: CheckMode = "warn",
+    x: str | None = None,
+    y: str | None = None,
+    color: str | None = None,
+    max_points: int = 5000,
+) -> View:
+    """Check a tool result, then chart it from its declared types (or say why a table).
+
+    ``data`` is a ``ToolResult``, a list of dicts or a dataframe; ``result_columns``, when
+    given, is the declaration to use (it replaces a ToolResult's own). ``x``, ``y`` and
+    ``color`` are your picks of columns; without them chartkit chooses.
+
+    >>> v = view([{"host_group": "vdi-a", "lun": ""}, {"host_group": "vdi-a", "lun": 3},
+    ...           {"host_group": "vdi-b", "lun": 1}],
+    ...          {"host_group": "string", "lun": "number"}, tool="mappings")
+    >>> v.kind, v.mark, v.encodings["y"].type, v.encodings["y"].source
+    ('chart', 'bar', 'quantitative', 'declared')
+    >>> v.notes[0]
+    '1 of 3 rows are left out of the y axis: lun is declared number and they hold string \
+(first: ""). Nothing was converted.'
+    """
+    result = _as_result(data, result_columns, tool)
+    outcome = check_result(result, mode=mode)
+    reading = read_rowset(result.rows)
+    if outcome.refused:
+        assert outcome.refusal is not None
+        return View(kind="refused", reason=outcome.refusal, result=result, check=outcome)
+    if reading is None:
+        return View(
+            kind="table",
+            result=result,
+            check=outcome,
+            reason=(
+                f"The result of {result.tool} is not rows (a list of objects, or a dataframe, "
+                f"with at least one row) — it is {_describe(result.rows)} — so there is nothing "
+                "to chart or check."
+            ),
+        )
+    frame = reading.to_frame()
+    declaration = result.result_columns
+    if outcome.armed:
+        violations = outcome.violations
+    elif declaration is not None:
+        violations = check_columns(reading, declaration)  # the dial is off: axes still honest
+    else:
+        violations = ()
+    profiles = profile_columns(frame, declaration, violations)
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points)
+    if plan.kind == "table":
+        return View(
+            kind="table",
+            reason=plan.reason,
+            result=result,
+            check=outcome,
+            refusals=plan.refusals,
+            notes=plan.notes,
+            frame=frame,
+        )
+    chart = build_chart(plan)
+    return View(
+        kind="chart",
+        reason=plan.reason,
+        result=result,
+        check=outcome,
+        mark=plan.mark,
+        encodings=plan.encodings,
+        refusals=plan.refusals,
+        notes=plan.notes,
+        chart=chart,
+        spec=chart.to_dict(),
+        frame=frame,
+    )
+
+
+def _as_result(data: object, result_columns: object, tool: str | None) -> ToolResult:
+    if isinstance(data, ToolResult):
+        if result_columns is None and tool is None:
+            return data
+        return ToolResult(
+            tool=tool or data.tool,
+            rows=data.rows,
+            result_columns=result_columns if result_columns is not None else data.result_columns,  # type: ignore[arg-type]
+            call_id=data.call_id,
+            description=data.description,
+        )
+    return ToolResult(tool=tool or "result", rows=data, result_columns=result_columns)  # type: ignore[arg-type]
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, list | tuple):
+        if not value:
+            return "an empty list"
+        odd = next(v for v in value if not isinstance(v, dict))
+        return f"a list holding {type(odd).__name__} {render_sample(odd)[:40]}"
+    if isinstance(value, pd.DataFrame):
+        return "a dataframe with no rows"
+    return f"a {type(value).__name__}"
