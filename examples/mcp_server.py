@@ -1,0 +1,65 @@
+"""A real MCP server (stdio) serving chartkit's bundled example tools with their declarations.
+
+Run it as an MCP server:          python examples/mcp_server.py
+Call one of its tools from chartkit:
+
+    from chartkit import check_result
+    from chartkit.mcp import call_tool_sync
+
+    result = call_tool_sync("python examples/mcp_server.py", "host_group_mappings")
+    check_result(result, mode="warn").findings
+
+Each ``app/examples/<stem>.json`` becomes one tool named ``<stem>`` (the file stem, because two
+examples — ``host_group_mappings.json`` and ``missing_column.json`` — come from the same tool,
+``host_group_mappings``; the example's own tool name opens the description). A tool returns the
+example's rows exactly as recorded (``limit`` keeps the first N), and its ``resultColumns`` ride
+the tool's ``_meta`` through ``chartkit.mcp.declare_tool``; the undeclared example is served
+without one.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+from chartkit.mcp import declare_tool
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "app" / "examples"
+SERVER_NAME = "chartkit-examples"
+
+
+def _tool(rows: list[dict[str, Any]]) -> Any:
+    def tool(limit: int | None = None) -> list[dict[str, Any]]:
+        """Return the example's rows as recorded; ``limit`` keeps only the first N."""
+        return rows if limit is None else rows[: max(limit, 0)]
+
+    return tool
+
+
+def build_server(examples: Path = EXAMPLES) -> MCPServer[Any]:
+    """An MCPServer with one tool per example file, named after the file's stem."""
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME,
+        instructions="chartkit's bundled example tool results, each served as a tool.",
+        log_level="WARNING",
+    )
+    for path in sorted(examples.glob("*.json")):
+        example = json.loads(path.read_text(encoding="utf-8"))
+        fn = _tool(example["rows"])
+        description = f"{example['tool']}: {example.get('description', '')}".strip()
+        declared = example.get("resultColumns")
+        if declared is None:
+            server.add_tool(fn, name=path.stem, description=description)
+        else:
+            declare_tool(server, declared, name=path.stem, description=description)(fn)
+    return server
+
+
+if __name__ == "__main__":
+    if not EXAMPLES.is_dir():
+        sys.exit(f"no examples at {EXAMPLES}; run this from a chartkit checkout")
+    build_server().run("stdio")
