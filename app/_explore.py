@@ -1,0 +1,507 @@
+"""The explorer's logic that is not UI: sources, parsing, the run ledger, highlights, the editor.
+
+Everything here is plain Python over chartkit's public names, so tests call it directly; the
+Streamlit page (``explorer.py``) only lays it out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chartkit import (
+    CHECK_MODES,
+    COLUMN_TYPES,
+    ChartkitError,
+    CheckMode,
+    CheckOutcome,
+    DispositionLedger,
+    DispositionRow,
+    ResultColumnsError,
+    ToolResult,
+    ToolResultError,
+    check_columns,
+    check_result,
+    read_results,
+    read_rowset,
+)
+
+__all__ = [
+    "DEFAULT_EXAMPLE",
+    "DEFAULT_MODE",
+    "ENV_FILE",
+    "EXAMPLES_DIR",
+    "MAX_FILE_MB",
+    "STYLED_ROWS",
+    "UNDECLARED",
+    "Example",
+    "Loaded",
+    "RunRow",
+    "declaration_from_choices",
+    "declaration_json",
+    "display_value",
+    "disposition_table",
+    "editor_columns",
+    "examples",
+    "load_bytes",
+    "load_path",
+    "max_file_bytes",
+    "offending_cells",
+    "offending_rows",
+    "result_label",
+    "run_ledger",
+    "size_text",
+    "with_declaration",
+]
+
+EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+DEFAULT_EXAMPLE = "host_group_mappings"
+DEFAULT_MODE: CheckMode = "warn"
+ENV_FILE = "CHARTKIT_EXPLORE_FILE"
+"""Environment variable naming a file to open at start (``chartkit explore FILE`` sets it)."""
+
+MAX_FILE_MB = 200
+"""The largest file the explorer reads, in MB (also ``server.maxUploadSize`` in .streamlit)."""
+
+STYLED_ROWS = 5_000
+"""The rows table shows (and highlights) a window of at most this many rows."""
+
+UNDECLARED = "(undeclared)"
+"""The editor's choice for a column left out of the declaration."""
+
+# The bundled examples in the order the issue tells their stories; anything else found in
+# the folder follows alphabetically.
+_EXAMPLE_ORDER = (
+    "host_group_mappings",
+    "capacity_view",
+    "volume_io_stats",
+    "latency_by_region",
+    "missing_column",
+    "host_inventory",
+    "undeclared_result",
+    "run_incident",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A bundled example file: its name (the file stem) and path."""
+
+    name: str
+    path: Path
+
+
+def examples(folder: Path = EXAMPLES_DIR) -> tuple[Example, ...]:
+    """The bundled examples (``.json`` and ``.jsonl``), the LUN incident first.
+
+    >>> examples()[0].name
+    'host_group_mappings'
+    """
+    found = {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in (".json", ".jsonl")}
+    order = [n for n in _EXAMPLE_ORDER if n in found] + sorted(set(found) - set(_EXAMPLE_ORDER))
+    return tuple(Example(n, found[n]) for n in order)
+
+
+def max_file_bytes() -> int:
+    """The size limit in bytes: ``CHARTKIT_EXPLORE_MAX_MB`` when set (tests), else 200 MB."""
+    raw = os.environ.get("CHARTKIT_EXPLORE_MAX_MB")
+    try:
+        mb = float(raw) if raw else MAX_FILE_MB
+    except ValueError:
+        mb = MAX_FILE_MB
+    return int(mb * 1024 * 1024)
+
+
+def size_text(n: int) -> str:
+    """A byte count the way a person reads it.
+
+    >>> size_text(512), size_text(3 * 1024 * 1024)
+    ('512 bytes', '3.0 MB')
+    """
+    if n < 1024:
+        return f"{n} bytes"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What reading a source gave: the results, or an error sentence, and an optional warning.
+
+    ``warning`` is set when a malformed declaration was set aside so the rows can still be
+    looked at (and a declaration written for them in the editor).
+    """
+
+    name: str
+    results: tuple[ToolResult, ...] = ()
+    error: str | None = None
+    warning: str | None = None
+    size: int = 0
+
+    @property
+    def total_rows(self) -> int:
+        """Rows over all results (results whose rows are not a list count as zero)."""
+        return sum(len(r.rows) for r in self.results if isinstance(r.rows, list))
+
+
+def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loaded:
+    """Read a file's contents: a result, a JSON list of results, ``.jsonl``, or a bare array.
+
+    Never raises for bad input: the answer carries a sentence that says what was expected,
+    what was found and what to do.
+
+    >>> load_bytes(b"", "run.jsonl").error
+    'run.jsonl is empty; expected a JSON tool result or .jsonl run'
+    """
+    limit = max_file_bytes() if limit is None else limit
+    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+    if size > limit:
+        return Loaded(name, error=_too_large(name, size, limit), size=size)
+    try:
+        results = read_results(data, name=name)
+    except ResultColumnsError as exc:
+        return _without_declarations(data, name, exc, size)
+    except (ToolResultError, ChartkitError) as exc:
+        return Loaded(name, error=str(exc), size=size)
+    except (RecursionError, ValueError) as exc:  # nesting too deep, bad numbers …
+        return Loaded(
+            name,
+            error=f"{name} could not be read as JSON ({exc}); expected a tool result",
+            size=size,
+        )
+    bare = _not_rows(results, name)
+    if bare is not None:
+        return Loaded(name, error=bare, size=size)
+    return Loaded(name, tuple(results), size=size)
+
+
+def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Loaded:
+    """Read a file from disk, stating the size limit before reading a file that passes it."""
+    p = Path(path)
+    limit = max_file_bytes() if limit is None else limit
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        return Loaded(
+            p.name or str(p),
+            error=f"cannot open {str(p)!r} ({exc.strerror or exc}); give the path of a "
+            ".json or .jsonl file",
+        )
+    if p.is_dir():
+        return Loaded(
+            p.name, error=f"{str(p)!r} is a folder; give the path of a .json or .jsonl file"
+        )
+    if size > limit:
+        return Loaded(p.name, error=_too_large(p.name, size, limit), size=size)
+    return load_bytes(p.read_bytes(), p.name, limit=limit)
+
+
+def _too_large(name: str, size: int, limit: int) -> str:
+    return (
+        f"{name} is {size_text(size)}; the explorer reads files up to {size_text(limit)}. "
+        "Split the run into smaller files, or check it on the command line with "
+        "`chartkit check FILE`."
+    )
+
+
+def _not_rows(results: Sequence[ToolResult], name: str) -> str | None:
+    """A bare JSON array that is not an array of row objects is the wrong shape."""
+    if len(results) != 1 or results[0].result_columns is not None:
+        return None
+    rows = results[0].rows
+    if isinstance(rows, list) and rows and not all(isinstance(r, dict) for r in rows):
+        first = next(r for r in rows if not isinstance(r, dict))
+        return (
+            f"{name} is a JSON array, but not of rows: item "
+            f"{rows.index(first) + 1} is {json.dumps(first)[:60]}; expected a tool result "
+            '{"tool", "rows", "resultColumns", …}, a .jsonl run, or an array of row objects '
+            'like [{"column": value}, …]'
+        )
+    return None
+
+
+def _without_declarations(
+    data: bytes | str, name: str, exc: ResultColumnsError, size: int
+) -> Loaded:
+    """Read the results again with each malformed declaration set aside, so rows still show."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    try:
+        payload: Any = json.loads(text)
+        payloads = payload if isinstance(payload, list) else [payload]
+    except json.JSONDecodeError:
+        try:
+            payloads = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError:
+            return Loaded(name, error=str(exc), size=size)
+    results: list[ToolResult] = []
+    dropped: list[str] = []
+    for p in payloads:
+        try:
+            results.append(ToolResult.from_wire(p))
+        except ResultColumnsError:
+            bare = {k: v for k, v in p.items() if k != "resultColumns"}
+            try:
+                results.append(ToolResult.from_wire(bare))
+            except ChartkitError:
+                return Loaded(name, error=str(exc), size=size)
+            dropped.append(str(bare.get("tool")))
+        except ChartkitError as other:
+            return Loaded(name, error=str(other), size=size)
+    which = ", ".join(dict.fromkeys(dropped))
+    warning = (
+        f"The declaration of {which} was set aside, so its rows are shown undeclared; write "
+        "a declaration for them in the editor below."
+    )
+    return Loaded(name, tuple(results), error=str(exc), warning=warning, size=size)
+
+
+# --- results --------------------------------------------------------------------------------
+
+
+def result_label(index: int, result: ToolResult) -> str:
+    """How a result is named in the picker: position, tool, call id and size."""
+    rows = result.rows
+    size = f"{len(rows):,} rows" if isinstance(rows, list) else type(rows).__name__
+    call = f" ({result.call_id})" if result.call_id else ""
+    declared = "" if result.result_columns is not None else ", undeclared"
+    return f"{index + 1}. {result.tool}{call} — {size}{declared}"
+
+
+def with_declaration(result: ToolResult, declaration: Mapping[str, Any] | None) -> ToolResult:
+    """The same rows under another declaration (None: undeclared)."""
+    return ToolResult(
+        result.tool,
+        result.rows,
+        result_columns=declaration,
+        call_id=result.call_id,
+        description=result.description,
+    )
+
+
+def disposition_table(rows: Sequence[DispositionRow]) -> list[dict[str, Any]]:
+    """Disposition rows as records, in the spec's spelling (``notApplicable``, ``lastFiredAt``)."""
+    return [
+        {
+            "check": r.check,
+            "seam": r.seam,
+            "checked": r.checked,
+            "findings": r.findings,
+            "notApplicable": r.not_applicable,
+            "lastFiredAt": _when(r.last_fired_at),
+        }
+        for r in rows
+    ]
+
+
+def _when(t: float | None) -> str | None:
+    if t is None:
+        return None
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(t, dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """One result's line in the run ledger."""
+
+    index: int
+    tool: str
+    call_id: str | None
+    rows: int | None
+    status: str
+    findings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RunLedger:
+    """A run checked under one dial setting: the summed disposition and a line per result."""
+
+    mode: CheckMode
+    disposition: tuple[DispositionRow, ...]
+    results: tuple[RunRow, ...] = field(default=())
+
+    def table(self) -> list[dict[str, Any]]:
+        """The per-result lines as records."""
+        return [
+            {
+                "#": r.index + 1,
+                "tool": r.tool,
+                "callId": r.call_id,
+                "rows": r.rows,
+                "status": r.status,
+                "findings": ", ".join(r.findings) or "none",
+            }
+            for r in self.results
+        ]
+
+
+def run_ledger(results: Sequence[ToolResult], mode: CheckMode) -> RunLedger:
+    """Check every result of a run under ``mode`` and add the dispositions up.
+
+    >>> r = ToolResult("t", [{"a": ""}], result_columns={"a": "number"})
+    >>> [(row.check, row.findings) for row in run_ledger([r, r], "warn").disposition]
+    [('column-type-mismatch', 2), ('missing-column', 0)]
+    """
+    if mode not in CHECK_MODES:
+        raise ChartkitError(f"mode {mode!r} is not one of {', '.join(CHECK_MODES)}")
+    ledger = DispositionLedger()
+    lines: list[RunRow] = []
+    for i, result in enumerate(results):
+        outcome = check_result(result, mode=mode)
+        ledger.add(outcome)
+        lines.append(
+            RunRow(
+                i,
+                result.tool,
+                result.call_id,
+                len(result.rows) if isinstance(result.rows, list) else None,
+                _status(outcome),
+                tuple(f"{f.kind} ({f.column})" for f in outcome.findings),
+            )
+        )
+    return RunLedger(mode, ledger.rows(), tuple(lines))
+
+
+def _status(outcome: CheckOutcome) -> str:
+    if not outcome.armed:
+        return "not measured"
+    if outcome.refused:
+        return "refused"
+    return "findings" if outcome.findings else "clean"
+
+
+# --- the rows table ---------------------------------------------------------------------------
+
+
+class _Absent:
+    __slots__ = ()
+
+
+_ABSENT: Any = _Absent()
+
+
+def offending_cells(
+    rows: Sequence[Mapping[str, Any]], declaration: Mapping[str, Any] | None, columns: Sequence[str]
+) -> dict[str, list[bool]]:
+    """Per declared column in ``columns``, which of ``rows`` hold a value the check rejects.
+
+    Each distinct value is judged once, by ``check_columns`` itself (so the highlight can
+    never disagree with the findings); a row without the key offends unless the column is
+    nullable.
+
+    >>> offending_cells([{"lun": ""}, {"lun": 3}], {"lun": "number"}, ["lun"])
+    {'lun': [True, False]}
+    """
+    if not declaration:
+        return {}
+    from chartkit import normalize_result_columns
+
+    declared = normalize_result_columns(declaration)
+    out: dict[str, list[bool]] = {}
+    for name in columns:
+        decl = declared.get(name)
+        if decl is None:
+            continue
+        seen: dict[tuple[type, Any], bool] = {}
+        marks: list[bool] = []
+        for row in rows:
+            value = row.get(name, _ABSENT)
+            if value is _ABSENT:
+                marks.append(not decl.nullable)
+                continue
+            try:
+                key: tuple[type, Any] | None = (type(value), value)
+                verdict = seen.get(key)
+            except TypeError:  # unhashable: a dict or list in a cell
+                key, verdict = None, None
+            if verdict is None:
+                verdict = bool(check_columns([{name: value}], {name: decl}))
+                if key is not None:
+                    seen[key] = verdict
+            marks.append(verdict)
+        out[name] = marks
+    return out
+
+
+def offending_rows(
+    rows: Sequence[Mapping[str, Any]], declaration: Mapping[str, Any] | None, columns: Sequence[str]
+) -> list[int]:
+    """Indexes of the rows with at least one offending cell in ``columns``."""
+    marks = offending_cells(rows, declaration, columns)
+    if not marks:
+        return []
+    return [i for i, row in enumerate(zip(*marks.values(), strict=True)) if any(row)]
+
+
+def display_value(value: Any) -> str | None:
+    """A cell of an offending column as JSON text, so ``""`` and ``"1240"`` show their quotes.
+
+    >>> display_value(""), display_value("1240"), display_value(3), display_value(None)
+    ('""', '"1240"', '3', 'null')
+    """
+    if value is _ABSENT:
+        return None
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+# --- the declaration editor ------------------------------------------------------------------
+
+
+def editor_columns(result: ToolResult) -> tuple[str, ...]:
+    """The columns the editor offers: declared ones first, then every other column seen."""
+    declared = tuple(result.result_columns or ())
+    reading = read_rowset(result.rows)
+    seen = reading.columns if reading is not None else ()
+    return declared + tuple(c for c in seen if c not in declared)
+
+
+Choice = tuple[str, bool]
+"""An editor row: the type (one of COLUMN_TYPES, or UNDECLARED) and the nullable toggle."""
+
+
+def declaration_from_choices(choices: Mapping[str, Choice]) -> dict[str, Any] | None:
+    """The declaration an editor's choices make, in the wire's object form; None if empty.
+
+    >>> declaration_from_choices({"lun": ("number", False), "note": ("(undeclared)", True)})
+    {'lun': {'type': 'number', 'nullable': False}}
+    """
+    out: dict[str, Any] = {}
+    for name, (kind, nullable) in choices.items():
+        if kind == UNDECLARED:
+            continue
+        if kind not in COLUMN_TYPES:
+            raise ResultColumnsError(
+                f"column {name!r} is declared {kind!r}; use one of {', '.join(COLUMN_TYPES)}"
+            )
+        out[name] = {"type": kind, "nullable": bool(nullable)}
+    return out or None
+
+
+def declaration_json(declaration: Mapping[str, Any] | None) -> str:
+    """The declaration as the JSON a tool author pastes into ``resultColumns``.
+
+    A column that is not nullable is written in the bare form (``"number"``).
+
+    >>> print(declaration_json({"lun": {"type": "number", "nullable": False}}))
+    {
+      "lun": "number"
+    }
+    """
+    if not declaration:
+        return "{}"
+    from chartkit import normalize_result_columns
+
+    wire: dict[str, Any] = {
+        k: (d.to_wire() if d.nullable else d.type)
+        for k, d in normalize_result_columns(declaration).items()
+    }
+    return json.dumps(wire, indent=2, ensure_ascii=False)

@@ -1,0 +1,201 @@
+"""Show a View inside any Streamlit app — an agent's chat message, a dashboard, the explorer.
+
+``show(result)`` renders what chartkit made of a tool result: the check's findings (each with
+its full message, the ceiling included) or the refusal, the chart with a line per encoding
+saying where its type came from, or the table with the reason, then the notes and the refused
+axes with the ``ColumnViolation`` behind each. The explorer uses this same function, so there
+is one rendering.
+
+Needs the ``app`` extra: ``pip install 'chartkit[app]'``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from chartkit.errors import MissingExtraError
+
+try:
+    import streamlit as st
+except ImportError as exc:  # pragma: no cover - exercised by a test that hides streamlit
+    raise MissingExtraError(
+        "chartkit.streamlit needs Streamlit, which is not installed; install it with "
+        "pip install 'chartkit[app]'"
+    ) from exc
+
+from chartkit.check import ColumnViolation
+from chartkit.integrity import CheckMode, CheckOutcome
+from chartkit.messages import COLUMN_TYPE_CEILING, render_sample
+from chartkit.result import ToolResult
+from chartkit.view import View, view
+
+__all__ = [
+    "encoding_lines",
+    "refusal_lines",
+    "show",
+    "show_check",
+    "violation_line",
+]
+
+Renderer = Literal["svg", "canvas"]
+
+
+def show(
+    view_or_result: View | ToolResult | Any,
+    result_columns: Mapping[str, Any] | None = None,
+    *,
+    tool: str | None = None,
+    mode: CheckMode = "warn",
+    x: str | None = None,
+    y: str | None = None,
+    color: str | None = None,
+    check: bool = True,
+    table: bool = True,
+    max_table_rows: int = 1000,
+    renderer: Renderer | None = "svg",
+    key: str | None = None,
+) -> View:
+    """Render a View in the current Streamlit container and return it.
+
+    ``view_or_result`` is a ``View``, or a ``ToolResult`` / rows (list of dicts or a
+    dataframe), which are first made into one with ``chartkit.view`` (``result_columns``,
+    ``tool``, ``mode``, ``x``, ``y`` and ``color`` are passed on; they are ignored for a
+    View). ``check=False`` leaves the findings out (for a page that shows them elsewhere);
+    ``table=False`` leaves out the rows of a table view (its reason is always shown), and
+    ``max_table_rows`` caps them; ``renderer`` asks vega-embed for SVG (the default, so marks
+    are elements on the page) or canvas.
+
+    Inside an agent chat::
+
+        with st.chat_message("assistant"):
+            chartkit.streamlit.show(tool_result, mode="warn")
+    """
+    if isinstance(view_or_result, View):
+        shown = view_or_result
+    else:
+        shown = view(view_or_result, result_columns, tool=tool, mode=mode, x=x, y=y, color=color)
+    if check:
+        show_check(shown.check, refusal=False)
+    if shown.kind == "refused":
+        st.error(shown.reason)
+    elif shown.kind == "chart" and shown.spec is not None:
+        spec = _with_renderer(shown.spec, renderer)
+        st.vega_lite_chart(spec=spec, key=key, width="stretch")
+        lines = encoding_lines(shown)
+        if lines:
+            st.markdown("\n".join(f"- {line}" for line in lines))
+    else:
+        st.info(shown.reason)
+        if table and shown.frame is not None:
+            frame = shown.frame
+            if len(frame) > max_table_rows:
+                st.caption(f"The first {max_table_rows:,} of {len(frame):,} rows.")
+                frame = frame.head(max_table_rows)
+            st.dataframe(frame, hide_index=True, key=None if key is None else f"{key}-table")
+    for note in shown.notes:
+        st.caption(note)
+    for line in refusal_lines(shown):
+        st.warning(line)
+    return shown
+
+
+def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
+    """Render what the dial did: each finding with its kind, column and full message.
+
+    With no findings on an armed check, say so — and say the ceiling, because a clean check
+    is exactly where a reader is tempted to believe more than the check can see. With
+    ``refusal`` the enforce refusal sentence is shown as an error first.
+    """
+    if refusal and outcome.refusal is not None:
+        st.error(outcome.refusal)
+    if not outcome.armed:
+        st.caption(_unarmed(outcome))
+        return
+    if not outcome.findings:
+        st.success("No findings: every declared column holds its declared type in every row.")
+        st.info(f"That is all the check can say. {COLUMN_TYPE_CEILING}")
+        return
+    for finding in outcome.findings:
+        st.warning(f"**{finding.kind}** · `{finding.column}`\n\n{finding.message}")
+
+
+def _unarmed(outcome: CheckOutcome) -> str:
+    if outcome.mode == "off":
+        return (
+            "The dial is off: nothing measured, nothing filed — both checks are on the "
+            "record as not applicable."
+        )
+    return (
+        "Not measured: the check needs both the dial and a declaration, and rows it can read "
+        "(a non-empty list of objects); both checks are on the record as not applicable."
+    )
+
+
+def encoding_lines(shown: View) -> list[str]:
+    """One line per encoding: its channel, column, and where its type came from.
+
+    ``x · timestamp — declared date → temporal``, ``color · region — inferred nominal — not
+    declared``.
+    """
+    declared = shown.result.result_columns or {}
+    out: list[str] = []
+    for channel, enc in shown.encodings.items():
+        what = f"{enc.aggregate} of {enc.column}" if enc.aggregate else enc.column
+        if enc.bin:
+            what += " (binned)"
+        decl = declared.get(enc.column)
+        if enc.source == "declared" and decl is not None:
+            where = f"declared {decl.type} → {enc.type}"
+        elif enc.source == "declared":
+            where = f"declared → {enc.type}"
+        else:
+            where = f"inferred {enc.type} — not declared"
+        out.append(f"**{channel}** · `{what}` — {where}")
+    return out
+
+
+def refusal_lines(shown: View) -> list[str]:
+    """One line per refused axis: channel, column, reason, and the violation behind it."""
+    out: list[str] = []
+    for refused in shown.refusals:
+        line = f"**{refused.channel}** refused `{refused.column}`: {refused.reason}"
+        if refused.violation is not None:
+            line += f"\n\n{violation_line(refused.violation)}"
+        out.append(line)
+    return out
+
+
+def violation_line(v: ColumnViolation) -> str:
+    """A ColumnViolation for people: column, declared type, first offender, affected/total.
+
+    >>> from chartkit.check import ColumnViolation
+    >>> violation_line(ColumnViolation("column-type-mismatch", "lun", "number", False, "",
+    ...                                "string", 166, 2056))
+    'Column `lun` · declared number · first offender "" (string) · 166 of 2,056 rows affected'
+    """
+    declared = f"{v.declared}, nullable" if v.nullable else v.declared
+    if v.kind == "missing-column":
+        first = "none — no row has the column"
+    elif v.sample_type in ("null", "absent"):
+        first = f"nothing ({v.sample_type})"
+    else:
+        first = f"{render_sample(v.sample)} ({v.sample_type})"
+    return (
+        f"Column `{v.column}` · declared {declared} · first offender {first} · "
+        f"{v.affected:,} of {v.total:,} rows affected"
+    )
+
+
+def _with_renderer(spec: Mapping[str, Any], renderer: Renderer | None) -> dict[str, Any]:
+    """The spec with ``usermeta.embedOptions.renderer`` set (vega-embed reads it)."""
+    out = dict(spec)
+    if renderer is None:
+        return out
+    usermeta = copy.deepcopy(dict(out.get("usermeta") or {}))
+    embed = dict(usermeta.get("embedOptions") or {})
+    embed.setdefault("renderer", renderer)
+    usermeta["embedOptions"] = embed
+    out["usermeta"] = usermeta
+    return out

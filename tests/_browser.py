@@ -1,0 +1,147 @@
+"""Headless Chromium and a real ``streamlit run`` server, for the browser tests and screenshots.
+
+Playwright cannot download its own browser here, so it drives Debian's ``/usr/bin/chromium``.
+A test that needs the browser calls ``require_browser()``: it skips politely when Chromium or
+Playwright is missing, unless ``CHARTKIT_BROWSER_TESTS=required`` (CI), where it fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "REPO",
+    "browser_page",
+    "free_port",
+    "require_browser",
+    "streamlit_server",
+]
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHARTKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def require_browser() -> None:
+    """Skip (or, with ``CHARTKIT_BROWSER_TESTS=required``, fail) without Chromium + Playwright."""
+    import pytest
+
+    missing = []
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        missing.append(f"Chromium ({CHROMIUM})")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package")
+    if not missing:
+        return
+    why = f"browser test needs {' and '.join(missing)}"
+    if os.environ.get("CHARTKIT_BROWSER_TESTS") == "required":
+        pytest.fail(f"{why}, and CHARTKIT_BROWSER_TESTS=required")
+    pytest.skip(why)
+
+
+def free_port() -> int:
+    """A free TCP port on localhost."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def streamlit_server(
+    script: Path = REPO / "app" / "explorer.py",
+    *,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 60.0,
+    log: Path | None = None,
+) -> Iterator[str]:
+    """Run ``streamlit run SCRIPT`` headless on a free localhost port; yield its URL.
+
+    The server is stopped (its process, by id) when the block ends.
+    """
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    out = open(log, "wb") if log is not None else subprocess.DEVNULL
+    process = subprocess.Popen(
+        command,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"streamlit exited with code {process.returncode} before serving {url}"
+                    + (f"; see {log}" if log else "")
+                )
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+            time.sleep(0.25)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+        if log is not None:
+            out.close()  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
+def browser_page(*, width: int = 1500, height: int = 1100) -> Iterator[Any]:
+    """A Playwright page in headless Debian Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=CHROMIUM_ARGS,
+            headless=True,
+        )
+        try:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            yield context.new_page()
+        finally:
+            browser.close()
