@@ -155,16 +155,11 @@ class _Planner:
                 return self._table(self._no_measure_reason())
             self._note_id_like(skip_if=bool(temporals))
             yp = measures[0]
-            xp = (
-                temporals[0]
-                if temporals
-                else nominals[0]
-                if nominals
-                else (measures[1] if len(measures) > 1 else None)
-            )
-            if xp is yp:
-                xp = None
-            if xp is None:
+            if temporals or nominals:
+                xp = temporals[0] if temporals else nominals[0]
+            elif len(measures) > 1:
+                xp, yp = measures[0], measures[1]  # a scatter reads in column order
+            else:
                 return self._histogram(yp)
             auto_x = True
         elif yp is None:

@@ -1,0 +1,530 @@
+"""view(): charts from declared types — the rules of issue 3, read as a specification."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import vl_convert
+
+from chartkit import (
+    COLUMN_TYPE_CEILING,
+    ChartkitError,
+    ToolResult,
+    View,
+    vegalite_type,
+    view,
+)
+
+LUN_ROWS = [
+    {"logical_unit_number": "", "host_group": "vdi-a"},
+    {"logical_unit_number": 3, "host_group": "vdi-a"},
+]
+LUN_DECL = {"logical_unit_number": "number", "host_group": "string"}
+
+
+def plotted(v: View) -> list[dict[str, Any]]:
+    """The rows the chart actually embeds (Altair consolidates them into ``datasets``)."""
+    assert v.spec is not None
+    (values,) = v.spec["datasets"].values()
+    return list(values)
+
+
+def encoding(v: View, channel: str) -> dict[str, Any]:
+    assert v.chart is not None
+    enc: dict[str, Any] = v.chart.to_dict()["encoding"][channel]
+    return enc
+
+
+def marks_drawn(spec: dict[str, Any]) -> int:
+    """How many mark items Vega actually lays out for the spec (rendered offline)."""
+    scene = vl_convert.vegalite_to_scenegraph(spec)
+    count = 0
+
+    def walk(node: Any) -> None:
+        nonlocal count
+        if isinstance(node, dict):
+            if (
+                node.get("marktype") in {"symbol", "rect", "line", "area"}
+                and node.get("role") == "mark"
+            ):
+                count += len(node.get("items", []))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(scene)
+    return count
+
+
+# --- the one table -----------------------------------------------------------------------------
+
+
+def test_vegalite_type_is_one_table() -> None:
+    assert [vegalite_type(t) for t in ("number", "date", "string", "boolean")] == [
+        "quantitative",
+        "temporal",
+        "nominal",
+        "nominal",
+    ]
+
+
+def test_vegalite_type_refuses_a_word_outside_the_vocabulary() -> None:
+    with pytest.raises(ChartkitError, match="'integer' is not one of number, string, boolean"):
+        vegalite_type("integer")  # type: ignore[arg-type]
+
+
+# --- the three incidents -------------------------------------------------------------------------
+
+
+def test_lun_blank_under_warn_is_a_quantitative_axis_with_one_row_left_out_and_noted() -> None:
+    v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings")
+    assert v.kind == "chart"
+    assert v.mark == "bar"
+    assert encoding(v, "y")["type"] == "quantitative"
+    assert encoding(v, "x")["type"] == "nominal"
+    assert v.encodings["y"].source == "declared"
+    assert v.notes == (
+        "1 of 2 rows are left out of the y axis: logical_unit_number is declared number and "
+        'they hold string (first: ""). Nothing was converted.',
+    )
+    assert plotted(v) == [{"host_group": "vdi-a", "logical_unit_number": 3.0}]
+    assert [f.kind for f in v.check.findings] == ["column-type-mismatch"]
+
+
+def test_lun_blank_under_enforce_is_refused_with_no_rows_anywhere_in_the_payload() -> None:
+    v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings", mode="enforce")
+    refusal = (
+        "Result rejected: host_group_mappings returned rows that disagree with the columns it "
+        "declares — 'logical_unit_number' is declared number and 1 of 2 rows hold string "
+        '(first: ""). Fix the tool so the column holds what it declares, or change the '
+        "declaration. No data was returned."
+    )
+    assert v.kind == "refused"
+    assert v.reason == refusal
+    assert v.chart is None and v.spec is None and v.frame is None
+    payload = v.to_dict()
+    assert payload["spec"] is None
+    assert payload["findings"][0]["message"] == f"{refusal} {COLUMN_TYPE_CEILING}"
+    text = json.dumps(payload)
+    assert "vdi-a" not in text  # no row data at all
+    assert '"logical_unit_number": 3' not in text
+
+
+def test_quoted_numbers_give_a_table_and_each_axis_is_refused_with_its_violation() -> None:
+    rows = [{"volume": f"vol-{i}", "read_iops": str(1240 + i)} for i in range(6)]
+    v = view(rows, {"volume": "string", "read_iops": "number"}, tool="volume_io_stats")
+    assert v.kind == "table"
+    assert v.reason == (
+        "No usable column is declared number: read_iops is declared number but every row "
+        "holds a number in quotes (the tool quotes its numbers); volume is string."
+    )
+    (refusal,) = v.refusals
+    assert refusal.column == "read_iops"
+    assert refusal.violation is not None
+    assert refusal.violation.affected == refusal.violation.total == 6
+    assert refusal.reason == (
+        'read_iops is declared number, but all 6 rows hold string (first: "1240") — every one '
+        "a number in quotes: the tool quotes its numbers. chartkit converts nothing; fix the "
+        "tool to return numbers, or declare the column string."
+    )
+    assert v.frame is not None and list(v.frame["read_iops"]) == [str(1240 + i) for i in range(6)]
+
+
+def test_a_zero_gb_disk_is_a_clean_chart_the_check_judges_type_not_meaning() -> None:
+    rows = [{"disk": "d1", "size_gb": 0.0}, {"disk": "d2", "size_gb": 8.0}]
+    v = view(rows, {"disk": "string", "size_gb": "number"}, tool="capacity_view")
+    assert v.kind == "chart"
+    assert v.check.findings == ()
+    assert v.notes == ()
+    assert {r["size_gb"] for r in plotted(v)} == {0.0, 8.0}
+
+
+# --- the dial --------------------------------------------------------------------------------------
+
+
+def test_mode_off_files_nothing_but_still_leaves_offenders_out_and_says_so() -> None:
+    v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings", mode="off")
+    assert v.check.findings == ()
+    assert v.kind == "chart"
+    assert v.encodings["y"].type == "quantitative"
+    assert v.notes[0].startswith("1 of 2 rows are left out of the y axis")
+
+
+def test_enforce_with_clean_rows_charts_as_warn_does() -> None:
+    rows = [{"logical_unit_number": 0, "host_group": "vdi-a"}]
+    v = view(rows, LUN_DECL, mode="enforce")
+    assert v.kind == "chart" and v.check.status == "ok"
+
+
+# --- declared, never sniffed ---------------------------------------------------------------------
+
+
+def test_a_declared_column_keeps_its_type_whatever_its_values() -> None:
+    rows = [{"code": "10", "n": 1}, {"code": "9", "n": 2}, {"code": "100", "n": 3}]
+    v = view(rows, {"code": "string", "n": "number"})
+    assert encoding(v, "x") == {"field": "code", "type": "nominal", "title": "code", "sort": None}
+
+
+def test_an_undeclared_column_is_inferred_by_altair_and_labelled() -> None:
+    rows = [{"severity": "major", "count": 3}, {"severity": "minor", "count": 5}]
+    v = view(rows, {"severity": "string"})
+    assert v.encodings["y"].source == "inferred"
+    assert v.encodings["y"].type == "quantitative"
+    assert v.encodings["x"].source == "declared"
+    assert (
+        "count is not declared: Altair inferred it as quantitative from its values. Declaring "
+        "it in resultColumns would make its type exact."
+    ) in v.notes
+    assert v.encodings["y"].describe() == "count: inferred quantitative — not declared"
+    assert v.encodings["x"].describe() == "severity: declared string → nominal"
+
+
+def test_an_inferred_number_column_never_draws_a_non_number() -> None:
+    rows = [{"k": "a", "v": 1.5}, {"k": "b", "v": "n/a"}, {"k": "c", "v": 3.0}]
+    v = view(rows, {"k": "string"})
+    # Altair infers [1.5, "n/a", 3.0] as nominal: inference is a labelled fallback, never ours
+    assert v.kind == "table"
+    assert (
+        v.reason
+        == "No column is declared number: k is string, v is undeclared (nominal, inferred)."
+    )
+
+
+def test_no_measure_gives_a_table_naming_the_declared_types() -> None:
+    rows = [{"host_group": "vdi-a", "comment": "x"}]
+    v = view(rows, {"host_group": "string", "comment": "string"})
+    assert v.kind == "table"
+    assert v.reason == "No column is declared number: host_group is string, comment is string."
+    assert v.chart is None and v.spec is None
+    assert v.frame is not None and len(v.frame) == 1
+
+
+def test_a_missing_declared_column_is_refused_with_its_violation() -> None:
+    rows = [{"host_group": "vdi-a", "capacity_gb": 10.0}]
+    v = view(rows, {"host_group": "string", "logical_unit_number": "number",
+                    "capacity_gb": "number"})  # fmt: skip
+    assert v.kind == "chart"
+    (refusal,) = v.refusals
+    assert refusal.violation is not None and refusal.violation.kind == "missing-column"
+    assert refusal.reason == (
+        "logical_unit_number is declared number, but no row has it (missing-column): the query "
+        "never selected it."
+    )
+
+
+# --- the user's picks ------------------------------------------------------------------------------
+
+
+def test_y_on_a_string_column_is_refused_never_swapped() -> None:
+    rows = [{"host_group": "vdi-a", "n": 1}]
+    v = view(rows, {"host_group": "string", "n": "number"}, y="host_group")
+    assert v.kind == "table"
+    assert v.reason == (
+        "The y axis you picked cannot be drawn: host_group is declared string; a measure axis "
+        "needs a column declared number."
+    )
+    assert v.refusals[0].channel == "y" and v.refusals[0].violation is None
+
+
+def test_a_pick_on_a_column_every_row_breaks_is_refused_with_the_violation() -> None:
+    rows = [{"v": "1240", "k": "a"}]
+    v = view(rows, {"v": "number", "k": "string"}, y="v")
+    assert v.kind == "table"
+    assert v.refusals[0].violation is not None
+    assert v.refusals[0].violation.affected == 1
+
+
+def test_a_pick_of_no_such_column_names_the_columns() -> None:
+    with pytest.raises(ChartkitError, match=r"x='nope' names no column of this result; its "
+                       r"columns are 'k', 'v'"):  # fmt: skip
+        view([{"k": "a", "v": 1}], {"k": "string", "v": "number"}, x="nope")
+
+
+def test_picking_x_and_y_gives_that_chart() -> None:
+    rows = [{"a": float(i), "b": float(i * i), "k": "s"} for i in range(20)]
+    v = view(rows, {"a": "number", "b": "number", "k": "string"}, x="b", y="a")
+    assert v.mark == "point"
+    assert (v.encodings["x"].column, v.encodings["y"].column) == ("b", "a")
+
+
+def test_a_color_with_too_many_values_is_refused_and_the_chart_drawn_without_it() -> None:
+    rows = [{"a": float(i), "b": float(i), "id": f"h{i}"} for i in range(30)]
+    v = view(rows, {"a": "number", "b": "number", "id": "string"}, color="id")
+    assert v.kind == "chart" and "color" not in v.encodings
+    assert v.refusals[0].channel == "color"
+    assert v.refusals[0].reason == (
+        "id has 30 distinct values; a color can tell apart at most 20, so the chart is drawn "
+        "without color."
+    )
+
+
+def test_picking_a_string_column_alone_asks_for_count_bars() -> None:
+    rows = [{"os": o} for o in ["linux", "linux", "windows"]]
+    v = view(rows, {"os": "string"}, x="os")
+    assert v.kind == "chart" and v.mark == "bar"
+    assert v.encodings["y"].aggregate == "count"
+    assert {(r["os"], r["count"]) for r in plotted(v)} == {("linux", 2), ("windows", 1)}
+
+
+# --- the chart table -------------------------------------------------------------------------------
+
+
+def _series(n: int, regions: int = 1) -> list[dict[str, Any]]:
+    start = dt.datetime(2024, 5, 13, tzinfo=dt.UTC)
+    return [
+        {"ts": (start + dt.timedelta(minutes=15 * i)).isoformat(), "region": f"r{i % regions}",
+         "p95": 20.0 + i % 7}
+        for i in range(n)
+    ]  # fmt: skip
+
+
+def test_date_by_number_is_a_line_colored_by_a_small_string_column() -> None:
+    v = view(_series(40, regions=4), {"ts": "date", "region": "string", "p95": "number"})
+    assert v.mark == "line"
+    spec = v.chart.to_dict() if v.chart else {}
+    assert spec["encoding"]["x"]["type"] == "temporal"
+    assert spec["encoding"]["y"]["type"] == "quantitative"
+    assert spec["encoding"]["color"] == {"field": "region", "type": "nominal", "title": "region"}
+    assert "colors one line per series" in v.reason
+
+
+def test_a_date_with_one_distinct_value_gives_bars() -> None:
+    rows = [{"ts": "2024-05-13T00:00:00Z", "p95": 3.0}]
+    v = view(rows, {"ts": "date", "p95": "number"})
+    assert v.mark == "bar"
+    assert v.reason == "ts is declared date and p95 is declared number: bars for its one date."
+
+
+def test_string_by_number_is_a_bar_of_the_mean_named_in_the_axis() -> None:
+    rows = [{"k": k, "v": float(v)} for k, v in [("a", 1), ("a", 3), ("b", 4)]]
+    v = view(rows, {"k": "string", "v": "number"})
+    assert v.mark == "bar"
+    assert encoding(v, "y")["title"] == "mean of v"
+    assert v.encodings["y"].aggregate == "mean"
+    assert {(r["k"], r["v"]) for r in plotted(v)} == {("a", 2.0), ("b", 4.0)}
+
+
+def test_boolean_by_number_is_a_bar_too() -> None:
+    rows = [{"thin": True, "v": 1.0}, {"thin": False, "v": 2.0}]
+    v = view(rows, {"thin": "boolean", "v": "number"})
+    assert v.mark == "bar" and encoding(v, "x")["type"] == "nominal"
+
+
+def test_more_than_five_categories_turn_horizontal_and_sorted() -> None:
+    rows = [{"k": f"k{i}", "v": float(i)} for i in range(6)]
+    v = view(rows, {"k": "string", "v": "number"})
+    assert encoding(v, "y") == {"field": "k", "type": "nominal", "title": "k", "sort": "-x"}
+    assert encoding(v, "x")["type"] == "quantitative"
+
+
+def test_more_than_thirty_categories_show_the_top_thirty_and_say_so() -> None:
+    rows = [{"k": f"k{i:02}", "v": float(i)} for i in range(40)] * 2
+    v = view(rows, {"k": "string", "v": "number"})
+    assert len(plotted(v)) == 30
+    assert min(r["v"] for r in plotted(v)) == 10.0
+    assert (
+        "k has 40 values; the 30 with the highest mean of v are shown, the other 10 are left out."
+        in v.notes
+    )
+
+
+def test_number_by_number_is_a_scatter_colored_by_a_small_string_column() -> None:
+    rows = [{"a": float(i), "b": float(i % 5), "k": f"g{i % 3}"} for i in range(60)]
+    v = view(rows, {"a": "number", "b": "number", "k": "string"}, x="a", y="b")
+    assert v.mark == "point"
+    assert encoding(v, "color")["field"] == "k"
+    assert v.reason == (
+        "a is declared number and b is declared number: a scatter plot; k (declared string) as "
+        "color."
+    )
+    # with no string column to group by, two measures alone make a scatter too
+    assert view([{"a": 1.0, "b": 2.0}], {"a": "number", "b": "number"}).mark == "point"
+
+
+def test_a_scatter_over_max_points_becomes_a_binned_heatmap() -> None:
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame({"a": rng.normal(size=20_000), "b": rng.normal(size=20_000)})
+    v = view(frame, {"a": "number", "b": "number"})
+    assert v.mark == "rect"
+    assert encoding(v, "x")["bin"] == "binned"
+    assert sum(r["count"] for r in plotted(v)) == 20_000
+    assert len(plotted(v)) <= 5000
+    assert v.notes == (
+        "20,000 rows are drawn as a 40×40 heatmap of counts (over max_points=5,000 rows).",
+    )
+
+
+def test_one_number_alone_is_a_histogram_of_ten_bins() -> None:
+    rows = [{"v": float(i)} for i in range(100)]
+    v = view(rows, {"v": "number"})
+    assert v.mark == "bar"
+    assert len(plotted(v)) == 10
+    assert sum(r["count"] for r in plotted(v)) == 100
+    assert encoding(v, "x")["bin"] == "binned"
+
+
+def test_one_number_with_few_distinct_values_is_count_bars() -> None:
+    rows = [{"v": i % 3} for i in range(30)]
+    v = view(rows, {"v": "number"})
+    assert {(r["v"], r["count"]) for r in plotted(v)} == {(0.0, 10), (1.0, 10), (2.0, 10)}
+
+
+def test_an_id_like_string_column_is_not_put_on_an_axis_by_default() -> None:
+    rows = [{"wwn": f"21:00:{i:04x}", "gb": float(i % 7)} for i in range(60)]
+    v = view(rows, {"wwn": "string", "gb": "number"})
+    assert "x" in v.encodings and v.encodings["x"].column == "gb"  # a histogram, not 60 bars
+    assert v.notes == (
+        "wwn is not put on an axis by default: 60 of its 60 values are distinct (over 80%), "
+        "so it reads as an identifier, not a category. Pick it as x to chart it anyway.",
+    )
+    assert view(rows, {"wwn": "string", "gb": "number"}, x="wwn").encodings["y"].column == "gb"
+
+
+# --- column names are data -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cpu.usage", "load[0]", "a:b", 'quo"te', "it's"])
+def test_awkward_column_names_chart_their_data(name: str) -> None:
+    rows = [{name: float(i), "y": float(i * 2)} for i in range(12)]
+    v = view(rows, {name: "number", "y": "number"})
+    assert v.encodings["x"].column == name
+    assert encoding(v, "x")["title"] == name
+    field = encoding(v, "x")["field"]
+    assert all(ch not in field for ch in ".[]:\"'\\")
+    assert [r[field] for r in plotted(v)] == [float(i) for i in range(12)]
+
+
+def test_cpu_usage_renders_points_not_an_empty_chart() -> None:
+    rows = [{"cpu.usage": float(i), "mem": float(i % 4)} for i in range(25)]
+    v = view(rows, {"cpu.usage": "number", "mem": "number"})
+    assert v.spec is not None
+    assert marks_drawn(v.spec) == 25
+
+
+# --- large data -------------------------------------------------------------------------------------
+
+
+def test_a_large_time_series_is_bucketed_in_pandas_and_never_raises_max_rows() -> None:
+    n = 50_000
+    frame = pd.DataFrame({
+        "ts": pd.date_range("2024-01-01", periods=n, freq="min"),
+        "v": np.arange(n, dtype=float),
+        "s": np.tile(["a", "b", "c", "d", "e"], n // 5),
+    })  # fmt: skip
+    v = view(frame, {"ts": "date", "v": "number", "s": "string"})
+    assert v.mark == "line"
+    assert len(plotted(v)) <= 5000
+    assert v.encodings["y"].aggregate == "mean"
+    assert v.notes[0].startswith("50,000 rows are drawn as ")
+    assert "the mean of v per" in v.notes[0]
+
+
+def test_max_points_is_honoured_and_checked() -> None:
+    rows = [{"a": float(i), "b": float(i)} for i in range(600)]
+    assert view(rows, {"a": "number", "b": "number"}, max_points=500).mark == "rect"
+    with pytest.raises(ChartkitError, match="max_points must be an integer of at least 100"):
+        view(rows, {"a": "number", "b": "number"}, max_points=5)
+
+
+def test_a_large_bar_chart_embeds_one_row_per_category() -> None:
+    frame = pd.DataFrame({"k": np.tile(["a", "b", "c"], 10_000), "v": np.ones(30_000)})
+    v = view(frame, {"k": "string", "v": "number"})
+    assert len(plotted(v)) == 3
+
+
+# --- dates ------------------------------------------------------------------------------------------
+
+
+def test_aware_times_are_shown_in_utc_and_naive_ones_as_given() -> None:
+    rows = [
+        {"ts": "2024-05-13T02:00:00+02:00", "v": 1.0},  # aware string → 00:00 UTC
+        {"ts": dt.datetime(2024, 5, 13, 1, 0), "v": 2.0},  # naive datetime → as given
+        {"ts": pd.Timestamp("2024-05-13T03:00:00", tz="US/Eastern"), "v": 3.0},  # → 07:00 UTC
+        {"ts": dt.date(2024, 5, 14), "v": 4.0},
+    ]
+    v = view(rows, {"ts": "date", "v": "number"})
+    assert v.encodings["x"].type == "temporal"
+    assert [r["ts"] for r in plotted(v)] == [
+        "2024-05-13T00:00:00.000",
+        "2024-05-13T01:00:00.000",
+        "2024-05-13T07:00:00.000",
+        "2024-05-14T00:00:00.000",
+    ]
+
+
+def test_a_typed_datetime_frame_charts_on_a_temporal_axis() -> None:
+    frame = pd.DataFrame({
+        "ts": pd.date_range("2024-05-13", periods=3, freq="h", tz="Europe/Paris"),
+        "v": [1.0, 2.0, 3.0],
+    })  # fmt: skip
+    v = view(frame, {"ts": "date", "v": "number"})
+    assert plotted(v)[0]["ts"] == "2024-05-12T22:00:00.000"
+
+
+# --- inputs, exports --------------------------------------------------------------------------------
+
+
+def test_a_tool_result_is_viewed_with_its_own_declaration_and_call_id() -> None:
+    result = ToolResult("host_group_mappings", LUN_ROWS, result_columns=LUN_DECL, call_id="call-1")
+    v = view(result)
+    assert v.result is result
+    assert v.check.findings[0].call_id == "call-1"
+    edited = view(result, {"logical_unit_number": "string", "host_group": "string"})
+    assert edited.check.findings[0].violation.declared == "string"  # the edited declaration
+    assert edited.kind == "table"
+
+
+def test_not_a_rowset_is_a_table_that_says_so() -> None:
+    v = view({"logical_unit_number": 0}, LUN_DECL, tool="t")
+    assert v.kind == "table" and v.frame is None
+    assert v.reason == (
+        "The result of t is not rows (a list of objects, or a dataframe, with at least one row) "
+        "— it is a dict — so there is nothing to chart or check."
+    )
+
+
+def test_to_dict_is_json_with_encodings_refusals_notes_and_findings() -> None:
+    v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings")
+    payload = json.loads(v.to_json())
+    assert payload["kind"] == "chart"
+    assert payload["encodings"]["y"]["description"] == (
+        "mean of logical_unit_number: declared number → quantitative"
+    ) or payload["encodings"]["y"]["description"] == (
+        "logical_unit_number: declared number → quantitative"
+    )
+    assert payload["findings"][0]["violation"]["sample"] == ""
+    assert payload["spec"]["mark"]["type"] == "bar"
+
+
+def test_save_writes_png_svg_offline_html_and_the_spec(tmp_path: Any) -> None:
+    v = view(_series(20), {"ts": "date", "region": "string", "p95": "number"})
+    assert v.save(tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert v.save(tmp_path / "c.svg").read_text().lstrip().startswith("<svg")
+    page = v.save(tmp_path / "c.html").read_text()
+    assert "vega-embed" in page.lower() or "vegaEmbed" in page
+    assert '<script src="http' not in page and "cdn.jsdelivr" not in page
+    assert json.loads(v.save(tmp_path / "c.json").read_text()) == v.spec
+    with pytest.raises(ChartkitError, match=r"the suffix '.pdf' is not one of .png, .svg"):
+        v.save(tmp_path / "c.pdf")
+
+
+def test_a_table_has_nothing_to_save_and_says_why(tmp_path: Any) -> None:
+    v = view([{"a": "x"}], {"a": "string"})
+    with pytest.raises(ChartkitError, match="this view is a table, so there is no PNG: No column"):
+        v.save(tmp_path / "t.png")
+
+
+def test_the_notebook_bundle_has_html_and_a_png_fallback() -> None:
+    bundle = view(LUN_ROWS, LUN_DECL)._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "image/png", "text/plain"}
+    assert "<iframe srcdoc=" in bundle["text/html"]
+    table = view([{"a": "x"}], {"a": "string"})._repr_mimebundle_()
+    assert "No column is declared number: a is string." in table["text/html"]
+    assert "image/png" not in table
