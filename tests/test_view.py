@@ -63,7 +63,7 @@ def marks_drawn(spec: dict[str, Any]) -> int:
     return count
 
 
-# --- the one table -----------------------------------------------------------------------------
+# --- the one table ---
 
 
 def test_vegalite_type_is_one_table() -> None:
@@ -80,7 +80,7 @@ def test_vegalite_type_refuses_a_word_outside_the_vocabulary() -> None:
         vegalite_type("integer")  # type: ignore[arg-type]
 
 
-# --- the three incidents -------------------------------------------------------------------------
+# --- the three incidents ---
 
 
 def test_lun_blank_under_warn_is_a_quantitative_axis_with_one_row_left_out_and_noted() -> None:
@@ -146,7 +146,7 @@ def test_a_zero_gb_disk_is_a_clean_chart_the_check_judges_type_not_meaning() -> 
     assert {r["size_gb"] for r in plotted(v)} == {0.0, 8.0}
 
 
-# --- the dial --------------------------------------------------------------------------------------
+# --- the dial ---
 
 
 def test_mode_off_files_nothing_but_still_leaves_offenders_out_and_says_so() -> None:
@@ -163,7 +163,7 @@ def test_enforce_with_clean_rows_charts_as_warn_does() -> None:
     assert v.kind == "chart" and v.check.status == "ok"
 
 
-# --- declared, never sniffed ---------------------------------------------------------------------
+# --- declared, never sniffed ---
 
 
 def test_a_declared_column_keeps_its_type_whatever_its_values() -> None:
@@ -219,7 +219,7 @@ def test_a_missing_declared_column_is_refused_with_its_violation() -> None:
     )
 
 
-# --- the user's picks ------------------------------------------------------------------------------
+# --- the user's picks ---
 
 
 def test_y_on_a_string_column_is_refused_never_swapped() -> None:
@@ -273,7 +273,7 @@ def test_picking_a_string_column_alone_asks_for_count_bars() -> None:
     assert {(r["os"], r["count"]) for r in plotted(v)} == {("linux", 2), ("windows", 1)}
 
 
-# --- the chart table -------------------------------------------------------------------------------
+# --- the chart table ---
 
 
 def _series(n: int, regions: int = 1) -> list[dict[str, Any]]:
@@ -387,7 +387,7 @@ def test_an_id_like_string_column_is_not_put_on_an_axis_by_default() -> None:
     assert view(rows, {"wwn": "string", "gb": "number"}, x="wwn").encodings["y"].column == "gb"
 
 
-# --- column names are data -------------------------------------------------------------------------
+# --- column names are data ---
 
 
 @pytest.mark.parametrize("name", ["cpu.usage", "load[0]", "a:b", 'quo"te', "it's"])
@@ -408,7 +408,7 @@ def test_cpu_usage_renders_points_not_an_empty_chart() -> None:
     assert marks_drawn(v.spec) == 25
 
 
-# --- large data -------------------------------------------------------------------------------------
+# --- large data ---
 
 
 def test_a_large_time_series_is_bucketed_in_pandas_and_never_raises_max_rows() -> None:
@@ -439,7 +439,7 @@ def test_a_large_bar_chart_embeds_one_row_per_category() -> None:
     assert len(plotted(v)) == 3
 
 
-# --- dates ------------------------------------------------------------------------------------------
+# --- dates ---
 
 
 def test_aware_times_are_shown_in_utc_and_naive_ones_as_given() -> None:
@@ -468,7 +468,7 @@ def test_a_typed_datetime_frame_charts_on_a_temporal_axis() -> None:
     assert plotted(v)[0]["ts"] == "2024-05-12T22:00:00.000"
 
 
-# --- inputs, exports --------------------------------------------------------------------------------
+# --- inputs, exports ---
 
 
 def test_a_tool_result_is_viewed_with_its_own_declaration_and_call_id() -> None:
