@@ -327,6 +327,11 @@ class _Planner:
             return as_numbers(series)
         if q.type == "temporal":
             return as_wall_clock(series)
+        api = pd.api.types
+        if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):
+            return series  # a typed string column: nothing to look at
+        if api.is_bool_dtype(series.dtype):
+            return series
         return series.map(_label, na_action="ignore").astype(object)
 
     def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
