@@ -1,0 +1,714 @@
+"""The explorer (``app/explorer.py``), driven through Streamlit's AppTest, and its logic.
+
+Each test reads as what a person sees: the sources, every bundled example, the dial, the axis
+pickers, the declaration editor, and each kind of bad input getting a clear message while the
+rest of the page keeps working.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result
+from chartkit.view import view
+
+APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
+sys.path.insert(0, str(APP.parent))
+
+import _explore as ex  # noqa: E402
+
+LUN_FINDING = (
+    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 "
+    'rows hold something else — the first is "" (string). This judges TYPE, never MEANING — it '
+    "can see that a column declared number holds a string, and it can never see that the string "
+    "should have been 0, or that a 0.0 should have been an 8; a column whose every value has its "
+    "declared type passes here and can still be wrong. Call id call-1. Nothing here blocked the "
+    "call, changed the result, or retried anything — the model reads the rows exactly as the tool "
+    "returned them."
+)
+LUN_REFUSAL = (
+    "Result rejected: host_group_mappings returned rows that disagree with the columns it "
+    "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string "
+    '(first: ""). Fix the tool so the column holds what it declares, or change the declaration. '
+    "No data was returned."
+)
+LUN_COLUMNS = [
+    "host_group",
+    "initiator_wwn",
+    "logical_unit_number",
+    "volume_name",
+    "capacity_gb",
+    "comment",
+]
+
+
+@pytest.fixture
+def explorer(monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The explorer as a fresh browser session opens it (no file given on the command line)."""
+    monkeypatch.delenv(ex.ENV_FILE, raising=False)
+    monkeypatch.delenv("CHARTKIT_EXPLORE_MAX_MB", raising=False)
+    return AppTest.from_file(str(APP), default_timeout=120).run()
+
+
+def example(name: str) -> ToolResult:
+    loaded = ex.load_path(ex.EXAMPLES_DIR / f"{name}.json")
+    assert loaded.error is None
+    return loaded.results[0]
+
+
+def ok(at: AppTest) -> AppTest:
+    """The page ran without an exception; answer it for chaining."""
+    assert [e.value for e in at.exception] == []
+    return at
+
+
+def charts(at: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+
+
+def texts(at: AppTest, kind: str, where: str = "main") -> list[str]:
+    """The values of one kind of element, in page order, in the main area (or the sidebar)."""
+    return [e.value for e in getattr(getattr(at, where), kind)]
+
+
+def table(at: AppTest, *columns: str) -> Any:
+    """The one dataframe on the page that has these columns."""
+    found = [d.value for d in at.dataframe if set(columns) <= set(d.value.columns)]
+    assert len(found) == 1, [list(d.value.columns) for d in at.dataframe]
+    return found[0]
+
+
+def disposition(at: AppTest, which: int = 0) -> list[dict[str, Any]]:
+    """A disposition table: the result's (0) or, on a run, the run ledger's (1)."""
+    frames = [d.value for d in at.dataframe if "notApplicable" in d.value.columns]
+    return frames[which][["check", "checked", "findings", "notApplicable"]].to_dict("records")
+
+
+def highlighted_cells(at: AppTest) -> list[tuple[int, int]]:
+    """(row, column) positions the rows table styles as offending."""
+    styled = [d for d in at.dataframe if d.proto.arrow_data.styler.styles]
+    assert len(styled) == 1
+    css = styled[0].proto.arrow_data.styler.styles
+    cells = set()
+    for block in css.split("}"):
+        if "background-color" in block:
+            cells |= {(int(r), int(c)) for r, c in re.findall(r"_row(\d+)_col(\d+)", block)}
+    return sorted(cells)
+
+
+def select(at: AppTest, key: str, value: Any) -> AppTest:
+    at.selectbox(key=key).set_value(value)
+    return ok(at.run())
+
+
+# --- the bundled examples -------------------------------------------------------------------
+
+
+def test_the_explorer_opens_on_the_lun_incident_under_warn(explorer: AppTest) -> None:
+    at = ok(explorer)
+    assert at.radio(key="source").value == "Bundled example"
+    assert at.selectbox(key="example").value == "host_group_mappings"
+    assert at.radio(key="mode").value == "warn"
+    assert at.radio(key="mode").options == ["off", "warn", "enforce"]
+    assert texts(at, "title", "sidebar") == ["chartkit explorer"]
+    assert texts(at, "title") == ["host_group_mappings"]
+    assert "callId `call-1` · 2,056 rows" in texts(at, "caption")[0]
+
+
+def test_the_lun_finding_is_shown_whole_with_its_kind_column_and_the_ceiling(
+    explorer: AppTest,
+) -> None:
+    assert texts(explorer, "warning") == [
+        f"**column-type-mismatch** · `logical_unit_number`\n\n{LUN_FINDING}"
+    ]
+    assert COLUMN_TYPE_CEILING in LUN_FINDING
+    assert disposition(explorer) == [
+        {"check": "column-type-mismatch", "checked": 1, "findings": 1, "notApplicable": 0},
+        {"check": "missing-column", "checked": 1, "findings": 0, "notApplicable": 0},
+    ]
+
+
+def test_the_lun_chart_comes_from_the_declared_types(explorer: AppTest) -> None:
+    [spec] = charts(explorer)
+    assert spec["mark"]["type"] == "bar"
+    assert spec["encoding"]["x"]["field"] == "logical_unit_number"
+    assert spec["encoding"]["x"]["type"] == "quantitative"
+    assert spec["encoding"]["y"]["field"] == "host_group"
+    assert spec["encoding"]["y"]["type"] == "nominal"
+    assert spec["usermeta"] == {"embedOptions": {"renderer": "svg"}}
+    assert (
+        "- **y** · `host_group` — declared string → nominal\n"
+        "- **x** · `mean of logical_unit_number` — declared number → quantitative"
+    ) in texts(explorer, "markdown")
+    for note in view(example("host_group_mappings")).notes:
+        assert note in texts(explorer, "caption")
+
+
+def test_the_rows_are_shown_as_returned_with_the_empty_strings_highlighted(
+    explorer: AppTest,
+) -> None:
+    rows = table(explorer, *LUN_COLUMNS)
+    assert len(rows) == 2056
+    assert list(rows.columns) == LUN_COLUMNS
+    assert rows["logical_unit_number"].iloc[0] == '""'  # the LUN 0 that became ''
+    assert rows["logical_unit_number"].iloc[1] == "1"
+    cells = highlighted_cells(explorer)
+    assert len(cells) == 166
+    assert {column for _, column in cells} == {LUN_COLUMNS.index("logical_unit_number")}
+    rows_with_empty = [
+        i for i, r in enumerate(example("host_group_mappings").rows)
+        if r["logical_unit_number"] == ""
+    ]  # fmt: skip
+    assert [row for row, _ in cells] == rows_with_empty
+    config = json.loads(
+        next(d for d in explorer.dataframe if "initiator_wwn" in d.value.columns).proto.columns
+    )
+    assert config["logical_unit_number"]["help"] == (
+        'Column logical_unit_number · declared number · first offender "" (string) · '
+        "166 of 2,056 rows affected"
+    )
+    assert config["capacity_gb"]["type_config"]["type"] == "number"
+    assert config["host_group"]["type_config"]["type"] == "text"
+
+
+def test_only_offending_rows_can_be_shown(explorer: AppTest) -> None:
+    at = explorer
+    at.toggle(key="only-bad:example:host_group_mappings#0").set_value(True)
+    rows = table(ok(at.run()), *LUN_COLUMNS)
+    assert len(rows) == 166
+    assert set(rows["logical_unit_number"]) == {'""'}
+
+
+def test_every_bundled_example_is_listed_the_lun_incident_first(explorer: AppTest) -> None:
+    assert explorer.selectbox(key="example").options == [
+        "host_group_mappings",
+        "capacity_view",
+        "volume_io_stats",
+        "latency_by_region",
+        "missing_column",
+        "host_inventory",
+        "undeclared_result",
+        "run_incident",
+    ]
+
+
+def test_capacity_view_passes_and_the_explorer_says_the_check_judges_type_not_meaning(
+    explorer: AppTest,
+) -> None:
+    at = select(explorer, "example", "capacity_view")
+    assert texts(at, "success") == [
+        "No findings: every declared column holds its declared type in every row."
+    ]
+    assert texts(at, "info")[0] == f"That is all the check can say. {COLUMN_TYPE_CEILING}"
+    assert f"What the check can see: {COLUMN_TYPE_CEILING}" in texts(at, "caption", "sidebar")
+    assert "8 MiB disks show size_gb 0.0" in at.markdown[0].value
+    assert charts(at)[0]["encoding"]["y"]["field"] == "size_gb"
+
+
+def test_quoted_numbers_are_found_and_each_refused_axis_names_its_violation(
+    explorer: AppTest,
+) -> None:
+    at = select(explorer, "example", "volume_io_stats")
+    assert [w.split("\n")[0] for w in texts(at, "warning")[:3]] == [
+        "**column-type-mismatch** · `read_iops`",
+        "**column-type-mismatch** · `write_iops`",
+        "**column-type-mismatch** · `latency_ms`",
+    ]
+    assert charts(at) == []
+    shown = view(example("volume_io_stats"))
+    assert shown.reason in texts(at, "info")
+    assert "The rows are in the table below." in texts(at, "caption")
+    refusal = next(w for w in texts(at, "warning") if w.startswith("**y** refused `read_iops`"))
+    assert refusal.endswith(
+        'Column `read_iops` · declared number · first offender "3015" (string) · '
+        "200 of 200 rows affected"
+    )
+    cells = highlighted_cells(at)
+    assert len(cells) == 3 * 200
+
+
+def test_a_healthy_time_series_is_a_multi_line_chart(explorer: AppTest) -> None:
+    at = select(explorer, "example", "latency_by_region")
+    [spec] = charts(at)
+    assert spec["mark"]["type"] == "line"
+    assert spec["encoding"]["x"]["type"] == "temporal"
+    assert spec["encoding"]["color"]["field"] == "region"
+    assert "- **x** · `timestamp` — declared date → temporal" in at.markdown[-1].value
+    assert texts(at, "success") == [
+        "No findings: every declared column holds its declared type in every row."
+    ]
+
+
+def test_a_missing_column_is_its_own_finding_and_its_axis_is_refused(explorer: AppTest) -> None:
+    at = select(explorer, "example", "missing_column")
+    assert texts(at, "warning")[0].startswith("**missing-column** · `logical_unit_number`")
+    assert "it was never delivered, so look at the query" in texts(at, "warning")[0]
+    assert texts(at, "warning")[-1].endswith(
+        "Column `logical_unit_number` · declared number · first offender none — no row has the "
+        "column · 40 of 40 rows affected"
+    )
+    assert disposition(at) == [
+        {"check": "column-type-mismatch", "checked": 1, "findings": 0, "notApplicable": 0},
+        {"check": "missing-column", "checked": 1, "findings": 1, "notApplicable": 0},
+    ]
+
+
+def test_strings_and_booleans_only_make_a_table_and_say_why(explorer: AppTest) -> None:
+    at = select(explorer, "example", "host_inventory")
+    assert charts(at) == []
+    assert texts(at, "info")[1] == (
+        "No column is declared number: hostname is string, os is string, datacenter is string, "
+        "multipath_enabled is boolean, in_maintenance is boolean."
+    )
+    config = json.loads(
+        next(d for d in at.dataframe if "hostname" in d.value.columns).proto.columns
+    )
+    assert config["multipath_enabled"]["type_config"]["type"] == "checkbox"
+
+
+def test_an_undeclared_result_is_labelled_as_inferred(explorer: AppTest) -> None:
+    at = select(explorer, "example", "undeclared_result")
+    assert (
+        "Not measured: the check needs both the dial and a declaration, and rows it can read "
+        "(a non-empty list of objects); both checks are on the record as not applicable."
+    ) in texts(at, "caption")
+    lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
+    assert "- **x** · `severity` — inferred nominal — not declared" in lines
+    assert "`mean of count` — inferred quantitative — not declared" in lines
+    assert disposition(at) == [
+        {"check": "column-type-mismatch", "checked": 0, "findings": 0, "notApplicable": 1},
+        {"check": "missing-column", "checked": 0, "findings": 0, "notApplicable": 1},
+    ]
+    editor = [s for s in at.selectbox if s.key and s.key.startswith("decl-type:")]
+    assert editor and {s.value for s in editor} == {"(undeclared)"}
+
+
+def test_a_run_gets_a_result_picker_and_a_ledger_over_all_results(explorer: AppTest) -> None:
+    at = select(explorer, "example", "run_incident")
+    picker = at.selectbox(key="result:example:run_incident")
+    assert len(picker.options) == 5
+    assert picker.options[0] == "1. host_group_mappings (call-1) — 2,056 rows"
+    assert "Run ledger — 5 results under warn" in texts(at, "subheader")
+    assert disposition(at, 1) == [
+        {"check": "column-type-mismatch", "checked": 5, "findings": 2, "notApplicable": 0},
+        {"check": "missing-column", "checked": 5, "findings": 1, "notApplicable": 0},
+    ]
+    lines = table(at, "tool", "status", "findings")
+    assert list(lines["status"]) == ["findings", "clean", "findings", "clean", "findings"]
+    assert lines["findings"].iloc[4] == "missing-column (logical_unit_number)"
+    picker.set_value(3)
+    at = ok(at.run())
+    assert texts(at, "title")[-1] == "latency_by_region"
+    assert charts(at)[0]["mark"]["type"] == "line"
+
+
+# --- the dial -------------------------------------------------------------------------------
+
+
+def test_enforce_refuses_the_lun_rows_and_off_measures_nothing(explorer: AppTest) -> None:
+    at = explorer
+    at.radio(key="mode").set_value("enforce")
+    at = ok(at.run())
+    assert LUN_REFUSAL in texts(at, "error")
+    assert charts(at) == []
+    assert texts(at, "warning")[0].endswith(f"{LUN_REFUSAL} {COLUMN_TYPE_CEILING}")
+    assert disposition(at)[0]["findings"] == 1
+
+    at.radio(key="mode").set_value("off")
+    at = ok(at.run())
+    assert texts(at, "error") == []
+    assert texts(at, "warning") == []
+    assert (
+        "The dial is off: nothing measured, nothing filed — both checks are on the record as "
+        "not applicable."
+    ) in texts(at, "caption")
+    assert disposition(at) == [
+        {"check": "column-type-mismatch", "checked": 0, "findings": 0, "notApplicable": 1},
+        {"check": "missing-column", "checked": 0, "findings": 0, "notApplicable": 1},
+    ]
+    assert len(charts(at)) == 1  # off changes nothing about the rows
+    assert len(highlighted_cells(at)) == 166  # the highlight follows the declaration
+
+    at.radio(key="mode").set_value("warn")
+    at = ok(at.run())
+    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+
+
+# --- the axis pickers -----------------------------------------------------------------------
+
+
+def test_the_axis_pickers_list_every_column(explorer: AppTest) -> None:
+    for channel in ("x", "y", "color"):
+        picker = explorer.selectbox(key=f"axis-{channel}:example:host_group_mappings#0")
+        assert picker.options == ["(automatic)", *LUN_COLUMNS]
+        assert picker.value == "(automatic)"
+
+
+def test_picking_axes_redraws_the_chart(explorer: AppTest) -> None:
+    at = select(explorer, "axis-x:example:host_group_mappings#0", "initiator_wwn")
+    at = select(at, "axis-y:example:host_group_mappings#0", "capacity_gb")
+    [spec] = charts(at)
+    assert spec["encoding"]["x"]["field"] == "initiator_wwn"
+    assert spec["encoding"]["y"]["field"] == "capacity_gb"
+
+
+def test_a_pick_that_cannot_serve_shows_the_refusal_not_an_empty_chart(explorer: AppTest) -> None:
+    at = select(explorer, "axis-y:example:host_group_mappings#0", "comment")
+    assert charts(at) == []
+    assert (
+        "The y axis you picked cannot be drawn: comment is declared string; a measure axis "
+        "needs a column declared number."
+    ) in texts(at, "info")
+    assert (
+        "**y** refused `comment`: comment is declared string; a measure axis needs a column "
+        "declared number."
+    ) in texts(at, "warning")
+
+
+def test_a_color_with_too_many_values_is_refused_and_the_chart_drawn_without_it(
+    explorer: AppTest,
+) -> None:
+    at = select(explorer, "axis-color:example:host_group_mappings#0", "volume_name")
+    [spec] = charts(at)
+    assert "color" not in spec["encoding"]
+    refused = [w for w in texts(at, "warning") if w.startswith("**color** refused")]
+    assert refused == [
+        "**color** refused `volume_name`: volume_name has 100 distinct values; a color can tell "
+        "apart at most 20, so the chart is drawn without color."
+    ]
+
+
+# --- the declaration editor -----------------------------------------------------------------
+
+
+def lun_editor(at: AppTest, column: str, what: str = "type") -> Any:
+    key = f"decl-{what}:example:host_group_mappings#0:{column}"
+    return at.selectbox(key=key) if what == "type" else at.toggle(key=key)
+
+
+def test_the_editor_starts_from_the_declaration(explorer: AppTest) -> None:
+    assert [lun_editor(explorer, c).value for c in LUN_COLUMNS] == [
+        "string", "string", "number", "string", "number", "string",
+    ]  # fmt: skip
+    assert [lun_editor(explorer, c, "null").value for c in LUN_COLUMNS] == [
+        False, False, False, False, False, True,
+    ]  # fmt: skip
+    assert lun_editor(explorer, "host_group").options == [
+        "(undeclared)", "number", "string", "boolean", "date",
+    ]  # fmt: skip
+    assert json.loads(explorer.code[0].value) == {
+        **dict.fromkeys(["host_group", "initiator_wwn", "volume_name"], "string"),
+        "logical_unit_number": "number",
+        "capacity_gb": "number",
+        "comment": {"type": "string", "nullable": True},
+    }
+
+
+def test_an_edit_reruns_the_check_and_the_view_at_once(explorer: AppTest) -> None:
+    at = explorer
+    lun_editor(at, "logical_unit_number").set_value("string")
+    at = ok(at.run())
+    [finding] = texts(at, "warning")
+    assert finding.startswith(
+        "**column-type-mismatch** · `logical_unit_number`\n\n'host_group_mappings' declares "
+        "column 'logical_unit_number' as string, and 1890 of 2056 rows hold something else — "
+        "the first is 1 (number)."
+    )
+    assert json.loads(at.code[0].value)["logical_unit_number"] == "string"
+    assert "logical_unit_number" not in {e["field"] for e in charts(at)[0]["encoding"].values()}
+
+    lun_editor(at, "logical_unit_number").set_value("(undeclared)")
+    at = ok(at.run())
+    assert texts(at, "warning") == []
+    assert texts(at, "success") == [
+        "No findings: every declared column holds its declared type in every row."
+    ]
+    assert "logical_unit_number" not in json.loads(at.code[0].value)
+
+
+def test_the_nullable_toggle_is_the_one_word_fix_for_an_absence(explorer: AppTest) -> None:
+    at = explorer
+    lun_editor(at, "comment", "null").set_value(False)
+    at = ok(at.run())
+    comment = [w for w in texts(at, "warning") if "`comment`" in w.split("\n")[0]]
+    assert len(comment) == 1
+    assert "declare the column nullable" in comment[0]
+    assert json.loads(at.code[0].value)["comment"] == "string"
+
+
+def test_reset_returns_to_the_results_declaration(explorer: AppTest) -> None:
+    at = explorer
+    lun_editor(at, "logical_unit_number").set_value("(undeclared)")
+    at = ok(at.run())
+    assert "logical_unit_number" not in json.loads(at.code[0].value)
+    at.button(key="decl-reset:example:host_group_mappings#0").click()
+    at = ok(at.run())
+    assert lun_editor(at, "logical_unit_number").value == "number"
+    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+
+
+def test_a_declaration_is_written_for_an_undeclared_result(explorer: AppTest) -> None:
+    at = select(explorer, "example", "undeclared_result")
+    at.selectbox(key="decl-type:example:undeclared_result#0:count").set_value("number")
+    at.selectbox(key="decl-type:example:undeclared_result#0:severity").set_value("string")
+    at = ok(at.run())
+    assert json.loads(at.code[0].value) == {"count": "number", "severity": "string"}
+    assert disposition(at)[0]["checked"] == 1
+    lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
+    assert "`severity` — declared string → nominal" in lines
+    assert at.get("download_button")[0].proto.label == "Download JSON"
+
+
+def test_declaration_helpers_write_the_bare_form_unless_nullable() -> None:
+    choices = {"lun": ("number", False), "note": ("string", True), "x": ("(undeclared)", True)}
+    declaration = ex.declaration_from_choices(choices)
+    assert declaration == {
+        "lun": {"type": "number", "nullable": False},
+        "note": {"type": "string", "nullable": True},
+    }
+    assert json.loads(ex.declaration_json(declaration)) == {
+        "lun": "number",
+        "note": {"type": "string", "nullable": True},
+    }
+    assert ex.declaration_from_choices({"x": ("(undeclared)", False)}) is None
+
+
+# --- uploads, pasted JSON, the command line file --------------------------------------------
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.radio(key="source").set_value("Upload a file")
+    at = ok(at.run())
+    at.file_uploader(key="upload").set_value((name, data, "application/json"))
+    return ok(at.run())
+
+
+def test_an_uploaded_result_is_shown_like_any_other(explorer: AppTest) -> None:
+    data = (ex.EXAMPLES_DIR / "host_group_mappings.json").read_bytes()
+    at = upload(explorer, "mine.json", data)
+    assert texts(at, "title")[-1] == "host_group_mappings"
+    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+    assert "from mine.json (322.2 KB)" in texts(at, "caption")[0]
+
+
+def test_an_uploaded_run_gets_the_picker_and_the_ledger(explorer: AppTest) -> None:
+    data = (ex.EXAMPLES_DIR / "run_incident.jsonl").read_bytes()
+    at = upload(explorer, "run.jsonl", data)
+    assert any(s.label == "Result (5 in this run)" for s in at.selectbox)
+    assert "Run ledger — 5 results under warn" in texts(at, "subheader")
+
+
+def test_an_uploaded_json_list_of_results_is_a_run(explorer: AppTest) -> None:
+    lines = (ex.EXAMPLES_DIR / "run_incident.jsonl").read_text().splitlines()
+    data = ("[" + ",".join(lines[:2]) + "]").encode()
+    at = upload(explorer, "two.json", data)
+    assert any(s.label == "Result (2 in this run)" for s in at.selectbox)
+
+
+def test_a_bare_array_of_rows_is_an_undeclared_result_named_after_the_file(
+    explorer: AppTest,
+) -> None:
+    at = upload(explorer, "mappings.json", b'[{"lun": "", "host": "a"}, {"lun": 3, "host": "b"}]')
+    assert texts(at, "title")[-1] == "mappings"
+    assert disposition(at)[0]["notApplicable"] == 1
+    assert at.selectbox(key="decl-type:upload:" + upload_key(at) + "#0:lun").value == (
+        "(undeclared)"
+    )
+
+
+def upload_key(at: AppTest) -> str:
+    key = next(s.key for s in at.selectbox if s.key and s.key.startswith("decl-type:upload:"))
+    return key.split(":")[2].split("#")[0]
+
+
+def test_pasted_json_rows_are_read_as_undeclared(explorer: AppTest) -> None:
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    at.text_area(key="paste").input('[{"region": "eu", "p95": 3.5}, {"region": "us", "p95": 4}]')
+    at = ok(at.run())
+    assert texts(at, "title")[-1] == "pasted"
+    [spec] = charts(at)
+    assert spec["encoding"]["x"]["field"] == "region"
+
+
+BAD_INPUTS = {
+    "not JSON": (
+        "broken.json",
+        b"{not json",
+        "broken.json is not valid JSON: Expecting property name enclosed in double quotes at "
+        "line 1 column 2",
+    ),
+    "wrong shape": (
+        "shape.json",
+        b'{"rows": [{"a": 1}]}',
+        "a tool result needs the key(s) 'tool'; it has 'rows'",
+    ),
+    "an array of non-rows": (
+        "numbers.json",
+        b"[1, 2, 3]",
+        "numbers.json is a JSON array, but not of rows: item 1 is 1; expected a tool result "
+        '{"tool", "rows", "resultColumns", …}, a .jsonl run, or an array of row objects like '
+        '[{"column": value}, …]',
+    ),
+    "malformed declaration": (
+        "decl.json",
+        b'{"tool": "t", "rows": [{"lun": 1}], "resultColumns": {"lun": "integer"}}',
+        "tool 't' declares column 'lun' as \"integer\"; use one of number, string, boolean, "
+        "date (or leave the column undeclared)",
+    ),
+    "empty file": (
+        "empty.json",
+        b"",
+        "empty.json is empty; expected a JSON tool result or .jsonl run",
+    ),
+    "bad jsonl line": (
+        "run.jsonl",
+        b'{"tool": "t", "rows": []}\n{"tool": \n',
+        "run.jsonl line 2 is not valid JSON (Expecting value at column 10); a .jsonl run holds "
+        "one JSON tool result per line",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS, ids=list(BAD_INPUTS))
+def test_bad_input_gets_a_clear_message_and_the_rest_keeps_working(
+    explorer: AppTest, case: str
+) -> None:
+    name, data, message = BAD_INPUTS[case]
+    at = upload(explorer, name, data)
+    assert texts(at, "error") == [message]
+    assert ex.load_bytes(data, name).error == message  # the same sentence, testable directly
+    at.radio(key="source").set_value("Bundled example")
+    at = ok(at.run())
+    assert texts(at, "error") == []
+    assert texts(at, "title")[-1] == "host_group_mappings"
+
+
+def test_a_malformed_declaration_leaves_the_rows_to_declare_in_the_editor(
+    explorer: AppTest,
+) -> None:
+    name, data, _ = BAD_INPUTS["malformed declaration"]
+    at = upload(explorer, name, data)
+    assert texts(at, "warning")[0] == (
+        "The declaration of t was set aside, so its rows are shown undeclared; write a "
+        "declaration for them in the editor below."
+    )
+    assert texts(at, "title")[-1] == "t"
+    assert at.selectbox(key=f"decl-type:upload:{upload_key(at)}#0:lun").value == "(undeclared)"
+
+
+def test_a_file_over_the_limit_is_refused_and_the_limit_stated(
+    explorer: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CHARTKIT_EXPLORE_MAX_MB", "0.25")
+    data = (ex.EXAMPLES_DIR / "host_group_mappings.json").read_bytes()
+    at = upload(explorer, "big.json", data)
+    assert texts(at, "error") == [
+        "big.json is 322.2 KB; the explorer reads files up to 256.0 KB. Split the run into "
+        "smaller files, or check it on the command line with `chartkit check FILE`."
+    ]
+    assert ex.MAX_FILE_MB == 200
+    assert ex.max_file_bytes() == 256 * 1024
+
+
+def test_the_upload_limit_matches_the_server_config() -> None:
+    config = (APP.parent.parent / ".streamlit" / "config.toml").read_text()
+    assert f"maxUploadSize = {ex.MAX_FILE_MB}" in config
+
+
+def test_a_file_named_on_the_command_line_opens_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "latency.json"
+    path.write_bytes((ex.EXAMPLES_DIR / "latency_by_region.json").read_bytes())
+    monkeypatch.setenv(ex.ENV_FILE, str(path))
+    at = ok(AppTest.from_file(str(APP), default_timeout=120).run())
+    assert at.radio(key="source").value == "File from the command line"
+    assert texts(at, "title")[-1] == "latency_by_region"
+    assert charts(at)[0]["mark"]["type"] == "line"
+
+
+def test_a_missing_command_line_file_is_a_message_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(ex.ENV_FILE, str(tmp_path / "nope.json"))
+    at = ok(AppTest.from_file(str(APP), default_timeout=120).run())
+    assert texts(at, "error") == [
+        f"cannot open {str(tmp_path / 'nope.json')!r} (No such file or directory); give the "
+        "path of a .json or .jsonl file"
+    ]
+    at.radio(key="source").set_value("Bundled example")
+    assert texts(ok(at.run()), "title")[-1] == "host_group_mappings"
+
+
+# --- large results --------------------------------------------------------------------------
+
+
+def test_a_million_rows_load_check_and_chart(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    groups = [f"hg-{i:02d}" for i in range(40)]
+    rows = [
+        {"host_group": groups[i % 40], "logical_unit_number": "" if i % 97 == 0 else i % 250}
+        for i in range(1_000_000)
+    ]
+    path = tmp_path / "big.json"
+    path.write_text(
+        json.dumps(
+            {
+                "tool": "host_group_mappings",
+                "callId": "call-big",
+                "resultColumns": {"host_group": "string", "logical_unit_number": "number"},
+                "rows": rows,
+            }
+        )
+    )
+    monkeypatch.setenv(ex.ENV_FILE, str(path))
+    at = ok(AppTest.from_file(str(APP), default_timeout=300).run())
+    assert "callId `call-big` · 1,000,000 rows" in texts(at, "caption")[0]
+    assert "and 10310 of 1000000 rows hold something else" in texts(at, "warning")[0]
+    [chart] = at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    assert spec["encoding"]["y"]["field"] == "host_group"
+    shown = table(at, "host_group", "logical_unit_number")
+    assert len(shown) == ex.STYLED_ROWS
+    assert (
+        "Rows 1–5,000 of 1,000,000: the table shows a window of at most 5,000 rows, so "
+        "highlighting stays fast; move the window to see others."
+    ) in texts(at, "caption")
+
+
+# --- the logic, directly --------------------------------------------------------------------
+
+
+def test_run_ledger_adds_up_every_result_of_the_run() -> None:
+    loaded = ex.load_path(ex.EXAMPLES_DIR / "run_incident.jsonl")
+    ledger = ex.run_ledger(loaded.results, "enforce")
+    assert [r.status for r in ledger.results] == [
+        "refused", "clean", "refused", "clean", "refused",
+    ]  # fmt: skip
+    assert [(r["check"], r["findings"]) for r in ex.disposition_table(ledger.disposition)] == [
+        ("column-type-mismatch", 2),
+        ("missing-column", 1),
+    ]
+
+
+def test_offending_cells_agree_with_the_check() -> None:
+    result = example("host_group_mappings")
+    marks = ex.offending_cells(result.rows, result.result_columns, LUN_COLUMNS)
+    outcome = check_result(result, mode="warn")
+    for column, flags in marks.items():
+        found = [v.affected for v in outcome.violations if v.column == column]
+        assert sum(flags) == (found[0] if found else 0), column
+    rows = [{"a": None}, {}, {"a": "2024-01-01"}, {"a": "yesterday"}]
+    assert ex.offending_cells(rows, {"a": "date"}, ["a"]) == {"a": [True, True, False, True]}
+    nullable = {"a": {"type": "date", "nullable": True}}
+    assert ex.offending_cells(rows, nullable, ["a"]) == {"a": [False, False, False, True]}
