@@ -1,0 +1,555 @@
+"""The ``chartkit`` command: ``check``, ``render`` and ``explore`` a tool result file.
+
+FILE is a ``.json`` tool result (or a JSON list of them) or a ``.jsonl`` run, one result a
+line, as ``chartkit.read_results`` reads them; ``-`` reads standard input.
+
+Exit codes: 0 — done (clean, or findings under ``warn``); 1 — findings under ``enforce``, or
+``render`` found no chart to draw; 2 — unreadable input or a usage error (the message goes to
+stderr, without a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.integrity import (
+    CHECK_MODES,
+    CheckMode,
+    CheckOutcome,
+    DispositionLedger,
+    DispositionRow,
+    Finding,
+    check_result,
+)
+from chartkit.messages import render_sample
+from chartkit.result import ToolResult, read_results
+from chartkit.rowset import read_rowset
+
+__all__ = [
+    "EXIT_FINDINGS",
+    "EXIT_OK",
+    "EXIT_UNREADABLE",
+    "EXPLORER_ENV",
+    "EXPLORE_FILE_ENV",
+    "main",
+]
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_UNREADABLE = 2
+
+EXPLORE_FILE_ENV = "CHARTKIT_EXPLORE_FILE"
+"""The environment variable ``chartkit explore FILE`` hands the explorer the file in."""
+EXPLORER_ENV = "CHARTKIT_EXPLORER"
+"""Overrides where ``chartkit explore`` finds the explorer app (``app/explorer.py``)."""
+
+RENDER_FORMATS = (".png", ".svg", ".html", ".json")
+
+_PROGRESS_DELAY = 0.3  # seconds before a progress bar shows: a quick run shows none
+_READ_SLICE_LINES = 200  # a large .jsonl is read this many lines at a time, for the bar
+
+
+class _Exit(Exception):
+    """Leave with ``code`` after writing ``message`` to stderr."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; answers the exit code (the console script exits with it)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse already explained
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    _quiet_library_logging()
+    try:
+        code: int = args.run(args)
+    except _Exit as exc:
+        print(f"chartkit {args.command}: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `chartkit check run.jsonl | head`: the reader left, so be quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FINDINGS
+    return code
+
+
+def _quiet_library_logging() -> None:
+    """Findings are printed here; without a handler, logging would print each one again."""
+    logger = logging.getLogger("chartkit")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def _parser() -> argparse.ArgumentParser:
+    from chartkit import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="chartkit",
+        description="Check tool results against their declared resultColumns, and chart them "
+        "from the declared types.",
+    )
+    parser.add_argument("--version", action="version", version=f"chartkit {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    file_help = "a .json tool result or a .jsonl run (one result a line); - reads stdin"
+
+    check = commands.add_parser(
+        "check",
+        help="check results against their declarations; print findings and the disposition",
+        description="Check each result against its resultColumns under the dial, print the "
+        "findings and the disposition. Exits 0 when done (clean, or findings under warn), "
+        "1 with findings under enforce, 2 when the input cannot be read.",
+    )
+    check.add_argument("file", metavar="FILE", help=file_help)
+    check.add_argument(
+        "--mode", choices=CHECK_MODES, default="warn", help="the dial (default: warn)"
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object, for machines")
+    check.set_defaults(run=_check)
+
+    render = commands.add_parser(
+        "render",
+        help="chart a result to .png, .svg, .html or .json (the Vega-Lite spec)",
+        description="Chart one result from its declared types and save it. When chartkit "
+        "would show a table or refuses the rows, nothing is written and the exit code is 1.",
+    )
+    render.add_argument("file", metavar="FILE", help=file_help)
+    render.add_argument(
+        "-o", "--output", required=True, metavar="OUT", help="chart.png, .svg, .html or .json"
+    )
+    render.add_argument("--x", metavar="COL", help="the column on the x axis")
+    render.add_argument("--y", metavar="COL", help="the column on the y axis")
+    render.add_argument("--color", metavar="COL", help="the column that colors the marks")
+    render.add_argument(
+        "--mode", choices=CHECK_MODES, default="warn", help="the dial (default: warn)"
+    )
+    render.add_argument("--tool", metavar="NAME", help="pick the result of this tool")
+    render.add_argument(
+        "--index", type=int, metavar="N", help="pick the Nth result, counting from 1"
+    )
+    render.add_argument(
+        "--max-points", type=int, default=5000, metavar="N", help="points drawn at most"
+    )
+    render.set_defaults(run=_render)
+
+    explore = commands.add_parser(
+        "explore",
+        help="open the Streamlit explorer (on FILE if given)",
+        description=f"Run the explorer app with Streamlit. FILE reaches it in the "
+        f"{EXPLORE_FILE_ENV} environment variable.",
+    )
+    explore.add_argument("file", metavar="FILE", nargs="?", help=file_help)
+    explore.add_argument("--port", type=int, help="the port Streamlit serves on")
+    explore.add_argument("--headless", action="store_true", help="do not open a browser window")
+    explore.set_defaults(run=_explore)
+    return parser
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def _read(file: str) -> tuple[str, list[ToolResult]]:
+    """The results in FILE (or stdin for ``-``); unreadable input leaves with exit code 2."""
+    if file == "-":
+        name, data = "<stdin>", sys.stdin.buffer.read()
+    else:
+        path = Path(file)
+        name = file
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise _Exit(EXIT_UNREADABLE, f"{file}: no such file") from None
+        except IsADirectoryError:
+            raise _Exit(EXIT_UNREADABLE, f"{file} is a directory, not a result file") from None
+        except OSError as exc:
+            raise _Exit(EXIT_UNREADABLE, f"{file} cannot be read: {exc.strerror}") from None
+    try:
+        return name, _parse(data, name)
+    except ChartkitError as exc:
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+
+
+def _on_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(callable(isatty) and isatty())
+
+
+def _parse(data: bytes, name: str) -> list[ToolResult]:
+    """``read_results``; a large ``.jsonl`` read on a terminal goes in slices, under a bar.
+
+    Each slice holds at least two lines and starts with a line that is JSON on its own, so
+    ``read_results`` reads it as ``.jsonl`` exactly as it reads the whole; on any error the
+    whole is read again, so the message (and its line number) is the one it would give.
+    """
+    if not _on_terminal(sys.stderr):
+        return read_results(data, name=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return read_results(data, name=name)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 * _READ_SLICE_LINES:
+        return read_results(text, name=name)
+    slices = [lines[i : i + _READ_SLICE_LINES] for i in range(0, len(lines), _READ_SLICE_LINES)]
+    if len(slices[-1]) < 2:
+        slices[-2].extend(slices.pop())
+    from chartkit._progress import Progress
+
+    bar = Progress(len(lines), label=f"reading {name}", stream=sys.stderr, delay=_PROGRESS_DELAY)
+    results: list[ToolResult] = []
+    try:
+        for part in slices:
+            try:
+                json.loads(part[0])
+                results.extend(read_results("\n".join(part), name=name))
+            except (ValueError, ChartkitError):
+                bar.close()
+                return read_results(text, name=name)  # the message the whole file gives
+            bar.advance(len(part))
+    finally:
+        bar.close()
+    return results
+
+
+def _rows_count(result: ToolResult) -> str:
+    rows = result.rows
+    if isinstance(rows, list):
+        return f"{len(rows):,} row{'s' if len(rows) != 1 else ''}"
+    return f"rows of type {type(rows).__name__}"
+
+
+def _title(index: int | None, result: ToolResult) -> str:
+    number = f"{index}. " if index is not None else ""
+    call = f", {result.call_id}" if result.call_id else ""
+    return f"{number}{result.tool} ({_rows_count(result)}{call})"
+
+
+# ------------------------------------------------------------------------------------ check
+
+
+def _not_checked(result: ToolResult, mode: CheckMode) -> str:
+    """Why a result filed not-applicable rows: "I could not look", never "nothing was wrong"."""
+    if mode == "off":
+        return "the dial is off, so nothing was measured"
+    if result.result_columns is None:
+        return "it declares no resultColumns, so there is nothing to check it against"
+    if read_rowset(result.rows) is None:
+        return "its result is not rows (a list of objects with at least one row)"
+    return "nothing was measured"
+
+
+def _check(args: argparse.Namespace) -> int:
+    from chartkit._progress import Progress
+
+    name, results = _read(args.file)
+    mode: CheckMode = args.mode
+    progress = Progress(
+        len(results), label=f"checking {name}", stream=sys.stderr, delay=_PROGRESS_DELAY
+    )
+    outcomes: list[CheckOutcome] = []
+    ledger = DispositionLedger()
+    try:
+        for result in results:
+            outcome = check_result(result, mode=mode)
+            outcomes.append(outcome)
+            ledger.add(outcome)
+            progress.advance()
+    finally:
+        progress.close()
+    refused = any(o.refused for o in outcomes)
+    code = EXIT_FINDINGS if refused else EXIT_OK
+    if args.json:
+        payload = _check_payload(name, mode, results, outcomes, ledger, code)
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        _print_check(sys.stdout, name, mode, results, outcomes, ledger)
+    return code
+
+
+def _print_check(
+    out: TextIO,
+    name: str,
+    mode: CheckMode,
+    results: Sequence[ToolResult],
+    outcomes: Sequence[CheckOutcome],
+    ledger: DispositionLedger,
+) -> None:
+    several = len(results) > 1
+    for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1):
+        title = _title(n if several else None, result)
+        found = len(outcome.findings)
+        if outcome.refused:
+            print(f"{title}: refused under enforce, {_count(found, 'finding')}", file=out)
+            print(f"  {outcome.refusal}", file=out)
+            for f in outcome.findings:
+                print(f"  - {f.kind} on {f.column!r}", file=out)
+        elif outcome.findings:
+            print(f"{title}: {_count(found, 'finding')} under {mode}", file=out)
+            for f in outcome.findings:
+                print(f"  - {f.kind}: {f.message}", file=out)
+        elif outcome.armed:
+            declared = len(result.result_columns or {})
+            print(
+                f"{title}: clean under {mode} — each of the {_count(declared, 'declared column')}"
+                " holds its declared type",
+                file=out,
+            )
+        else:
+            print(f"{title}: not checked — {_not_checked(result, mode)}", file=out)
+    rows = ledger.rows()
+    what = f"{name}, {_count(len(results), 'result')}, mode {mode}"
+    print(f"disposition ({what}):", file=out)
+    width = max(len(r.check) for r in rows)
+    for r in rows:
+        print(
+            f"  {r.check:<{width}}  seam {r.seam}  checked {r.checked}  findings {r.findings}  "
+            f"not applicable {r.not_applicable}",
+            file=out,
+        )
+    refused = sum(o.refused for o in outcomes)
+    if refused:
+        print(f"{_count(refused, 'result')} refused under enforce.", file=out)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _check_payload(
+    name: str,
+    mode: CheckMode,
+    results: Sequence[ToolResult],
+    outcomes: Sequence[CheckOutcome],
+    ledger: DispositionLedger,
+    code: int,
+) -> dict[str, Any]:
+    return {
+        "file": name,
+        "mode": mode,
+        "exitCode": code,
+        "results": [
+            {
+                "index": n,
+                "tool": result.tool,
+                "callId": result.call_id,
+                "status": outcome.status,
+                "armed": outcome.armed,
+                "refused": outcome.refused,
+                "refusal": outcome.refusal,
+                "notChecked": None if outcome.armed else _not_checked(result, mode),
+                "findings": [_finding(f) for f in outcome.findings],
+                "disposition": [_disposition(d) for d in outcome.disposition],
+            }
+            for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1)
+        ],
+        "disposition": [_disposition(d) for d in ledger.rows()],
+    }
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    v = f.violation
+    return {
+        "kind": f.kind,
+        "tool": f.tool,
+        "column": f.column,
+        "callId": f.call_id,
+        "message": f.message,
+        "violation": {
+            "kind": v.kind,
+            "column": v.column,
+            "declared": v.declared,
+            "nullable": v.nullable,
+            "sample": json.loads(render_sample(v.sample)),
+            "sampleType": v.sample_type,
+            "affected": v.affected,
+            "total": v.total,
+            "absent": v.absent,
+            "offendingTypes": list(v.offending_types),
+        },
+    }
+
+
+def _disposition(d: DispositionRow) -> dict[str, Any]:
+    return {
+        "check": d.check,
+        "seam": d.seam,
+        "checked": d.checked,
+        "findings": d.findings,
+        "notApplicable": d.not_applicable,
+        "lastFiredAt": d.last_fired_at,
+    }
+
+
+# ----------------------------------------------------------------------------------- render
+
+
+def _pick(
+    name: str, results: Sequence[ToolResult], tool: str | None, index: int | None
+) -> ToolResult:
+    if index is not None:
+        if not 1 <= index <= len(results):
+            raise _Exit(
+                EXIT_UNREADABLE,
+                f"--index {index} is out of range: {name} holds {_count(len(results), 'result')}"
+                f", numbered 1 to {len(results)}",
+            )
+        chosen = results[index - 1]
+        if tool is not None and chosen.tool != tool:
+            raise _Exit(
+                EXIT_UNREADABLE,
+                f"result {index} of {name} is from tool {chosen.tool!r}, not {tool!r}; drop "
+                "--tool or pick another --index",
+            )
+        return chosen
+    candidates = [(n, r) for n, r in enumerate(results, 1) if tool is None or r.tool == tool]
+    if not candidates:
+        tools = ", ".join(dict.fromkeys(repr(r.tool) for r in results))
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"{name} holds no result from tool {tool!r}; it holds results from {tools}",
+        )
+    if len(candidates) > 1:
+        shown = "; ".join(_title(n, r) for n, r in candidates[:20])
+        more = f"; and {len(candidates) - 20} more" if len(candidates) > 20 else ""
+        of = f" from tool {tool!r}" if tool is not None else ""
+        how = "--index N" if tool is not None else "--index N (or --tool NAME)"
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"{name} holds {len(candidates)} results{of}; pick one with {how}: {shown}{more}",
+        )
+    return candidates[0][1]
+
+
+def _render(args: argparse.Namespace) -> int:
+    output = Path(args.output)
+    if output.suffix.lower() not in RENDER_FORMATS:
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"cannot write {output.name!r}: the suffix {output.suffix or '(none)'!r} is not one "
+            f"of {', '.join(RENDER_FORMATS)}",
+        )
+    name, results = _read(args.file)
+    result = _pick(name, results, args.tool, args.index)
+    from chartkit.view import view
+
+    try:
+        shown = view(
+            result,
+            mode=args.mode,
+            x=args.x,
+            y=args.y,
+            color=args.color,
+            max_points=args.max_points,
+        )
+    except ChartkitError as exc:
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    findings = [f"  finding: {f.message}" for f in shown.check.findings]
+    refusals = [f"  refused {r.channel} axis: {r.reason}" for r in shown.refusals]
+    notes = [f"  note: {n}" for n in shown.notes]
+    if shown.kind != "chart":
+        what = "refused under enforce" if shown.kind == "refused" else "a table, not a chart"
+        lines = [
+            f"chartkit render: no chart for {result.tool}, so {output} was not written: "
+            f"the view is {what}. {shown.reason}"
+        ]
+        if shown.kind != "refused":
+            lines += refusals + notes + findings
+        print("\n".join(lines), file=sys.stderr)
+        return EXIT_FINDINGS
+    try:
+        shown.save(output)
+    except OSError as exc:
+        raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
+    except ChartkitError as exc:
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    print(f"wrote {output}: a {shown.mark} chart of {result.tool}. {shown.reason}")
+    for channel, encoding in shown.encodings.items():
+        print(f"  {channel}: {encoding.describe()}")
+    for line in refusals + notes + findings:
+        print(line)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------- explore
+
+
+def _explorer() -> Path:
+    override = os.environ.get(EXPLORER_ENV)
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_file():
+            raise _Exit(
+                EXIT_UNREADABLE,
+                f"{EXPLORER_ENV} is set to {override!r}, which is not a file; point it at "
+                "app/explorer.py in a chartkit checkout, or unset it",
+            )
+        return path.resolve()
+    import chartkit
+
+    path = Path(chartkit.__file__).resolve().parent.parent / "app" / "explorer.py"
+    if not path.is_file():
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"the explorer app is not installed with the package (looked for {path}); it lives "
+            "in the chartkit repository: clone it and run `make explore` (or `chartkit explore` "
+            f"from that checkout), or set {EXPLORER_ENV}=/path/to/app/explorer.py",
+        )
+    return path
+
+
+def _launch(command: Sequence[str], env: dict[str, str]) -> int:
+    """Run Streamlit in the foreground until it is stopped; answers its exit code."""
+    try:
+        return subprocess.call(list(command), env=env)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _explore(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("streamlit") is None:
+        error = MissingExtraError(
+            "Streamlit is not installed, and the explorer runs on it; install it with: "
+            "pip install 'chartkit[app]'"
+        )
+        raise _Exit(EXIT_UNREADABLE, str(error))
+    explorer = _explorer()
+    env = dict(os.environ)
+    staged: Path | None = None
+    if args.file is not None:
+        _, results = _read(args.file)  # unreadable input fails here, as it does for check
+        if args.file == "-":
+            data = "\n".join(json.dumps(r.to_wire(), ensure_ascii=False) for r in results)
+            with tempfile.NamedTemporaryFile(
+                "w", suffix=".jsonl", prefix="chartkit-stdin-", delete=False, encoding="utf-8"
+            ) as handle:
+                handle.write(data + "\n")
+            staged = Path(handle.name)
+            env[EXPLORE_FILE_ENV] = str(staged)
+        else:
+            env[EXPLORE_FILE_ENV] = str(Path(args.file).resolve())
+    command = [sys.executable, "-m", "streamlit", "run", str(explorer)]
+    if args.port is not None:
+        command += ["--server.port", str(args.port)]
+    if args.headless:
+        command += ["--server.headless", "true"]
+    try:
+        return _launch(command, env)
+    finally:
+        if staged is not None:
+            staged.unlink(missing_ok=True)
