@@ -15,9 +15,11 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -513,12 +515,34 @@ def _explorer() -> Path:
     return path
 
 
-def _launch(command: Sequence[str], env: dict[str, str]) -> int:
-    """Run Streamlit in the foreground until it is stopped; answers its exit code."""
+def _launch(command: Sequence[str], env: dict[str, str], cwd: Path | None) -> int:
+    """Run Streamlit in the foreground until it stops; answers its exit code.
+
+    Ctrl-C reaches Streamlit too (same process group); on SIGTERM, or when anything else ends
+    this process first, Streamlit is stopped rather than left running.
+    """
+    child = subprocess.Popen(list(command), env=env, cwd=cwd)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        return subprocess.call(list(command), env=env)
+        return child.wait()
     except KeyboardInterrupt:
         return 130
+    finally:
+        if child.poll() is None:
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _explore(args: argparse.Namespace) -> int:
@@ -548,8 +572,10 @@ def _explore(args: argparse.Namespace) -> int:
         command += ["--server.port", str(args.port)]
     if args.headless:
         command += ["--server.headless", "true"]
+    checkout = explorer.parent.parent  # its .streamlit/config.toml applies when run from there
+    cwd = checkout if (checkout / ".streamlit").is_dir() else None
     try:
-        return _launch(command, env)
+        return _launch(command, env, cwd)
     finally:
         if staged is not None:
             staged.unlink(missing_ok=True)

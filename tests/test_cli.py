@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -438,12 +441,12 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str,
     """Stand in for Streamlit: record what would be run, with which environment."""
     calls: list[tuple[list[str], dict[str, str]]] = []
 
-    def launch(command: list[str], env: dict[str, str]) -> int:
-        calls.append((list(command), dict(env)))
+    def launch(command: list[str], env: dict[str, str], cwd: Path | None) -> int:
+        seen = {**env, "_cwd": str(cwd)}
         staged = env.get(EXPLORE_FILE_ENV)
         if staged:  # the file must be there while the app runs
-            env["_seen"] = Path(staged).read_text(encoding="utf-8")
-            calls[-1] = (list(command), dict(env))
+            seen["_seen"] = Path(staged).read_text(encoding="utf-8")
+        calls.append((list(command), seen))
         return 0
 
     monkeypatch.delenv(EXPLORER_ENV, raising=False)
@@ -463,6 +466,7 @@ def test_explore_runs_the_explorer_with_the_file_in_the_environment(
         "--server.port", "8599", "--server.headless", "true",
     ]  # fmt: skip
     assert env[EXPLORE_FILE_ENV] == str(RUN)
+    assert env["_cwd"] == str(ROOT)  # so the checkout's .streamlit/config.toml applies
 
 
 def test_explore_without_a_file_sets_no_file(
@@ -549,6 +553,45 @@ def test_explore_outside_a_checkout_says_what_to_do(
 
 
 # ------------------------------------------------------------------------ a real process
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+            return bool(r.read() == b"ok")
+    except OSError:
+        return False
+
+
+def test_chartkit_explore_really_serves_the_explorer_and_stops_it_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    log = tmp_path / "streamlit.log"
+    command = [sys.executable, "-m", "chartkit", "explore", str(RUN), "--headless"]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [*command, "--port", str(port)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 90  # a generous wait for a slow machine, not a measure
+        while not healthy(port) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert process.poll() is None, log.read_text(encoding="utf-8", errors="replace")
+        assert healthy(port)
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert not healthy(port)  # Streamlit went down with chartkit, not left behind
 
 
 def test_python_dash_m_chartkit_checks_stdin_and_exits_1_under_enforce() -> None:
