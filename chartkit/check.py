@@ -1,20 +1,23 @@
 """The column check: rows against their declaration → one ``ColumnViolation`` per broken column.
 
 This is the hot path. A list of dicts is judged a column at a time, by value *type* first
-(counted in C with ``Counter(map(type, ...))``); only the types whose values need a look of
-their own (a float that may be NaN, a string that may be an ISO date) are looked at per
-distinct value. A dataframe is judged by dtype where the dtype decides the question, and
-value by value only for object columns.
+(listed in C with ``map(type, ...)``); only the types whose values need a look of their own
+(a float that may be NaN, a string that may be an ISO date) are looked at value by value, and
+even those mostly in C (``v != v`` for NaN, ``fromisoformat`` once per distinct string). A
+dataframe is judged by dtype where the dtype decides the question, and value by value only for
+object columns.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Final, Literal
+from itertools import compress, count, repeat
+from operator import itemgetter, ne
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -96,17 +99,52 @@ def check_columns(
         return ()
     declared = normalize_result_columns(result_columns)
     out: list[ColumnViolation] = []
-    for name, decl in declared.items():
-        if reading.frame is not None:
+    if reading.frame is not None:
+        for name, decl in declared.items():
             found = _check_series(reading.frame, name, decl, reading.total)
-        else:
-            assert reading.rows is not None
-            found = _check_values(
-                [r.get(name, ABSENT) for r in reading.rows], name, decl, reading.total
-            )
-        if found is not None:
-            out.append(found)
+            if found is not None:
+                out.append(found)
+        return tuple(out)
+    assert reading.rows is not None
+    names = list(declared)
+    for at in range(0, len(names), _COLUMNS_AT_ONCE):
+        batch = names[at : at + _COLUMNS_AT_ONCE]
+        for name, values in zip(batch, _columns(reading.rows, batch, reading.plain), strict=True):
+            found = _check_values(values, name, declared[name], reading.total)
+            if found is not None:
+                out.append(found)
     return tuple(out)
+
+
+_COLUMNS_AT_ONCE: Final = 8  # columns read in one pass over the rows (memory: one list each)
+_ROWS_AT_ONCE: Final = 1024  # rows read per column before the next column (they stay in cache)
+
+
+def _columns(rows: Sequence[dict[str, Any]], names: list[str], plain: bool) -> list[list[Any]]:
+    """Each named column's values, ``ABSENT`` where a row lacks the key.
+
+    Rows that are exactly ``dict`` are read by item in C, a block of rows at a time for every
+    column, so each row is fetched from memory once rather than once per column. (A ``dict``
+    subclass is read with ``.get``: it might define ``__missing__``, and reading must never add
+    a key to the tool's rows.)
+    """
+    if not plain:
+        return [[r.get(name, ABSENT) for r in rows] for name in names]
+    out: list[list[Any]] = [[] for _ in names]
+    getters = [itemgetter(name) for name in names]
+    gaps = [False] * len(names)  # True once a row without the key was met
+    for start in range(0, len(rows), _ROWS_AT_ONCE):
+        block = rows[start : start + _ROWS_AT_ONCE]
+        for i, values in enumerate(out):
+            if not gaps[i]:
+                try:
+                    values.extend(map(getters[i], block))
+                    continue
+                except KeyError:
+                    gaps[i] = True
+                    del values[start:]  # drop what the failed pass appended
+            values.extend(map(dict.get, block, repeat(names[i]), repeat(ABSENT)))
+    return out
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -126,6 +164,15 @@ ABSENT: Final = _Absent()
 _OK, _NOTHING, _BAD, _LOOK = 0, 1, 2, 3  # what a value's type says about it, per declared type
 _NULL_TYPES: Final = (type(None), _Absent, type(pd.NA), type(pd.NaT))
 
+# Exact types for which ``v != v`` is False for every value except a NaN, so NaNs can be
+# counted in C with ``map(operator.ne, values, values)`` instead of one Python call each.
+_NE_SAFE: Final = frozenset(
+    {float, int, bool, str, type(None), _Absent, Decimal, dt.date, dt.datetime, pd.Timestamp}
+    | {np.float16, np.float32, np.float64, np.bool_}
+    | {np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64}
+)
+_DEDUPE_PROBE: Final = 1024  # strings looked at to decide whether deduplicating pays
+
 
 def value_type_name(value: object) -> str:
     """The JSON-ish name of a value's type: string, number, boolean, null, absent, object, …
@@ -140,6 +187,8 @@ def _type_name(tp: type, value: object = None) -> str:
     if tp is _Absent:
         return "absent"
     if issubclass(tp, _NULL_TYPES) or (_is_float(tp) and value is not None and _isnan(value)):
+        return "null"
+    if issubclass(tp, np.datetime64) and value is not None and np.isnat(cast(Any, value)):
         return "null"
     if issubclass(tp, bool | np.bool_):
         return "boolean"
@@ -163,6 +212,8 @@ def _is_float(tp: type) -> bool:
 def _isnan(value: Any) -> bool:
     try:
         return bool(value != value)  # NaN is the one value unequal to itself
+    except ArithmeticError:  # a signalling Decimal NaN refuses even to be compared
+        return isinstance(value, Decimal) and value.is_nan()
     except (TypeError, ValueError):
         return False
 
@@ -171,14 +222,12 @@ def _classify(declared: ColumnType, tp: type) -> int:
     """What holding a value of type ``tp`` means in a column declared ``declared``."""
     if issubclass(tp, _NULL_TYPES):
         return _NOTHING
-    if _is_float(tp) and declared != "number":
-        return _LOOK  # NaN is an absence; any other float is a mismatch
+    if _is_float(tp) or issubclass(tp, np.datetime64):
+        return _LOOK  # NaN and NaT are absences; any other value is judged by its type
     if declared == "number":
         if issubclass(tp, bool | np.bool_):
             return _BAD  # bool subclasses int in Python; True is not a number
-        if issubclass(tp, int | np.integer):
-            return _OK
-        return _LOOK if _is_float(tp) else _BAD
+        return _OK if issubclass(tp, int | np.integer) else _BAD
     if declared == "string":
         return _OK if issubclass(tp, str) else _BAD
     if declared == "boolean":
@@ -186,31 +235,62 @@ def _classify(declared: ColumnType, tp: type) -> int:
     # date
     if issubclass(tp, dt.date):
         return _OK
-    return _LOOK if issubclass(tp, str | np.datetime64) else _BAD
+    return _LOOK if issubclass(tp, str) else _BAD
 
 
 def _look(declared: ColumnType, value: Any) -> int:
     """The verdict on one value whose type alone does not decide it."""
     if isinstance(value, str):  # only reached for a date column
-        try:
-            dt.datetime.fromisoformat(value)
-        except ValueError:
-            return _BAD
-        return _OK
+        return _OK if _is_iso(value) else _BAD
     if isinstance(value, np.datetime64):
-        return _NOTHING if np.isnat(value) else _OK
+        if np.isnat(value):
+            return _NOTHING
+        return _OK if declared == "date" else _BAD
     if _isnan(value):
         return _NOTHING
     return _OK if declared == "number" else _BAD
 
 
+def _is_iso(value: str) -> bool:
+    try:
+        dt.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+class _Offenders:
+    """Offending values grouped by type name: how many, and where the first one is."""
+
+    __slots__ = ("groups",)
+
+    def __init__(self) -> None:
+        self.groups: dict[str, list[int]] = {}  # type name -> [count, first index]
+
+    def add(self, name: str, count: int, first: int) -> None:
+        if count <= 0:
+            return
+        had = self.groups.get(name)
+        if had is None:
+            self.groups[name] = [count, first]
+        else:
+            had[0] += count
+            had[1] = min(had[1], first)
+
+
 def _check_values(
     values: Sequence[Any], name: str, decl: ColumnDeclaration, total: int
 ) -> ColumnViolation | None:
-    """Judge one column's values (``ABSENT`` where a row lacks the key)."""
+    """Judge one column's values (``ABSENT`` where a row lacks the key).
+
+    Types are listed once (in C); a type that settles the verdict is counted and located with
+    ``list.count``/``list.index``; only floats (NaN?), strings in a date column (ISO?) and
+    numpy datetimes (NaT?) are looked at value by value, and even those mostly in C.
+    """
     declared, nullable = decl.type, decl.nullable
-    counts = Counter(map(type, values))
-    if counts.keys() == {_Absent}:
+    type_list = list(map(type, values))
+    types = set(type_list)
+    if types == {_Absent}:
         return ColumnViolation(
             "missing-column",
             name,
@@ -223,66 +303,131 @@ def _check_values(
             total,
             ("absent",),
         )
-    verdict = {tp: _classify(declared, tp) for tp in counts}
-    looked: dict[Any, int] = {}
-    look_types = {tp for tp, v in verdict.items() if v == _LOOK}
-    if look_types:
-        distinct = (
-            Counter(values)
-            if len(counts) == 1
-            else Counter(v for v in values if type(v) in look_types)
-        )
-        for value in distinct:
-            looked[value] = _look(declared, value)
-    bad = nothing = 0
-    for tp, n in counts.items():
-        if verdict[tp] == _BAD:
-            bad += n
-        elif verdict[tp] == _NOTHING:
-            nothing += n
-    if looked:
-        for value, n in distinct.items():
-            if looked[value] == _BAD:
-                bad += n
-            elif looked[value] == _NOTHING:
-                nothing += n
-    if nullable:
-        nothing = 0
-    if not bad and not nothing:
+    found = _Offenders()
+    look: set[type] = set()
+    for tp in types:
+        verdict = _classify(declared, tp)
+        if verdict == _BAD or (verdict == _NOTHING and not nullable):
+            found.add(_type_name(tp), type_list.count(tp), type_list.index(tp))
+        elif verdict == _LOOK:
+            look.add(tp)
+    floats = {tp for tp in look if _is_float(tp)}
+    strings = {tp for tp in look if issubclass(tp, str)}
+    others = look - floats - strings
+    if floats:
+        _judge_floats(values, type_list, types, floats, declared, nullable, found)
+    if strings:
+        _judge_iso(values, type_list, types, strings, found)
+    if others:
+        for i in compress(count(), map(others.__contains__, type_list)):
+            value = values[i]
+            verdict = _look(declared, value)
+            if verdict == _BAD or (verdict == _NOTHING and not nullable):
+                found.add(_type_name(type(value), value), 1, i)
+    if not found.groups:
         return None
-
-    def offends(value: Any) -> bool:
-        v = verdict[type(value)]
-        if v == _LOOK:
-            v = looked[value]
-        return v == _BAD or (v == _NOTHING and not nullable)
-
-    first = next(v for v in values if offends(v))
-    kinds = dict.fromkeys(_type_name(type(v), v) for v in _first_of_each_type(values, offends))
-    sample_type = _type_name(type(first), first)
+    ordered = sorted(found.groups.items(), key=lambda item: item[1][1])
+    nothing = sum(n for kind, (n, _) in ordered if kind in ABSENCE_TYPE_NAMES)
+    affected = sum(n for _, (n, _) in ordered)
+    sample_type, (_, first_at) = ordered[0]
     return ColumnViolation(
         "column-type-mismatch",
         name,
         declared,
         nullable,
-        None if sample_type in ABSENCE_TYPE_NAMES else first,
+        None if sample_type in ABSENCE_TYPE_NAMES else values[first_at],
         sample_type,
-        bad + nothing,
+        affected,
         total,
         nothing,
-        tuple(kinds),
+        tuple(kind for kind, _ in ordered[:4]),
     )
 
 
-def _first_of_each_type(values: Iterable[Any], offends: Callable[[Any], bool]) -> list[Any]:
-    """One offending value per type name, in first-seen order (a cheap pass: types repeat)."""
-    seen: dict[str, Any] = {}
-    for v in values:
-        if offends(v):
-            seen.setdefault(_type_name(type(v), v), v)
-            if len(seen) >= 4:
-                break
-    return list(seen.values())
+def _judge_floats(
+    values: Sequence[Any],
+    type_list: list[type],
+    types: set[type],
+    floats: set[type],
+    declared: ColumnType,
+    nullable: bool,
+    found: _Offenders,
+) -> None:
+    """File the floats that offend: NaN unless nullable, and any float outside a number column."""
+    if declared == "number" and nullable:
+        return  # every float is a number, and NaN is allowed
+    nan_count, nan_first = _count_nans(values, type_list, types, floats)
+    if not nullable:
+        found.add("null", nan_count, nan_first)
+    if declared != "number":
+        present = sum(map(type_list.count, floats)) - nan_count
+        if present:
+            first = next(
+                i
+                for i in compress(count(), map(floats.__contains__, type_list))
+                if not _isnan(values[i])
+            )
+            found.add("number", present, first)
+
+
+def _count_nans(
+    values: Sequence[Any], type_list: list[type], types: set[type], floats: set[type]
+) -> tuple[int, int]:
+    """How many NaNs the float-typed values hold, and the index of the first (-1 if none)."""
+    if types <= _NE_SAFE:
+        try:
+            nans = sum(map(ne, values, values))
+            if not nans:
+                return 0, -1
+            return int(nans), next(compress(count(), map(ne, values, values)))
+        except ArithmeticError:  # a signalling Decimal NaN: count it the slow way below
+            pass
+    at = [i for i in compress(count(), map(floats.__contains__, type_list)) if _isnan(values[i])]
+    return len(at), (at[0] if at else -1)
+
+
+def _judge_iso(
+    values: Sequence[Any],
+    type_list: list[type],
+    types: set[type],
+    strings: set[type],
+    found: _Offenders,
+) -> None:
+    """File the strings of a date column that ``datetime.fromisoformat`` does not accept."""
+    everything = types <= strings
+    texts: Sequence[str] = (
+        values if everything else list(compress(values, map(strings.__contains__, type_list)))
+    )
+    bad = _not_iso(texts)
+    if not bad:
+        return
+    is_bad = bad.__contains__
+    offending = sum(map(is_bad, texts))
+    if everything:
+        first = next(compress(count(), map(is_bad, values)))
+    else:
+        first = next(
+            i for i in compress(count(), map(strings.__contains__, type_list)) if values[i] in bad
+        )
+    found.add("string", offending, first)
+
+
+def _not_iso(texts: Sequence[str]) -> set[str]:
+    """The distinct strings ``datetime.fromisoformat`` refuses.
+
+    When the strings repeat (dates, a few timestamps), each distinct one is parsed once; when
+    nearly all differ, deduplicating costs more than parsing, so all are parsed in C and only
+    a failure sends us back to the distinct ones.
+    """
+    probe = texts[:_DEDUPE_PROBE]
+    if len(set(probe)) * 2 > len(probe):
+        try:
+            deque(map(dt.datetime.fromisoformat, texts), maxlen=0)
+        except ValueError:
+            pass
+        else:
+            return set()
+    return {t for t in set(texts) if not _is_iso(t)}
 
 
 # --- dataframes -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 from chartkit.check import ColumnViolation
@@ -41,6 +42,8 @@ def render_sample(value: Any) -> str:
     >>> render_sample(""), render_sample(3), render_sample(None)
     ('""', '3', 'null')
     """
+    if isinstance(value, Decimal) and value.is_finite():
+        return str(value)  # a number, so unquoted, with the digits the tool returned
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
@@ -101,7 +104,9 @@ def _clause(v: ColumnViolation) -> str:
         return (
             f"{v.column!r} is declared {v.declared} and no row has it (the query never selected it)"
         )
-    held = " or ".join("nothing" if t in ("null", "absent") else t for t in v.offending_types)
+    held = " or ".join(
+        dict.fromkeys("nothing" if t in ("null", "absent") else t for t in v.offending_types)
+    )
     held = held or v.sample_type
     first = "null" if v.sample_type in ("null", "absent") else render_sample(v.sample)
     clause = (

@@ -23,11 +23,14 @@ class RowsetReading:
     """A result read as rows: either ``rows`` (a list of dicts) or ``frame`` (pandas).
 
     ``columns`` is every column seen, in first-seen order; ``total`` is the row count.
+    ``plain`` says every row is exactly a ``dict`` (no subclass), which the check may read
+    faster.
     """
 
     total: int
     rows: Sequence[dict[str, Any]] | None = None
     frame: pd.DataFrame | None = field(default=None, repr=False)
+    plain: bool = field(default=False, repr=False)
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -60,7 +63,7 @@ def read_rowset(value: object) -> RowsetReading | None:
         kinds = set(map(type, value))
         if kinds != {dict} and not all(isinstance(r, dict) for r in value):
             return None
-        return RowsetReading(total=len(value), rows=value)
+        return RowsetReading(total=len(value), rows=value, plain=kinds == {dict})
     frame = _as_pandas(value)
     if frame is None or len(frame) == 0:
         return None

@@ -1,0 +1,226 @@
+"""How fast is the column check? ``check_columns`` against the floor and two peers.
+
+1,000,000 rows x 4 declared columns as a list of dicts — the spec's worked example at scale:
+``logical_unit_number`` (number, 0.1% of rows hold ``''``), ``host_group`` (string),
+``mapped`` (boolean), ``seen_on`` (ISO date string). Each contender is timed a few times and
+the median is printed, with what it found: they must agree on the offending count.
+
+- floor: ``for r in rows: for c in cols: r.get(c)`` — touching every cell once, judging nothing.
+- check_columns: chartkit's check on the list of dicts.
+- pydantic: ``TypeAdapter(list[TypedDict])`` in strict mode (the date field lax, since strict
+  pydantic refuses ISO strings for a ``date``).
+- pandas + pandera: ``pd.DataFrame(rows)`` then lazy validation of a schema that says the same.
+- dataframe path: a typed 1M-row pandas frame (float64 with NaN where the rows hold ``''``,
+  str, bool, datetime64) through ``check_columns``.
+
+A second data set makes the check work harder: the number column holds floats (each one must
+be asked whether it is NaN) and the date column timestamps to the second (nearly every string
+distinct, so each is parsed).
+
+Run: ``make bench`` or ``.venv/bin/python bench/check.py [--rows N] [--repeat K]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import random
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import pandas as pd
+from pydantic import ConfigDict, Strict, TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
+
+from chartkit import check_columns
+
+NUMBER, STRING, BOOLEAN, DATE = "logical_unit_number", "host_group", "mapped", "seen_on"
+DECLARED = {NUMBER: "number", STRING: "string", BOOLEAN: "boolean", DATE: "date"}
+COLUMNS = list(DECLARED)
+
+
+def make_rows(n: int, *, hard: bool, seed: int = 20240611) -> tuple[list[dict[str, Any]], int]:
+    """``n`` rows, 0.1% of them with ``''`` in the number column; answers (rows, that count)."""
+    rng = random.Random(seed)
+    day0, t0 = dt.date(2022, 1, 1), dt.datetime(2024, 1, 1)
+    groups = [f"vdi-{i}" for i in range(500)]
+    rows: list[dict[str, Any]] = []
+    broken = 0
+    for i in range(n):
+        number: Any
+        if rng.random() < 0.001:
+            number, broken = "", broken + 1  # the field bug: LUN 0 stored as ''
+        elif hard:
+            number = round(rng.random() * 2048, 1)
+        else:
+            number = rng.randrange(256)
+        when = (
+            (t0 + dt.timedelta(seconds=rng.randrange(90 * 86400))).isoformat()
+            if hard
+            else (day0 + dt.timedelta(days=rng.randrange(1000))).isoformat()
+        )
+        rows.append({NUMBER: number, STRING: groups[i % 500], BOOLEAN: i % 3 == 0, DATE: when})
+    return rows, broken
+
+
+# --- the contenders: each answers {column: offending row count} --------------------------
+
+
+def floor(rows: list[dict[str, Any]]) -> dict[str, int]:
+    cols = COLUMNS
+    for r in rows:
+        for c in cols:
+            r.get(c)
+    return {}
+
+
+def chartkit_check(rows: Any) -> dict[str, int]:
+    return {v.column: v.affected for v in check_columns(rows, DECLARED)}
+
+
+class IntRow(TypedDict):
+    __pydantic_config__ = ConfigDict(strict=True)  # type: ignore[misc]
+    logical_unit_number: int
+    host_group: str
+    mapped: bool
+    seen_on: Annotated[dt.date, Strict(False)]  # strict pydantic refuses ISO strings
+
+
+class FloatRow(TypedDict):
+    __pydantic_config__ = ConfigDict(strict=True)  # type: ignore[misc]
+    logical_unit_number: float
+    host_group: str
+    mapped: bool
+    seen_on: Annotated[dt.datetime, Strict(False)]
+
+
+def pydantic_strict(hard: bool) -> Callable[[list[dict[str, Any]]], dict[str, int]]:
+    adapter: TypeAdapter[Any] = TypeAdapter(list[FloatRow] if hard else list[IntRow])
+
+    def validate(rows: list[dict[str, Any]]) -> dict[str, int]:
+        try:
+            adapter.validate_python(rows)
+        except ValidationError as exc:
+            bad: dict[str, set[int]] = {}
+            for err in exc.errors():
+                row, column = err["loc"][0], err["loc"][1]
+                bad.setdefault(str(column), set()).add(int(row))
+            return {c: len(r) for c, r in bad.items()}
+        return {}
+
+    return validate
+
+
+def pandas_pandera(rows: list[dict[str, Any]]) -> dict[str, int]:
+    import pandera.pandas as pa
+
+    frame = pd.DataFrame(rows)
+
+    def is_number(s: pd.Series) -> pd.Series:
+        return s.map(type).isin([int, float])
+
+    def is_iso(s: pd.Series) -> pd.Series:
+        return pd.to_datetime(s, format="ISO8601", errors="coerce").notna()
+
+    schema = pa.DataFrameSchema(
+        {
+            NUMBER: pa.Column(checks=pa.Check(is_number)),
+            STRING: pa.Column(checks=pa.Check(lambda s: s.map(type).isin([str]))),
+            BOOLEAN: pa.Column(bool),
+            DATE: pa.Column(checks=pa.Check(is_iso)),
+        }
+    )
+    try:
+        schema.validate(frame, lazy=True)
+    except pa.errors.SchemaErrors as exc:
+        cases = exc.failure_cases
+        cases = cases[cases["index"].notna()]
+        return {str(c): int(g["index"].nunique()) for c, g in cases.groupby("column")}
+    return {}
+
+
+def typed_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The same data as a typed frame: '' becomes NaN in a float64 column, dates datetime64."""
+    frame = pd.DataFrame(rows)
+    return pd.DataFrame(
+        {
+            NUMBER: pd.to_numeric(frame[NUMBER], errors="coerce").astype("float64"),
+            STRING: frame[STRING].astype("str"),
+            BOOLEAN: frame[BOOLEAN].astype(bool),
+            DATE: pd.to_datetime(frame[DATE], format="ISO8601"),
+        }
+    )
+
+
+# --- running ------------------------------------------------------------------------------
+
+
+def run(
+    n: int, repeat: int, *, hard: bool, clock: Callable[[], float]
+) -> list[tuple[str, float, dict[str, int]]]:
+    """Median time and findings of each contender; rounds interleave them, so a noisy
+    neighbour on the machine slows all of them alike rather than one."""
+    rows, broken = make_rows(n, hard=hard)
+    frame = typed_frame(rows)
+    contenders: list[tuple[str, Callable[[Any], dict[str, int]], Any]] = [
+        ("floor: r.get(c) for every cell", floor, rows),
+        ("check_columns(list of dicts)", chartkit_check, rows),
+        ("pydantic TypeAdapter, strict", pydantic_strict(hard), rows),
+        ("pd.DataFrame(rows) + pandera lazy", pandas_pandera, rows),
+        ("check_columns(typed pandas frame)", chartkit_check, frame),
+    ]
+    times: dict[str, list[float]] = {label: [] for label, _, _ in contenders}
+    found: dict[str, dict[str, int]] = {}
+    for _ in range(repeat):
+        for label, fn, arg in contenders:
+            start = clock()
+            found[label] = fn(arg)
+            times[label].append(clock() - start)
+    for label, _, _ in contenders[1:]:
+        if found[label] != {NUMBER: broken}:
+            raise SystemExit(f"{label} found {found[label]}, expected {{{NUMBER!r}: {broken}}}")
+    return [(label, statistics.median(times[label]), found[label]) for label, _, _ in contenders]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="cpu (default): this process's CPU time, steady on a shared machine; wall: elapsed",
+    )
+    args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    warnings.simplefilter("ignore")  # pandera's import-time notices are not the benchmark
+    print(
+        f"{args.rows:,} rows x {len(COLUMNS)} declared columns, median {args.clock} time of "
+        f"{args.repeat} runs — "
+        f"Python {platform.python_version()}, pandas {pd.__version__}, {os.cpu_count()} cores, "
+        f"{dt.date.today().isoformat()}"
+    )
+    for hard, title in (
+        (False, "integers with 0.1% '', 500 strings, booleans, ISO dates"),
+        (True, "floats with 0.1% '', 500 strings, booleans, ISO timestamps (nearly all distinct)"),
+    ):
+        results = run(args.rows, args.repeat, hard=hard, clock=clock)
+        base = results[0][1]
+        print(f"\n{title}\n")
+        found_head = "offending rows found"
+        print(f"| {'contender':<35} | {'median':>8} | {'x floor':>7} | {found_head:<26} |")
+        print(f"|{'-' * 37}|{'-' * 9}:|{'-' * 8}:|{'-' * 28}|")
+        for label, seconds, found in results:
+            shown = ", ".join(f"{c} {k:,}" for c, k in found.items()) or "—"
+            ms, ratio = f"{seconds * 1000:5.0f} ms", f"{seconds / base:6.2f}x"
+            print(f"| {label:<35} | {ms} | {ratio} | {shown:<26} |")
+
+
+if __name__ == "__main__":
+    main()
