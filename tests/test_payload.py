@@ -125,11 +125,7 @@ def test_each_bundled_example_under_each_dial_word_is_a_valid_payload(
 
 
 def test_the_bundled_examples_cover_chart_table_and_refused() -> None:
-    kinds = {
-        view(example(p.name), mode=mode).kind  # type: ignore[arg-type]
-        for p in EXAMPLE_FILES
-        for mode in CHECK_MODES
-    }
+    kinds = {view(example(p.name), mode=mode).kind for p in EXAMPLE_FILES for mode in CHECK_MODES}
     assert kinds == {"chart", "table", "refused"}
 
 
@@ -140,7 +136,7 @@ def test_every_result_of_the_incident_run_is_a_valid_payload_under_warn_and_enfo
     assert len(results) >= 2
     for result in results:
         for mode in ("warn", "enforce"):
-            assert_valid(validator, strict_json(view(result, mode=mode).to_dict()))  # type: ignore[arg-type]
+            assert_valid(validator, strict_json(view(result, mode=mode).to_dict()))
 
 
 def test_a_users_picks_give_a_valid_chart_payload_with_those_columns(
