@@ -67,9 +67,9 @@ def _first(v: ColumnViolation) -> str:
 
 
 def _nullable_hint(v: ColumnViolation) -> str:
-    rows = "row holds" if v.absent == 1 else "rows hold"
+    verb = "holds" if v.absent == 1 else "hold"
     return (
-        f" {v.absent} of those {rows} nothing (null or a key not set); if a row may "
+        f" {v.absent} of those rows {verb} nothing (null or a key not set); if a row may "
         f"legitimately carry nothing, declare the column nullable."
     )
 
@@ -79,8 +79,13 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None) -> st
 
     >>> from chartkit.check import ColumnViolation
     >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 1, 2)
-    >>> finding_message(v, tool="t", call_id="call-1")[:74]
-    "'t' declares column 'lun' as number, and 1 of 2 rows hold something else"
+    >>> print(finding_message(v, tool="t", call_id="call-1"))  # doctest: +NORMALIZE_WHITESPACE
+    't' declares column 'lun' as number, and 1 of 2 rows hold something else — the first is ""
+    (string). This judges TYPE, never MEANING — it can see that a column declared number holds
+    a string, and it can never see that the string should have been 0, or that a 0.0 should
+    have been an 8; a column whose every value has its declared type passes here and can still
+    be wrong. Call id call-1. Nothing here blocked the call, changed the result, or retried
+    anything — the model reads the rows exactly as the tool returned them.
     """
     call = f" Call id {call_id}." if call_id else ""
     if v.kind == "missing-column":
@@ -123,8 +128,10 @@ def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
 
     >>> from chartkit.check import ColumnViolation
     >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 2, 2)
-    >>> refusal_sentence("t", [v])[:60]
-    'Result rejected: t returned rows that disagree with the colu'
+    >>> print(refusal_sentence("t", [v]))  # doctest: +NORMALIZE_WHITESPACE
+    Result rejected: t returned rows that disagree with the columns it declares — 'lun' is
+    declared number and 2 of 2 rows hold string (first: ""). Fix the tool so the column holds
+    what it declares, or change the declaration. No data was returned.
     """
     if not violations:
         raise ValueError("a refusal needs at least one violation")

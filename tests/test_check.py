@@ -481,3 +481,13 @@ def test_the_check_agrees_with_the_spec_read_value_by_value(seed: int) -> None:
 
 def _a_good(declared: str) -> Any:
     return {"number": 1, "string": "s", "boolean": True, "date": "2024-01-01"}[declared]
+
+
+@pytest.mark.parametrize("where", [0, 1500, 2999])
+def test_every_string_of_a_date_column_is_parsed_even_when_nearly_all_differ(where: int) -> None:
+    start = dt.datetime(2024, 1, 1)
+    rows = [{"at": (start + dt.timedelta(seconds=7 * i)).isoformat()} for i in range(3000)]
+    rows[where]["at"] = "2024-02-30T00:00:00"
+    rows[-2]["at"] = rows[-2]["at"] + "Z"  # fromisoformat takes a Z: still a date
+    (found,) = check_columns(rows, {"at": "date"})
+    assert (found.affected, found.sample, found.sample_type) == (1, "2024-02-30T00:00:00", "string")
