@@ -489,19 +489,21 @@ def declaration_from_choices(choices: Mapping[str, Choice]) -> dict[str, Any] | 
 def declaration_json(declaration: Mapping[str, Any] | None) -> str:
     """The declaration as the JSON a tool author pastes into ``resultColumns``.
 
-    A column that is not nullable is written in the bare form (``"number"``).
+    One column a line; a column that is not nullable is written in the bare form.
 
-    >>> print(declaration_json({"lun": {"type": "number", "nullable": False}}))
+    >>> print(declaration_json({"lun": "number", "note": {"type": "string", "nullable": True}}))
     {
-      "lun": "number"
+      "lun": "number",
+      "note": {"type": "string", "nullable": true}
     }
     """
     if not declaration:
         return "{}"
     from chartkit import normalize_result_columns
 
-    wire: dict[str, Any] = {
-        k: (d.to_wire() if d.nullable else d.type)
+    lines = [
+        f"  {json.dumps(k, ensure_ascii=False)}: "
+        + json.dumps(d.to_wire() if d.nullable else d.type)
         for k, d in normalize_result_columns(declaration).items()
-    }
-    return json.dumps(wire, indent=2, ensure_ascii=False)
+    ]
+    return "{\n" + ",\n".join(lines) + "\n}"

@@ -220,8 +220,13 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
             st.session_state.pop(tkey, None)
             st.session_state.pop(nkey, None)
 
-    title = "Declaration editor — resultColumns"
-    box = st.expander(title, expanded=True)
+    n = len(declared)
+    title = (
+        f"Declaration editor — resultColumns: {n} of {len(columns)} columns declared"
+        if n
+        else "Declaration editor — this result declares nothing: write its resultColumns here"
+    )
+    box = st.expander(title, expanded=not declared)
     if not columns:
         box.caption("No columns to declare: the rows are not a list of objects.")
         return None
@@ -269,16 +274,27 @@ def _check_section(outcome: CheckOutcome, result: ToolResult) -> None:
         show_check(outcome)
     with right:
         st.markdown("**Disposition**")
-        st.dataframe(
-            pd.DataFrame(ex.disposition_table(outcome.disposition)),
-            hide_index=True,
-            key="disposition",
-        )
+        _disposition(outcome.disposition, key="disposition")
         if result.result_columns is None:
             st.caption(
                 "No declaration: the check cannot arm. Write one in the declaration editor "
                 "to see what it would say."
             )
+
+
+def _disposition(rows: Sequence[Any], *, key: str) -> None:
+    small = {"width": "small"}
+    st.dataframe(
+        pd.DataFrame(ex.disposition_table(rows)),
+        hide_index=True,
+        key=key,
+        column_config={
+            "seam": st.column_config.TextColumn("seam", **small),
+            "checked": st.column_config.NumberColumn("checked", **small),
+            "findings": st.column_config.NumberColumn("findings", **small),
+            "notApplicable": st.column_config.NumberColumn("n/a", help="notApplicable", **small),
+        },
+    )
 
 
 def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -> None:
@@ -287,9 +303,8 @@ def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -
     st.subheader(f"Run ledger — {len(results)} results under {mode}")
     left, right = st.columns([3, 2])
     left.dataframe(pd.DataFrame(ledger.table()), hide_index=True, key="run-results")
-    right.dataframe(
-        pd.DataFrame(ex.disposition_table(ledger.disposition)), hide_index=True, key="run-ledger"
-    )
+    with right:
+        _disposition(ledger.disposition, key="run-ledger")
 
 
 def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str | None]:

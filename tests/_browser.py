@@ -27,6 +27,7 @@ __all__ = [
     "browser_page",
     "free_port",
     "require_browser",
+    "settle",
     "streamlit_server",
 ]
 
@@ -145,3 +146,10 @@ def browser_page(*, width: int = 1500, height: int = 1100) -> Iterator[Any]:
             yield context.new_page()
         finally:
             browser.close()
+
+
+def settle(page: Any, *, timeout_ms: float = 60_000) -> None:
+    """Wait until the Streamlit app in ``page`` has finished its run (no rerun pending)."""
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms
+    )

@@ -1,0 +1,75 @@
+"""The explorer end to end: a real ``streamlit run`` server and headless Chromium.
+
+Loads the LUN example, switches the dial to enforce and back, picks an axis, and checks that
+Vega drew the chart's marks as SVG elements on the page. Skips politely without Chromium or
+Playwright, unless ``CHARTKIT_BROWSER_TESTS=required`` (CI), where it fails instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _browser import browser_page, require_browser, settle, streamlit_server
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 60_000
+BARS = ".vega-embed svg g.mark-rect path"
+REFUSAL = (
+    "Result rejected: host_group_mappings returned rows that disagree with the columns it "
+    "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string"
+)
+
+
+def sidebar_radio(page: Any, label: str, option: str) -> None:
+    settle(page)
+    group = page.locator('[data-testid="stSidebar"] [data-testid="stRadio"]').filter(has_text=label)
+    group.get_by_text(option, exact=True).click()
+
+
+def select(page: Any, label: str, option: str) -> None:
+    settle(page)
+    box = page.get_by_role("combobox", name=label, exact=True)
+    box.click()
+    box.press("ArrowDown")  # opens the list of options
+    page.locator('[role="option"]').filter(has_text=re.compile(f"^{re.escape(option)}$")).click()
+
+
+def test_the_lun_example_in_a_real_browser(tmp_path: Path) -> None:
+    require_browser()
+    from playwright.sync_api import expect
+
+    log = tmp_path / "streamlit.log"
+    env = {"CHARTKIT_EXPLORE_FILE": "", "CHARTKIT_EXPLORE_MAX_MB": ""}
+    with streamlit_server(env=env, log=log) as url, browser_page() as page:
+        page.goto(url)
+        expect(page.get_by_role("heading", name="host_group_mappings")).to_be_visible(
+            timeout=WAIT_MS
+        )
+        page.wait_for_selector(BARS, timeout=WAIT_MS)
+        bars = page.locator(BARS).count()
+        assert bars == 8  # one bar per host group: the mean LUN of each
+        assert page.locator(".vega-embed canvas").count() == 0  # drawn as SVG elements
+        expect(page.get_by_text("column-type-mismatch", exact=True).first).to_be_visible()
+
+        sidebar_radio(page, "The dial", "enforce")
+        expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
+        expect(page.locator(".vega-embed")).to_have_count(0, timeout=WAIT_MS)
+        page.screenshot(path=tmp_path / "enforce.png")
+
+        sidebar_radio(page, "The dial", "warn")
+        page.wait_for_selector(BARS, timeout=WAIT_MS)
+        expect(page.get_by_text(REFUSAL)).to_have_count(0)
+
+        select(page, "x", "initiator_wwn")
+        axis_titles = page.locator(".vega-embed svg g.role-axis-title text")
+        expect(axis_titles.filter(has_text="initiator_wwn")).to_have_count(1, timeout=WAIT_MS)
+        page.wait_for_selector(BARS, timeout=WAIT_MS)
+        assert page.locator(BARS).count() == 30  # the 30 initiators with the highest mean LUN
+        box = page.locator(".vega-embed svg").first.bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 150
+        page.screenshot(path=tmp_path / "explorer.png", full_page=True)
+    assert (tmp_path / "explorer.png").stat().st_size > 10_000
