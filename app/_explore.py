@@ -36,10 +36,13 @@ __all__ = [
     "ENV_FILE",
     "EXAMPLES_DIR",
     "MAX_FILE_MB",
+    "MCP_EXAMPLE_SERVER",
     "STYLED_ROWS",
     "UNDECLARED",
     "Example",
     "Loaded",
+    "MCPListing",
+    "RunLedger",
     "RunRow",
     "declaration_from_choices",
     "declaration_json",
@@ -50,6 +53,9 @@ __all__ = [
     "load_bytes",
     "load_path",
     "max_file_bytes",
+    "mcp_call_tool",
+    "mcp_list_tools",
+    "mcp_tool_label",
     "offending_cells",
     "offending_rows",
     "result_label",
@@ -59,6 +65,8 @@ __all__ = [
 ]
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+MCP_EXAMPLE_SERVER = Path(__file__).resolve().parent.parent / "examples" / "mcp_server.py"
+"""The MCP server (stdio) that serves the bundled examples with their declarations."""
 DEFAULT_EXAMPLE = "host_group_mappings"
 DEFAULT_MODE: CheckMode = "warn"
 ENV_FILE = "CHARTKIT_EXPLORE_FILE"
@@ -507,3 +515,68 @@ def declaration_json(declaration: Mapping[str, Any] | None) -> str:
         for k, d in normalize_result_columns(declaration).items()
     ]
     return "{\n" + ",\n".join(lines) + "\n}"
+
+
+# --- the MCP server source ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MCPListing:
+    """What ``tools/list`` gave for a command line: the tools, or an error sentence.
+
+    ``problems`` holds the warnings raised while reading (a malformed declaration dropped).
+    """
+
+    command: str
+    tools: tuple[Any, ...] = ()
+    error: str | None = None
+    problems: tuple[str, ...] = ()
+
+
+def mcp_list_tools(mcp: Any, command: str) -> MCPListing:
+    """List a stdio server's tools with ``chartkit.mcp.list_tools_sync``; never raises."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            tools = mcp.list_tools_sync(command)
+        except ChartkitError as exc:
+            return MCPListing(command, error=str(exc))
+    problems = tuple(dict.fromkeys(str(w.message) for w in caught))
+    return MCPListing(command, tuple(tools), problems=problems)
+
+
+def mcp_tool_label(tool: Any) -> str:
+    """A listed tool in the picker: its name and what it declares."""
+    if tool.declaration_error:
+        return f"{tool.name} — declaration dropped"
+    if tool.result_columns is None:
+        return f"{tool.name} — undeclared"
+    return f"{tool.name} — declares {len(tool.result_columns)} columns"
+
+
+def mcp_call_tool(
+    mcp: Any, command: str, tool: str, arguments: str
+) -> tuple[tuple[str, str], Loaded]:
+    """Call ``tool`` with ``chartkit.mcp.call_tool_sync``; the answer is read like any source."""
+    import warnings
+
+    name = f"{tool} over MCP"
+    try:
+        args = json.loads(arguments or "{}")
+    except json.JSONDecodeError as exc:
+        return (command, tool), Loaded(
+            name, error=f"the arguments are not JSON ({exc.msg}); give a JSON object like {{}}"
+        )
+    if not isinstance(args, dict):
+        return (command, tool), Loaded(
+            name, error=f"the arguments must be a JSON object like {{}}, not {arguments!r}"
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a dropped declaration was reported when listing
+        try:
+            result = mcp.call_tool_sync(command, tool, args)
+        except ChartkitError as exc:
+            return (command, tool), Loaded(name, error=str(exc))
+    return (command, tool), Loaded(name, (result,))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -170,9 +171,46 @@ def _mcp_module() -> Any:
     return mcp
 
 
-def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:  # pragma: no cover - filled in later
-    st.sidebar.info("The MCP server source is not available in this build.")
-    return "mcp:none", None
+def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
+    """Start an MCP server from a command line, list its tools, call one, show its result."""
+    bar = st.sidebar
+    command = bar.text_input(
+        "Server command line (stdio)",
+        value=shlex.join([sys.executable, str(ex.MCP_EXAMPLE_SERVER)]),
+        key="mcp-command",
+        help="The command that starts an MCP server over stdio; the default serves the "
+        "bundled examples with their declarations.",
+    )
+    listed = st.session_state.get("mcp-tools")
+    if bar.button("List tools", key="mcp-list"):
+        with st.spinner("Starting the server and reading tools/list…"):
+            listed = st.session_state["mcp-tools"] = ex.mcp_list_tools(mcp, command)
+    if listed is None or listed.command != command:
+        return "mcp:none", None
+    for problem in listed.problems:
+        bar.warning(problem)
+    if listed.error is not None:
+        bar.error(listed.error)
+        return "mcp:none", None
+    if not listed.tools:
+        bar.info("The server lists no tools.")
+        return "mcp:none", None
+    names = [t.name for t in listed.tools]
+    labels = {t.name: ex.mcp_tool_label(t) for t in listed.tools}
+    first = names.index(ex.DEFAULT_EXAMPLE) if ex.DEFAULT_EXAMPLE in names else 0
+    tool = bar.selectbox("Tool", names, index=first, format_func=labels.__getitem__, key="mcp-tool")
+    arguments = bar.text_input("Arguments (a JSON object)", value="{}", key="mcp-arguments")
+    called = st.session_state.get("mcp-called")
+    if bar.button("Call tool", key="mcp-call"):
+        with st.spinner(f"Calling {tool}…"):
+            called = st.session_state["mcp-called"] = ex.mcp_call_tool(
+                mcp, command, str(tool), arguments
+            )
+    if called is None or called[0] != (command, tool):
+        return "mcp:none", None
+    loaded: ex.Loaded = called[1]
+    call = loaded.results[0].call_id if loaded.results else "failed"
+    return f"mcp:{command}:{tool}:{call}", loaded
 
 
 # --- the sidebar: result picker, dial, declaration editor ------------------------------------

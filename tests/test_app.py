@@ -649,6 +649,77 @@ def test_a_missing_command_line_file_is_a_message_not_a_crash(
     assert texts(ok(at.run()), "title")[-1] == "host_group_mappings"
 
 
+# --- the MCP server source -----------------------------------------------------------------
+
+MALFORMED_SERVER = """
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("odd-catalogue", log_level="WARNING")
+
+
+def mappings() -> list[dict]:
+    return [{"lun": "", "host": "a"}, {"lun": 3, "host": "b"}]
+
+
+server.add_tool(mappings, name="mappings", meta={"resultColumns": {"lun": "integer"}})
+server.run()
+"""
+
+
+def list_mcp_tools(at: AppTest, command: str | None = None) -> AppTest:
+    at.radio(key="source").set_value("MCP server")
+    at = ok(at.run())
+    if command is not None:
+        at.text_input(key="mcp-command").set_value(command)
+        at = ok(at.run())
+    at.button(key="mcp-list").click()
+    return ok(at.run())
+
+
+def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(explorer: AppTest) -> None:
+    at = list_mcp_tools(explorer)
+    tools = at.selectbox(key="mcp-tool")
+    assert tools.value == "host_group_mappings"
+    assert "undeclared_result — undeclared" in tools.options
+    assert "host_group_mappings — declares 6 columns" in tools.options
+    at.button(key="mcp-call").click()
+    at = ok(at.run())
+    assert texts(at, "title") == ["host_group_mappings"]
+    [finding] = texts(at, "warning")
+    call_id = at.session_state["mcp-called"][1].results[0].call_id
+    assert call_id.startswith("mcp-")
+    assert finding == (
+        "**column-type-mismatch** · `logical_unit_number`\n\n"
+        + LUN_FINDING.replace("Call id call-1.", f"Call id {call_id}.")
+    )
+    assert charts(at)[0]["encoding"]["x"]["field"] == "logical_unit_number"
+
+
+def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(
+    explorer: AppTest, tmp_path: Path
+) -> None:
+    script = tmp_path / "odd_server.py"
+    script.write_text(MALFORMED_SERVER)
+    at = list_mcp_tools(explorer, f"{sys.executable} {script}")
+    assert at.selectbox(key="mcp-tool").options == ["mappings — declaration dropped"]
+    [warning] = texts(at, "warning", "sidebar")
+    assert "'mappings'" in warning and '"integer"' in warning
+    at.button(key="mcp-call").click()
+    at = ok(at.run())
+    assert texts(at, "title") == ["mappings"]
+    assert disposition(at)[0]["notApplicable"] == 1  # undeclared now: nothing to check against
+
+
+def test_a_server_that_cannot_start_is_a_message_not_a_crash(explorer: AppTest) -> None:
+    at = list_mcp_tools(explorer, "no-such-mcp-server --stdio")
+    assert texts(at, "error", "sidebar") == [
+        "could not start the MCP server 'no-such-mcp-server --stdio': No such file or directory "
+        "('no-such-mcp-server'); check the command line."
+    ]
+    at.radio(key="source").set_value("Bundled example")
+    assert texts(ok(at.run()), "title") == ["host_group_mappings"]
+
+
 # --- large results --------------------------------------------------------------------------
 
 
