@@ -6,6 +6,8 @@ that declaration first, then charts them from the declared types — never by sn
 
 from __future__ import annotations
 
+import logging
+
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import (
     COLUMN_TYPES,
@@ -26,6 +28,7 @@ from chartkit.integrity import (
     check_result,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
+from chartkit.payload import view_payload_schema
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
 from chartkit.view import View, view
@@ -60,6 +63,11 @@ __all__ = [
     "read_rowset",
     "vegalite_type",
     "view",
+    "view_payload_schema",
 ]
 
 __version__ = "0.1.0"
+
+# A library logs and lets the application decide where logs go: without this, Python's
+# last-resort handler would print every finding to stderr a second time.
+logging.getLogger("chartkit").addHandler(logging.NullHandler())

@@ -146,7 +146,7 @@ class _Planner:
         usable = [q for q in p.values() if q.usable]
         measures = [q for q in usable if q.type == "quantitative"]
         temporals = [q for q in usable if q.type == "temporal"]
-        nominals = [q for q in usable if q.type == "nominal" and not q.id_like]
+        nominals = [q for q in usable if q.type == "nominal" and q.distinct and not q.id_like]
         xp = p[x] if x is not None else None
         yp = p[y] if y is not None else None
 
@@ -188,6 +188,14 @@ class _Planner:
         if xp.type == "temporal":
             return self._line(xp, yp, color_p, auto_color=color is None)
         if xp.type == "nominal":
+            if color_p is not None:
+                self.refusals.append(
+                    AxisRefusal(
+                        color_p.name, "color",
+                        f"a bar chart draws one bar per {xp.name}, so it is not split by "
+                        f"{color_p.name}; pick a date or a number as x to color by it.",
+                    )
+                )  # fmt: skip
             return self._bars(xp, yp, horizontal_ok=auto_x)
         return self._scatter(xp, yp, color_p, auto_color=color is None)
 
@@ -204,6 +212,11 @@ class _Planner:
             refusal = AxisRefusal(
                 q.name, channel, f"{what}; a measure axis needs a column declared number."
             )
+        elif channel == "color" and q.type == "nominal" and q.distinct == 0:
+            refusal = AxisRefusal(
+                q.name, channel, f"{q.name} holds no value in any row, so there is nothing to "
+                "color by; the chart is drawn without color.",
+            )  # fmt: skip
         elif (
             channel == "color" and q.type == "nominal" and q.distinct > MAX_PICKED_COLOR_CATEGORIES
         ):
@@ -307,11 +320,15 @@ class _Planner:
             self.fields[q.name] = _safe_field(q.name, set(self.fields.values()))
             out[self.fields[q.name]] = self._values(q, series)
         data = pd.DataFrame(out)
-        empty = data.isna().any(axis=1).to_numpy()
+        # a row with no value on a measure or time axis has no place to be drawn; on a
+        # category or color it is its own category (null), so it stays
+        placed = [self.fields[q.name] for _, q in used if q.type != "nominal"]
+        empty = data[placed].isna().any(axis=1).to_numpy()
         if empty.any():
-            self.notes.append(
-                f"{int(empty.sum()):,} rows hold no value in a charted column and are not drawn."
-            )
+            names = _join(list(dict.fromkeys(q.name for _, q in used if q.type != "nominal")))
+            n = int(empty.sum())
+            verb = "is" if n == 1 else "are"
+            self.notes.append(f"{_rows_hold(n)} no value in {names} and {verb} not drawn.")
             data = data[~empty]
         return data.reset_index(drop=True)
 
@@ -617,6 +634,10 @@ def _is_number(value: Any) -> bool:
 
 def _label(value: Any) -> Any:
     return value if isinstance(value, str | bool) else str(value)
+
+
+def _rows_hold(n: int) -> str:
+    return "1 row holds" if n == 1 else f"{n:,} rows hold"
 
 
 def _join(names: list[str]) -> str:

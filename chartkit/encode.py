@@ -37,6 +37,11 @@ __all__ = [
     "ColumnProfile",
     "Encoding",
     "VegaLiteType",
+    "as_numbers",
+    "as_wall_clock",
+    "describe_offenders",
+    "numeric_strings_only",
+    "offending_mask",
     "profile_columns",
     "vegalite_type",
 ]

@@ -114,7 +114,8 @@ class View:
 
     def _need_spec(self, what: str) -> dict[str, Any]:
         if self.spec is None:
-            raise ChartkitError(f"this view is a {self.kind}, so there is no {what}: {self.reason}")
+            state = "was refused" if self.kind == "refused" else "is a table"
+            raise ChartkitError(f"this view {state}, so there is no {what}: {self.reason}")
         return self.spec
 
     def to_png(self, *, scale: float = 2.0) -> bytes:

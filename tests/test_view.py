@@ -528,3 +528,32 @@ def test_the_notebook_bundle_has_html_and_a_png_fallback() -> None:
     table = view([{"a": "x"}], {"a": "string"})._repr_mimebundle_()
     assert "No column is declared number: a is string." in table["text/html"]
     assert "image/png" not in table
+
+
+def test_a_color_picked_for_bars_is_refused_with_the_reason() -> None:
+    rows = [{"k": "a", "v": 1.0, "c": "x"}, {"k": "b", "v": 2.0, "c": "y"}]
+    v = view(rows, {"k": "string", "v": "number", "c": "string"}, color="c")
+    assert v.mark == "bar" and "color" not in v.encodings
+    assert v.refusals[0].reason == (
+        "a bar chart draws one bar per k, so it is not split by c; pick a date or a number as x "
+        "to color by it."
+    )
+
+
+def test_a_color_with_no_value_in_any_row_is_refused_and_nulls_keep_their_rows() -> None:
+    decl = {"a": "number", "b": "number", "c": {"type": "string", "nullable": True}}
+    rows = [{"a": float(i), "b": float(i), "c": None} for i in range(3)]
+    v = view(rows, decl, color="c")
+    assert v.refusals[0].reason == (
+        "c holds no value in any row, so there is nothing to color by; the chart is drawn "
+        "without color."
+    )
+    assert len(plotted(v)) == 3
+    some = [{"a": 1.0, "b": 1.0, "c": "x"}, {"a": 2.0, "b": 2.0, "c": None}]
+    assert len(plotted(view(some, decl, color="c"))) == 2  # a null color is its own category
+
+
+def test_a_nullable_measure_leaves_its_empty_rows_out_and_says_so() -> None:
+    decl = {"k": "string", "v": {"type": "number", "nullable": True}}
+    v = view([{"k": "a", "v": 1.0}, {"k": "b", "v": None}], decl)
+    assert v.notes == ("1 row holds no value in v and is not drawn.",)
