@@ -1,12 +1,14 @@
 """The explorer end to end: a real ``streamlit run`` server and headless Chromium.
 
-Loads the LUN example, switches the dial to enforce and back, picks an axis, and checks that
-Vega drew the chart's marks as SVG elements on the page. Skips politely without Chromium or
+Loads the LUN example, downloads the chart, its spec and the View payload, switches the dial
+to enforce and back, picks an axis, and checks that Vega drew the chart's marks as SVG
+elements on the page. Skips politely without Chromium or
 Playwright, unless ``CHARTKIT_BROWSER_TESTS=required`` (CI), where it fails instead.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,16 @@ def select(page: Any, label: str, option: str) -> None:
     page.locator('[role="option"]').filter(has_text=re.compile(f"^{re.escape(option)}$")).click()
 
 
+def download(page: Any, label: str, folder: Path) -> Path:
+    """Click a download button and answer the saved file (named as the page suggests)."""
+    settle(page)
+    with page.expect_download(timeout=WAIT_MS) as info:
+        page.get_by_role("button", name=label, exact=True).click()
+    target = folder / info.value.suggested_filename
+    info.value.save_as(target)
+    return target
+
+
 def test_the_lun_example_in_a_real_browser(tmp_path: Path) -> None:
     require_browser()
     from playwright.sync_api import expect
@@ -54,6 +66,15 @@ def test_the_lun_example_in_a_real_browser(tmp_path: Path) -> None:
         assert bars == 8  # one bar per host group: the mean LUN of each
         assert page.locator(".vega-embed canvas").count() == 0  # drawn as SVG elements
         expect(page.get_by_text("column-type-mismatch", exact=True).first).to_be_visible()
+
+        png = download(page, "PNG", tmp_path)
+        assert png.name == "host_group_mappings.png"
+        assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+        payload = json.loads(download(page, "View payload", tmp_path).read_text())
+        assert payload["kind"] == "chart"
+        assert payload["findings"][0]["column"] == "logical_unit_number"
+        spec = json.loads(download(page, "Vega-Lite spec", tmp_path).read_text())
+        assert spec["encoding"]["x"]["field"] == "logical_unit_number"
 
         sidebar_radio(page, "The dial", "enforce")
         expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
