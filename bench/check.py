@@ -162,9 +162,12 @@ def typed_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 def run(
     n: int, repeat: int, *, hard: bool, clock: Callable[[], float]
-) -> list[tuple[str, float, dict[str, int]]]:
-    """Median time and findings of each contender; rounds interleave them, so a noisy
-    neighbour on the machine slows all of them alike rather than one."""
+) -> list[tuple[str, float, float, dict[str, int]]]:
+    """Each contender's median time, median ratio to the floor, and findings.
+
+    Rounds interleave the contenders and each ratio is taken within its round, so a noisy
+    neighbour on a shared machine slows a round's contenders alike instead of one of them.
+    """
     rows, broken = make_rows(n, hard=hard)
     frame = typed_frame(rows)
     contenders: list[tuple[str, Callable[[Any], dict[str, int]], Any]] = [
@@ -184,7 +187,16 @@ def run(
     for label, _, _ in contenders[1:]:
         if found[label] != {NUMBER: broken}:
             raise SystemExit(f"{label} found {found[label]}, expected {{{NUMBER!r}: {broken}}}")
-    return [(label, statistics.median(times[label]), found[label]) for label, _, _ in contenders]
+    floors = times[contenders[0][0]]
+    return [
+        (
+            label,
+            statistics.median(times[label]),
+            statistics.median(t / f for t, f in zip(times[label], floors, strict=True)),
+            found[label],
+        )
+        for label, _, _ in contenders
+    ]
 
 
 def main() -> None:
@@ -211,14 +223,13 @@ def main() -> None:
         (True, "floats with 0.1% '', 500 strings, booleans, ISO timestamps (nearly all distinct)"),
     ):
         results = run(args.rows, args.repeat, hard=hard, clock=clock)
-        base = results[0][1]
         print(f"\n{title}\n")
         found_head = "offending rows found"
         print(f"| {'contender':<35} | {'median':>8} | {'x floor':>7} | {found_head:<26} |")
         print(f"|{'-' * 37}|{'-' * 9}:|{'-' * 8}:|{'-' * 28}|")
-        for label, seconds, found in results:
+        for label, seconds, ratio_to_floor, found in results:
             shown = ", ".join(f"{c} {k:,}" for c, k in found.items()) or "—"
-            ms, ratio = f"{seconds * 1000:5.0f} ms", f"{seconds / base:6.2f}x"
+            ms, ratio = f"{seconds * 1000:5.0f} ms", f"{ratio_to_floor:6.2f}x"
             print(f"| {label:<35} | {ms} | {ratio} | {shown:<26} |")
 
 
