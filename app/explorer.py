@@ -6,12 +6,13 @@ opens it on FILE through the ``CHARTKIT_EXPLORE_FILE`` environment variable).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -220,7 +221,7 @@ def _pick_result(skey: str, results: Sequence[ToolResult]) -> int:
     if len(results) == 1:
         return 0
     labels = [ex.result_label(i, r) for i, r in enumerate(results)]
-    picked = st.sidebar.selectbox(
+    picked = st.selectbox(
         f"Result ({len(results)} in this run)",
         range(len(results)),
         format_func=lambda i: labels[i],
@@ -230,7 +231,7 @@ def _pick_result(skey: str, results: Sequence[ToolResult]) -> int:
 
 
 def _dial() -> CheckMode:
-    mode = st.sidebar.radio(
+    mode = st.radio(
         "The dial — checkColumnTypes",
         CHECK_MODES,
         index=CHECK_MODES.index(ex.DEFAULT_MODE),
@@ -238,7 +239,7 @@ def _dial() -> CheckMode:
         key="mode",
         captions=[MODE_HELP[m] for m in CHECK_MODES],
     )
-    st.sidebar.caption(f"What the check can see: {COLUMN_TYPE_CEILING}")
+    st.caption(f"What the check can see: {COLUMN_TYPE_CEILING}")
     return mode or ex.DEFAULT_MODE
 
 
@@ -494,7 +495,7 @@ def _rows_frame(
         values = [r.get(column) for r in rows]
         decl = declared.get(column)
         kinds = {type(v) for v in values if v is not None}
-        if column in violations or len(kinds) > 1 or kinds & {dict, list}:
+        if column in violations or len(kinds) > 1 or kinds & {dict, list} or _wide_ints(values):
             data[column] = [ex.display_value(r[column]) if column in r else None for r in rows]
             if column in violations:
                 help_ = violation_line(violations[column]).replace("`", "")
@@ -519,6 +520,23 @@ def _rows_frame(
     return frame, config
 
 
+def _wide_ints(values: Sequence[Any]) -> bool:
+    """True when an integer does not fit 64 bits (Arrow cannot hold it; shown as text)."""
+    return any(type(v) is int and not -(2**63) <= v < 2**63 for v in values)
+
+
+@contextlib.contextmanager
+def _guard(part: str) -> Iterator[None]:
+    """One part of the page failing must not take the rest down: say so, and go on."""
+    try:
+        yield
+    except Exception as exc:  # the sections below it still render
+        st.error(
+            f"{part} could not be shown ({type(exc).__name__}: {exc}). The rest of the page "
+            "still works; please report this with the input that caused it."
+        )
+
+
 def _declared_help(decl: Any) -> str:
     if decl is None:
         return "not declared"
@@ -529,6 +547,9 @@ def main() -> None:
     st.set_page_config(page_title="chartkit explorer", page_icon="📊", layout="wide")
     st.sidebar.title("chartkit explorer")
     skey, loaded = _source()
+    picker_box, dial_box = st.sidebar.container(), st.sidebar.container()
+    with dial_box:
+        mode = _dial()
     if loaded is None:
         st.title("chartkit explorer")
         st.info("Choose a file, or paste JSON, in the sidebar.")
@@ -543,8 +564,8 @@ def main() -> None:
     if loaded.warning is not None:
         st.warning(loaded.warning)
     results = list(loaded.results)
-    index = _pick_result(skey, results)
-    mode = _dial()
+    with picker_box:
+        index = _pick_result(skey, results)
     original = results[index]
     rkey = f"{skey}#{index}"
     header, editor = st.container(), st.container()
@@ -563,11 +584,15 @@ def main() -> None:
 
     with st.spinner("Checking…"):
         outcome = _outcome(rkey, decl, mode, result)
-    _check_section(outcome, result)
+    with _guard("The check"):
+        _check_section(outcome, result)
     if len(results) > 1:
-        _ledger_section(skey, results, mode)
-    _view_section(rkey, decl, mode, result)
-    _rows_section(rkey, decl, result)
+        with _guard("The run ledger"):
+            _ledger_section(skey, results, mode)
+    with _guard("The view"):
+        _view_section(rkey, decl, mode, result)
+    with _guard("The rows"):
+        _rows_section(rkey, decl, result)
 
 
 def _header(result: ToolResult, loaded: ex.Loaded) -> None:

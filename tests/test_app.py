@@ -539,6 +539,31 @@ def test_pasted_json_rows_are_read_as_undeclared(explorer: AppTest) -> None:
     assert spec["encoding"]["x"]["field"] == "region"
 
 
+ODD_ROWS = {
+    "nested values": [{"a": {"x": 1}, "b": [1, 2], "c": 3}],
+    "only nulls": [{"a": None, "b": None}, {"a": None, "b": None}],
+    "names with dots and brackets": [{"a.b": 1, "c[0]": "x"}, {"a.b": 2, "c[0]": "y"}],
+    "mixed types in a column": [{"a": 1}, {"a": "x"}, {"a": True}, {"a": None}, {"b": 1}],
+    "an integer wider than 64 bits": [{"a": 10**30, "b": "x"}, {"a": 1, "b": "y"}],
+}
+
+
+@pytest.mark.parametrize("case", ODD_ROWS, ids=list(ODD_ROWS))
+def test_odd_rows_are_shown_under_every_dial_setting(explorer: AppTest, case: str) -> None:
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    at.text_area(key="paste").input(json.dumps(ODD_ROWS[case]))
+    for mode in ("warn", "enforce", "off"):
+        at.radio(key="mode").set_value(mode)
+        at = ok(at.run())
+        assert texts(at, "error") == []
+        assert texts(at, "title") == ["pasted"]
+        assert len(table(at, *ODD_ROWS[case][0])) == len(ODD_ROWS[case])
+    if case == "an integer wider than 64 bits":
+        assert table(at, "a", "b")["a"].tolist() == [str(10**30), "1"]
+
+
 BAD_INPUTS = {
     "not JSON": (
         "broken.json",
