@@ -369,7 +369,13 @@ def _view_section(rkey: str, decl: str, mode: CheckMode, result: ToolResult) -> 
     for channel, pick in (("x", x), ("y", y), ("color", color)):
         if pick is not None and pick not in drawn and pick not in refused:
             st.warning(f"You picked `{pick}` for {channel}; the view does not draw it.")
-    show(shown, check=False, table=False, key=f"chart:{rkey}")
+    if shown.kind == "refused":  # its reason is the refusal, shown with the check above
+        st.info(
+            "No chart: under enforce the rows are refused, and the model reads the refusal "
+            "above instead. Turn the dial to warn or off to see them charted."
+        )
+    else:
+        show(shown, check=False, table=False, key=f"chart:{rkey}")
     if shown.kind == "table":
         st.caption("The rows are in the table below.")
     _downloads(rkey, result, shown)
@@ -414,8 +420,13 @@ def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
         )
 
 
-def _rows_section(rkey: str, decl: str, result: ToolResult) -> None:
+def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> None:
     st.subheader("The rows as returned")
+    if mode == "enforce" and _violations(rkey, decl, result):
+        st.caption(
+            "Under enforce the model never sees these rows; they are shown here so you can "
+            "see what was refused."
+        )
     rows = result.rows
     reading = read_rowset(rows)
     if reading is None or reading.rows is None:
@@ -592,7 +603,7 @@ def main() -> None:
     with _guard("The view"):
         _view_section(rkey, decl, mode, result)
     with _guard("The rows"):
-        _rows_section(rkey, decl, result)
+        _rows_section(rkey, decl, result, mode)
 
 
 def _header(result: ToolResult, loaded: ex.Loaded) -> None:

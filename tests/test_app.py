@@ -316,8 +316,16 @@ def test_enforce_refuses_the_lun_rows_and_off_measures_nothing(explorer: AppTest
     at = explorer
     at.radio(key="mode").set_value("enforce")
     at = ok(at.run())
-    assert LUN_REFUSAL in texts(at, "error")
+    assert texts(at, "error") == [LUN_REFUSAL]  # once, with the check
     assert charts(at) == []
+    assert (
+        "No chart: under enforce the rows are refused, and the model reads the refusal above "
+        "instead. Turn the dial to warn or off to see them charted."
+    ) in texts(at, "info")
+    assert (
+        "Under enforce the model never sees these rows; they are shown here so you can see "
+        "what was refused."
+    ) in texts(at, "caption")
     assert texts(at, "warning")[0].endswith(f"{LUN_REFUSAL} {COLUMN_TYPE_CEILING}")
     assert disposition(at)[0]["findings"] == 1
 
