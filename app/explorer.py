@@ -322,28 +322,18 @@ def _check_section(outcome: CheckOutcome, result: ToolResult) -> None:
 
 
 def _disposition(rows: Sequence[Any], *, key: str) -> None:
-    small = {"width": "small"}
-    st.dataframe(
-        pd.DataFrame(ex.disposition_table(rows)),
-        hide_index=True,
-        key=key,
-        column_config={
-            "seam": st.column_config.TextColumn("seam", **small),
-            "checked": st.column_config.NumberColumn("checked", **small),
-            "findings": st.column_config.NumberColumn("findings", **small),
-            "notApplicable": st.column_config.NumberColumn("n/a", help="notApplicable", **small),
-        },
-    )
+    """The disposition rows as a small static table (every cell visible, no scrolling)."""
+    frame = pd.DataFrame(ex.disposition_table(rows)).fillna({"lastFiredAt": "—"})
+    st.table(frame, hide_index=True)
 
 
 def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -> None:
     decls = json.dumps([ex.declaration_json(r.result_columns) for r in results])
     ledger = _ledger(skey, decls, mode, tuple(results))
     st.subheader(f"Run ledger — {len(results)} results under {mode}")
-    left, right = st.columns([3, 2])
-    left.dataframe(pd.DataFrame(ledger.table()), hide_index=True, key="run-results")
-    with right:
-        _disposition(ledger.disposition, key="run-ledger")
+    st.dataframe(pd.DataFrame(ledger.table()), hide_index=True, key="run-results")
+    st.markdown("**Disposition, summed over the run** (a DispositionLedger of every result)")
+    _disposition(ledger.disposition, key="run-ledger")
 
 
 def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str | None]:

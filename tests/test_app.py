@@ -87,7 +87,7 @@ def table(at: AppTest, *columns: str) -> Any:
 
 def disposition(at: AppTest, which: int = 0) -> list[dict[str, Any]]:
     """A disposition table: the result's (0) or, on a run, the run ledger's (1)."""
-    frames = [d.value for d in at.dataframe if "notApplicable" in d.value.columns]
+    frames = [t.value for t in at.table if "notApplicable" in t.value.columns]
     return frames[which][["check", "checked", "findings", "notApplicable"]].to_dict("records")
 
 
