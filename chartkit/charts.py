@@ -17,9 +17,19 @@ from chartkit.decide import Plan
 from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
 
-__all__ = ["CHART_WIDTH", "build_chart", "spec_to_html", "spec_to_png", "spec_to_svg"]
+__all__ = [
+    "CHART_HEIGHT",
+    "CHART_WIDTH",
+    "LABEL_LIMIT",
+    "build_chart",
+    "spec_to_html",
+    "spec_to_png",
+    "spec_to_svg",
+]
 
 CHART_WIDTH = 560
+CHART_HEIGHT = 320
+LABEL_LIMIT = 160  # pixels a category label may take before it is cut with an ellipsis
 
 _CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color}
 _SECOND: dict[str, Any] = {"x": alt.X2, "y": alt.Y2}
@@ -42,6 +52,8 @@ def build_chart(plan: Plan) -> alt.Chart:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
     chart = chart.encode(**channels)
     properties: dict[str, Any] = {"width": CHART_WIDTH}
+    if not plan.horizontal:
+        properties["height"] = CHART_HEIGHT  # fixed, so long category labels cannot squash it
     if plan.title:
         properties["title"] = plan.title
     built: alt.Chart = chart.properties(**properties)
@@ -52,6 +64,8 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
     options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": enc.title}
     if enc.bin:
         options["bin"] = "binned"
+    if enc.type == "nominal" and channel in ("x", "y"):
+        options["axis"] = alt.Axis(labelLimit=LABEL_LIMIT)
     if plan.horizontal and channel == "y" and enc.type == "nominal":
         options["sort"] = "-x"  # the longest bar on top
     elif plan.mark == "bar" and enc.type == "nominal":

@@ -169,7 +169,10 @@ def test_enforce_with_clean_rows_charts_as_warn_does() -> None:
 def test_a_declared_column_keeps_its_type_whatever_its_values() -> None:
     rows = [{"code": "10", "n": 1}, {"code": "9", "n": 2}, {"code": "100", "n": 3}]
     v = view(rows, {"code": "string", "n": "number"})
-    assert encoding(v, "x") == {"field": "code", "type": "nominal", "title": "code", "sort": None}
+    assert encoding(v, "x") == {
+        "field": "code", "type": "nominal", "title": "code", "sort": None,
+        "axis": {"labelLimit": 160},
+    }  # fmt: skip
 
 
 def test_an_undeclared_column_is_inferred_by_altair_and_labelled() -> None:
@@ -320,7 +323,9 @@ def test_boolean_by_number_is_a_bar_too() -> None:
 def test_more_than_five_categories_turn_horizontal_and_sorted() -> None:
     rows = [{"k": f"k{i}", "v": float(i)} for i in range(6)]
     v = view(rows, {"k": "string", "v": "number"})
-    assert encoding(v, "y") == {"field": "k", "type": "nominal", "title": "k", "sort": "-x"}
+    assert encoding(v, "y") == {
+        "field": "k", "type": "nominal", "title": "k", "sort": "-x", "axis": {"labelLimit": 160},
+    }  # fmt: skip
     assert encoding(v, "x")["type"] == "quantitative"
 
 
