@@ -31,6 +31,7 @@ __all__ = [
     "ColumnViolation",
     "ViolationKind",
     "check_columns",
+    "offending_mask",
     "value_type_name",
 ]
 
@@ -83,8 +84,8 @@ def check_columns(
 ) -> tuple[ColumnViolation, ...]:
     """Check rows against a declaration: violations in declaration order, one per column at most.
 
-    Pure: nothing is logged, raised or changed. Not a rowset → no violations (the caller's
-    disposition says not-applicable).
+    Pure: nothing is logged or changed. Not a rowset → no violations (the caller's
+    disposition says not-applicable). A malformed declaration raises ``ResultColumnsError``.
 
     >>> rows = [{"logical_unit_number": "", "host_group": "vdi-a"},
     ...         {"logical_unit_number": 3, "host_group": "vdi-a"}]
@@ -497,6 +498,8 @@ def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
         return None
     if api.is_bool_dtype(dtype):
         return _OK if declared == "boolean" else _BAD
+    if api.is_complex_dtype(dtype):
+        return _BAD  # a complex value is no number a chart can place, as in a list of dicts
     if api.is_numeric_dtype(dtype):
         return _OK if declared == "number" else _BAD
     if api.is_datetime64_any_dtype(dtype):
@@ -506,3 +509,32 @@ def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
             return _OK
         return None if declared == "date" else _BAD
     return None
+
+
+def offending_mask(
+    series: pd.Series, decl: ColumnDeclaration
+) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which rows of one column offend its declaration — the verdicts of ``check_columns``.
+
+    The chart leaves these rows out of the column's axis; nothing is converted.
+
+    >>> offending_mask(pd.Series(["", 3, None]), ColumnDeclaration("number")).tolist()
+    [True, False, True]
+    """
+    settled = _dtype_verdict(decl.type, series.dtype)
+    if settled is not None:
+        missing = series.isna().to_numpy()
+        if settled == _BAD:
+            return np.ones(len(series), dtype=bool) if not decl.nullable else ~missing
+        return np.zeros(len(series), dtype=bool) if decl.nullable else missing
+    cache: dict[type, int] = {}
+    out = np.zeros(len(series), dtype=bool)
+    for i, value in enumerate(series.astype(object).tolist()):
+        tp = type(value)
+        verdict = cache.get(tp)
+        if verdict is None:
+            verdict = cache[tp] = _classify(decl.type, tp)
+        if verdict == _LOOK:
+            verdict = _look(decl.type, value)
+        out[i] = verdict == _BAD or (verdict == _NOTHING and not decl.nullable)
+    return out

@@ -30,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit.check import offending_mask
 from chartkit.encode import (
     AxisRefusal,
     Channel,
@@ -39,9 +40,9 @@ from chartkit.encode import (
     as_wall_clock,
     describe_offenders,
     numeric_strings_only,
-    offending_mask,
 )
 from chartkit.errors import ChartkitError
+from chartkit.messages import render_sample
 
 __all__ = ["MAX_BAR_CATEGORIES", "MAX_COLOR_CATEGORIES", "Plan", "plan_view"]
 
@@ -128,6 +129,12 @@ class _Planner:
     # -- choosing columns ---------------------------------------------------------------
 
     def plan(self, x: str | None, y: str | None, color: str | None) -> Plan:
+        try:
+            return self._plan(x, y, color)
+        except _NothingToDraw as nothing:
+            return self._table(str(nothing))
+
+    def _plan(self, x: str | None, y: str | None, color: str | None) -> Plan:
         p = self.profiles
         picks: tuple[tuple[Channel, str | None], ...] = (("x", x), ("y", y))
         for channel, name in picks:
@@ -186,6 +193,16 @@ class _Planner:
             auto_x = False
 
         if xp.type == "temporal":
+            if color_p is not None and color_p.type != "nominal":
+                self.refusals.append(
+                    AxisRefusal(
+                        color_p.name, "color",
+                        "a line chart draws one line per value of a column declared string "
+                        f"or boolean; {self._said(color_p, True)}, so the chart is drawn "
+                        "without color.",
+                    )
+                )  # fmt: skip
+                color_p = None
             return self._line(xp, yp, color_p, auto_color=color is None)
         if xp.type == "nominal":
             if color_p is not None:
@@ -299,7 +316,10 @@ class _Planner:
     # -- preparing values ---------------------------------------------------------------
 
     def _clean(self, used: list[tuple[Channel, ColumnProfile]]) -> pd.DataFrame:
-        """The used columns, renamed to safe fields, offending and empty rows left out."""
+        """The used columns, renamed to safe fields; rows that cannot be drawn left out, noted.
+
+        Raises ``_NothingToDraw`` when no row is left.
+        """
         keep = np.ones(len(self.frame), dtype=bool)
         for channel, q in used:
             series = self.frame[q.name]
@@ -307,19 +327,27 @@ class _Planner:
                 bad = offending_mask(series, q.declaration)
                 keep &= ~bad
                 v = q.violation
+                quoted = (
+                    " — numbers in quotes: the tool quotes its numbers"
+                    if q.declared == "number" and numeric_strings_only(series, bad)
+                    else ""
+                )
                 self.notes.append(
                     f"{int(bad.sum()):,} of {v.total:,} rows are left out of the {channel} axis: "
-                    f"{q.name} is declared {q.declared} and they {describe_offenders(v)}. "
-                    "Nothing was converted."
+                    f"{q.name} is declared {q.declared} and they {describe_offenders(v)}"
+                    f"{quoted}. Nothing was converted."
                 )
         out: dict[str, pd.Series] = {}
-        for _, q in used:
+        dropped = np.zeros(int(keep.sum()), dtype=bool)
+        for channel, q in used:
             if q.name in self.fields:
                 continue
             series = self.frame[q.name][keep]
             self.fields[q.name] = _safe_field(q.name, set(self.fields.values()))
-            out[self.fields[q.name]] = self._values(q, series)
-        data = pd.DataFrame(out)
+            values, unplaced = self._values(channel, q, series)
+            out[self.fields[q.name]] = values
+            dropped |= unplaced
+        data = pd.DataFrame(out)[~dropped]
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
         placed = [self.fields[q.name] for _, q in used if q.type != "nominal"]
@@ -327,29 +355,59 @@ class _Planner:
         if empty.any():
             names = _join(list(dict.fromkeys(q.name for _, q in used if q.type != "nominal")))
             n = int(empty.sum())
-            verb = "is" if n == 1 else "are"
-            self.notes.append(f"{_rows_hold(n)} no value in {names} and {verb} not drawn.")
+            self.notes.append(f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.")
             data = data[~empty]
+        if data.empty:
+            raise _NothingToDraw(
+                "Every row is left out of the chart, so there is nothing to draw: "
+                + " ".join(dict.fromkeys(self.notes))
+            )
         return data.reset_index(drop=True)
 
-    def _values(self, q: ColumnProfile, series: pd.Series) -> pd.Series:
+    def _values(
+        self, channel: Channel, q: ColumnProfile, series: pd.Series
+    ) -> tuple[pd.Series, np.ndarray[Any, np.dtype[np.bool_]]]:
+        """The column's values as the chart takes them, and which rows cannot be placed."""
+        unplaced = np.zeros(len(series), dtype=bool)
         if q.source == "inferred":
             self.notes.append(
                 f"{q.name} is not declared: Altair inferred it as {q.type} from its values. "
                 "Declaring it in resultColumns would make its type exact."
             )
         if q.type == "quantitative":
+            present = series.notna().to_numpy()
             if q.source == "inferred":
-                series = series.where(series.map(_is_number), None)
-            return as_numbers(series)
+                wrong = present & ~series.map(_is_number).to_numpy(dtype=bool)
+                if wrong.any():
+                    self._note_unplaced(channel, q, series, wrong, "something other than a number")
+                    series = series.where(~wrong, None)
+                    unplaced |= wrong
+            numbers = as_numbers(series)
+            huge = present & ~unplaced & ~np.isfinite(numbers.to_numpy(dtype=float))
+            if huge.any():
+                self._note_unplaced(
+                    channel, q, series, huge, "a number no chart can place (infinite or too large)"
+                )
+                unplaced |= huge
+            return numbers.where(~huge, np.nan), unplaced
         if q.type == "temporal":
-            return as_wall_clock(series)
+            return as_wall_clock(series), unplaced
         api = pd.api.types
         if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):
-            return series  # a typed string column: nothing to look at
+            return series, unplaced  # a typed string column: nothing to look at
         if api.is_bool_dtype(series.dtype):
-            return series
-        return series.map(_label, na_action="ignore").astype(object)
+            return series, unplaced
+        return series.map(_label, na_action="ignore").astype(object), unplaced
+
+    def _note_unplaced(
+        self, channel: Channel, q: ColumnProfile, series: pd.Series, mask: Any, what: str
+    ) -> None:
+        n = int(mask.sum())
+        first = _short(series[mask].iloc[0])
+        self.notes.append(
+            f"{_rows_hold(n)} {what} in {q.name} (first: {first}) and {_be(n)} left out of the "
+            f"{channel} axis. Nothing was converted."
+        )
 
     def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
         title = kw.pop("title", None) or q.name
@@ -405,7 +463,7 @@ class _Planner:
             aggregate = "mean"
             self.notes.append(
                 f"Several rows share a {xp.name}{' and ' + cp.name if cp else ''}; "
-                f"the line draws the mean of {yp.name} for each."
+                f"the chart draws the mean of {yp.name} for each."
             )
         else:
             data = data.sort_values(fx, kind="stable")
@@ -634,6 +692,20 @@ def _is_number(value: Any) -> bool:
 
 def _label(value: Any) -> Any:
     return value if isinstance(value, str | bool) else str(value)
+
+
+class _NothingToDraw(Exception):
+    """No row is left once offending, empty and unplaceable rows are left out."""
+
+
+def _short(value: Any) -> str:
+    """A value for a note: JSON where it can be (``repr`` for inf), cut to 40 characters."""
+    text = repr(float(value)) if isinstance(value, float) else render_sample(value)
+    return text if len(text) <= 40 else f"{text[:39]}…"
+
+
+def _be(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 def _rows_hold(n: int) -> str:

@@ -17,15 +17,7 @@ import numpy as np
 import pandas as pd
 from altair.utils.core import infer_vegalite_type_for_pandas
 
-from chartkit.check import (
-    _BAD,
-    _LOOK,
-    _NOTHING,
-    ABSENCE_TYPE_NAMES,
-    ColumnViolation,
-    _classify,
-    _look,
-)
+from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
@@ -41,7 +33,6 @@ __all__ = [
     "as_wall_clock",
     "describe_offenders",
     "numeric_strings_only",
-    "offending_mask",
     "profile_columns",
     "vegalite_type",
 ]
@@ -227,29 +218,6 @@ def _infer(series: pd.Series | None) -> VegaLiteType:
 # --- values on an axis ------------------------------------------------------------------------
 
 
-def offending_mask(
-    series: pd.Series, decl: ColumnDeclaration
-) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Which rows offend the declaration — the same verdicts as ``check_columns``."""
-    api = pd.api.types
-    dtype = series.dtype
-    if decl.type == "number" and api.is_numeric_dtype(dtype) and not api.is_bool_dtype(dtype):
-        return np.zeros(len(series), dtype=bool) if decl.nullable else series.isna().to_numpy()
-    if decl.type == "date" and api.is_datetime64_any_dtype(dtype):
-        return np.zeros(len(series), dtype=bool) if decl.nullable else series.isna().to_numpy()
-    cache: dict[type, int] = {}
-    out = np.zeros(len(series), dtype=bool)
-    for i, value in enumerate(series.astype(object).tolist()):
-        tp = type(value)
-        verdict = cache.get(tp)
-        if verdict is None:
-            verdict = cache[tp] = _classify(decl.type, tp)
-        if verdict == _LOOK:
-            verdict = _look(decl.type, value)
-        out[i] = verdict == _BAD or (verdict == _NOTHING and not decl.nullable)
-    return out
-
-
 def numeric_strings_only(series: pd.Series, mask: BoolArray) -> bool:
     """True when every offending value is a string that reads as a number (``"1240"``).
 
@@ -265,11 +233,18 @@ def as_numbers(series: pd.Series) -> pd.Series:
     """Conforming number values as floats (offenders already removed; nothing is coerced)."""
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         return series.astype("float64")
-    return pd.Series(
-        [np.nan if v is None else float(v) for v in series.tolist()],
-        index=series.index,
-        dtype="float64",
-    )
+    return pd.Series([_float(v) for v in series.tolist()], index=series.index, dtype="float64")
+
+
+def _float(value: Any) -> float:
+    """A conforming number as a float; NaN for nothing, and for an int too large for a float
+    (the caller leaves such a row out and says so — it never becomes some other number)."""
+    if value is None:
+        return np.nan
+    try:
+        return float(value)
+    except OverflowError:
+        return np.nan
 
 
 def as_wall_clock(series: pd.Series) -> pd.Series:

@@ -7,6 +7,7 @@ finding ("nothing was wrong" and "I could not look" stay different states).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -14,6 +15,8 @@ from itertools import chain
 from typing import Any, cast
 
 import pandas as pd
+
+from chartkit.errors import ChartkitError
 
 __all__ = ["RowsetReading", "read_rowset"]
 
@@ -41,10 +44,22 @@ class RowsetReading:
         return tuple(dict.fromkeys(chain.from_iterable(self.rows)))
 
     def to_frame(self) -> pd.DataFrame:
-        """The rows as a pandas DataFrame, values as returned (no conversion)."""
+        """The rows as a pandas DataFrame, values as returned.
+
+        pandas would turn ints beside a missing value into floats (``1`` → ``1.0``); such a
+        column is kept as objects instead, so every value reads as the tool returned it.
+        """
         if self.frame is not None:
             return self.frame
-        return pd.DataFrame.from_records(list(self.rows or ()), columns=list(self.columns))
+        rows = list(self.rows or ())
+        frame = pd.DataFrame.from_records(rows, columns=list(self.columns))
+        for name in frame.columns:
+            column = frame[name]
+            if column.dtype.kind == "f" and column.isna().any():
+                values = [r.get(name) for r in rows]
+                if any(type(v) is not float for v in values if v is not None):
+                    frame[name] = pd.Series(values, index=frame.index, dtype=object)
+        return _string_labels(frame)
 
 
 def read_rowset(value: object) -> RowsetReading | None:
@@ -67,7 +82,21 @@ def read_rowset(value: object) -> RowsetReading | None:
     frame = _as_pandas(value)
     if frame is None or len(frame) == 0:
         return None
-    return RowsetReading(total=len(frame), frame=frame)
+    return RowsetReading(total=len(frame), frame=_string_labels(frame))
+
+
+def _string_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """Column labels as the strings a declaration names them by; duplicates are refused."""
+    labels = [str(c) for c in frame.columns]
+    if len(set(labels)) != len(labels):
+        twice = sorted(c for c, n in Counter(labels).items() if n > 1)
+        raise ChartkitError(
+            f"the dataframe has more than one column labelled {', '.join(map(repr, twice))}; "
+            "give each column its own name so each can be judged and charted"
+        )
+    if all(type(c) is str for c in frame.columns):
+        return frame
+    return frame.set_axis(labels, axis=1)
 
 
 def _as_pandas(value: object) -> pd.DataFrame | None:

@@ -562,3 +562,83 @@ def test_a_nullable_measure_leaves_its_empty_rows_out_and_says_so() -> None:
     decl = {"k": "string", "v": {"type": "number", "nullable": True}}
     v = view([{"k": "a", "v": 1.0}, {"k": "b", "v": None}], decl)
     assert v.notes == ("1 row holds no value in v and is not drawn.",)
+
+
+# --- rows that cannot be drawn ---
+
+
+def test_a_number_color_on_a_line_is_refused_and_the_series_still_bucketed() -> None:
+    n = 20_000
+    frame = pd.DataFrame({
+        "t": pd.date_range("2024-01-01", periods=n, freq="min"),
+        "v": np.arange(n, dtype=float),
+        "m": np.arange(n, dtype=float),
+    })  # fmt: skip
+    v = view(frame, {"t": "date", "v": "number", "m": "number"}, color="m")
+    assert v.mark == "line" and "color" not in v.encodings
+    assert v.refusals[0].reason == (
+        "a line chart draws one line per value of a column declared string or boolean; m is "
+        "declared number, so the chart is drawn without color."
+    )
+    assert len(plotted(v)) <= 5000
+
+
+def test_when_every_row_is_left_out_the_view_is_a_table_never_an_empty_chart() -> None:
+    v = view([{"k": 1, "n": 1}, {"k": "a", "n": ""}], {"k": "string", "n": "number"})
+    assert v.kind == "table" and v.spec is None
+    assert v.reason == (
+        "Every row is left out of the chart, so there is nothing to draw: 1 of 2 rows are left "
+        "out of the x axis: k is declared string and they hold number (first: 1). Nothing was "
+        "converted. 1 of 2 rows are left out of the y axis: n is declared number and they hold "
+        'string (first: ""). Nothing was converted.'
+    )
+    nullable = {"k": "string", "n": {"type": "number", "nullable": True}}
+    assert view([{"k": "a", "n": None}], nullable).reason == (
+        "Every row is left out of the chart, so there is nothing to draw: 1 row holds no value "
+        "in n and is not drawn."
+    )
+
+
+@pytest.mark.parametrize(
+    ("bad", "shown"), [(float("inf"), "inf"), (-float("inf"), "-inf"), (10**400, "1000000000")]
+)
+def test_a_number_no_chart_can_place_is_left_out_and_noted(bad: Any, shown: str) -> None:
+    rows = [{"v": bad}] + [{"v": float(i)} for i in range(30)]
+    v = view(rows, {"v": "number"})
+    assert v.kind == "chart"
+    assert sum(r["count"] for r in plotted(v)) == 30
+    (note,) = v.notes
+    assert note.startswith(
+        f"1 row holds a number no chart can place (infinite or too large) in v (first: {shown}"
+    )
+    assert note.endswith("and is left out of the x axis. Nothing was converted.")
+
+
+def test_an_undeclared_number_column_says_what_it_left_out() -> None:
+    v = view([{"k": "a", "n": True}, {"k": "b", "n": 2}])
+    assert (
+        "1 row holds something other than a number in n (first: true) and is left out of the y "
+        "axis. Nothing was converted."
+    ) in v.notes
+
+
+def test_some_quoted_numbers_are_named_as_such_in_the_note() -> None:
+    v = view([{"v": "1240", "k": "a"}, {"v": 3, "k": "b"}], {"v": "number", "k": "string"})
+    assert v.notes == (
+        "1 of 2 rows are left out of the y axis: v is declared number and they hold string "
+        '(first: "1240") — numbers in quotes: the tool quotes its numbers. Nothing was converted.',
+    )
+
+
+def test_the_frame_keeps_values_as_returned() -> None:
+    v = view([{"a": 1, "b": "x"}, {"a": None, "b": "y"}], {"b": "string"})
+    assert v.frame is not None and v.frame["a"].tolist() == [1, None]
+
+
+def test_non_string_labels_are_named_as_strings_and_duplicates_refused() -> None:
+    frame = pd.DataFrame({0: ["a", "b"], 1: [1.0, 2.0]})
+    v = view(frame, {"0": "string", "1": "number"})
+    assert v.check.findings == () and v.kind == "chart"
+    twice = pd.DataFrame([[1, "x"], [2, "y"]], columns=["a", "a"])
+    with pytest.raises(ChartkitError, match="more than one column labelled 'a'; give each"):
+        view(twice, {"a": "number"})
