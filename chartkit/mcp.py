@@ -288,7 +288,10 @@ async def call_tool(
     """Call ``tool`` and answer its rows as a ``ToolResult`` with the tool's declaration.
 
     Rows come from ``structured_content`` (``{"result": rows}`` for a tool returning a list)
-    or, without it, from the JSON text content. The declaration comes from ``tools`` (a
+    or, without it, from the JSON text blocks — one block per row, so a declared tool's lone
+    block holding an object is one row, a list, exactly as a one-row list returned locally
+    (the wire form of a one-row list and of a single object is the same; an undeclared tool's
+    lone object is answered as the object). The declaration comes from ``tools`` (a
     listing already read) or a fresh ``tools/list``; ``call_id`` defaults to a new
     ``mcp-…`` id. A tool error, a non-JSON answer or a connection that closes raises
     ``MCPCallError``.
@@ -309,15 +312,26 @@ async def call_tool(
         raise _failure(exc, server=label, tool=tool, doing=f"calling tool {tool!r}") from None
     return ToolResult(
         tool=tool,
-        rows=_rows(answer, tool=tool, server=label),
+        rows=_rows(answer, tool=tool, server=label, declared=listed.result_columns is not None),
         result_columns=listed.result_columns,
         call_id=call_id if call_id is not None else f"mcp-{uuid.uuid4().hex[:12]}",
         description=listed.description,
     )
 
 
-def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> Any:
-    """The rows of a tool's answer: structured content first, else its JSON text blocks."""
+def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str, declared: bool) -> Any:
+    """The rows of a tool's answer: structured content first, else its JSON text blocks.
+
+    Without structured content (a tool with no ``-> list[dict[str, Any]]`` annotation, or
+    ``structured_output=False``) the SDK writes each item of a returned list as a text block of
+    its own — an empty list as no block, two rows as two blocks — but a one-row list and a
+    single returned object both as ONE block holding a JSON object: the wire cannot tell them
+    apart. Several blocks are always a list. One block holding an object is read as a one-row
+    list when the tool declares ``resultColumns`` (a declared tool returns rows, and a row
+    read as a bare object would leave the check unarmed: a one-row result that breaks its
+    declaration would pass ``enforce``), and as the object otherwise. A tool that annotates
+    its return gets structured content, which is read as sent.
+    """
     texts = [b.text for b in answer.content if isinstance(b, mcp_types.TextContent)]
     if answer.is_error:
         said = " ".join(t.strip() for t in texts if t.strip()) or "no message"
@@ -342,7 +356,12 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> Any:
                 tool=tool,
             )
         parsed = [_json(t, tool=tool, server=server) for t in texts]
-        payload = parsed[0] if len(parsed) == 1 else parsed  # the SDK writes a list item a block
+        if len(parsed) != 1:
+            payload = parsed  # the SDK writes each item of a returned list as a block
+        elif declared and isinstance(parsed[0], dict):
+            payload = parsed  # one row, or a lone object: a declared tool returns rows
+        else:
+            payload = parsed[0]
     if isinstance(payload, str):
         payload = _json(payload, tool=tool, server=server)
     return payload

@@ -359,6 +359,148 @@ def test_rows_are_read_from_json_text_when_there_is_no_structured_content() -> N
     assert [f.column for f in check_result(as_string, mode="warn").findings] == ["lun"]
 
 
+ONE_ROW_SERVER = """
+from typing import Any
+from mcp.server.mcpserver import MCPServer
+from chartkit.mcp import declare_tool
+
+server = MCPServer("one-row")
+ROW = {"logical_unit_number": "", "host_group": "vdi-a"}
+COLUMNS = {"logical_unit_number": "number", "host_group": "string"}
+
+
+def lun_unannotated():
+    return [ROW]
+
+
+def lun_two_unannotated():
+    return [ROW, {"logical_unit_number": 3, "host_group": "vdi-a"}]
+
+
+def lun_none_unannotated():
+    return []
+
+
+def summary_unannotated():
+    return {"host_group": "vdi-a", "luns": 2}
+
+
+def summary_annotated() -> dict[str, Any]:
+    return {"host_group": "vdi-a", "luns": 2}
+
+
+def summary_declared_unannotated():
+    return {"host_group": "vdi-a", "luns": 2}
+
+
+declare_tool(server, COLUMNS)(lun_unannotated)
+declare_tool(server, COLUMNS)(lun_two_unannotated)
+declare_tool(server, COLUMNS)(lun_none_unannotated)
+server.add_tool(summary_unannotated)
+declare_tool(server, {"host_group": "string", "luns": "number"})(summary_annotated)
+declare_tool(server, {"host_group": "string", "luns": "number"})(summary_declared_unannotated)
+
+if __name__ == "__main__":
+    server.run("stdio")
+"""
+
+ONE_LUN_ROW = {"logical_unit_number": "", "host_group": "vdi-a"}
+ONE_ROW_COLUMNS = {"logical_unit_number": "number", "host_group": "string"}
+
+
+def one_row_script(tmp_path: Path) -> Path:
+    script = tmp_path / "one_row_server.py"
+    script.write_text(ONE_ROW_SERVER, encoding="utf-8")
+    return script
+
+
+def one_row_server(tmp_path: Path, transport: str = "in-process") -> Any:
+    """The server in-process (an ``MCPServer``), or the command line that runs it over stdio."""
+    script = one_row_script(tmp_path)
+    if transport == "stdio":
+        return [sys.executable, str(script)]
+    built: MCPServer[Any] = runpy.run_path(str(script))["server"]
+    return built
+
+
+def test_a_one_row_list_without_an_annotation_reaches_the_sdk_as_one_bare_object(
+    tmp_path: Path,
+) -> None:
+    """The reason for the rule below: the wire cannot tell a one-row list from a lone object."""
+
+    async def answers() -> tuple[Any, Any]:
+        async with Client(one_row_server(tmp_path)) as client:
+            one_row = await client.call_tool("lun_unannotated", {})
+            lone = await client.call_tool("summary_unannotated", {})
+            return one_row, lone
+
+    one_row, lone = run(answers)
+    assert one_row.structured_content is None and lone.structured_content is None
+    assert [json.loads(b.text) for b in one_row.content] == [ONE_LUN_ROW]
+    assert [json.loads(b.text) for b in lone.content] == [{"host_group": "vdi-a", "luns": 2}]
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_a_one_row_list_from_a_declared_tool_is_a_one_row_list_and_is_refused_as_locally(
+    transport: str, tmp_path: Path
+) -> None:
+    server = one_row_server(tmp_path, transport)
+    remote = call_tool_sync(server, "lun_unannotated", call_id="call-1")
+    local = ToolResult(
+        "lun_unannotated", [ONE_LUN_ROW], result_columns=ONE_ROW_COLUMNS, call_id="call-1"
+    )
+    assert remote.rows == [ONE_LUN_ROW]
+    assert findings(remote, "enforce") == findings(local, "enforce")
+    remote_outcome = check_result(remote, mode="enforce")
+    assert remote_outcome.status == "invalid"
+    assert remote_outcome.refusal == check_result(local, mode="enforce").refusal
+    assert remote_outcome.refusal == (
+        "Result rejected: lun_unannotated returned rows that disagree with the columns it "
+        "declares — 'logical_unit_number' is declared number and 1 of 1 rows hold string "
+        '(first: ""). Fix the tool so the column holds what it declares, or change the '
+        "declaration. No data was returned."
+    )
+    assert remote_outcome.delivered == remote_outcome.refusal  # the rows never pass
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_text_blocks_give_a_list_of_as_many_rows_as_the_tool_returned(
+    transport: str, tmp_path: Path
+) -> None:
+    server = one_row_server(tmp_path, transport)
+
+    async def calls() -> tuple[ToolResult, ToolResult]:
+        async with open_server(server) as client:
+            listing = await list_tools(client)
+            two = await call_tool(client, "lun_two_unannotated", tools=listing)
+            none = await call_tool(client, "lun_none_unannotated", tools=listing)
+            return two, none
+
+    two, none = run(calls)
+    assert two.rows == [ONE_LUN_ROW, {"logical_unit_number": 3, "host_group": "vdi-a"}]
+    assert none.rows == []
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_a_tool_returning_a_single_object_still_gives_the_object(
+    transport: str, tmp_path: Path
+) -> None:
+    server = one_row_server(tmp_path, transport)
+
+    async def calls() -> tuple[ToolResult, ToolResult]:
+        async with open_server(server) as client:
+            listing = await list_tools(client)
+            undeclared = await call_tool(client, "summary_unannotated", tools=listing)
+            annotated = await call_tool(client, "summary_annotated", tools=listing)
+            return undeclared, annotated
+
+    undeclared, annotated = run(calls)
+    assert undeclared.result_columns is None
+    assert undeclared.rows == {"host_group": "vdi-a", "luns": 2}
+    assert annotated.result_columns is not None  # declared, and its structured content is exact
+    assert annotated.rows == {"host_group": "vdi-a", "luns": 2}
+
+
 def erring_server() -> MCPServer[Any]:
     server: MCPServer[Any] = MCPServer("erring")
 
@@ -498,3 +640,13 @@ def test_importing_chartkit_mcp_without_the_sdk_names_the_extra() -> None:
     )
     assert done.stdout.startswith("MissingExtraError chartkit.mcp needs the MCP SDK 2.3 or newer")
     assert done.stdout.rstrip().endswith("install it with: pip install 'chartkit[mcp]'")
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_a_declared_tool_without_an_annotation_has_its_lone_object_read_as_one_row(
+    transport: str, tmp_path: Path
+) -> None:
+    """The wire form is the one-row list's, and a declared tool returns rows: so it is checked."""
+    result = call_tool_sync(one_row_server(tmp_path, transport), "summary_declared_unannotated")
+    assert result.rows == [{"host_group": "vdi-a", "luns": 2}]
+    assert check_result(result, mode="enforce").status == "ok"
