@@ -119,7 +119,7 @@ def _clause(v: ColumnViolation) -> str:
         f"{held} (first: {first})"
     )
     if v.about_absence:
-        clause += "; declare it nullable if a row may carry nothing"
+        clause += " (declare it nullable if a row may carry nothing)"
     return clause
 
 
@@ -138,6 +138,11 @@ def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
     clauses = "; ".join(_clause(v) for v in violations)
     if all(v.kind == "missing-column" for v in violations):
         fix = "Fix the query so it selects every declared column, or change the declaration."
+    elif any(v.kind == "missing-column" for v in violations):
+        fix = (
+            "Fix the tool so each column holds what it declares and the query selects every "
+            "declared column, or change the declaration."
+        )
     elif len(violations) == 1:
         fix = "Fix the tool so the column holds what it declares, or change the declaration."
     else:

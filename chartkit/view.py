@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
@@ -278,7 +279,7 @@ def view(
         result=result,
         check=outcome,
         mark=plan.mark,
-        encodings=plan.encodings,
+        encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
         notes=plan.notes,
         chart=chart,
@@ -298,7 +299,7 @@ def _as_result(data: object, result_columns: object, tool: str | None) -> ToolRe
             call_id=data.call_id,
             description=data.description,
         )
-    return ToolResult(tool=tool or "result", rows=data, result_columns=result_columns)  # type: ignore[arg-type]
+    return ToolResult(tool=tool or "unnamed_tool", rows=data, result_columns=result_columns)  # type: ignore[arg-type]
 
 
 def _describe(value: object) -> str:

@@ -93,10 +93,11 @@ def test_a_refusal_names_every_broken_column_in_one_sentence() -> None:
     assert refusal_sentence("host_group_mappings", violations) == (
         "Result rejected: host_group_mappings returned rows that disagree with the columns it "
         "declares — 'lun' is declared number and 3 of 3 rows hold nothing or string "
-        "(first: null); declare it nullable if a row may carry nothing; 'host' is declared "
+        "(first: null) (declare it nullable if a row may carry nothing); 'host' is declared "
         "string and 1 of 3 rows hold number (first: 3); 'seen' is declared date and no row has "
-        "it (the query never selected it). Fix the tool so each column holds what it declares, "
-        "or change the declaration. No data was returned."
+        "it (the query never selected it). Fix the tool so each column holds what it declares "
+        "and the query selects every declared column, or change the declaration. No data was "
+        "returned."
     )
 
 
