@@ -236,30 +236,47 @@ def _not_rows(results: Sequence[ToolResult], name: str) -> str | None:
 def _without_declarations(
     data: bytes | str, name: str, exc: ResultColumnsError, size: int
 ) -> Loaded:
-    """Read the results again with each malformed declaration set aside, so rows still show."""
+    """Read the results again with each malformed declaration set aside, so rows still show.
+
+    Only the malformed declarations are taken out; the rest is read by ``read_results`` as it
+    was, so any other fault (an entry of a run that is not a result, a line that is not JSON)
+    is refused with the very sentence, place and line number a reading gives.
+    """
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    try:
-        payload: Any = json.loads(text)
-        payloads = payload if isinstance(payload, list) else [payload]
-    except json.JSONDecodeError:
-        try:
-            payloads = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError:
-            return Loaded(name, error=str(exc), size=size)
-    results: list[ToolResult] = []
     dropped: list[str] = []
-    for p in payloads:
+
+    def set_aside(payload: Any) -> Any:
+        if not isinstance(payload, Mapping) or "resultColumns" not in payload:
+            return payload
         try:
-            results.append(ToolResult.from_wire(p))
+            ToolResult.from_wire(payload)
         except ResultColumnsError:
-            bare = {k: v for k, v in p.items() if k != "resultColumns"}
+            dropped.append(str(payload.get("tool")))
+            return {k: v for k, v in payload.items() if k != "resultColumns"}
+        except ChartkitError:
+            pass  # not a declaration fault: read_results says what it is
+        return payload
+
+    try:
+        whole: Any = json.loads(text)
+    except json.JSONDecodeError:  # .jsonl: each line in its place, so line numbers hold
+        lines: list[str] = []
+        for line in text.splitlines():
             try:
-                results.append(ToolResult.from_wire(bare))
-            except ChartkitError:
-                return Loaded(name, error=str(exc), size=size)
-            dropped.append(str(bare.get("tool")))
-        except ChartkitError as other:
-            return Loaded(name, error=str(other), size=size)
+                lines.append(json.dumps(set_aside(json.loads(line))) if line.strip() else line)
+            except (RecursionError, ValueError):
+                lines.append(line)
+        rewritten = "\n".join(lines)
+    else:
+        rewritten = json.dumps(
+            [set_aside(p) for p in whole] if isinstance(whole, list) else set_aside(whole)
+        )
+    try:
+        results = read_results(rewritten, name=name)
+    except ChartkitError as other:
+        return Loaded(name, error=str(other), size=size)
+    except (RecursionError, ValueError):
+        return Loaded(name, error=str(exc), size=size)
     which = ", ".join(dict.fromkeys(dropped))
     warning = (
         f"The declaration of {which} was set aside, so its rows are shown undeclared; write "

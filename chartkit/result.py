@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from chartkit.columns import ResultColumns, assert_result_columns
-from chartkit.errors import ToolResultError
+from chartkit.errors import ResultColumnsError, ToolResultError
 
-__all__ = ["WIRE_KEYS", "ToolResult", "read_results"]
+__all__ = ["RUN_KEYS", "WIRE_KEYS", "ToolResult", "read_results"]
 
 WIRE_KEYS = ("tool", "rows", "resultColumns", "callId", "description")
 
@@ -95,11 +95,30 @@ class ToolResult:
         return out
 
 
+RUN_KEYS = ("tool", "rows", "resultColumns", "callId")
+"""The wire keys that make a JSON list a run of tool results: a list with any item (an object)
+carrying one of them is read as results, never as rows. ``description`` is left out — a row
+with a description column is an ordinary row."""
+
+
 def read_results(source: str | Path | bytes, *, name: str = "input") -> list[ToolResult]:
     """Parse a ``.json`` result, a JSON list of results, or ``.jsonl`` (one result a line).
 
     ``source`` is a path or the file's bytes/text (``name`` then names it in messages). A bare
-    JSON array of rows is read as one undeclared result of a tool named after the file.
+    JSON array of rows is read as one undeclared result of a tool named after the file. A JSON
+    list is a run of results as soon as any item is an object with a key of ``RUN_KEYS``;
+    then every item must be a result, and one that is not raises (``ToolResultError``, or
+    ``ResultColumnsError`` for a malformed declaration) naming its place — "result 2 of
+    run.json: …", "run.jsonl line 2: …" — so a run with one malformed entry is never read as
+    undeclared rows, unchecked.
+
+    >>> read_results('[{"tool": "u", "rows": []}, {"tool": "u", "Rows": []}]', name="run.json")
+    Traceback (most recent call last):
+    ...
+    chartkit.errors.ToolResultError: result 2 of run.json: a tool result needs the key(s) \
+'rows'; it has 'tool', 'Rows'. A JSON list whose items carry the key tool, rows, resultColumns \
+or callId is read as a run of tool results; if these are rows, wrap them in one result: \
+{"tool": "<name>", "rows": [...]}
     """
     if isinstance(source, Path):
         name, text = source.name, source.read_text(encoding="utf-8")
@@ -117,17 +136,38 @@ def read_results(source: str | Path | bytes, *, name: str = "input") -> list[Too
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as first_error:
-        payload = list(_jsonl(text, name, first_error))
-        return [ToolResult.from_wire(p) for p in payload]
+        return [
+            _from_wire(p, f"{name} line {n}", hint=False)
+            for n, p in _jsonl(text, name, first_error)
+        ]
     if isinstance(payload, list):
-        if payload and all(isinstance(p, Mapping) and "tool" in p and "rows" in p for p in payload):
-            return [ToolResult.from_wire(p) for p in payload]
+        if any(isinstance(p, Mapping) and any(k in p for k in RUN_KEYS) for p in payload):
+            return [
+                _from_wire(p, f"result {i} of {name}", hint=True) for i, p in enumerate(payload, 1)
+            ]
         stem = Path(name).stem or "rows"
         return [ToolResult(tool=stem, rows=payload)]  # a bare array of rows: undeclared
     return [ToolResult.from_wire(payload)]
 
 
-def _jsonl(text: str, name: str, first_error: json.JSONDecodeError) -> Iterator[Any]:
+def _from_wire(payload: object, where: str, *, hint: bool) -> ToolResult:
+    """``ToolResult.from_wire`` for one entry of a run; an error names the entry's place."""
+    try:
+        return ToolResult.from_wire(payload)
+    except ResultColumnsError as exc:
+        raise ResultColumnsError(f"{where}: {exc}") from None
+    except ToolResultError as exc:
+        why = (
+            ". A JSON list whose items carry the key tool, rows, resultColumns or callId is "
+            "read as a run of tool results; if these are rows, wrap them in one result: "
+            '{"tool": "<name>", "rows": [...]}'
+            if hint and isinstance(payload, Mapping) and "rows" not in payload
+            else ""
+        )
+        raise ToolResultError(f"{where}: {exc}{why}") from None
+
+
+def _jsonl(text: str, name: str, first_error: json.JSONDecodeError) -> Iterator[tuple[int, Any]]:
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) < 2:
         raise ToolResultError(
@@ -136,7 +176,7 @@ def _jsonl(text: str, name: str, first_error: json.JSONDecodeError) -> Iterator[
         ) from None
     for n, line in lines:
         try:
-            yield json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
             raise ToolResultError(
                 f"{name} line {n} is not valid JSON ({exc.msg} at column {exc.colno}); a .jsonl "

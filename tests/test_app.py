@@ -547,6 +547,59 @@ def test_pasted_json_rows_are_read_as_undeclared(explorer: AppTest) -> None:
     assert spec["encoding"]["x"]["field"] == "region"
 
 
+def test_a_pasted_run_with_a_malformed_entry_is_refused_not_shown_as_undeclared_rows(
+    explorer: AppTest,
+) -> None:
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    run = [
+        {"tool": "u", "rows": [{"lun": ""}], "resultColumns": {"lun": "number"}},
+        {"tool": "u", "Rows": []},
+    ]
+    at.text_area(key="paste").input(json.dumps(run))
+    at = ok(at.run())
+    assert texts(at, "error") == [RUN_ENTRY_ERROR.replace("run.json", "pasted.json")]
+    assert texts(at, "title") == ["chartkit explorer"]  # no result, declared or not
+    assert at.dataframe.len == 0
+
+
+def test_a_run_with_a_malformed_declaration_and_a_malformed_entry_names_the_entry() -> None:
+    run = [
+        {"tool": "t", "rows": [{"lun": 1}], "resultColumns": {"lun": "integer"}},
+        {"tool": "u", "Rows": []},
+    ]
+    loaded = ex.load_bytes(json.dumps(run), "run.json")
+    assert loaded.results == ()
+    assert loaded.error == RUN_ENTRY_ERROR
+    lines = "\n".join(json.dumps(entry) for entry in [run[0], {}, run[1]]).replace("{}", "")
+    jsonl = ex.load_bytes(lines, "run.jsonl")
+    assert jsonl.results == ()
+    assert jsonl.error == (
+        "run.jsonl line 3: a tool result needs the key(s) 'rows'; it has 'tool', 'Rows'"
+    )
+
+
+def test_a_run_with_a_malformed_declaration_sets_it_aside_and_keeps_the_other_results() -> None:
+    run = [
+        {"tool": "t", "rows": [{"lun": 1}], "resultColumns": {"lun": "integer"}},
+        {"tool": "u", "rows": [{"lun": 2}], "resultColumns": {"lun": "number"}},
+    ]
+    loaded = ex.load_bytes(json.dumps(run), "run.json")
+    assert [(r.tool, r.result_columns is None) for r in loaded.results] == [
+        ("t", True),
+        ("u", False),
+    ]
+    assert loaded.error == (
+        "result 1 of run.json: tool 't' declares column 'lun' as \"integer\"; use one of "
+        "number, string, boolean, date (or leave the column undeclared)"
+    )
+    assert loaded.warning == (
+        "The declaration of t was set aside, so its rows are shown undeclared; write a "
+        "declaration for them in the editor below."
+    )
+
+
 ODD_ROWS = {
     "nested values": [{"a": {"x": 1}, "b": [1, 2], "c": 3}],
     "only nulls": [{"a": None, "b": None}, {"a": None, "b": None}],
@@ -571,6 +624,12 @@ def test_odd_rows_are_shown_under_every_dial_setting(explorer: AppTest, case: st
     if case == "an integer wider than 64 bits":
         assert table(at, "a", "b")["a"].tolist() == [str(10**30), "1"]
 
+
+RUN_ENTRY_ERROR = (
+    "result 2 of run.json: a tool result needs the key(s) 'rows'; it has 'tool', 'Rows'. A JSON "
+    "list whose items carry the key tool, rows, resultColumns or callId is read as a run of "
+    'tool results; if these are rows, wrap them in one result: {"tool": "<name>", "rows": [...]}'
+)
 
 BAD_INPUTS = {
     "not JSON": (
@@ -607,6 +666,18 @@ BAD_INPUTS = {
         b'{"tool": "t", "rows": []}\n{"tool": \n',
         "run.jsonl line 2 is not valid JSON (Expecting value at column 10); a .jsonl run holds "
         "one JSON tool result per line",
+    ),
+    "a run with a malformed entry": (
+        "run.json",
+        b'[{"tool": "u", "rows": [{"lun": ""}], "resultColumns": {"lun": "number"}}, '
+        b'{"tool": "u", "Rows": []}]',
+        RUN_ENTRY_ERROR,
+    ),
+    "a jsonl run with a malformed entry": (
+        "run.jsonl",
+        b'{"tool": "u", "rows": [{"lun": ""}], "resultColumns": {"lun": "number"}}\n'
+        b'{"tool": "u", "Rows": []}\n',
+        "run.jsonl line 2: a tool result needs the key(s) 'rows'; it has 'tool', 'Rows'",
     ),
 }
 

@@ -203,6 +203,39 @@ def test_unreadable_input_exits_2_with_the_message_on_stderr(
     assert (out, err) == ("", f"chartkit check: {message}\n")
 
 
+def test_a_run_with_one_malformed_entry_exits_2_naming_the_entry_never_unchecked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run.json"
+    good = {"tool": "u", "rows": [{"lun": ""}], "resultColumns": {"lun": "number"}}
+    run.write_text(json.dumps([good, {"tool": "u", "Rows": []}]), encoding="utf-8")
+    assert main(["check", str(run), "--mode", "enforce"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"chartkit check: result 2 of {run}: a tool result needs the key(s) 'rows'; it has "
+        "'tool', 'Rows'. A JSON list whose items carry the key tool, rows, resultColumns or "
+        "callId is read as a run of tool results; if these are rows, wrap them in one result: "
+        '{"tool": "<name>", "rows": [...]}\n'
+    )
+
+
+def test_a_jsonl_run_with_one_malformed_entry_exits_2_naming_the_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = tmp_path / "run.jsonl"
+    write_run(run, 3)
+    lines = run.read_text(encoding="utf-8").splitlines()
+    lines[1] = json.dumps({"tool": "lun", "Rows": [{"lun": 2}]})
+    run.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["check", str(run), "--mode", "enforce"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        f"chartkit check: {run} line 2: a tool result needs the key(s) 'rows'; it has 'tool', "
+        "'Rows'\n",
+    )
+
+
 def test_a_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
     assert main(["check", str(missing), "--json"]) == 2
@@ -268,6 +301,22 @@ def test_a_broken_line_in_a_large_run_gives_the_message_the_whole_file_gives(
     assert err.endswith(
         f"chartkit check: {run} line 333 is not valid JSON (Expecting property name enclosed in "
         "double quotes at column 2); a .jsonl run holds one JSON tool result per line\n"
+    )
+
+
+def test_a_malformed_entry_in_a_large_run_gives_the_line_the_whole_file_gives(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    run = tmp_path / "large.jsonl"
+    write_run(run, 450)
+    lines = run.read_text(encoding="utf-8").splitlines()
+    lines[332] = json.dumps({"tool": "lun", "Rows": [{"lun": 333}]})
+    run.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    on_a_terminal(monkeypatch)
+    assert main(["check", str(run)]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"chartkit check: {run} line 333: a tool result needs the key(s) 'rows'; it has "
+        "'tool', 'Rows'\n"
     )
 
 

@@ -18,7 +18,7 @@ from chartkit import (
     check_result,
     read_results,
 )
-from chartkit.result import WIRE_KEYS
+from chartkit.result import RUN_KEYS, WIRE_KEYS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "app" / "examples"
 
@@ -152,6 +152,115 @@ def test_a_bare_array_of_rows_is_one_undeclared_result_named_after_the_file() ->
         None,
     )
     assert check_result(result, mode="enforce").findings == ()  # undeclared: nothing armed
+
+
+RUN_HINT = (
+    ". A JSON list whose items carry the key tool, rows, resultColumns or callId is read as a "
+    'run of tool results; if these are rows, wrap them in one result: {"tool": "<name>", '
+    '"rows": [...]}'
+)
+
+
+def test_the_run_keys_are_the_wire_keys_but_description() -> None:
+    assert RUN_KEYS == ("tool", "rows", "resultColumns", "callId")
+
+
+def test_a_run_with_one_malformed_entry_is_refused_never_read_as_undeclared_rows() -> None:
+    run = [WIRE, {"tool": "u", "Rows": []}, {**WIRE, "callId": "call-3"}]
+    with pytest.raises(ToolResultError) as raised:
+        read_results(json.dumps(run), name="run.json")
+    assert str(raised.value) == (
+        "result 2 of run.json: a tool result needs the key(s) 'rows'; it has 'tool', 'Rows'"
+        + RUN_HINT
+    )
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"rows": [{"lun": 0}]}, "a tool result needs the key(s) 'tool'; it has 'rows'"),
+        (
+            {"resultColumns": {"lun": "number"}, "data": []},
+            "a tool result needs the key(s) 'tool', 'rows'; it has 'resultColumns', 'data'"
+            + RUN_HINT,
+        ),
+        (
+            {"callId": "call-9", "lun": 0},
+            "a tool result needs the key(s) 'tool', 'rows'; it has 'callId', 'lun'" + RUN_HINT,
+        ),
+        (
+            {"tool": "u", "rows": [], "call_id": "x"},
+            "unknown key(s) 'call_id' in a tool result; the wire form has tool, rows, "
+            "resultColumns, callId, description (note the spelling resultColumns, callId)",
+        ),
+        (
+            {"tool": "", "rows": []},
+            "tool must be a non-empty string naming the tool, got ''",
+        ),
+        (
+            ["not", "an", "object"],
+            "a tool result must be a JSON object with keys tool, rows, resultColumns, callId, "
+            "description; got list",
+        ),
+    ],
+    ids=["rows only", "resultColumns only", "callId only", "snake_case key", "empty tool", "list"],
+)
+def test_any_entry_carrying_a_wire_key_makes_the_list_a_run_and_a_bad_entry_names_its_place(
+    entry: Any, message: str
+) -> None:
+    with pytest.raises(ToolResultError) as raised:
+        read_results(json.dumps([WIRE, WIRE, entry]), name="run.json")
+    assert str(raised.value) == f"result 3 of run.json: {message}"
+
+
+def test_a_malformed_declaration_in_a_run_names_its_place_and_stays_a_declaration_error() -> None:
+    run = [WIRE, {**WIRE, "resultColumns": {"lun": "integer"}}]
+    with pytest.raises(ResultColumnsError) as raised:
+        read_results(json.dumps(run), name="run.json")
+    assert str(raised.value) == (
+        "result 2 of run.json: tool 'host_group_mappings' declares column 'lun' as \"integer\"; "
+        "use one of number, string, boolean, date (or leave the column undeclared)"
+    )
+
+
+def test_rows_that_carry_a_wire_key_as_a_column_must_be_wrapped_and_are_told_how() -> None:
+    rows = [{"tool": "grep", "calls": 3}, {"tool": "sed", "calls": 1}]
+    with pytest.raises(ToolResultError) as raised:
+        read_results(json.dumps(rows), name="tool_calls.json")
+    assert str(raised.value) == (
+        "result 1 of tool_calls.json: a tool result needs the key(s) 'rows'; it has 'tool', "
+        "'calls'" + RUN_HINT
+    )
+    (wrapped,) = read_results(json.dumps({"tool": "tool_calls", "rows": rows}))
+    assert wrapped.rows == rows
+
+
+def test_rows_with_a_description_column_are_still_rows() -> None:
+    rows = [{"lun": 0, "description": "boot"}, {"lun": 1, "description": "data"}]
+    (result,) = read_results(json.dumps(rows), name="luns.json")
+    assert (result.tool, result.rows, result.result_columns) == ("luns", rows, None)
+
+
+def test_an_array_of_plain_values_is_not_a_run() -> None:
+    (result,) = read_results(b"[1, 2, 3]", name="numbers.json")
+    assert (result.tool, result.rows) == ("numbers", [1, 2, 3])
+
+
+def test_a_jsonl_run_with_a_malformed_entry_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    lines = [json.dumps(WIRE), "", json.dumps({"tool": "u", "Rows": []}), json.dumps(WIRE)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ToolResultError) as raised:
+        read_results(path)
+    assert str(raised.value) == (
+        "run.jsonl line 3: a tool result needs the key(s) 'rows'; it has 'tool', 'Rows'"
+    )
+
+
+def test_a_jsonl_line_with_a_malformed_declaration_names_its_line() -> None:
+    lines = [json.dumps(WIRE), json.dumps({**WIRE, "resultColumns": {"lun": "integer"}})]
+    with pytest.raises(ResultColumnsError, match=re.escape("run.jsonl line 2: tool 'host_gr")):
+        read_results("\n".join(lines), name="run.jsonl")
 
 
 @pytest.mark.parametrize(
