@@ -24,7 +24,6 @@ from chartkit import (
     ResultColumnsError,
     ToolResult,
     ToolResultError,
-    check_columns,
     check_result,
     read_results,
     read_rowset,
@@ -416,16 +415,19 @@ def offending_cells(
 ) -> dict[str, list[bool]]:
     """Per declared column in ``columns``, which of ``rows`` hold a value the check rejects.
 
-    Each distinct value is judged once, by ``check_columns`` itself (so the highlight can
-    never disagree with the findings); a row without the key offends unless the column is
-    nullable.
+    The verdicts are ``chartkit.check.offending_mask``'s — the check's own — so the highlight
+    can never disagree with the findings; a row without the key offends unless the column is
+    nullable, like a null.
 
     >>> offending_cells([{"lun": ""}, {"lun": 3}], {"lun": "number"}, ["lun"])
     {'lun': [True, False]}
     """
     if not declaration:
         return {}
+    import pandas as pd
+
     from chartkit import normalize_result_columns
+    from chartkit.check import offending_mask
 
     declared = normalize_result_columns(declaration)
     out: dict[str, list[bool]] = {}
@@ -433,24 +435,8 @@ def offending_cells(
         decl = declared.get(name)
         if decl is None:
             continue
-        seen: dict[tuple[type, Any], bool] = {}
-        marks: list[bool] = []
-        for row in rows:
-            value = row.get(name, _ABSENT)
-            if value is _ABSENT:
-                marks.append(not decl.nullable)
-                continue
-            try:
-                key: tuple[type, Any] | None = (type(value), value)
-                verdict = seen.get(key)
-            except TypeError:  # unhashable: a dict or list in a cell
-                key, verdict = None, None
-            if verdict is None:
-                verdict = bool(check_columns([{name: value}], {name: decl}))
-                if key is not None:
-                    seen[key] = verdict
-            marks.append(verdict)
-        out[name] = marks
+        values = pd.Series([row.get(name) for row in rows], dtype=object)
+        out[name] = offending_mask(values, decl).tolist()
     return out
 
 
