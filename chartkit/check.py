@@ -11,6 +11,7 @@ object columns.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,21 @@ class ColumnViolation:
                 f"counts must satisfy 0 <= absent <= affected <= total, got absent={self.absent}, "
                 f"affected={self.affected}, total={self.total}"
             )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, camelCase like the wire form; the sample as JSON can hold it."""
+        return {
+            "kind": self.kind,
+            "column": self.column,
+            "declared": self.declared,
+            "nullable": self.nullable,
+            "sample": _json_sample(self.sample),
+            "sampleType": self.sample_type,
+            "affected": self.affected,
+            "total": self.total,
+            "absent": self.absent,
+            "offendingTypes": list(self.offending_types),
+        }
 
     @property
     def about_absence(self) -> bool:
@@ -538,3 +554,14 @@ def offending_mask(
             verdict = _look(decl.type, value)
         out[i] = verdict == _BAD or (verdict == _NOTHING and not decl.nullable)
     return out
+
+
+def _json_sample(value: Any) -> Any:
+    """The sample itself when JSON can hold it, else its JSON-ish text (numpy → number, …)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        from chartkit.messages import render_sample  # messages builds on this module
+
+        return json.loads(render_sample(value))
+    return value

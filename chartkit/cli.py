@@ -30,11 +30,8 @@ from chartkit.integrity import (
     CheckMode,
     CheckOutcome,
     DispositionLedger,
-    DispositionRow,
-    Finding,
     check_result,
 )
-from chartkit.messages import render_sample
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import read_rowset
 
@@ -355,46 +352,12 @@ def _check_payload(
                 "refused": outcome.refused,
                 "refusal": outcome.refusal,
                 "notChecked": None if outcome.armed else _not_checked(result, mode),
-                "findings": [_finding(f) for f in outcome.findings],
-                "disposition": [_disposition(d) for d in outcome.disposition],
+                "findings": [f.to_dict() for f in outcome.findings],
+                "disposition": [d.to_dict() for d in outcome.disposition],
             }
             for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1)
         ],
-        "disposition": [_disposition(d) for d in ledger.rows()],
-    }
-
-
-def _finding(f: Finding) -> dict[str, Any]:
-    v = f.violation
-    return {
-        "kind": f.kind,
-        "tool": f.tool,
-        "column": f.column,
-        "callId": f.call_id,
-        "message": f.message,
-        "violation": {
-            "kind": v.kind,
-            "column": v.column,
-            "declared": v.declared,
-            "nullable": v.nullable,
-            "sample": json.loads(render_sample(v.sample)),
-            "sampleType": v.sample_type,
-            "affected": v.affected,
-            "total": v.total,
-            "absent": v.absent,
-            "offendingTypes": list(v.offending_types),
-        },
-    }
-
-
-def _disposition(d: DispositionRow) -> dict[str, Any]:
-    return {
-        "check": d.check,
-        "seam": d.seam,
-        "checked": d.checked,
-        "findings": d.findings,
-        "notApplicable": d.not_applicable,
-        "lastFiredAt": d.last_fired_at,
+        "disposition": [d.to_dict() for d in ledger.rows()],
     }
 
 

@@ -45,6 +45,17 @@ class Finding:
     message: str
     violation: ColumnViolation
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, camelCase like the wire form."""
+        return {
+            "kind": self.kind,
+            "tool": self.tool,
+            "column": self.column,
+            "callId": self.call_id,
+            "message": self.message,
+            "violation": self.violation.to_dict(),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class DispositionRow:
@@ -56,6 +67,17 @@ class DispositionRow:
     findings: int = 0
     not_applicable: int = 0
     last_fired_at: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, camelCase like the wire form."""
+        return {
+            "check": self.check,
+            "seam": self.seam,
+            "checked": self.checked,
+            "findings": self.findings,
+            "notApplicable": self.not_applicable,
+            "lastFiredAt": self.last_fired_at,
+        }
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import pandas as pd
 
 from chartkit.charts import build_chart, spec_to_html, spec_to_png, spec_to_svg
-from chartkit.check import ColumnViolation, check_columns
+from chartkit.check import check_columns
 from chartkit.decide import plan_view
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
-from chartkit.integrity import CheckMode, CheckOutcome, Finding, check_result
+from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
@@ -89,23 +89,13 @@ class View:
                     "column": r.column,
                     "channel": r.channel,
                     "reason": r.reason,
-                    "violation": _violation_dict(r.violation) if r.violation else None,
+                    "violation": r.violation.to_dict() if r.violation else None,
                 }
                 for r in self.refusals
             ],
             "notes": list(self.notes),
-            "findings": [_finding_dict(f) for f in self.check.findings],
-            "disposition": [
-                {
-                    "check": d.check,
-                    "seam": d.seam,
-                    "checked": d.checked,
-                    "findings": d.findings,
-                    "notApplicable": d.not_applicable,
-                    "lastFiredAt": d.last_fired_at,
-                }
-                for d in self.check.disposition
-            ],
+            "findings": [f.to_dict() for f in self.check.findings],
+            "disposition": [d.to_dict() for d in self.check.disposition],
             "spec": self.spec,
         }
 
@@ -176,37 +166,6 @@ class View:
         if self.frame is not None:
             lines.append(self.frame.head(50).to_html(max_cols=30))
         return {"text/html": "".join(lines), "text/plain": text}
-
-
-def _violation_dict(v: ColumnViolation) -> dict[str, Any]:
-    try:
-        json.dumps(v.sample, allow_nan=False)
-        sample = v.sample
-    except (TypeError, ValueError):
-        sample = json.loads(render_sample(v.sample))
-    return {
-        "kind": v.kind,
-        "column": v.column,
-        "declared": v.declared,
-        "nullable": v.nullable,
-        "sample": sample,
-        "sampleType": v.sample_type,
-        "affected": v.affected,
-        "total": v.total,
-        "absent": v.absent,
-        "offendingTypes": list(v.offending_types),
-    }
-
-
-def _finding_dict(f: Finding) -> dict[str, Any]:
-    return {
-        "kind": f.kind,
-        "tool": f.tool,
-        "column": f.column,
-        "callId": f.call_id,
-        "message": f.message,
-        "violation": _violation_dict(f.violation),
-    }
 
 
 def view(
