@@ -434,15 +434,21 @@ class _Planner:
                 return q
         return None
 
-    def _line(
+    def _clean_with_color(
         self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
-    ) -> Plan:
+    ) -> tuple[ColumnProfile | None, pd.DataFrame]:
+        """x, y and the color (the picked one, or a small string column when none was picked)."""
         if cp is None and auto_color:
             cp = self._auto_color({xp.name, yp.name})
         used: list[tuple[Channel, ColumnProfile]] = [("x", xp), ("y", yp)]
         if cp is not None:
             used.append(("color", cp))
-        data = self._clean(used)
+        return cp, self._clean(used)
+
+    def _line(
+        self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
+    ) -> Plan:
+        cp, data = self._clean_with_color(xp, yp, cp, auto_color=auto_color)
         fx, fy = self.fields[xp.name], self.fields[yp.name]
         keys = [fx] + ([self.fields[cp.name]] if cp is not None else [])
         aggregate = None
@@ -516,12 +522,7 @@ class _Planner:
     def _scatter(
         self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
     ) -> Plan:
-        if cp is None and auto_color:
-            cp = self._auto_color({xp.name, yp.name})
-        used: list[tuple[Channel, ColumnProfile]] = [("x", xp), ("y", yp)]
-        if cp is not None:
-            used.append(("color", cp))
-        data = self._clean(used)
+        cp, data = self._clean_with_color(xp, yp, cp, auto_color=auto_color)
         fx, fy = self.fields[xp.name], self.fields[yp.name]
         said = f"{self._said(xp, True)} and {self._said(yp, True)}"
         if len(data) > self.max_points:
