@@ -36,6 +36,7 @@ from chartkit.encode import (
     Channel,
     ColumnProfile,
     Encoding,
+    any_aware,
     as_numbers,
     as_wall_clock,
     describe_offenders,
@@ -125,6 +126,7 @@ class _Planner:
         self.notes: list[str] = []
         self.refusals: list[AxisRefusal] = []
         self.fields: dict[str, str] = {}
+        self.utc: set[str] = set()  # date columns holding aware times, shown in UTC
 
     # -- choosing columns ---------------------------------------------------------------
 
@@ -391,6 +393,8 @@ class _Planner:
                 unplaced |= huge
             return numbers.where(~huge, np.nan), unplaced
         if q.type == "temporal":
+            if any_aware(series):
+                self.utc.add(q.name)
             return as_wall_clock(series), unplaced
         api = pd.api.types
         if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):
@@ -410,7 +414,7 @@ class _Planner:
         )
 
     def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
-        title = kw.pop("title", None) or q.name
+        title = kw.pop("title", None) or (f"{q.name} (UTC)" if q.name in self.utc else q.name)
         return Encoding(
             q.name,
             q.type,

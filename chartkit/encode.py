@@ -29,6 +29,7 @@ __all__ = [
     "ColumnProfile",
     "Encoding",
     "VegaLiteType",
+    "any_aware",
     "as_numbers",
     "as_wall_clock",
     "describe_offenders",
@@ -245,6 +246,22 @@ def _float(value: Any) -> float:
         return float(value)
     except OverflowError:
         return np.nan
+
+
+_OFFSET = r"[Tt\s]\d\d(?::?\d\d){0,2}(?:[.,]\d+)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?)$"  # time, zone
+
+
+def any_aware(series: pd.Series) -> bool:
+    """Whether any date value carries a time zone (an aware datetime, or an ISO offset)."""
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        return getattr(series.dt, "tz", None) is not None
+    for value in series.tolist():
+        if isinstance(value, str):
+            if re.search(_OFFSET, value.strip()):
+                return True
+        elif isinstance(value, dt.datetime) and value.tzinfo is not None:
+            return True
+    return False
 
 
 def as_wall_clock(series: pd.Series) -> pd.Series:

@@ -642,3 +642,10 @@ def test_non_string_labels_are_named_as_strings_and_duplicates_refused() -> None
     twice = pd.DataFrame([[1, "x"], [2, "y"]], columns=["a", "a"])
     with pytest.raises(ChartkitError, match="more than one column labelled 'a'; give each"):
         view(twice, {"a": "number"})
+
+
+def test_a_date_axis_with_aware_times_is_titled_utc_and_a_naive_one_is_not() -> None:
+    aware = [{"ts": "2024-05-13T02:00:00+02:00", "v": 1.0}, {"ts": "2024-05-14T00:00Z", "v": 2.0}]
+    naive = [{"ts": "2024-05-13T02:00:00", "v": 1.0}, {"ts": "2024-05-14", "v": 2.0}]
+    assert encoding(view(aware, {"ts": "date", "v": "number"}), "x")["title"] == "ts (UTC)"
+    assert encoding(view(naive, {"ts": "date", "v": "number"}), "x")["title"] == "ts"
