@@ -74,6 +74,14 @@ class ColumnViolation:
                 f"affected={self.affected}, total={self.total}"
             )
 
+    @classmethod
+    def missing(cls, column: str, declaration: ColumnDeclaration, total: int) -> ColumnViolation:
+        """The ``missing-column`` violation: a declared column that no row has."""
+        return cls(
+            "missing-column", column, declaration.type, declaration.nullable, None, "absent",
+            total, total, total, ("absent",),
+        )  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, camelCase like the wire form; the sample as JSON can hold it."""
         return {
@@ -308,18 +316,7 @@ def _check_values(
     type_list = list(map(type, values))
     types = set(type_list)
     if types == {_Absent}:
-        return ColumnViolation(
-            "missing-column",
-            name,
-            declared,
-            nullable,
-            None,
-            "absent",
-            total,
-            total,
-            total,
-            ("absent",),
-        )
+        return ColumnViolation.missing(name, decl, total)
     found = _Offenders()
     look: set[type] = set()
     for tp in types:
@@ -455,18 +452,7 @@ def _check_series(
 ) -> ColumnViolation | None:
     """Judge one dataframe column, by dtype where the dtype settles it."""
     if name not in frame.columns:
-        return ColumnViolation(
-            "missing-column",
-            name,
-            decl.type,
-            decl.nullable,
-            None,
-            "absent",
-            total,
-            total,
-            total,
-            ("absent",),
-        )
+        return ColumnViolation.missing(name, decl, total)
     series = frame[name]
     if isinstance(series, pd.DataFrame):  # duplicated column label: judge the first
         series = series.iloc[:, 0]
