@@ -221,19 +221,9 @@ def view(
         violations = ()
     profiles = profile_columns(frame, declaration, violations)
     plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points)
-    if plan.kind == "table":
-        return View(
-            kind="table",
-            reason=plan.reason,
-            result=result,
-            check=outcome,
-            refusals=plan.refusals,
-            notes=plan.notes,
-            frame=frame,
-        )
-    chart = build_chart(plan)
+    chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
-        kind="chart",
+        kind=plan.kind,
         reason=plan.reason,
         result=result,
         check=outcome,
@@ -242,7 +232,7 @@ def view(
         refusals=plan.refusals,
         notes=plan.notes,
         chart=chart,
-        spec=chart.to_dict(),
+        spec=chart.to_dict() if chart is not None else None,
         frame=frame,
     )
 

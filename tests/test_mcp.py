@@ -463,20 +463,26 @@ def test_a_one_row_list_from_a_declared_tool_is_a_one_row_list_and_is_refused_as
     assert remote_outcome.delivered == remote_outcome.refusal  # the rows never pass
 
 
-@pytest.mark.parametrize("transport", ["in-process", "stdio"])
-def test_text_blocks_give_a_list_of_as_many_rows_as_the_tool_returned(
-    transport: str, tmp_path: Path
-) -> None:
-    server = one_row_server(tmp_path, transport)
+def call_both(server: Any, first: str, second: str) -> tuple[ToolResult, ToolResult]:
+    """Call two tools of one server over one connection."""
 
     async def calls() -> tuple[ToolResult, ToolResult]:
         async with open_server(server) as client:
             listing = await list_tools(client)
-            two = await call_tool(client, "lun_two_unannotated", tools=listing)
-            none = await call_tool(client, "lun_none_unannotated", tools=listing)
-            return two, none
+            a = await call_tool(client, first, tools=listing)
+            b = await call_tool(client, second, tools=listing)
+            return a, b
 
-    two, none = run(calls)
+    return run(calls)
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_text_blocks_give_a_list_of_as_many_rows_as_the_tool_returned(
+    transport: str, tmp_path: Path
+) -> None:
+    two, none = call_both(
+        one_row_server(tmp_path, transport), "lun_two_unannotated", "lun_none_unannotated"
+    )
     assert two.rows == [ONE_LUN_ROW, {"logical_unit_number": 3, "host_group": "vdi-a"}]
     assert none.rows == []
 
@@ -485,16 +491,9 @@ def test_text_blocks_give_a_list_of_as_many_rows_as_the_tool_returned(
 def test_a_tool_returning_a_single_object_still_gives_the_object(
     transport: str, tmp_path: Path
 ) -> None:
-    server = one_row_server(tmp_path, transport)
-
-    async def calls() -> tuple[ToolResult, ToolResult]:
-        async with open_server(server) as client:
-            listing = await list_tools(client)
-            undeclared = await call_tool(client, "summary_unannotated", tools=listing)
-            annotated = await call_tool(client, "summary_annotated", tools=listing)
-            return undeclared, annotated
-
-    undeclared, annotated = run(calls)
+    undeclared, annotated = call_both(
+        one_row_server(tmp_path, transport), "summary_unannotated", "summary_annotated"
+    )
     assert undeclared.result_columns is None
     assert undeclared.rows == {"host_group": "vdi-a", "luns": 2}
     assert annotated.result_columns is not None  # declared, and its structured content is exact
