@@ -18,6 +18,7 @@ from chartkit.columns import (
 )
 from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
 from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, ToolResultError
+from chartkit.events import IntegrityEvent, Subscription, subscribe
 from chartkit.integrity import (
     CHECK_MODES,
     CheckMode,
@@ -49,9 +50,11 @@ __all__ = [
     "DispositionRow",
     "Encoding",
     "Finding",
+    "IntegrityEvent",
     "MissingExtraError",
     "ResultColumnsError",
     "RowsetReading",
+    "Subscription",
     "ToolResult",
     "ToolResultError",
     "View",
@@ -61,6 +64,7 @@ __all__ = [
     "normalize_result_columns",
     "read_results",
     "read_rowset",
+    "subscribe",
     "vegalite_type",
     "view",
     "view_payload_schema",

@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args
 
 from chartkit.check import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
 from chartkit.errors import ChartkitError
+from chartkit.events import publish
 from chartkit.messages import COLUMN_TYPE_CEILING, finding_message, refusal_sentence
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
@@ -129,13 +130,14 @@ def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome
     if mode != "off" and result.result_columns is not None:
         reading = read_rowset(result.rows)
     if reading is None:  # unarmed, or not a rowset: nothing measured
-        return CheckOutcome(
+        outcome = CheckOutcome(
             mode=mode,
             status="ok",
             delivered=result.rows,
             findings=(),
             disposition=tuple(DispositionRow(k, not_applicable=1) for k in VIOLATION_KINDS),
         )
+        return publish(result, outcome)  # the two events (chartkit.events)
     assert result.result_columns is not None
     violations = check_columns(reading, result.result_columns)
     now = time.time()
@@ -166,7 +168,7 @@ def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome
         )
         for k in VIOLATION_KINDS
     )
-    return CheckOutcome(
+    outcome = CheckOutcome(
         mode=mode,
         status="invalid" if refusal is not None else "ok",
         delivered=refusal if refusal is not None else result.rows,
@@ -176,6 +178,7 @@ def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome
         armed=True,
         refusal=refusal,
     )
+    return publish(result, outcome)
 
 
 @dataclass
