@@ -31,7 +31,7 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/view.py
 
 examples:
-	$(PYTHON) app/examples/generate.py
+	$(PYTHON) app/generate_examples.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -51,7 +51,8 @@ EXIT_UNREADABLE = 2
 EXPLORE_FILE_ENV = "CHARTKIT_EXPLORE_FILE"
 """The environment variable ``chartkit explore FILE`` hands the explorer the file in."""
 EXPLORER_ENV = "CHARTKIT_EXPLORER"
-"""Overrides where ``chartkit explore`` finds the explorer app (``app/explorer.py``)."""
+"""Overrides where ``chartkit explore`` finds the explorer's Streamlit script (by default the
+packaged ``chartkit/explorer/streamlit_app.py``)."""
 
 RENDER_FORMATS = (".png", ".svg", ".html", ".json")
 
@@ -155,6 +156,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     explore.add_argument("file", metavar="FILE", nargs="?", help=file_help)
     explore.add_argument("--port", type=int, help="the port Streamlit serves on")
+    explore.add_argument(
+        "--address",
+        default="127.0.0.1",
+        help="the address Streamlit listens on (default: 127.0.0.1, this machine only)",
+    )
     explore.add_argument("--headless", action="store_true", help="do not open a browser window")
     explore.set_defaults(run=_explore)
     return parser
@@ -461,21 +467,20 @@ def _explorer() -> Path:
         if not path.is_file():
             raise _Exit(
                 EXIT_UNREADABLE,
-                f"{EXPLORER_ENV} is set to {override!r}, which is not a file; point it at "
-                "app/explorer.py in a chartkit checkout, or unset it",
+                f"{EXPLORER_ENV} is set to {override!r}, which is not a file; point it at a "
+                "Streamlit script such as app/explorer.py in a chartkit checkout, or unset it "
+                "to run the explorer installed with the package",
             )
         return path.resolve()
-    import chartkit
+    from chartkit.explorer import SCRIPT
 
-    path = Path(chartkit.__file__).resolve().parent.parent / "app" / "explorer.py"
-    if not path.is_file():
+    if not SCRIPT.is_file():
         raise _Exit(
             EXIT_UNREADABLE,
-            f"the explorer app is not installed with the package (looked for {path}); it lives "
-            "in the chartkit repository: clone it and run `make explore` (or `chartkit explore` "
-            f"from that checkout), or set {EXPLORER_ENV}=/path/to/app/explorer.py",
+            f"the explorer's script is missing from the installed package (looked for {SCRIPT}); "
+            "reinstall it with pip install --force-reinstall 'chartkit[app]'",
         )
-    return path
+    return SCRIPT
 
 
 def _launch(command: Sequence[str], env: dict[str, str], cwd: Path | None) -> int:
@@ -508,6 +513,18 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _explorer_settings() -> list[str]:
+    """The settings a checkout's ``.streamlit/config.toml`` holds, as flags, so an installed
+    package serves the same explorer from any directory."""
+    from chartkit.explorer._logic import MAX_FILE_MB
+
+    return [
+        "--server.maxUploadSize", str(MAX_FILE_MB),
+        "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",
+    ]  # fmt: skip
+
+
 def _explore(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("streamlit") is None:
         error = MissingExtraError(
@@ -531,14 +548,14 @@ def _explore(args: argparse.Namespace) -> int:
         else:
             env[EXPLORE_FILE_ENV] = str(Path(args.file).resolve())
     command = [sys.executable, "-m", "streamlit", "run", str(explorer)]
+    command += _explorer_settings()
+    command += ["--server.address", args.address]
     if args.port is not None:
         command += ["--server.port", str(args.port)]
     if args.headless:
         command += ["--server.headless", "true"]
-    checkout = explorer.parent.parent  # its .streamlit/config.toml applies when run from there
-    cwd = checkout if (checkout / ".streamlit").is_dir() else None
     try:
-        return _launch(command, env, cwd)
+        return _launch(command, env, None)
     finally:
         if staged is not None:
             staged.unlink(missing_ok=True)

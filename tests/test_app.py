@@ -1,4 +1,4 @@
-"""The explorer (``app/explorer.py``), driven through Streamlit's AppTest, and its logic.
+"""The explorer (``chartkit.explorer``, run by ``app/explorer.py``) through AppTest, and its logic.
 
 Each test reads as what a person sees: the sources, every bundled example, the dial, the axis
 pickers, the declaration editor, and each kind of bad input getting a clear message while the
@@ -16,13 +16,11 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import chartkit.explorer._logic as ex
 from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result
 from chartkit.view import view
 
 APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
-sys.path.insert(0, str(APP.parent))
-
-import _explore as ex  # noqa: E402
 
 LUN_FINDING = (
     "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 "

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-import chartkit
 from chartkit import DispositionLedger, check_result, cli, read_results
 from chartkit._progress import Progress
 from chartkit.cli import EXPLORE_FILE_ENV, EXPLORER_ENV, main
+from chartkit.explorer import SCRIPT
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "app" / "examples"
+EXAMPLES = ROOT / "chartkit" / "examples"
 LUN = EXAMPLES / "host_group_mappings.json"
 RUN = EXAMPLES / "run_incident.jsonl"
 
@@ -511,11 +511,16 @@ def test_explore_runs_the_explorer_with_the_file_in_the_environment(
     assert main(["explore", "run_incident.jsonl", "--port", "8599", "--headless"]) == 0
     ((command, env),) = launched
     assert command == [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "explorer.py"),
+        sys.executable, "-m", "streamlit", "run", str(SCRIPT),
+        "--server.maxUploadSize", "200",
+        "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "viewer",
+        "--server.address", "127.0.0.1",
         "--server.port", "8599", "--server.headless", "true",
     ]  # fmt: skip
+    assert SCRIPT == ROOT / "chartkit" / "explorer" / "streamlit_app.py"  # in the package
     assert env[EXPLORE_FILE_ENV] == str(RUN)
-    assert env["_cwd"] == str(ROOT)  # so the checkout's .streamlit/config.toml applies
+    assert env["_cwd"] == "None"  # the settings travel as flags, so any directory serves
 
 
 def test_explore_without_a_file_sets_no_file(
@@ -523,7 +528,7 @@ def test_explore_without_a_file_sets_no_file(
 ) -> None:
     assert main(["explore"]) == 0
     ((command, env),) = launched
-    assert command[-1] == str(ROOT / "app" / "explorer.py")
+    assert command[4] == str(SCRIPT)
     assert EXPLORE_FILE_ENV not in env
 
 
@@ -574,31 +579,25 @@ def test_explore_without_streamlit_names_the_extra(
     )
 
 
-def test_explore_outside_a_checkout_says_what_to_do(
+def test_explore_runs_the_packaged_explorer_or_the_one_named_in_the_environment(
     launched: list[tuple[list[str], dict[str, str]]],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    installed = tmp_path / "site-packages" / "chartkit" / "__init__.py"
-    monkeypatch.setattr(chartkit, "__file__", str(installed))
-    assert main(["explore"]) == 2
-    assert launched == []
-    looked = tmp_path / "site-packages" / "app" / "explorer.py"
-    assert capsys.readouterr().err == (
-        f"chartkit explore: the explorer app is not installed with the package (looked for "
-        f"{looked}); it lives in the chartkit repository: clone it and run `make explore` (or "
-        f"`chartkit explore` from that checkout), or set {EXPLORER_ENV}=/path/to/app/explorer.py\n"
-    )
     monkeypatch.setenv(EXPLORER_ENV, str(tmp_path / "mine.py"))
     assert main(["explore"]) == 2
     assert capsys.readouterr().err == (
         f"chartkit explore: {EXPLORER_ENV} is set to {str(tmp_path / 'mine.py')!r}, which is not "
-        "a file; point it at app/explorer.py in a chartkit checkout, or unset it\n"
+        "a file; point it at a Streamlit script such as app/explorer.py in a chartkit checkout, "
+        "or unset it to run the explorer installed with the package\n"
     )
     (tmp_path / "mine.py").write_text("", encoding="utf-8")
     assert main(["explore"]) == 0
     assert launched[0][0][4] == str(tmp_path / "mine.py")
+    monkeypatch.delenv(EXPLORER_ENV)
+    assert main(["explore"]) == 0
+    assert launched[1][0][4] == str(SCRIPT)
 
 
 # ------------------------------------------------------------------------ a real process

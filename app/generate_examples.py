@@ -1,6 +1,7 @@
 """Generate the example tool results shipped with chartkit.
 
-Each example is written next to this script as one JSON file in "wire form":
+Each example is written to ``chartkit/examples/`` (package data, so the wheel carries
+them) as one JSON file in "wire form":
 
     {"tool": str, "callId": "call-N", "description": str,
      "resultColumns": {column: type-or-{"type", "nullable"}} (may be absent),
@@ -14,7 +15,7 @@ The script is deterministic: every example draws from its own seeded
 it twice gives byte-identical files. It uses the standard library only and
 imports nothing from chartkit.
 
-Run with ``python3 app/examples/generate.py``.
+Run with ``python3 app/generate_examples.py`` (``make examples``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-OUT_DIR = Path(__file__).resolve().parent
+OUT_DIR = Path(__file__).resolve().parent.parent / "chartkit" / "examples"
 
 Row = dict[str, Any]
 Columns = dict[str, Any]

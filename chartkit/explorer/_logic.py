@@ -1,7 +1,7 @@
 """The explorer's logic that is not UI: sources, parsing, the run ledger, highlights, the editor.
 
 Everything here is plain Python over chartkit's public names, so tests call it directly; the
-Streamlit page (``explorer.py``) only lays it out.
+Streamlit page (``chartkit/explorer/page.py``) only lays it out.
 """
 
 from __future__ import annotations
@@ -63,9 +63,11 @@ __all__ = [
     "with_declaration",
 ]
 
-EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
-MCP_EXAMPLE_SERVER = Path(__file__).resolve().parent.parent / "examples" / "mcp_server.py"
-"""The MCP server (stdio) that serves the bundled examples with their declarations."""
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+"""The bundled example results: package data (``chartkit/examples``), so the wheel has them."""
+MCP_EXAMPLE_SERVER = Path(__file__).resolve().parents[2] / "examples" / "mcp_server.py"
+"""The MCP server (stdio) that serves the bundled examples with their declarations; it is in a
+checkout (``examples/mcp_server.py``), not in the wheel."""
 DEFAULT_EXAMPLE = "host_group_mappings"
 DEFAULT_MODE: CheckMode = "warn"
 ENV_FILE = "CHARTKIT_EXPLORE_FILE"

@@ -1,0 +1,608 @@
+"""The explorer's Streamlit page: see a tool result the way chartkit judges it.
+
+``main()`` lays the page out; ``chartkit explore`` runs it through
+``chartkit/explorer/streamlit_app.py`` and ``make explore`` through ``app/explorer.py``, both
+one-line Streamlit entries. A file named by ``chartkit explore FILE`` arrives in the
+``CHARTKIT_EXPLORE_FILE`` environment variable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from chartkit import (
+    CHECK_MODES,
+    COLUMN_TYPE_CEILING,
+    COLUMN_TYPES,
+    ChartkitError,
+    CheckMode,
+    CheckOutcome,
+    ToolResult,
+    check_columns,
+    check_result,
+    read_rowset,
+)
+from chartkit.explorer import _logic as ex
+from chartkit.streamlit import show, show_check, violation_line
+from chartkit.view import View, view
+
+__all__ = ["main"]
+
+AUTO = "(automatic)"
+HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
+MODE_HELP = {
+    "off": "nothing measured",
+    "warn": "findings filed; the rows pass as returned",
+    "enforce": "the rows are refused; a teaching sentence instead",
+}
+
+
+# --- cached work (results are immutable, so they are shared, not copied) ----------------------
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _load_path(path: str, mtime: float, size: int, limit: int) -> ex.Loaded:
+    return ex.load_path(path, limit=limit)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _load_data(digest: str, name: str, limit: int, _data: bytes) -> ex.Loaded:
+    return ex.load_bytes(_data, name, limit=limit)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _outcome(rkey: str, decl: str, mode: str, _result: ToolResult) -> CheckOutcome:
+    return check_result(_result, mode=mode)  # type: ignore[arg-type]
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _violations(rkey: str, decl: str, _result: ToolResult) -> dict[str, Any]:
+    if _result.result_columns is None or read_rowset(_result.rows) is None:
+        return {}
+    return {v.column: v for v in check_columns(_result.rows, _result.result_columns)}
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _view(
+    rkey: str,
+    decl: str,
+    mode: str,
+    x: str | None,
+    y: str | None,
+    color: str | None,
+    _result: ToolResult,
+) -> View:
+    return view(_result, mode=mode, x=x, y=y, color=color)  # type: ignore[arg-type]
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _ledger(skey: str, decls: str, mode: str, _results: tuple[ToolResult, ...]) -> ex.RunLedger:
+    return ex.run_ledger(_results, mode)  # type: ignore[arg-type]
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _offending_rows(
+    rkey: str, decl: str, _result: ToolResult, columns: tuple[str, ...]
+) -> list[int]:
+    return ex.offending_rows(_result.rows, _result.result_columns, columns)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+# --- the sidebar: sources -------------------------------------------------------------------
+
+
+def _source() -> tuple[str, ex.Loaded | None]:
+    """The sidebar's source picker; answers a key for the source and what it loaded."""
+    env_file = os.environ.get(ex.ENV_FILE)
+    sources = ["Bundled example", "Upload a file", "Paste JSON"]
+    if env_file:
+        sources.insert(0, "File from the command line")
+    mcp = _mcp_module()
+    if mcp is not None:
+        sources.append("MCP server")
+    choice = st.sidebar.radio("Source", sources, key="source")
+    limit = ex.max_file_bytes()
+    if choice == "File from the command line" and env_file:
+        st.sidebar.caption(f"`{env_file}`")
+        try:
+            stat = Path(env_file).stat()
+            mtime, size = stat.st_mtime, stat.st_size
+        except OSError:
+            mtime, size = 0.0, 0
+        with st.spinner(f"Reading {Path(env_file).name}…"):
+            loaded = _load_path(env_file, mtime, size, limit)
+        return f"file:{env_file}:{mtime}", loaded
+    if choice == "Upload a file":
+        uploaded = st.sidebar.file_uploader(
+            "A tool result (.json), a run (.jsonl or a JSON list of results), or a bare JSON "
+            "array of rows",
+            type=["json", "jsonl"],
+            key="upload",
+            help=f"Files up to {ex.size_text(limit)}.",
+        )
+        if uploaded is None:
+            return "upload:none", None
+        data = uploaded.getvalue()
+        with st.spinner(f"Reading {uploaded.name} ({ex.size_text(len(data))})…"):
+            digest = _digest(data)
+            loaded = _load_data(digest, uploaded.name, limit, data)
+        return f"upload:{digest}", loaded
+    if choice == "Paste JSON":
+        text = st.sidebar.text_area(
+            "Paste a tool result, or a bare JSON array of rows (read as undeclared)",
+            key="paste",
+            placeholder='[{"logical_unit_number": "", "host_group": "vdi-a"}]',
+        )
+        if not text.strip():
+            return "paste:none", None
+        data = text.encode("utf-8")
+        digest = _digest(data)
+        return f"paste:{digest}", _load_data(digest, "pasted.json", limit, data)
+    if choice == "MCP server" and mcp is not None:
+        return _mcp_source(mcp)
+    names = [e.name for e in ex.examples()]
+    name = st.sidebar.selectbox(
+        "Bundled example", names, index=names.index(ex.DEFAULT_EXAMPLE), key="example"
+    )
+    example = next(e for e in ex.examples() if e.name == name)
+    stat = example.path.stat()
+    loaded = _load_path(str(example.path), stat.st_mtime, stat.st_size, limit)
+    return f"example:{name}", loaded
+
+
+def _mcp_module() -> Any:
+    """``chartkit.mcp`` when it and the ``mcp`` extra are installed, else None."""
+    try:
+        import chartkit.mcp as mcp
+    except ImportError:
+        return None
+    return mcp
+
+
+def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
+    """Start an MCP server from a command line, list its tools, call one, show its result."""
+    bar = st.sidebar
+    command = bar.text_input(
+        "Server command line (stdio)",
+        value=shlex.join([sys.executable, str(ex.MCP_EXAMPLE_SERVER)]),
+        key="mcp-command",
+        help="The command that starts an MCP server over stdio; the default serves the "
+        "bundled examples with their declarations.",
+    )
+    listed = st.session_state.get("mcp-tools")
+    if bar.button("List tools", key="mcp-list"):
+        with st.spinner("Starting the server and reading tools/list…"):
+            listed = st.session_state["mcp-tools"] = ex.mcp_list_tools(mcp, command)
+    if listed is None or listed.command != command:
+        return "mcp:none", None
+    for problem in listed.problems:
+        bar.warning(problem)
+    if listed.error is not None:
+        bar.error(listed.error)
+        return "mcp:none", None
+    if not listed.tools:
+        bar.info("The server lists no tools.")
+        return "mcp:none", None
+    names = [t.name for t in listed.tools]
+    labels = {t.name: ex.mcp_tool_label(t) for t in listed.tools}
+    first = names.index(ex.DEFAULT_EXAMPLE) if ex.DEFAULT_EXAMPLE in names else 0
+    tool = bar.selectbox("Tool", names, index=first, format_func=labels.__getitem__, key="mcp-tool")
+    arguments = bar.text_input("Arguments (a JSON object)", value="{}", key="mcp-arguments")
+    called = st.session_state.get("mcp-called")
+    if bar.button("Call tool", key="mcp-call"):
+        with st.spinner(f"Calling {tool}…"):
+            called = st.session_state["mcp-called"] = ex.mcp_call_tool(
+                mcp, command, str(tool), arguments
+            )
+    if called is None or called[0] != (command, tool):
+        return "mcp:none", None
+    loaded: ex.Loaded = called[1]
+    call = loaded.results[0].call_id if loaded.results else "failed"
+    return f"mcp:{command}:{tool}:{call}", loaded
+
+
+# --- the sidebar: result picker, dial, declaration editor ------------------------------------
+
+
+def _pick_result(skey: str, results: Sequence[ToolResult]) -> int:
+    if len(results) == 1:
+        return 0
+    labels = [ex.result_label(i, r) for i, r in enumerate(results)]
+    picked = st.selectbox(
+        f"Result ({len(results)} in this run)",
+        range(len(results)),
+        format_func=lambda i: labels[i],
+        key=f"result:{skey}",
+    )
+    return int(picked or 0)
+
+
+def _dial() -> CheckMode:
+    mode = st.radio(
+        "The dial — checkColumnTypes",
+        CHECK_MODES,
+        index=CHECK_MODES.index(ex.DEFAULT_MODE),
+        horizontal=True,
+        key="mode",
+        captions=[MODE_HELP[m] for m in CHECK_MODES],
+    )
+    st.caption(f"What the check can see: {COLUMN_TYPE_CEILING}")
+    return mode or ex.DEFAULT_MODE
+
+
+def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
+    """Per column a type select and a nullable toggle; answers the edited declaration."""
+    columns = ex.editor_columns(result)
+    declared = result.result_columns or {}
+    types = [ex.UNDECLARED, *COLUMN_TYPES]
+    keys = {c: (f"decl-type:{rkey}:{c}", f"decl-null:{rkey}:{c}") for c in columns}
+    for column, (tkey, nkey) in keys.items():  # start from the result's declaration
+        decl = declared.get(column)
+        st.session_state.setdefault(tkey, decl.type if decl is not None else ex.UNDECLARED)
+        st.session_state.setdefault(nkey, decl.nullable if decl is not None else False)
+
+    def reset() -> None:
+        for tkey, nkey in keys.values():
+            st.session_state.pop(tkey, None)
+            st.session_state.pop(nkey, None)
+
+    n = len(declared)
+    title = (
+        f"Declaration editor — resultColumns: {n} of {len(columns)} columns declared"
+        if n
+        else "Declaration editor — this result declares nothing: write its resultColumns here"
+    )
+    box = st.expander(title, expanded=not declared)
+    if not columns:
+        box.caption("No columns to declare: the rows are not a list of objects.")
+        return None
+    box.caption(
+        (
+            "Starts from the result's declaration. "
+            if declared
+            else "The result declares nothing: pick a type per column to write a declaration. "
+        )
+        + "Every edit re-runs the check and the view at once."
+    )
+    choices: dict[str, tuple[str, bool]] = {}
+    per_row = 3
+    for start in range(0, len(columns), per_row):
+        cells = box.columns(per_row)
+        for cell, column in zip(cells, columns[start : start + per_row], strict=False):
+            tkey, nkey = keys[column]
+            left, right = cell.columns([3, 2], vertical_alignment="bottom")
+            kind = left.selectbox(column, types, key=tkey)
+            nullable = right.toggle("nullable", key=nkey, disabled=kind == ex.UNDECLARED)
+            choices[column] = (kind or ex.UNDECLARED, bool(nullable))
+    declaration = ex.declaration_from_choices(choices)
+    text = ex.declaration_json(declaration)
+    code, buttons = box.columns([4, 1])
+    code.code(text, language="json")
+    buttons.download_button(
+        "Download JSON",
+        text,
+        file_name=f"{result.tool}.resultColumns.json",
+        mime="application/json",
+        key=f"decl-download:{rkey}",
+        on_click="ignore",
+    )
+    buttons.button("Reset", on_click=reset, key=f"decl-reset:{rkey}")
+    return declaration
+
+
+# --- the main page -----------------------------------------------------------------------------
+
+
+def _check_section(outcome: CheckOutcome, result: ToolResult) -> None:
+    st.subheader("The check")
+    left, right = st.columns([1, 1])
+    with left:
+        show_check(outcome)
+    with right:
+        st.markdown("**Disposition**")
+        _disposition(outcome.disposition, key="disposition")
+        if result.result_columns is None:
+            st.caption(
+                "No declaration: the check cannot arm. Write one in the declaration editor "
+                "to see what it would say."
+            )
+
+
+def _disposition(rows: Sequence[Any], *, key: str) -> None:
+    """The disposition rows as a small static table (every cell visible, no scrolling)."""
+    frame = pd.DataFrame(ex.disposition_table(rows)).fillna({"lastFiredAt": "—"})
+    st.table(frame, hide_index=True)
+
+
+def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -> None:
+    decls = json.dumps([ex.declaration_json(r.result_columns) for r in results])
+    ledger = _ledger(skey, decls, mode, tuple(results))
+    st.subheader(f"Run ledger — {len(results)} results under {mode}")
+    st.dataframe(pd.DataFrame(ledger.table()), hide_index=True, key="run-results")
+    st.markdown("**Disposition, summed over the run** (a DispositionLedger of every result)")
+    _disposition(ledger.disposition, key="run-ledger")
+
+
+def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str | None]:
+    options = [AUTO, *ex.editor_columns(result)]
+    picked: list[str | None] = []
+    for column, channel in zip(st.columns(3), ("x", "y", "color"), strict=True):
+        value = column.selectbox(channel, options, key=f"axis-{channel}:{rkey}")
+        picked.append(None if value in (None, AUTO) else value)
+    return picked[0], picked[1], picked[2]
+
+
+def _view_section(rkey: str, decl: str, mode: CheckMode, result: ToolResult) -> View | None:
+    st.subheader("The view")
+    x, y, color = _pickers(rkey, result)
+    try:
+        with st.spinner("Charting…"):
+            shown = _view(rkey, decl, mode, x, y, color, result)
+    except ChartkitError as exc:
+        st.error(str(exc))
+        return None
+    drawn = {e.column for e in shown.encodings.values()}
+    refused = {r.column for r in shown.refusals}
+    for channel, pick in (("x", x), ("y", y), ("color", color)):
+        if pick is not None and pick not in drawn and pick not in refused:
+            st.warning(f"You picked `{pick}` for {channel}; the view does not draw it.")
+    if shown.kind == "refused":  # its reason is the refusal, shown with the check above
+        st.info(
+            "No chart: under enforce the rows are refused, and the model reads the refusal "
+            "above instead. Turn the dial to warn or off to see them charted."
+        )
+    else:
+        show(shown, check=False, table=False, key=f"chart:{rkey}")
+    if shown.kind == "table":
+        st.caption("The rows are in the table below.")
+    _downloads(rkey, result, shown)
+    return shown
+
+
+def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
+    stem = result.tool
+    chart = shown.spec is not None
+    help_none = "No chart to export: the view is a table."
+    exports: list[tuple[str, Callable[[], Any] | str, str, str, bool]] = [
+        ("PNG", shown.to_png, f"{stem}.png", "image/png", chart),
+        ("SVG", shown.to_svg, f"{stem}.svg", "image/svg+xml", chart),
+        ("HTML", shown.to_html, f"{stem}.html", "text/html", chart),
+        (
+            "Vega-Lite spec",
+            json.dumps(shown.spec, indent=2, default=str) if chart else "",
+            f"{stem}.vl.json",
+            "application/json",
+            chart,
+        ),
+        (
+            "View payload",
+            lambda: json.dumps(shown.to_dict(), indent=2, default=str),
+            f"{stem}.view.json",
+            "application/json",
+            True,
+        ),
+    ]
+    for column, (label, data, name, mime, enabled) in zip(
+        st.columns(len(exports)), exports, strict=True
+    ):
+        column.download_button(
+            label,
+            data,
+            file_name=name,
+            mime=mime,
+            disabled=not enabled,
+            help=None if enabled else help_none,
+            key=f"download-{label}:{rkey}",
+            on_click="ignore",
+        )
+
+
+def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> None:
+    st.subheader("The rows as returned")
+    if mode == "enforce" and _violations(rkey, decl, result):
+        st.caption(
+            "Under enforce the model never sees these rows; they are shown here so you can "
+            "see what was refused."
+        )
+    rows = result.rows
+    reading = read_rowset(rows)
+    if reading is None or reading.rows is None:
+        st.info(
+            f"The result is not a rowset (a non-empty list of objects): it holds "
+            f"{type(rows).__name__}, so the check files it not applicable. Shown as JSON."
+        )
+        st.json(rows if not isinstance(rows, list) else rows[:200], expanded=False)
+        return
+    violations = _violations(rkey, decl, result)
+    columns = ex.editor_columns(result)
+    total = reading.total
+    indexes: Sequence[int] = range(total)
+    if violations:
+        only = st.toggle(
+            "Only rows with an offending cell",
+            key=f"only-bad:{rkey}",
+            help="Rows where at least one declared column holds something else.",
+        )
+        if only:
+            indexes = _offending_rows(rkey, decl, result, tuple(violations))
+    start = 0
+    if len(indexes) > ex.STYLED_ROWS:
+        start = (
+            int(
+                st.number_input(
+                    "First row of the window",
+                    min_value=1,
+                    max_value=len(indexes),
+                    value=1,
+                    step=ex.STYLED_ROWS,
+                    key=f"start:{rkey}",
+                )
+            )
+            - 1
+        )
+    window = [int(i) for i in indexes[start : start + ex.STYLED_ROWS]]
+    picked = [rows[i] for i in window]
+    frame, config = _rows_frame(picked, columns, result, violations)
+    frame.index = pd.Index([i + 1 for i in window], name="row")
+    marks = ex.offending_cells(picked, result.result_columns, list(violations))
+    if len(window) < len(indexes) or len(indexes) < total:
+        st.caption(
+            f"Rows {start + 1:,}–{start + len(window):,} of {len(indexes):,}"
+            + (f" offending rows ({total:,} in all)" if len(indexes) < total else "")
+            + f": the table shows a window of at most {ex.STYLED_ROWS:,} rows, so "
+            "highlighting stays fast; move the window to see others."
+        )
+    if violations:
+        bad = ", ".join(f"`{c}`" for c in violations)
+        st.caption(
+            f"Cells that break the declaration are highlighted ({bad}); those columns are "
+            'shown as JSON, so an empty string reads `""` and a quoted number `"1240"`. '
+            "The highlight follows the declaration, whatever the dial says."
+        )
+    styled: Any = frame
+    if marks:
+        css = pd.DataFrame("", index=frame.index, columns=frame.columns)
+        for column, flags in marks.items():
+            css[column] = [HIGHLIGHT if f else "" for f in flags]
+        styled = frame.style.apply(lambda _: css, axis=None)
+    st.dataframe(styled, column_config=config, key=f"rows:{rkey}")
+
+
+def _rows_frame(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    result: ToolResult,
+    violations: dict[str, Any],
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The window as a frame, and a column config from the declared types."""
+    declared = result.result_columns or {}
+    data: dict[str, list[Any]] = {}
+    config: dict[str, Any] = {}
+    cc = st.column_config
+    for column in columns:
+        values = [r.get(column) for r in rows]
+        decl = declared.get(column)
+        kinds = {type(v) for v in values if v is not None}
+        if column in violations or len(kinds) > 1 or kinds & {dict, list} or _wide_ints(values):
+            data[column] = [ex.display_value(r[column]) if column in r else None for r in rows]
+            if column in violations:
+                help_ = violation_line(violations[column]).replace("`", "")
+                config[column] = cc.TextColumn(f"⚠ {column}", help=help_)
+            else:
+                config[column] = cc.TextColumn(column, help=_declared_help(decl))
+            continue
+        data[column] = values
+        if decl is None:
+            config[column] = cc.Column(column, help="not declared")
+        elif decl.type == "number":
+            config[column] = cc.NumberColumn(column, help=_declared_help(decl))
+        elif decl.type == "boolean":
+            config[column] = cc.CheckboxColumn(column, help=_declared_help(decl))
+        elif decl.type == "date":
+            config[column] = cc.TextColumn(
+                column, help=_declared_help(decl) + " (ISO 8601 text, as returned)"
+            )
+        else:
+            config[column] = cc.TextColumn(column, help=_declared_help(decl))
+    frame = pd.DataFrame(data, columns=list(columns))
+    return frame, config
+
+
+def _wide_ints(values: Sequence[Any]) -> bool:
+    """True when an integer does not fit 64 bits (Arrow cannot hold it; shown as text)."""
+    return any(type(v) is int and not -(2**63) <= v < 2**63 for v in values)
+
+
+@contextlib.contextmanager
+def _guard(part: str) -> Iterator[None]:
+    """One part of the page failing must not take the rest down: say so, and go on."""
+    try:
+        yield
+    except Exception as exc:  # the sections below it still render
+        st.error(
+            f"{part} could not be shown ({type(exc).__name__}: {exc}). The rest of the page "
+            "still works; please report this with the input that caused it."
+        )
+
+
+def _declared_help(decl: Any) -> str:
+    if decl is None:
+        return "not declared"
+    return f"declared {decl.type}" + (", nullable" if decl.nullable else "")
+
+
+def main() -> None:
+    st.set_page_config(page_title="chartkit explorer", page_icon="📊", layout="wide")
+    st.sidebar.title("chartkit explorer")
+    skey, loaded = _source()
+    picker_box, dial_box = st.sidebar.container(), st.sidebar.container()
+    with dial_box:
+        mode = _dial()
+    if loaded is None:
+        st.title("chartkit explorer")
+        st.info("Choose a file, or paste JSON, in the sidebar.")
+        return
+    if not loaded.results:
+        st.title("chartkit explorer")
+        st.error(loaded.error or f"{loaded.name} holds no tool result.")
+        st.info("Nothing to show from this source; the other sources still work.")
+        return
+    if loaded.error is not None:
+        st.error(loaded.error)
+    if loaded.warning is not None:
+        st.warning(loaded.warning)
+    results = list(loaded.results)
+    with picker_box:
+        index = _pick_result(skey, results)
+    original = results[index]
+    rkey = f"{skey}#{index}"
+    header, editor = st.container(), st.container()
+    with editor:
+        declaration = _editor(rkey, original)
+    try:
+        result = ex.with_declaration(original, declaration)
+    except ChartkitError as exc:  # the editor cannot make one, but never break the page
+        st.error(str(exc))
+        result = original
+    results[index] = result
+    decl = ex.declaration_json(result.result_columns)
+
+    with header:
+        _header(result, loaded)
+
+    with st.spinner("Checking…"):
+        outcome = _outcome(rkey, decl, mode, result)
+    with _guard("The check"):
+        _check_section(outcome, result)
+    if len(results) > 1:
+        with _guard("The run ledger"):
+            _ledger_section(skey, results, mode)
+    with _guard("The view"):
+        _view_section(rkey, decl, mode, result)
+    with _guard("The rows"):
+        _rows_section(rkey, decl, result, mode)
+
+
+def _header(result: ToolResult, loaded: ex.Loaded) -> None:
+    st.title(result.tool)
+    meta = [f"callId `{result.call_id}`"] if result.call_id else []
+    if isinstance(result.rows, list):
+        meta.append(f"{len(result.rows):,} rows")
+    meta.append(f"from {loaded.name} ({ex.size_text(loaded.size)})" if loaded.size else loaded.name)
+    st.caption(" · ".join(meta))
+    if result.description:
+        st.markdown(f"> {result.description}")
