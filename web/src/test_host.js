@@ -1,0 +1,69 @@
+// A headless MCP Apps host for chartkit's browser test (test-only; built into
+// tests/mcp_host/host.js by `make web`). It is the official AppBridge + PostMessageTransport
+// from @modelcontextprotocol/ext-apps: it loads a ui:// resource's HTML into
+// <iframe sandbox="allow-scripts"> under the CSP a host applies when the resource asks for
+// none, and relays tool input, tool results and the theme.
+import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+
+export const DEFAULT_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; connect-src 'none'";
+
+function withCsp(html, csp) {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${csp.replace(/"/g, "&quot;")}">`;
+  const head = /<head[^>]*>/i.exec(html);
+  if (!head) throw new Error("the resource is not an HTML document with a <head>");
+  const at = head.index + head[0].length;
+  return html.slice(0, at) + meta + html.slice(at);
+}
+
+const host = {
+  bridge: null,
+  iframe: null,
+  sizes: [],
+  initialized: false,
+  logs: [],
+  async load(html, { theme = "light", csp = DEFAULT_CSP } = {}) {
+    const iframe = document.createElement("iframe");
+    iframe.setAttribute("sandbox", "allow-scripts");
+    iframe.setAttribute("title", "chartkit view");
+    iframe.style.width = "100%";
+    iframe.style.border = "0";
+    iframe.style.height = "200px";
+    document.getElementById("apps").replaceChildren(iframe);
+    const bridge = new AppBridge(
+      null,
+      { name: "chartkit-test-host", version: "1.0.0" },
+      { openLinks: {}, logging: {} },
+      { hostContext: { theme, platform: "web", displayMode: "inline" } },
+    );
+    bridge.onsizechange = ({ width, height }) => {
+      host.sizes.push({ width, height });
+      if (height) iframe.style.height = `${height}px`;
+    };
+    bridge.onloggingmessage = (params) => host.logs.push(params);
+    const ready = new Promise((resolve) => {
+      bridge.oninitialized = () => {
+        host.initialized = true;
+        resolve();
+      };
+    });
+    host.bridge = bridge;
+    host.iframe = iframe;
+    iframe.srcdoc = withCsp(html, csp);
+    await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+    await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
+    await ready;
+  },
+  async toolInput(args) {
+    await host.bridge.sendToolInput({ arguments: args });
+  },
+  async toolResult(result) {
+    await host.bridge.sendToolResult(result);
+  },
+  setTheme(theme) {
+    host.bridge.setHostContext({ theme, platform: "web", displayMode: "inline" });
+  },
+};
+
+window.testHost = host;

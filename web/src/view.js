@@ -1,0 +1,389 @@
+// chartkit's view page: one renderer for View payloads, two doors (an MCP Apps host, or a page
+// opened on its own). Every string from a payload or a tool result reaches the DOM through
+// textContent or setAttribute, never as markup.
+import { loader as vegaLoader } from "vega";
+import vegaEmbed from "vega-embed";
+import { expressionInterpreter } from "vega-interpreter";
+import { ViewBridge } from "./bridge.js";
+
+const KINDS = ["chart", "table", "refused"];
+const messages = document.getElementById("messages");
+const errors = document.getElementById("errors");
+const statusLine = document.getElementById("status");
+const empty = document.getElementById("empty");
+const drawn = []; // {target, spec, article}: re-drawn when the theme changes
+const views = [];
+let theme = "light";
+
+// -- small DOM helpers ----------------------------------------------------------------------
+
+function el(tag, attrs, children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null) continue;
+    if (key === "text") node.textContent = String(value);
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children || []) if (child) node.appendChild(child);
+  return node;
+}
+
+function text(value) {
+  if (value === null || value === undefined) return "—";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function setState(state) {
+  document.body.dataset.state = state;
+}
+
+function showError(message) {
+  errors.appendChild(el("p", { class: "error", text: message }));
+  setState("error");
+}
+
+function clearErrors() {
+  errors.replaceChildren();
+}
+
+// -- rendering a View payload ---------------------------------------------------------------
+
+function isPayload(value) {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    KINDS.includes(value.kind) &&
+    typeof value.reason === "string"
+  );
+}
+
+function violationList(v) {
+  if (!v || typeof v !== "object") return null;
+  const missing = v.kind === "missing-column";
+  const rows = [
+    ["column", v.column],
+    ["declared", `${text(v.declared)}${v.nullable ? " (nullable)" : " (not nullable)"}`],
+    ["check", v.kind],
+    ["offending rows", missing ? `none of ${text(v.total)} rows has the column` : `${text(v.affected)} of ${text(v.total)}`],
+    ["holding nothing", v.absent],
+    ["first offender", missing ? "(absent)" : `${JSON.stringify(v.sample) ?? "—"} (${text(v.sampleType)})`],
+    ["offending types", Array.isArray(v.offendingTypes) && v.offendingTypes.length ? v.offendingTypes.map(text).join(", ") : "—"],
+  ];
+  const dl = el("dl", { class: "violation" });
+  for (const [term, value] of rows) {
+    dl.appendChild(el("dt", { text: term }));
+    dl.appendChild(el("dd", { text: text(value) }));
+  }
+  return dl;
+}
+
+function section(cls, title, items) {
+  if (!items.length) return null;
+  return el("section", { class: cls }, [el("h3", { text: title }), ...items]);
+}
+
+function smallTable(head, rows) {
+  const table = el("table", {}, [el("tr", {}, head.map((h) => el("th", { text: h })))]);
+  for (const row of rows) table.appendChild(el("tr", {}, row.map((c) => el("td", { text: text(c) }))));
+  return table;
+}
+
+function list(value) {
+  return Array.isArray(value) ? value : [];
+}
+
+function verdict(payload) {
+  const findings = list(payload.findings).length;
+  if (payload.kind === "refused") return ["refused", "Refused: no data was returned."];
+  const shown = payload.kind === "chart" ? "a chart" : "a table";
+  if (findings) return ["findings", `${plural(findings, "finding", "findings")} — shown as ${shown}.`];
+  if (payload.mode === "off") return ["unchecked", `Not checked (the dial is off) — shown as ${shown}.`];
+  if (payload.status === "ok") return ["passes", `Passes its declaration — shown as ${shown}.`];
+  return ["unchecked", `Shown as ${shown}.`];
+}
+
+function render(payload) {
+  if (!isPayload(payload)) {
+    throw new Error("this is not a chartkit View payload (it needs kind chart, table or refused, and a reason)");
+  }
+  const [state, sentence] = verdict(payload);
+  const article = el("article", { class: `message kind-${payload.kind}`, "data-kind": payload.kind });
+  article.appendChild(
+    el("header", {}, [
+      el("span", { class: "tool", text: payload.tool ?? "tool result" }),
+      payload.callId ? el("span", { class: "call-id", text: `call ${payload.callId}` }) : null,
+      el("span", { class: `badge kind-${payload.kind}`, text: payload.kind }),
+      payload.mode ? el("span", { class: "badge mode", text: `check: ${payload.mode}` }) : null,
+      payload.status ? el("span", { class: `badge status-${payload.status}`, text: payload.status }) : null,
+    ]),
+  );
+  article.appendChild(el("p", { class: `verdict ${state}`, text: sentence }));
+  article.appendChild(el("p", { class: "reason", text: payload.reason }));
+  const slot = el("div", { class: "chart-slot" });
+  article.appendChild(slot);
+
+  const findings = list(payload.findings).map((f) =>
+    el("div", { class: "finding", "data-kind": f?.kind, "data-column": f?.column }, [
+      el("p", { class: "finding-message", text: f?.message }),
+      violationList(f?.violation),
+    ]),
+  );
+  const findingsBlock = section("findings", plural(findings.length, "finding", "findings"), findings);
+  if (findingsBlock) article.appendChild(findingsBlock);
+
+  const refusals = list(payload.refusals).map((r) =>
+    el("div", { class: "refusal", "data-channel": r?.channel, "data-column": r?.column }, [
+      el("p", { class: "refusal-reason", text: `Refused ${text(r?.channel)} axis — ${text(r?.reason)}` }),
+      violationList(r?.violation),
+    ]),
+  );
+  const refusalsBlock = section("refusals", "Refused axes", refusals);
+  if (refusalsBlock) article.appendChild(refusalsBlock);
+
+  const notes = list(payload.notes).map((n) => el("li", { text: text(n) }));
+  if (notes.length) article.appendChild(section("notes", "Notes", [el("ul", { class: "notes" }, notes)]));
+
+  const encodings = payload.encodings && typeof payload.encodings === "object" ? payload.encodings : {};
+  const channels = Object.keys(encodings);
+  if (channels.length) {
+    article.appendChild(
+      el("details", { class: "encodings" }, [
+        el("summary", { text: "Encodings: where each axis type came from" }),
+        smallTable(["channel", "encoding", "source"], channels.map((ch) => [ch, encodings[ch]?.description, encodings[ch]?.source])),
+      ]),
+    );
+  }
+  const disposition = list(payload.disposition);
+  if (disposition.length) {
+    article.appendChild(
+      el("details", { class: "disposition" }, [
+        el("summary", { text: "Disposition" }),
+        smallTable(
+          ["check", "checked", "findings", "not applicable"],
+          disposition.map((d) => [d?.check, d?.checked, d?.findings, d?.notApplicable]),
+        ),
+      ]),
+    );
+  }
+  messages.appendChild(article);
+  empty.hidden = true;
+  return drawChart(slot, article, payload);
+}
+
+// -- the chart ------------------------------------------------------------------------------
+
+// Vega may load nothing: the data a chart draws is the data inside the payload.
+const offline = vegaLoader();
+offline.sanitize = (uri) =>
+  Promise.reject(new Error(`chartkit's view loads nothing from outside the payload (asked for ${String(uri).slice(0, 80)})`));
+
+function embedOptions() {
+  return {
+    renderer: "svg",
+    actions: false,
+    mode: "vega-lite",
+    ast: true,
+    expr: expressionInterpreter,
+    loader: offline,
+    theme: theme === "dark" ? "dark" : undefined,
+    config: { background: null },
+  };
+}
+
+function drawChart(slot, article, payload) {
+  const spec = payload.spec;
+  if (spec === null || spec === undefined) {
+    slot.appendChild(
+      el("p", {
+        class: "no-chart",
+        text:
+          payload.kind === "refused"
+            ? "No chart: the result was refused, and no data was returned."
+            : "No chart: this result is shown as a table (the payload carries no rows).",
+      }),
+    );
+    article.dataset.state = "no-chart";
+    return Promise.resolve(null);
+  }
+  if (typeof spec !== "object" || Array.isArray(spec)) {
+    slot.appendChild(el("p", { class: "error", text: "The chart could not be drawn: its spec is not a JSON object." }));
+    article.dataset.state = "error";
+    return Promise.resolve(null);
+  }
+  // Vega writes the description as the chart's aria-label: the reason says what it shows.
+  const described = { ...spec, description: typeof spec.description === "string" ? spec.description : payload.reason };
+  const target = el("div", { class: "chart" });
+  slot.appendChild(target);
+  const entry = { target, spec: described, article, view: null };
+  drawn.push(entry);
+  return embed(entry);
+}
+
+function embed(entry) {
+  return vegaEmbed(entry.target, entry.spec, embedOptions())
+    .then((result) => {
+      if (entry.view) {
+        const at = views.indexOf(entry.view);
+        if (at >= 0) views.splice(at, 1);
+        entry.view.finalize();
+      }
+      entry.view = result.view;
+      views.push(result.view);
+      entry.article.dataset.state = "drawn";
+      return result.view;
+    })
+    .catch((err) => {
+      entry.target.replaceChildren(el("p", { class: "error", text: `The chart could not be drawn: ${err?.message ?? err}` }));
+      entry.article.dataset.state = "error";
+      return null;
+    });
+}
+
+function applyTheme(next) {
+  const value = next === "dark" ? "dark" : "light";
+  document.documentElement.dataset.theme = value;
+  if (value === theme) return Promise.resolve();
+  theme = value;
+  return Promise.all(drawn.map(embed));
+}
+
+// -- several payloads (the standalone door) -------------------------------------------------
+
+function renderAll(value) {
+  const items = Array.isArray(value) ? value : [value];
+  const bad = items.findIndex((item) => !isPayload(item));
+  if (bad >= 0) {
+    const where = items.length > 1 ? `item ${bad + 1} of ${items.length}` : "it";
+    return Promise.reject(
+      new Error(`${where} is not a chartkit View payload (it needs kind chart, table or refused, and a reason); write one with View.to_json()`),
+    );
+  }
+  clearErrors();
+  return Promise.all(items.map(render)).then((done) => {
+    setState("done");
+    return done;
+  });
+}
+
+function readFile(file) {
+  file
+    .text()
+    .then((body) => renderAll(JSON.parse(body)))
+    .catch((err) => {
+      clearErrors();
+      showError(`Could not open ${file.name}: ${err?.message ?? err}`);
+    });
+}
+
+function standalone() {
+  document.body.classList.add("standalone");
+  document.getElementById("bar").hidden = false;
+  const picker = document.getElementById("open");
+  picker.addEventListener("change", () => {
+    for (const file of picker.files) readFile(file);
+    picker.value = "";
+  });
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    empty.classList.add("dragging");
+  });
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    empty.classList.remove("dragging");
+    for (const file of event.dataTransfer?.files ?? []) readFile(file);
+  });
+  const dark = window.matchMedia?.("(prefers-color-scheme: dark)");
+  applyTheme(dark?.matches ? "dark" : "light");
+  dark?.addEventListener?.("change", (event) => applyTheme(event.matches ? "dark" : "light"));
+
+  let initial = window.CHARTKIT_PAYLOAD;
+  if (initial === undefined) {
+    try {
+      initial = JSON.parse(document.getElementById("payload").textContent);
+    } catch (err) {
+      showError(`The embedded payload is not JSON: ${err.message}`);
+      empty.hidden = false;
+      return;
+    }
+  }
+  if (initial === null || initial === undefined) {
+    empty.hidden = false;
+    setState("empty");
+    return;
+  }
+  renderAll(initial).catch((err) => {
+    showError(err.message);
+    empty.hidden = false;
+  });
+}
+
+// -- the MCP Apps door ----------------------------------------------------------------------
+
+function contentText(result) {
+  return list(result?.content)
+    .filter((block) => block && block.type === "text" && typeof block.text === "string")
+    .map((block) => block.text)
+    .join("\n\n");
+}
+
+function showToolResult(result) {
+  messages.replaceChildren();
+  drawn.length = 0;
+  statusLine.textContent = "";
+  clearErrors();
+  if (result?.isError) {
+    showError(contentText(result) || "The tool answered with an error and no message.");
+    return Promise.resolve(null);
+  }
+  if (isPayload(result?.structuredContent)) {
+    return render(result.structuredContent).then((view) => {
+      setState("done");
+      return view;
+    });
+  }
+  // Not a View payload: show the text the model reads, as text.
+  messages.appendChild(el("pre", { class: "text", text: contentText(result) || "(the tool answered no text)" }));
+  setState("done");
+  return Promise.resolve(null);
+}
+
+function hosted() {
+  statusLine.textContent = "Waiting for the tool result…";
+  setState("waiting");
+  const bridge = new ViewBridge(
+    { name: "chartkit", version: "__VERSION__" },
+    {
+      // The arguments may hold rows; they are never shown — only the checked result is.
+      toolinput: () => {
+        statusLine.textContent = "Charting the tool result…";
+      },
+      toolresult: (result) => {
+        showToolResult(result).catch((err) => showError(`Could not show the tool result: ${err?.message ?? err}`));
+      },
+      toolcancelled: (params) => {
+        statusLine.textContent = "";
+        showError(`The tool call was cancelled${params?.reason ? `: ${params.reason}` : "."}`);
+      },
+      hostcontext: (context) => applyTheme(context.theme),
+    },
+  );
+  return bridge
+    .connect()
+    .then((context) => applyTheme(context?.theme))
+    .catch((err) => showError(`Could not connect to the host: ${err?.message ?? err}`));
+}
+
+window.chartkit = {
+  render: (payload) => renderAll(payload),
+  showToolResult,
+  applyTheme,
+  views,
+};
+
+if (window.parent !== window) hosted();
+else standalone();
