@@ -163,7 +163,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     explore.add_argument("--headless", action="store_true", help="do not open a browser window")
     explore.set_defaults(run=_explore)
+
+    serve = commands.add_parser(
+        "mcp",
+        help="serve chart_rows and chart_file as an MCP server over stdio (chartkit[mcp])",
+        description="Run chartkit's chart server over stdio, for an agent host: "
+        '{"command": "chartkit", "args": ["mcp"]}. Hosts that render MCP Apps draw each '
+        "chart inline; others get the text answer.",
+    )
+    serve.set_defaults(run=_mcp)
     return parser
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    try:
+        from chartkit.mcp_server import serve
+    except MissingExtraError as exc:
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    serve()
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------------------------- reading
