@@ -1,18 +1,44 @@
-"""How fast is view()? Against plain Altair and Streamlit's st.line_chart preparation.
+"""How fast is view()? Against what a user writes without chartkit, measured in the same run.
 
-Prints one table: view() on 1,000 rows (a frame and a list of dicts); on 1,000,000 rows of a
-time series (date × number × a 5-series string); plain Altair on the same frame (its row limit
-disabled, as it raises MaxRowsError otherwise); and st.line_chart's data preparation
-(``streamlit.elements.lib.built_in_chart_utils.generate_chart``, a private function: skipped if
-it moved). Goals: 1M rows under 1.5 s with a spec under 500 KB; 1,000 rows under 50 ms.
+1,000,000 rows of a time series — ``ts`` (UTC), ``latency_ms`` (number), ``region`` (5
+strings) — drawn as a line of the mean per 30-minute bucket per region (2,780 points), which is
+what ``view()`` picks for it. Each table interleaves its contenders round by round and prints
+the median CPU time of this process and the median ratio to the first row, taken within each
+round.
 
-Run: ``make bench`` or ``.venv/bin/python bench/view.py``.
+Rows as a tool returns them (a list of dicts, ``ts`` as ISO strings):
+
+- chartkit: ``view(rows, declaration)`` — the check, then the chart.
+- pandas + VegaFusion: ``pd.DataFrame(rows)``, ``pd.to_datetime``, then Altair with the
+  ``vegafusion`` data transformer bucketing at 30 minutes (``to_dict(format="vega")``) —
+  no check at all.
+
+A typed frame (datetime64[UTC], float64, str):
+
+- chartkit: ``view(frame, declaration)``.
+- VegaFusion: the same Altair chart on the frame.
+- ``st.line_chart(frame, x=, y=, color=)``: Streamlit's own call, run in bare mode — it builds
+  its Altair chart and serializes the frame to Arrow IPC for the browser (every row is sent;
+  the browser draws them).
+- pandas group-by, then Altair: ``groupby([ts.dt.floor("30min"), region]).mean()`` and a plain
+  ``alt.Chart(...).to_dict()`` of the 2,780 points.
+
+Then peak memory: ``view()`` on 5,000,000 rows (frame, and list of dicts), each in its own
+subprocess under ``tracemalloc``, against the size of the equivalent pandas frame
+(``memory_usage(deep=True)``).
+
+Run: ``make bench`` or ``.venv/bin/python bench/view.py [--rows N] [--repeat K] [--memory-rows N]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import platform
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +50,7 @@ import pandas as pd
 from chartkit import view
 
 DECL = {"ts": "date", "latency_ms": "number", "region": "string"}
+REGIONS = ["eu-west-1", "us-east-1", "us-west-2", "ap-south-1", "sa-east-1"]
 
 
 def series_frame(n: int) -> pd.DataFrame:
@@ -32,71 +59,216 @@ def series_frame(n: int) -> pd.DataFrame:
         {
             "ts": pd.date_range("2024-01-01", periods=n, freq="s", tz="UTC"),
             "latency_ms": rng.gamma(4.0, 10.0, size=n),
-            "region": np.tile(["eu-west-1", "us-east-1", "us-west-2", "ap-south-1", "sa-east-1"],
-                              n // 5 + 1)[:n],
+            "region": np.tile(REGIONS, n // 5 + 1)[:n],
         }
-    )  # fmt: skip
+    )
 
 
-def timed(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(runs):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), out
+def series_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The frame as a tool returns it: a list of dicts, ``ts`` as ISO 8601 strings."""
+    iso = frame["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    return frame.assign(ts=iso).to_dict("records")
 
 
-def spec_bytes(spec: dict[str, Any]) -> int:
-    return len(json.dumps(spec).encode())
+# --- contenders: each answers how many points (or rows) it sends, and how many bytes ---------
 
 
-def plain_altair(frame: pd.DataFrame) -> dict[str, Any]:
-    with alt.data_transformers.disable_max_rows():
-        chart = alt.Chart(frame).mark_line().encode(x="ts:T", y="latency_ms:Q", color="region:N")
-        spec: dict[str, Any] = chart.to_dict()
-    return spec
+def chartkit_view(data: Any) -> tuple[int, int]:
+    v = view(data, DECL)
+    assert v.spec is not None and v.frame is not None, v.reason
+    points = len(v.spec["datasets"][v.spec["data"]["name"]])
+    return points, len(json.dumps(v.spec))
 
 
-def streamlit_prep(frame: pd.DataFrame) -> dict[str, Any] | None:
-    try:
-        from streamlit.elements.lib.built_in_chart_utils import ChartType, generate_chart
-    except ImportError:
-        return None
-    with alt.data_transformers.disable_max_rows():
-        chart = generate_chart(ChartType.LINE, frame, "ts", "latency_ms", color_from_user="region")
-        spec: dict[str, Any] = chart.to_dict()
-    return spec
+def vegafusion_chart(frame: pd.DataFrame, bucket_ms: int) -> tuple[int, int]:
+    chart = (
+        alt.Chart(frame)
+        .mark_line()
+        .transform_calculate(bucket=f"floor(datum.ts / {bucket_ms}) * {bucket_ms}")
+        .encode(x="bucket:T", y="mean(latency_ms):Q", color="region:N")
+    )
+    with alt.data_transformers.enable("vegafusion"):  # restored on leaving the block
+        spec = chart.to_dict(format="vega")
+    return len(spec["data"][0]["values"]), len(json.dumps(spec))
+
+
+def pandas_vegafusion(rows: list[dict[str, Any]], bucket_ms: int) -> tuple[int, int]:
+    frame = pd.DataFrame(rows)
+    frame["ts"] = pd.to_datetime(frame["ts"], format="ISO8601")
+    return vegafusion_chart(frame, bucket_ms)
+
+
+def line_chart(frame: pd.DataFrame) -> tuple[int, int]:
+    import streamlit as st
+    import streamlit.logger
+
+    streamlit.logger.set_log_level("error")  # bare mode's "missing ScriptRunContext" notices
+    st.line_chart(frame, x="ts", y="latency_ms", color="region")
+    return len(frame), _line_chart_bytes(frame)
+
+
+_SENT: dict[int, int] = {}
+
+
+def _line_chart_bytes(frame: pd.DataFrame) -> int:
+    """What ``st.line_chart`` hands the browser (its Arrow datasets), through the same private
+    functions it calls; measured once per frame, outside the timing that matters."""
+    if id(frame) not in _SENT:
+        try:
+            from streamlit.elements.lib.built_in_chart_utils import ChartType, generate_chart
+            from streamlit.elements.vega_charts import (
+                _convert_altair_to_vega_lite_spec,
+                _marshall_chart_data,
+            )
+            from streamlit.proto.VegaLiteChart_pb2 import VegaLiteChart
+        except ImportError:  # private names moved in this Streamlit: size unknown
+            return 0
+        chart = generate_chart(
+            chart_type=ChartType.LINE, data=frame, x_from_user="ts",
+            y_from_user="latency_ms", color_from_user="region", size_from_user=None,
+        )  # fmt: skip
+        proto = VegaLiteChart()
+        _marshall_chart_data(proto, _convert_altair_to_vega_lite_spec(chart))
+        _SENT[id(frame)] = proto.ByteSize()
+    return _SENT[id(frame)]
+
+
+def pandas_groupby_altair(frame: pd.DataFrame, bucket_ms: int) -> tuple[int, int]:
+    grouped = (
+        frame.groupby([frame["ts"].dt.floor(f"{bucket_ms}ms"), "region"])["latency_ms"]
+        .mean()
+        .reset_index()
+    )
+    chart = alt.Chart(grouped).mark_line().encode(x="ts:T", y="latency_ms:Q", color="region:N")
+    return len(grouped), len(json.dumps(chart.to_dict()))
+
+
+# --- running -----------------------------------------------------------------------------
+
+Row = tuple[str, float, float, int, int]
+
+
+def race(contenders: list[tuple[str, Callable[[], tuple[int, int]]]], repeat: int) -> list[Row]:
+    """Interleaved rounds; median CPU time and median within-round ratio to the first."""
+    times: dict[str, list[float]] = {label: [] for label, _ in contenders}
+    sent: dict[str, tuple[int, int]] = {}
+    for _, fn in contenders:
+        fn()  # warm imports and caches outside the timing
+    for _ in range(repeat):
+        for label, fn in contenders:
+            start = time.process_time()
+            sent[label] = fn()
+            times[label].append(time.process_time() - start)
+    base = times[contenders[0][0]]
+    return [
+        (
+            label,
+            statistics.median(times[label]),
+            statistics.median(t / b for t, b in zip(times[label], base, strict=True)),
+            *sent[label],
+        )
+        for label, _ in contenders
+    ]
+
+
+def print_table(title: str, rows: list[Row], first: str) -> None:
+    print(f"\n{title}\n")
+    print(f"| {'contender':<44} | {'median':>8} | {'x ' + first:>12} | {'sends':>16} |")
+    print(f"|{'-' * 46}|{'-' * 9}:|{'-' * 13}:|{'-' * 17}:|")
+    for label, seconds, ratio, points, size in rows:
+        sends = f"{points:,} · {size / 1e6:,.1f} MB" if size else f"{points:,} rows"
+        print(f"| {label:<44} | {seconds:6.2f} s | {ratio:11.2f}x | {sends:>16} |")
+
+
+MEMORY_PROBE = """
+import json, sys, tracemalloc
+sys.path.insert(0, {bench!r})
+from view import DECL, series_frame, series_rows
+from chartkit import view
+frame = series_frame({n})
+size = int(frame.memory_usage(deep=True).sum())
+data = series_rows(frame) if {kind!r} == "rows" else frame
+if {kind!r} == "rows":
+    del frame
+view(data.__class__(data[:1000]) if {kind!r} == "rows" else data.head(1000), DECL)  # warm
+tracemalloc.start()
+v = view(data, DECL)
+peak = tracemalloc.get_traced_memory()[1]
+print(json.dumps({{"peak": peak, "frame": size, "kind": v.kind}}))
+"""
+
+
+def memory(n: int, kind: str) -> dict[str, Any]:
+    """Peak memory ``view()`` allocates on ``n`` rows, in a fresh interpreter."""
+    code = MEMORY_PROBE.format(bench=os.path.dirname(os.path.abspath(__file__)), n=n, kind=kind)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    answer: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return answer
+
+
+def chartkit_bucket(frame: pd.DataFrame) -> int:
+    """The bucket ``view()`` picks for this many rows, in ms, so every peer draws the same."""
+    v = view(frame, DECL)
+    assert v.spec is not None
+    field = v.encodings["x"].field
+    ts = pd.to_datetime(pd.Series([r[field] for r in v.spec["datasets"][v.spec["data"]["name"]]]))
+    steps = np.diff(np.unique(ts.to_numpy()))
+    return int(steps.min() / np.timedelta64(1, "ms")) if len(steps) else 1
+
+
+def speed(n: int, repeat: int) -> None:
+    frame = series_frame(n)
+    rows = series_rows(frame)
+    ms = chartkit_bucket(frame)
+    print(f"(every contender buckets at {ms / 60_000:g} minutes, as view() does for {n:,} rows)")
+    print_table(
+        "A list of dicts with ISO-string dates (the form tool results arrive in)",
+        race(
+            [
+                ("chartkit view(rows)", lambda: chartkit_view(rows)),
+                ("pd.DataFrame + to_datetime + VegaFusion", lambda: pandas_vegafusion(rows, ms)),
+            ],
+            repeat,
+        ),
+        "chartkit",
+    )
+    print_table(
+        "A typed frame",
+        race(
+            [
+                ("chartkit view(frame)", lambda: chartkit_view(frame)),
+                ("Altair + VegaFusion", lambda: vegafusion_chart(frame, ms)),
+                ("st.line_chart (Arrow of every row)", lambda: line_chart(frame)),
+                ("pandas group-by, then Altair", lambda: pandas_groupby_altair(frame, ms)),
+            ],
+            repeat,
+        ),
+        "chartkit",
+    )
 
 
 def main() -> None:
-    rows: list[tuple[str, float, int | None]] = []
-    small = series_frame(1_000)
-    small_dicts = small.assign(ts=small["ts"].map(lambda t: t.isoformat())).to_dict("records")
-    view(small, DECL)  # warm imports
-    t, v = timed(lambda: view(small, DECL), 30)
-    rows.append(("chartkit view(), 1,000 rows (frame)", t, spec_bytes(v.spec)))
-    t, v = timed(lambda: view(small_dicts, DECL), 30)
-    rows.append(("chartkit view(), 1,000 rows (list of dicts, ISO strings)", t, spec_bytes(v.spec)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--memory-rows", type=int, default=5_000_000)
+    args = parser.parse_args()
 
-    big = series_frame(1_000_000)
-    t, v = timed(lambda: view(big, DECL), 3)
-    rows.append(("chartkit view(), 1,000,000 rows (frame)", t, spec_bytes(v.spec)))
-    t, spec = timed(lambda: plain_altair(big), 1)
-    rows.append(("plain Altair, 1,000,000 rows (max rows disabled)", t, spec_bytes(spec)))
-    t, spec = timed(lambda: streamlit_prep(big), 1)
-    if spec is not None:
-        rows.append(("st.line_chart preparation, 1,000,000 rows", t, spec_bytes(spec)))
-    else:
-        rows.append(
-            ("st.line_chart preparation: not reachable in this Streamlit", float("nan"), None)
+    print(
+        f"{args.rows:,} rows, median CPU time of {args.repeat} interleaved rounds — Python "
+        f"{platform.python_version()}, pandas {pd.__version__}, altair {alt.__version__}, "
+        f"{os.cpu_count()} cores"
+    )
+    speed(args.rows, args.repeat)
+    print(f"\nPeak memory of view() on {args.memory_rows:,} rows (tracemalloc, own process)\n")
+    print(f"| {'input':<14} | {'view() peak':>11} | {'pandas frame':>12} | {'ratio':>6} |")
+    print(f"|{'-' * 16}|{'-' * 12}:|{'-' * 13}:|{'-' * 7}:|")
+    for kind in ("frame", "rows"):
+        m = memory(args.memory_rows, kind)
+        print(
+            f"| {kind:<14} | {m['peak'] / 1e6:8,.0f} MB | {m['frame'] / 1e6:9,.0f} MB "
+            f"| {m['peak'] / m['frame']:5.2f}x |"
         )
-
-    width = max(len(r[0]) for r in rows)
-    print(f"{'what':<{width}}  {'median':>10}  {'spec size':>12}")
-    for name, seconds, size in rows:
-        size_text = f"{size / 1024:,.0f} KB" if size is not None else "-"
-        print(f"{name:<{width}}  {seconds * 1000:>8,.0f}ms  {size_text:>12}")
 
 
 if __name__ == "__main__":
