@@ -16,6 +16,7 @@ from chartkit.columns import (
     assert_result_columns,
     normalize_result_columns,
 )
+from chartkit.csvread import read_csv
 from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
 from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, ToolResultError
 from chartkit.events import IntegrityEvent, Subscription, subscribe
@@ -32,6 +33,7 @@ from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.payload import view_payload_schema
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
+from chartkit.staging import Staged, StagedColumn, stage
 from chartkit.view import View, view
 
 __all__ = [
@@ -54,6 +56,8 @@ __all__ = [
     "MissingExtraError",
     "ResultColumnsError",
     "RowsetReading",
+    "Staged",
+    "StagedColumn",
     "Subscription",
     "ToolResult",
     "ToolResultError",
@@ -62,8 +66,10 @@ __all__ = [
     "check_columns",
     "check_result",
     "normalize_result_columns",
+    "read_csv",
     "read_results",
     "read_rowset",
+    "stage",
     "subscribe",
     "vegalite_type",
     "view",

@@ -1,0 +1,203 @@
+"""CSV read by the declaration: each declared column's cells parsed by its declared type.
+
+CSV is text, so the text of a cell is the value the tool returned. A cell of a declared column
+that its type's rule accepts becomes that type's value; one the rule does not accept is kept
+as the raw text — so the check files it as a violation whose sample is exactly what the file
+holds, and nothing is converted to stand in for it. Cells of undeclared columns stay strings.
+
+The rules are data (``ACCEPT``: one full-match regex per type, plus the two boolean spelling
+sets), so an engine that cannot call Python — a SQL ``regexp_full_match`` — applies the very
+same acceptance set:
+
+- **empty cell** (zero characters, quoted or not: the csv module cannot tell them apart) —
+  absence, in every declared column whatever its type, exactly as ``null`` in JSON; a column
+  not declared nullable files it as a violation that names the nullable fix.
+- **number** — a decimal literal: optional sign, digits with an optional fraction (or a bare
+  fraction), an optional exponent (``NUMBER``). No spaces, thousands separators, ``NaN`` or
+  ``inf``. Integer literals (``INTEGER``) read as ``int``, the others as ``float``; a literal
+  too large for a float (``1e999``) is kept as text.
+- **boolean** — ``true``, ``True``, ``TRUE`` and ``false``, ``False``, ``FALSE``
+  (``BOOLEAN_TRUE``, ``BOOLEAN_FALSE``). Not ``1``/``0``, ``yes``/``no`` or ``t``/``f``.
+- **date** — the regular ISO 8601 shapes ``datetime.fromisoformat`` accepts (``DATE``): a
+  calendar date (``2024-01-05``, ``20240105``, ``2024-W01-2``), optionally ``T`` or a space
+  and a time (``10``, ``10:30``, ``10:30:00.5``, ``103000``) with an optional offset (``Z``,
+  ``+01``, ``+01:00``, ``-0130``) — and then ``fromisoformat`` itself, so text that fits the
+  shape but names no real time (month 13, February 30, hour 24) stays text. An engine pairs
+  the regex with its own strict timestamp parse. ``fromisoformat`` alone also takes a few
+  irregular spellings (a space before the offset, a fraction point with no digits, any
+  character between date and time); ``DATE`` leaves them out, so a CSV cell spelled that way
+  stays text — and the check, which calls ``fromisoformat`` on a string in a date column,
+  still accepts it, so it is never filed as a violation.
+- **string** — any text.
+
+No cell has surrounding whitespace trimmed: `` 3`` is not a number. The file is UTF-8 (a
+byte-order mark is dropped), comma-separated, with a header row naming the columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import math
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from chartkit.columns import ColumnType, ResultColumns, assert_result_columns
+from chartkit.errors import ToolResultError
+from chartkit.result import ToolResult
+
+__all__ = [
+    "ACCEPT",
+    "BOOLEAN",
+    "BOOLEAN_FALSE",
+    "BOOLEAN_TRUE",
+    "DATE",
+    "INTEGER",
+    "NUMBER",
+    "STRING",
+    "parse_cell",
+    "read_csv",
+]
+
+NUMBER: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A decimal literal: ``0``, ``-3``, ``2.5``, ``.5``, ``5.``, ``1e-3``."""
+INTEGER: Final = re.compile(r"[+-]?[0-9]+")
+"""The number literals read as ``int`` (the rest of ``NUMBER`` reads as ``float``)."""
+BOOLEAN_TRUE: Final = frozenset({"true", "True", "TRUE"})
+BOOLEAN_FALSE: Final = frozenset({"false", "False", "FALSE"})
+BOOLEAN: Final = re.compile(r"true|True|TRUE|false|False|FALSE")
+"""Exactly the spellings of ``BOOLEAN_TRUE`` and ``BOOLEAN_FALSE``."""
+
+_DIGITS_FRACTION = r"(?:[.,][0-9]+)?"
+_TIME = (
+    r"[0-9]{2}(?:(?::[0-9]{2}(?::[0-9]{2}" + _DIGITS_FRACTION + r")?)"
+    r"|(?:[0-9]{2}(?:[0-9]{2}" + _DIGITS_FRACTION + r")?))?"
+)
+_OFFSET = (
+    r"(?:Z|[+-](?:[0-9]{2}"
+    r"(?::[0-9]{2}(?::[0-9]{2}" + _DIGITS_FRACTION + r")?"
+    r"|[0-9]{2}(?:[0-9]{2}" + _DIGITS_FRACTION + r")?)?))"
+)
+_CALENDAR = (
+    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}(?:-[0-9])?"
+    r"|[0-9]{8}|[0-9]{4}W[0-9]{2}[0-9]?)"
+)
+DATE: Final = re.compile(_CALENDAR + r"(?:[T ](?:" + _TIME + r")" + _OFFSET + r"?)?")
+"""The regular ISO 8601 date and date-time shapes, as one regex (see the module docstring)."""
+STRING: Final = re.compile(r".*", re.DOTALL)
+
+ACCEPT: Final[Mapping[ColumnType, re.Pattern[str]]] = {
+    "number": NUMBER,
+    "string": STRING,
+    "boolean": BOOLEAN,
+    "date": DATE,
+}
+"""Each declared type's acceptance rule, matched against the whole cell (``fullmatch``)."""
+
+
+def parse_cell(text: str, declared: ColumnType) -> Any:
+    """The value a cell holds as ``declared``: typed, ``None`` when empty, else the raw text.
+
+    >>> parse_cell("3", "number"), parse_cell("2.5", "number"), parse_cell("", "number")
+    (3, 2.5, None)
+    >>> parse_cell("n/a", "number"), parse_cell("TRUE", "boolean"), parse_cell("1", "boolean")
+    ('n/a', True, '1')
+    >>> parse_cell("2024-01-05T10:30Z", "date")
+    datetime.datetime(2024, 1, 5, 10, 30, tzinfo=datetime.timezone.utc)
+    >>> parse_cell("2024-02-30", "date")
+    '2024-02-30'
+    """
+    if text == "":
+        return None
+    if declared == "string":
+        return text
+    if not ACCEPT[declared].fullmatch(text):
+        return text
+    if declared == "number":
+        if INTEGER.fullmatch(text):
+            return int(text)
+        number = float(text)
+        return number if math.isfinite(number) else text
+    if declared == "boolean":
+        return text in BOOLEAN_TRUE
+    try:
+        return dt.datetime.fromisoformat(text)
+    except ValueError:  # the syntax fits, the calendar does not (month 13, February 30)
+        return text
+
+
+def read_csv(
+    source: str | Path | bytes,
+    result_columns: object = None,
+    *,
+    tool: str | None = None,
+    name: str = "input.csv",
+    call_id: str | None = None,
+) -> ToolResult:
+    """Read a CSV file (a path, or its bytes/text named ``name``) as one tool result.
+
+    ``result_columns`` is the declaration the cells are read by (bare types or the object
+    form); without one every cell stays a string and the result is undeclared. ``tool``
+    defaults to the file's stem. A file without a header, with a repeated column name, or
+    with a row longer or shorter than the header raises ``ToolResultError`` naming the line.
+
+    >>> r = read_csv(b"lun,host\\n,vdi-a\\n3,vdi-a\\n", {"lun": "number"}, name="lun.csv")
+    >>> r.tool, r.rows
+    ('lun', [{'lun': None, 'host': 'vdi-a'}, {'lun': 3, 'host': 'vdi-a'}])
+    """
+    if isinstance(source, Path):
+        name, data = source.name, source.read_bytes()
+        text = _decode(data, name)
+    elif isinstance(source, bytes):
+        text = _decode(source, name)
+    else:
+        text = source.removeprefix("\ufeff")
+    stem = tool or Path(name).stem or "csv"
+    declared: ResultColumns | None = (
+        assert_result_columns(stem, result_columns) if result_columns is not None else None
+    )
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None or header == []:
+            raise ToolResultError(
+                f"{name} is empty; a CSV result needs a header row naming its columns"
+            )
+        repeated = sorted({c for c in header if header.count(c) > 1})
+        if repeated:
+            raise ToolResultError(
+                f"{name} names the column(s) {', '.join(map(repr, repeated))} more than once in "
+                "its header; give each column its own name"
+            )
+        types = [declared[c].type if declared and c in declared else None for c in header]
+        rows: list[dict[str, Any]] = []
+        for cells in reader:
+            if not cells:
+                continue  # a blank line holds no row
+            if len(cells) != len(header):
+                raise ToolResultError(
+                    f"{name} line {reader.line_num} has {len(cells)} cell(s) and the header "
+                    f"has {len(header)}; every row needs one cell per column (quote a cell "
+                    "that holds a comma)"
+                )
+            rows.append(
+                {
+                    column: cell if kind is None else parse_cell(cell, kind)
+                    for column, kind, cell in zip(header, types, cells, strict=True)
+                }
+            )
+    except csv.Error as exc:
+        raise ToolResultError(f"{name} line {reader.line_num} is not valid CSV: {exc}") from None
+    return ToolResult(tool=stem, rows=rows, result_columns=declared, call_id=call_id)
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ToolResultError(
+            f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start}); save it as UTF-8 CSV"
+        ) from None
