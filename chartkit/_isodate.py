@@ -126,9 +126,7 @@ def _time(
         frac = f"{_D}+"
         # one digit alone is a trailing character, not a fraction
         bare = f"(?:{_D}{{2}})+" if even_run else f"{_D}{{2,}}"
-    extended = f":{mm}" + _alt(
-        tail, f"[.,]{frac}", f":{ss}" + _alt(tail, f"[.,:]{frac}")
-    )
+    extended = f":{mm}" + _alt(tail, f"[.,]{frac}", f":{ss}" + _alt(tail, f"[.,:]{frac}"))
     if offset_follows:
         extended = _alt(":", extended)  # "HH:" with an offset: the ":" is the tolerated tail
     basic = mm + _alt(run_tail, f"[.,]{frac}", ss + _alt(run_tail, f"[.,]{frac}", bare))
