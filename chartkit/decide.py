@@ -1,31 +1,38 @@
 """The chart-kind rules and the table-versus-chart decision, from declared types → ``Plan``.
 
-After Show Me / Draco / Graphic Walker practice:
+The rules themselves are data: ``chartkit.rules.RULES`` lists, in rank order, every chart the
+declared types allow, and which may open a result. With no pick, the result opens on the first
+candidate that may open and holds more than one mark (a single bar or point is not a chart);
+the other candidates become the plan's ``alternatives``, each with its reason.
 
 ============================  ==========================================================
 columns                       chart
 ============================  ==========================================================
-date × number                 line (bar for one distinct date); a string column with
-                              <= 10 values as color → one line per series
-string or boolean × number    bar of the mean per category; horizontal and sorted when
-                              > 5 categories; more than 30 → the top 30 and a note
+date × number                 line; a string column with <= 10 values as color → one line
+                              per series (11–20 values → one small chart per value)
+string or boolean × number    bar of the mean per category (``aggregate=`` another);
+                              horizontal when > 5 categories; sorted by the measure
+                              (``sort=``); more than 30 → the top 30 and a note
 number × number               scatter; a string column with <= 10 values as color;
                               over ``max_points`` rows → a binned heatmap
 one number alone              histogram (10 bins), or count bars when < 15 distinct values
-string alone (no measure)     table (count bars only when the user picks the column)
+string alone (no measure)     table (count bars when the user picks the column, or
+                              ``aggregate="count"``)
+several measures (``y=[…]``)  one line (or one bar of a group) per measure, colored by it
 ============================  ==========================================================
 
-Every aggregation and binning is done here, in pandas, before a spec exists, so a chart
-never embeds more than ``max_points`` rows. Offending values are left out of the axis they
-would sit on — never coerced — and a note built from the ``ColumnViolation`` says so.
+Every aggregation, bucketing and binning is done here, in pandas, before a spec exists, so a
+chart never embeds more than ``max_points`` rows; an aggregated mark keeps the count of rows
+behind it (``rows``) for its tooltip. Offending values are left out of the axis they would sit
+on — never coerced — and a note built from the ``ColumnViolation`` says so.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -44,16 +51,42 @@ from chartkit.encode import (
 )
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
+from chartkit.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 
-__all__ = ["MAX_BAR_CATEGORIES", "MAX_COLOR_CATEGORIES", "Plan", "plan_view"]
+__all__ = [
+    "AGGREGATES",
+    "DEFAULT_FORMAT",
+    "MAX_BAR_CATEGORIES",
+    "MAX_COLOR_CATEGORIES",
+    "SCALES",
+    "SORTS",
+    "TIME_UNITS",
+    "ChartOptions",
+    "Plan",
+    "plan_view",
+]
 
-MAX_COLOR_CATEGORIES = 10  # a string column colors the chart when it has at most this many values
-MAX_PICKED_COLOR_CATEGORIES = 20  # a color the user picks may have up to this many
+AGGREGATES: Final = ("sum", "mean", "median", "min", "max", "count")
+TIME_UNITS: Final = ("minute", "hour", "day", "week", "month", "quarter", "year")
+SCALES: Final = ("linear", "log")
+SORTS: Final = ("-y", "y", "x", "-x")
+DEFAULT_FORMAT: Final = ","  # d3-format: thousands separators, insignificant zeros trimmed
+MAX_PICKED_COLOR_CATEGORIES = MAX_FACETS  # a picked color past 10 values becomes facets
 MAX_BAR_CATEGORIES = 30  # bars beyond this are cut to the top ones, with a note
-HORIZONTAL_OVER = 5  # bars turn horizontal (and sorted) past this many categories
+HORIZONTAL_OVER = 5  # bars turn horizontal past this many categories
 HISTOGRAM_BINS = 10
 COUNT_BARS_UNDER = 15  # a lone measure with fewer distinct values gets count bars
 HEATMAP_BINS = 40
+MEASURE: Final = "measure"  # the field naming the measure when several are drawn
+VALUE: Final = "value"  # … and the field holding their values
+ROWS: Final = "rows"  # the count of rows behind an aggregated mark
+_RESERVED = {"count", MEASURE, VALUE, ROWS}
+
+# d3-format's own specifier grammar: [[fill]align][sign][symbol][0][width][,][.precision][~][type]
+_D3_FORMAT = re.compile(
+    r"(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(\.\d+)?(~)?([a-z%])?", re.IGNORECASE
+)
+_D3_TYPES = set("eEfgGrsSpPdoxXbc%n")
 
 _BUCKETS_S = (
     1,
@@ -75,13 +108,96 @@ _BUCKETS_S = (
     365 * 86400,
 )
 
+_PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
+_FLOORS: Final[Mapping[str, str]] = {"minute": "min", "hour": "h", "day": "D"}
+
+
+def _allowed(name: str, value: object, allowed: Sequence[str]) -> ChartkitError:
+    return ChartkitError(
+        f"{name}={value!r} is not allowed; use one of {', '.join(map(repr, allowed))}"
+    )
+
+
+@dataclass(frozen=True)
+class ChartOptions:
+    """How to draw, beyond which columns: checked once, here, and named in every error.
+
+    ``aggregate`` — one of ``AGGREGATES`` (``count`` counts rows, also when a measure exists);
+    ``time_unit`` — one of ``TIME_UNITS``, the bucket of a date axis; ``sort`` — ``"-y"`` (by
+    the measure, largest first: the default for bars), ``"y"``, ``"x"`` (by the category;
+    booleans read false, true), ``"-x"``, or a list of category values in the order wanted;
+    ``scale`` — ``"linear"`` or ``"log"`` for the measure axis; ``format`` — a d3-format
+    string for the measure (``","``, thousands separators, by default).
+
+    >>> ChartOptions.make(aggregate="sum", sort=["b", "a"]).sort
+    ('b', 'a')
+    """
+
+    aggregate: str | None = None
+    time_unit: str | None = None
+    sort: str | tuple[Any, ...] | None = None
+    scale: str = "linear"
+    format: str = DEFAULT_FORMAT
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        aggregate: object = None,
+        time_unit: object = None,
+        sort: object = None,
+        scale: object = None,
+        format: object = None,
+    ) -> ChartOptions:
+        if aggregate is not None and aggregate not in AGGREGATES:
+            raise _allowed("aggregate", aggregate, AGGREGATES)
+        if time_unit is not None and time_unit not in TIME_UNITS:
+            raise _allowed("time_unit", time_unit, TIME_UNITS)
+        if scale is not None and scale not in SCALES:
+            raise _allowed("scale", scale, SCALES)
+        order: str | tuple[Any, ...] | None
+        if sort is None or (isinstance(sort, str) and sort in SORTS):
+            order = sort
+        elif (
+            isinstance(sort, list | tuple)
+            and sort
+            and all(isinstance(v, str | bool | int | float) for v in sort)
+        ):
+            order = tuple(sort)
+        else:
+            raise ChartkitError(
+                f"sort={sort!r} is not allowed; use one of {', '.join(map(repr, SORTS))}, or a "
+                "non-empty list of category values (strings, numbers or booleans) in the order "
+                "wanted"
+            )
+        if format is not None and not _is_d3_format(format):
+            raise ChartkitError(
+                f"format={format!r} is not a d3-format string; use e.g. ',' (thousands "
+                "separators), ',.2f' (two decimals), '.1%' (percent) or '.3s' (SI prefix)"
+            )
+        return cls(
+            aggregate=aggregate,
+            time_unit=time_unit,
+            sort=order,
+            scale=scale or "linear",
+            format=format if isinstance(format, str) else DEFAULT_FORMAT,
+        )
+
+
+def _is_d3_format(text: object) -> bool:
+    if not isinstance(text, str) or len(text) > 20:
+        return False
+    m = _D3_FORMAT.fullmatch(text)
+    return m is not None and (m.group(10) is None or m.group(10) in _D3_TYPES)
+
 
 @dataclass(frozen=True)
 class Plan:
     """What to draw, from what data, and why — everything ``charts.py`` needs, and nothing UI.
 
     ``data`` is the chart's own frame (renamed fields, offenders left out, aggregated or binned
-    as the encodings say); None for a table.
+    as the encodings say); None for a table. ``order`` is the category axis's order (the
+    ``sort`` the plan applied); ``alternatives`` are the other charts the declared types allow.
     """
 
     kind: Literal["chart", "table"]
@@ -93,6 +209,11 @@ class Plan:
     notes: tuple[str, ...] = ()
     horizontal: bool = False
     title: str | None = None
+    order: tuple[Any, ...] | None = None
+    scale: str = "linear"
+    format: str = DEFAULT_FORMAT
+    time_unit: str | None = None
+    alternatives: tuple[Alternative, ...] = ()
 
 
 def plan_view(
@@ -100,99 +221,253 @@ def plan_view(
     profiles: Mapping[str, ColumnProfile],
     *,
     x: str | None = None,
-    y: str | None = None,
+    y: str | Sequence[str] | None = None,
     color: str | None = None,
+    facet: str | None = None,
+    options: ChartOptions | None = None,
+    choose: int | None = None,
     max_points: int = 5000,
 ) -> Plan:
-    """Decide chart or table, the chart kind and its encodings, from the columns' profiles."""
+    """Decide chart or table, the chart kind and its encodings, from the columns' profiles.
+
+    ``choose=N`` draws the Nth of the alternatives the same call would offer.
+    """
     if not isinstance(max_points, int) or isinstance(max_points, bool) or max_points < 100:
         raise ChartkitError(f"max_points must be an integer of at least 100, got {max_points!r}")
-    for channel, name in (("x", x), ("y", y), ("color", color)):
-        if name is not None and name not in profiles:
+    ys = _measure_names(y, profiles)
+    for channel, name in (("x", x), ("color", color), ("facet", facet)):
+        if name is not None and (not isinstance(name, str) or name not in profiles):
             raise ChartkitError(
                 f"{channel}={name!r} names no column of this result; its columns are "
                 f"{', '.join(map(repr, profiles))}"
             )
-    return _Planner(frame, profiles, max_points).plan(x, y, color)
+    if choose is not None and (not isinstance(choose, int) or isinstance(choose, bool)):
+        raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
+    opts = options or ChartOptions()
+    cands = candidates(profiles)
+    plan = _Planner(frame, profiles, max_points, opts, cands).plan(x, ys, color, facet)
+    if choose is None:
+        return plan
+    if not 0 <= choose < len(plan.alternatives):
+        allowed = f"0 to {len(plan.alternatives) - 1}" if plan.alternatives else "none"
+        raise ChartkitError(
+            f"choose={choose!r} is not an alternative of this view; it has "
+            f"{len(plan.alternatives)} ({allowed})"
+        )
+    alt = plan.alternatives[choose]
+    picks = alt.picks()
+    opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
+    return _Planner(frame, profiles, max_points, opts, cands).plan(
+        picks.get("x"), _measure_names(picks.get("y"), profiles), picks.get("color"),
+        picks.get("facet"),
+    )  # fmt: skip
+
+
+def _measure_names(
+    y: str | Sequence[str] | None, profiles: Mapping[str, ColumnProfile]
+) -> tuple[str, ...] | None:
+    if y is None:
+        return None
+    names = (y,) if isinstance(y, str) else y
+    if not isinstance(names, list | tuple) or not names:
+        raise ChartkitError(
+            f"y={y!r} is not allowed; use a column name, or a non-empty list of column names "
+            "declared number"
+        )
+    for name in names:
+        if not isinstance(name, str) or name not in profiles:
+            raise ChartkitError(
+                f"y={y!r} names {name!r}, which is no column of this result; its columns are "
+                f"{', '.join(map(repr, profiles))}"
+            )
+    return tuple(dict.fromkeys(names))
 
 
 class _Planner:
     def __init__(
-        self, frame: pd.DataFrame, profiles: Mapping[str, ColumnProfile], max_points: int
+        self,
+        frame: pd.DataFrame,
+        profiles: Mapping[str, ColumnProfile],
+        max_points: int,
+        opts: ChartOptions,
+        cands: tuple[Alternative, ...],
     ) -> None:
         self.frame = frame
         self.profiles = profiles
         self.max_points = max_points
+        self.opts = opts
+        self.cands = cands
+        self._reset()
+
+    def _reset(self) -> None:
         self.notes: list[str] = []
         self.refusals: list[AxisRefusal] = []
         self.fields: dict[str, str] = {}
         self.utc: set[str] = set()  # date columns holding aware times, shown in UTC
+        self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
+        self.log_refused = False
 
     # -- choosing columns ---------------------------------------------------------------
 
-    def plan(self, x: str | None, y: str | None, color: str | None) -> Plan:
+    def plan(
+        self, x: str | None, ys: tuple[str, ...] | None, color: str | None, facet: str | None
+    ) -> Plan:
+        if x is None and ys is None:
+            return self._automatic(color, facet)
         try:
-            return self._plan(x, y, color)
+            plan = self._draw(x, ys, color, facet, auto_x=x is None, auto_color=color is None)
         except _NothingToDraw as nothing:
-            return self._table(str(nothing))
+            plan = self._table(str(nothing))
+        picked = {n for n in (x, color, facet, *(ys or ())) if n is not None}
+        return self._finish(plan, picked_x=x is not None, picked_y=ys is not None, picked=picked)
 
-    def _plan(self, x: str | None, y: str | None, color: str | None) -> Plan:
+    def _automatic(self, color: str | None, facet: str | None) -> Plan:
+        """The first candidate that may open and holds more than one mark."""
+        count = self.opts.aggregate == "count"
+        opening = [a for a in self.cands if a.opens or (count and a.chart == "count bars")]
+        if count:
+            opening = [a for a in opening if a.chart in ("count bars", "lines")]
+        picked = {n for n in (color, facet) if n is not None}
+        single: Plan | None = None
+        for cand in opening:
+            self._reset()
+            self._note_id_like(skip_if=any(q.type == "temporal" for q in self.profiles.values()))
+            ys = (cand.y,) if isinstance(cand.y, str) else cand.y
+            try:
+                plan = self._draw(
+                    cand.x,
+                    None if count else ys,
+                    color or cand.color,
+                    facet or cand.facet,
+                    auto_x=True,
+                    auto_color=False,
+                )
+            except _NothingToDraw as nothing:
+                plan = self._table(str(nothing))
+            if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
+                single = single or plan
+                continue
+            return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
+        if single is not None:
+            reason = (
+                f"{single.reason[:-1]} — but that chart would hold a single mark, and so would "
+                "every other chart its declared types allow; a single mark is not a chart, so "
+                "the rows are shown as a table."
+            )
+            self.drawn = {}
+            table = replace(single, kind="table", reason=reason, mark=None, encodings={},
+                            data=None, horizontal=False, title=None, order=None)  # fmt: skip
+            return self._finish(table, picked_x=False, picked_y=False, picked=picked)
+        self._reset()
+        reason = self._no_measure_reason()
+        return self._finish(self._table(reason), picked_x=False, picked_y=False, picked=picked)
+
+    def _finish(self, plan: Plan, *, picked_x: bool, picked_y: bool, picked: set[str]) -> Plan:
+        """Refuse the unusable columns the chart would have placed; offer the alternatives."""
+        drawn_x = self.drawn.get("x")
+        x_type = self.profiles[drawn_x].type if drawn_x is not None else None
+        unplaced: list[AxisRefusal] = []
+        for q in self.profiles.values():
+            if q.name in picked or q.usable or q.violation is None:
+                continue
+            if q.type == "quantitative":
+                placed = not picked_y
+            elif q.type == "temporal":
+                placed = not picked_x and x_type != "temporal"
+            else:
+                placed = not picked_x and plan.kind == "chart" and x_type == "quantitative"
+            if placed:
+                channel: Channel = "y" if q.type == "quantitative" else "x"
+                unplaced.append(AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation))
+        drawn = {k: v for k, v in self.drawn.items() if v is not None}
+        alternatives = tuple(a for a in self.cands if a.picks() != drawn)
+        return replace(plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives)
+
+    def _draw(
+        self,
+        x: str | None,
+        ys: tuple[str, ...] | None,
+        color: str | None,
+        facet: str | None,
+        *,
+        auto_x: bool,
+        auto_color: bool,
+    ) -> Plan:
         p = self.profiles
-        picks: tuple[tuple[Channel, str | None], ...] = (("x", x), ("y", y))
-        for channel, name in picks:
-            if name is not None:
-                refusal = self._pick_refusal(channel, p[name])
-                if refusal is not None:
-                    return self._table(
-                        f"The {channel} axis you picked cannot be drawn: {refusal.reason}"
-                    )
-        color_p = p[color] if color is not None else None
-        if color_p is not None:
-            refusal = self._pick_refusal("color", color_p)
+        if x is not None:
+            refusal = self._pick_refusal("x", p[x])
             if refusal is not None:
-                color_p = None
-        self._refuse_unusable(exclude={x, y, color})
+                return self._table(f"The x axis you picked cannot be drawn: {refusal.reason}")
+        yps: list[ColumnProfile] = []
+        for name in ys or ():
+            refusal = self._pick_refusal("y", p[name])
+            if refusal is None:
+                yps.append(p[name])
+            elif ys is not None and len(ys) == 1:
+                return self._table(f"The y axis you picked cannot be drawn: {refusal.reason}")
+        if ys is not None and not yps:
+            return self._table(
+                "None of the measures you picked can be drawn: "
+                + " ".join(r.reason for r in self.refusals if r.channel == "y")
+            )
+        color_p = p[color] if color is not None else None
+        if color_p is not None and self._pick_refusal("color", color_p) is not None:
+            color_p = None
+        facet_p = p[facet] if facet is not None else None
+        if facet_p is not None and self._facet_refusal(facet_p) is not None:
+            facet_p = None
         usable = [q for q in p.values() if q.usable]
-        measures = [q for q in usable if q.type == "quantitative"]
+        measures = sorted(
+            (q for q in usable if q.type == "quantitative"), key=lambda q: q.violation is not None
+        )
         temporals = [q for q in usable if q.type == "temporal"]
         nominals = [q for q in usable if q.type == "nominal" and q.distinct and not q.id_like]
         xp = p[x] if x is not None else None
-        yp = p[y] if y is not None else None
+        count = self.opts.aggregate == "count"
 
-        if xp is None and yp is None:
-            if not measures:
-                return self._table(self._no_measure_reason())
-            self._note_id_like(skip_if=bool(temporals))
-            yp = measures[0]
-            if temporals or nominals:
-                xp = temporals[0] if temporals else nominals[0]
-            elif len(measures) > 1:
-                xp, yp = measures[0], measures[1]  # a scatter reads in column order
-            else:
-                return self._histogram(yp)
-            auto_x = True
-        elif yp is None:
-            assert xp is not None
-            auto_x = False
+        if xp is None:
+            rest = [q for q in (temporals or nominals or measures) if q not in yps]
+            if not rest:
+                return self._histogram(yps[0])
+            xp = rest[0]
+        elif not yps:
             if xp.type == "quantitative":
                 return self._histogram(xp)
             others = [m for m in measures if m is not xp]
-            if not others:
+            if count or not others:
                 if xp.type == "nominal":
-                    return self._count_bars(xp)
+                    return self._bars(xp, [], facet_p, horizontal_ok=True)
+                if count:
+                    return self._line(xp, [], None, facet_p, auto_color=False)
                 return self._table(
                     f"{xp.name} is on x, but no column is declared number to measure over it: "
                     f"{self._type_list()}."
                 )
-            yp = others[0]
-        elif xp is None:
-            auto_x = True
-            rest = [q for q in (temporals or nominals or measures) if q is not yp]
-            if not rest:
-                return self._histogram(yp)
-            xp = rest[0]
-        else:
-            auto_x = False
+            yps = [others[0]]
+        if count:
+            yps = []
+        if len(yps) > 1 and xp.type == "quantitative":
+            for extra in yps[1:]:
+                self.refusals.append(
+                    AxisRefusal(
+                        extra.name, "y",
+                        f"a scatter plot of {xp.name} has one y axis, so {extra.name} is not "
+                        "drawn; pick a date or a category as x to draw several measures.",
+                    )
+                )  # fmt: skip
+            yps = yps[:1]
+        if len(yps) > 1 and color_p is not None:
+            self.refusals.append(
+                AxisRefusal(
+                    color_p.name, "color",
+                    f"several measures are told apart by color, one per measure, so "
+                    f"{color_p.name} is not drawn as color; facet={color_p.name!r} draws one "
+                    "small chart per value instead.",
+                )
+            )  # fmt: skip
+            color_p = None
+        if color_p is not None and color_p.type == "nominal" and xp.type != "nominal":
+            color_p, facet_p = self._too_many_colors(color_p, facet_p)
 
         if xp.type == "temporal":
             if color_p is not None and color_p.type != "nominal":
@@ -205,7 +480,7 @@ class _Planner:
                     )
                 )  # fmt: skip
                 color_p = None
-            return self._line(xp, yp, color_p, auto_color=color is None)
+            return self._line(xp, yps, color_p, facet_p, auto_color=auto_color and len(yps) <= 1)
         if xp.type == "nominal":
             if color_p is not None:
                 self.refusals.append(
@@ -215,8 +490,52 @@ class _Planner:
                         f"{color_p.name}; pick a date or a number as x to color by it.",
                     )
                 )  # fmt: skip
-            return self._bars(xp, yp, horizontal_ok=auto_x)
-        return self._scatter(xp, yp, color_p, auto_color=color is None)
+            return self._bars(xp, yps, facet_p, horizontal_ok=auto_x)
+        return self._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
+
+    def _too_many_colors(
+        self, cp: ColumnProfile, fp: ColumnProfile | None
+    ) -> tuple[ColumnProfile | None, ColumnProfile | None]:
+        """A color past the palette's 10 hue families becomes facets, never a dropped color."""
+        if cp.distinct <= MAX_COLOR_CATEGORIES:
+            return cp, fp
+        if fp is None:
+            self.notes.append(
+                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart: one small chart per {cp.name} instead."
+            )
+            return None, cp
+        self.refusals.append(
+            AxisRefusal(
+                cp.name, "color",
+                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart, and the facets are already {fp.name}, so the "
+                "chart is drawn without color.",
+            )
+        )  # fmt: skip
+        return None, fp
+
+    def _facet_refusal(self, q: ColumnProfile) -> AxisRefusal | None:
+        reason: str | None = None
+        if not q.usable:
+            reason = self._unusable_reason(q)
+        elif q.type != "nominal":
+            reason = (
+                "facets draw one small chart per value of a column declared string or boolean; "
+                f"{self._said(q, True)}, so the chart is drawn without facets."
+            )
+        elif q.distinct == 0:
+            reason = f"{q.name} holds no value in any row, so the chart is drawn without facets."
+        elif q.distinct > MAX_FACETS:
+            reason = (
+                f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
+                "read side by side, so the chart is drawn without facets."
+            )
+        if reason is None:
+            return None
+        refusal = AxisRefusal(q.name, "facet", reason, q.violation if not q.usable else None)
+        self.refusals.append(refusal)
+        return refusal
 
     def _pick_refusal(self, channel: Channel, q: ColumnProfile) -> AxisRefusal | None:
         refusal: AxisRefusal | None = None
@@ -248,15 +567,6 @@ class _Planner:
         if refusal is not None:
             self.refusals.append(refusal)
         return refusal
-
-    def _refuse_unusable(self, exclude: set[str | None]) -> None:
-        """Every unusable declared column, refused as the measure (y) axis it would have been."""
-        for q in self.profiles.values():
-            if q.name not in exclude and not q.usable and q.violation is not None:
-                channel: Channel = "y" if q.type == "quantitative" else "x"
-                self.refusals.append(
-                    AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation)
-                )
 
     def _unusable_reason(self, q: ColumnProfile) -> str:
         v = q.violation
@@ -317,7 +627,9 @@ class _Planner:
 
     # -- preparing values ---------------------------------------------------------------
 
-    def _clean(self, used: list[tuple[Channel, ColumnProfile]]) -> pd.DataFrame:
+    def _clean(
+        self, used: list[tuple[Channel, ColumnProfile]], *, optional: set[str] | None = None
+    ) -> pd.DataFrame:
         """The used columns, renamed to safe fields; rows that cannot be drawn left out, noted.
 
         Raises ``_NothingToDraw`` when no row is left.
@@ -352,10 +664,19 @@ class _Planner:
         data = pd.DataFrame(out)[~dropped]
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
-        placed = [self.fields[q.name] for _, q in used if q.type != "nominal"]
+        skip = optional or set()
+        placed = [
+            self.fields[q.name] for _, q in used if q.type != "nominal" and q.name not in skip
+        ]
         empty = data[placed].isna().any(axis=1).to_numpy()
         if empty.any():
-            names = _join(list(dict.fromkeys(q.name for _, q in used if q.type != "nominal")))
+            names = _join(
+                list(
+                    dict.fromkeys(
+                        q.name for _, q in used if q.type != "nominal" and q.name not in skip
+                    )
+                )
+            )
             n = int(empty.sum())
             self.notes.append(f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.")
             data = data[~empty]
@@ -427,7 +748,7 @@ class _Planner:
 
     # -- the kinds ----------------------------------------------------------------------
 
-    def _auto_color(self, exclude: set[str]) -> ColumnProfile | None:
+    def _auto_color(self, exclude: set[str | None]) -> ColumnProfile | None:
         for q in self.profiles.values():
             if (
                 q.usable
@@ -438,97 +759,297 @@ class _Planner:
                 return q
         return None
 
-    def _clean_with_color(
-        self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
-    ) -> tuple[ColumnProfile | None, pd.DataFrame]:
-        """x, y and the color (the picked one, or a small string column when none was picked)."""
-        if cp is None and auto_color:
-            cp = self._auto_color({xp.name, yp.name})
-        used: list[tuple[Channel, ColumnProfile]] = [("x", xp), ("y", yp)]
+    def _used(
+        self,
+        x: tuple[Channel, ColumnProfile],
+        yps: list[ColumnProfile],
+        val: Channel,
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+    ) -> pd.DataFrame:
+        used: list[tuple[Channel, ColumnProfile]] = [x] + [(val, m) for m in yps]
         if cp is not None:
             used.append(("color", cp))
-        return cp, self._clean(used)
+        if fp is not None:
+            used.append(("facet", fp))
+        optional = {m.name for m in yps} if len(yps) > 1 else set()
+        return self._clean(used, optional=optional)
+
+    def _melt(self, data: pd.DataFrame, yps: list[ColumnProfile]) -> pd.DataFrame:
+        """Several measures as one long frame: ``measure`` names the column, ``value`` holds it."""
+        measure_fields = [self.fields[m.name] for m in yps]
+        ids = [c for c in data.columns if c not in set(measure_fields)]
+        long = data.melt(id_vars=ids, value_vars=measure_fields, var_name=MEASURE, value_name=VALUE)
+        names = {self.fields[m.name]: m.name for m in yps}
+        long[MEASURE] = long[MEASURE].map(names)
+        return long[long[VALUE].notna()].reset_index(drop=True)
+
+    def _measure(self, yps: list[ColumnProfile]) -> tuple[str, str]:
+        """(value field, what it is called) of one or several measures."""
+        if not yps:
+            return "count", "rows"
+        if len(yps) > 1:
+            return VALUE, _join([m.name for m in yps])
+        return self.fields[yps[0].name], yps[0].name
+
+    def _y_enc(
+        self, channel: Channel, yps: list[ColumnProfile], xp: ColumnProfile, aggregate: str | None
+    ) -> Encoding:
+        if not yps:
+            return _count(xp)
+        _, what = self._measure(yps)
+        title = f"{aggregate} of {what}" if aggregate else what
+        if len(yps) > 1:
+            q = yps[0]
+            return Encoding(
+                q.name, q.type, q.source, aggregate=aggregate, field=VALUE, title=title,
+                declared=q.declared, measures=tuple(m.name for m in yps),
+            )  # fmt: skip
+        return self._enc(channel, yps[0], aggregate=aggregate, title=title)
+
+    def _series_enc(self, yps: list[ColumnProfile]) -> Encoding:
+        q = yps[0]
+        return Encoding(
+            MEASURE, "nominal", q.source, field=MEASURE, title=MEASURE, declared=None,
+            measures=tuple(m.name for m in yps),
+        )  # fmt: skip
 
     def _line(
-        self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        *,
+        auto_color: bool,
     ) -> Plan:
-        cp, data = self._clean_with_color(xp, yp, cp, auto_color=auto_color)
-        fx, fy = self.fields[xp.name], self.fields[yp.name]
-        keys = [fx] + ([self.fields[cp.name]] if cp is not None else [])
-        aggregate = None
-        if len(data) > self.max_points:
-            series_n = max(1, data[keys[1]].nunique()) if len(keys) > 1 else 1
+        if cp is None and auto_color:
+            cp = self._auto_color({xp.name, fp.name if fp else None, *(m.name for m in yps)})
+        data = self._used(("x", xp), yps, "y", cp, fp)
+        multi = len(yps) > 1
+        if multi:
+            data = self._melt(data, yps)
+        fx = self.fields[xp.name]
+        fy, what = self._measure(yps)
+        series = [self.fields[cp.name]] if cp is not None else []
+        series += [MEASURE] if multi else []
+        series += [self.fields[fp.name]] if fp is not None else []
+        keys = [fx, *series]
+        how, unit = self.opts.aggregate, self.opts.time_unit
+        period = unit or xp.name
+        aggregate: str | None = None
+        if unit is not None:
+            data = data.assign(**{fx: _floor(data[fx], unit)})
+        if unit is None and len(data) > self.max_points:
+            series_n = max(1, len(data.drop_duplicates(series))) if series else 1
             seconds = _bucket_seconds(data[fx], self.max_points // series_n)
             rows = len(data)
             data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
-            data = data.groupby(keys, sort=True, dropna=False)[fy].mean().reset_index()
-            aggregate = "mean"
+            aggregate = how or "mean"
+            data = _reduce(data, keys, fy, aggregate)
+            period = f"{_duration(seconds)} bucket"
+            split = f" for each {cp.name}" if cp else ""
             self.notes.append(
-                f"{rows:,} rows are drawn as {len(data):,} points: the mean of {yp.name} per "
-                f"{_duration(seconds)} bucket{' for each ' + cp.name if cp else ''} "
-                f"(over max_points={self.max_points:,} rows)."
+                f"{rows:,} rows are drawn as {len(data):,} points: the {aggregate} of {what} per "
+                f"{period}{split} (over max_points={self.max_points:,} rows)."
             )
-        elif data.duplicated(keys).any():
-            data = data.groupby(keys, sort=True, dropna=False)[fy].mean().reset_index()
-            aggregate = "mean"
-            self.notes.append(
-                f"Several rows share a {xp.name}{' and ' + cp.name if cp else ''}; "
-                f"the chart draws the mean of {yp.name} for each."
-            )
+        elif how is not None or data.duplicated(keys).any():
+            aggregate = how or "mean"
+            if how is None:
+                share = f"{unit} of {xp.name}" if unit else xp.name
+                by_series = f" and {cp.name}" if cp else ""
+                self.notes.append(
+                    f"Several rows share a {share}{by_series}; the chart draws the mean of "
+                    f"{what} for each."
+                )
+            data = _reduce(data, keys, fy, aggregate)
         else:
-            data = data.sort_values(fx, kind="stable")
+            data = data.sort_values(fx, kind="stable").reset_index(drop=True)
+        if self.opts.sort is not None:
+            self.notes.append(
+                f"sort={_show_sort(self.opts.sort)} orders categories; a line over time is "
+                "ordered by its dates."
+            )
         one_date = data[fx].nunique() == 1
-        yt = f"{aggregate} of {yp.name}" if aggregate else yp.name
-        enc = {"x": self._enc("x", xp), "y": self._enc("y", yp, aggregate=aggregate, title=yt)}
+        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
+        enc = {"x": self._enc("x", xp), "y": self._y_enc("y", yps, xp, aggregate)}
         if cp is not None:
             enc["color"] = self._enc("color", cp)
-        what = "bars for its one date" if one_date else "a line over time"
-        series = (
-            f"; {cp.name} ({self._said(cp)}, {cp.distinct} values) colors one line per series"
-            if cp is not None and not one_date
-            else ""
-        )
-        reason = f"{self._said(xp, True)} and {self._said(yp, True)}: {what}{series}."
+        elif multi:
+            enc["color"] = self._series_enc(yps)
+        if fp is not None:
+            enc["facet"] = self._enc("facet", fp)
+        self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+                      "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+        what_drawn = "bars for its one date" if one_date else "a line over time"
+        if aggregate == "count":
+            what_drawn = f"{what_drawn} of the rows counted per {period}"
+        elif aggregate is not None:
+            what_drawn = f"{what_drawn} of the {aggregate} per {period}"
+        if multi:
+            said = f"{_join([m.name for m in yps])} are declared number"
+            line = "bars" if one_date else "one line"
+            reason = f"{self._said(xp, True)} and {said}: {what_drawn}, {line} per measure."
+        else:
+            series_text = (
+                f"; {cp.name} ({self._said(cp)}, {cp.distinct} values) colors one line per series"
+                if cp is not None and not one_date
+                else ""
+            )
+            ysaid = f" and {self._said(yps[0], True)}" if yps else ""
+            reason = f"{self._said(xp, True)}{ysaid}: {what_drawn}{series_text}."
+        if fp is not None:
+            reason = f"{reason[:-1]}; one small chart per {fp.name}."
+        data = self._log_check(data, fy, what)
         return self._chart(
             "bar" if one_date else "line", reason, enc, data, title=f"{yt} over {xp.name}"
         )
 
-    def _bars(self, xp: ColumnProfile, yp: ColumnProfile, *, horizontal_ok: bool) -> Plan:
-        horizontal = horizontal_ok and xp.distinct > HORIZONTAL_OVER
+    def _bars(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        fp: ColumnProfile | None,
+        *,
+        horizontal_ok: bool,
+    ) -> Plan:
+        multi = len(yps) > 1
+        horizontal = horizontal_ok and not multi and fp is None and xp.distinct > HORIZONTAL_OVER
         cat, val = _axes(horizontal)
-        data = self._clean([(cat, xp), (val, yp)])
-        fx, fy = self.fields[xp.name], self.fields[yp.name]
-        grouped = data.groupby(fx, sort=False, dropna=False)[fy]
-        once = bool((grouped.size() == 1).all())
-        aggregate = None if once else "mean"
-        data = (grouped.first() if once else grouped.mean()).reset_index()
-        data = data.sort_values(fy, ascending=False, kind="stable").reset_index(drop=True)
-        categories = len(data)
+        data = self._used((cat, xp), yps, val, None, fp)
+        if multi:
+            data = self._melt(data, yps)
+        fx = self.fields[xp.name]
+        fy, what = self._measure(yps)
+        keys = [fx] + ([MEASURE] if multi else []) + ([self.fields[fp.name]] if fp else [])
+        how = self.opts.aggregate
+        if not yps:
+            aggregate: str | None = "count"
+            data = _reduce(data, keys, fy, "count")
+        elif how is None and not data.duplicated(keys).any():
+            aggregate = None  # each category holds one row: nothing to aggregate, none named
+        else:
+            aggregate = how or "mean"
+            data = _reduce(data, keys, fy, aggregate)
+        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
+        ranking = ranking.sort_values(ascending=False, kind="stable")
+        categories = len(ranking)
         if categories > MAX_BAR_CATEGORIES:
-            self.notes.append(
-                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} with the highest "
-                f"{aggregate + ' of ' if aggregate else ''}{yp.name} are shown, the other "
-                f"{categories - MAX_BAR_CATEGORIES:,} are left out."
+            ranked = (
+                "most frequent"
+                if not yps
+                else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
             )
-            data = data.head(MAX_BAR_CATEGORIES)
-        yt = f"{aggregate} of {yp.name}" if aggregate else yp.name
+            self.notes.append(
+                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
+                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out."
+            )
+            ranking = ranking.head(MAX_BAR_CATEGORIES)
+            data = data[data[fx].isin(ranking.index)]
+        order = self._order(xp, list(ranking.index))
+        position = {v: i for i, v in enumerate(order)}
+        data = data.sort_values(
+            fx, key=lambda s: s.map(lambda v: position.get(v, len(position))), kind="stable"
+        ).reset_index(drop=True)
+        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
         enc: dict[str, Encoding] = {
             cat: self._enc(cat, xp),
-            val: self._enc(val, yp, aggregate=aggregate, title=yt),
+            val: self._y_enc(val, yps, xp, aggregate),
         }
-        how = f"bars of the {aggregate} per {xp.name}" if aggregate else f"a bar per {xp.name}"
+        if multi:
+            enc["color"] = self._series_enc(yps)
+        if fp is not None:
+            enc["facet"] = self._enc("facet", fp)
+        self.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
+                      "aggregate": how}  # fmt: skip
         shape = ", horizontal and sorted" if horizontal else ""
-        reason = f"{self._said(xp, True)} and {self._said(yp, True)}: {how}{shape}."
+        if not yps:
+            if any(q.is_measure for q in self.profiles.values()) or how == "count":
+                reason = (
+                    f"{self._said(xp, True)} and aggregate='count': bars counting the rows of "
+                    f"each value{shape}."
+                )
+            else:
+                reason = (
+                    f"No column is declared number, and you picked {xp.name} "
+                    f"({self._said(xp)}): bars counting the rows of each value."
+                )
+        elif multi:
+            how_text = f"the {aggregate}" if aggregate else "the value"
+            reason = (
+                f"{self._said(xp, True)} and {_join([m.name for m in yps])} are declared "
+                f"number: {how_text} of each measure per {xp.name}, one bar per measure."
+            )
+        else:
+            how_text = (
+                f"bars of the {aggregate} per {xp.name}" if aggregate else f"a bar per {xp.name}"
+            )
+            reason = f"{self._said(xp, True)} and {self._said(yps[0], True)}: {how_text}{shape}."
+        if fp is not None:
+            reason = f"{reason[:-1]}; one small chart per {fp.name}."
+        data = self._log_check(data, fy, what)
+        title = f"{yt} by {xp.name}"
         return self._chart(
-            "bar", reason, enc, data, horizontal=horizontal, title=f"{yt} by {xp.name}"
+            "bar", reason, enc, data, horizontal=horizontal, title=title, order=tuple(order)
         )
 
+    def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
+        """The category order: by the measure (``-y``, the default), by category, or listed."""
+        sort = self.opts.sort
+        present = [v for v in by_value if not _missing(v)]
+        if sort is None or sort == "-y":
+            return present
+        if sort == "y":
+            return present[::-1]
+        if sort in ("x", "-x"):
+            ordered = sorted(present, key=_category_key)
+            return ordered[::-1] if sort == "-x" else ordered
+        assert isinstance(sort, tuple)
+        listed = [v for v in sort if v in set(present)]
+        absent = [v for v in sort if v not in set(present)]
+        if absent:
+            self.notes.append(
+                f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of "
+                f"{xp.name} holds."
+            )
+        return listed + [v for v in present if v not in set(listed)]
+
+    def _log_check(self, data: pd.DataFrame, fy: str, what: str) -> pd.DataFrame:
+        """Refuse a log scale, with the reason, when a drawn value is zero or negative."""
+        if self.opts.scale != "log" or fy not in data.columns:
+            return data
+        values = data[fy].to_numpy(dtype=float)
+        bad = values <= 0
+        if bad.any():
+            self.log_refused = True
+            self.notes.append(
+                f"scale='log' is refused: {int(bad.sum()):,} of the {len(values):,} values drawn "
+                f"for {what} are zero or negative (first: {_short(values[bad][0])}), which a log "
+                "scale cannot place; the axis stays linear."
+            )
+        return data
+
     def _scatter(
-        self, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, *, auto_color: bool
+        self,
+        xp: ColumnProfile,
+        yp: ColumnProfile,
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        *,
+        auto_color: bool,
     ) -> Plan:
-        cp, data = self._clean_with_color(xp, yp, cp, auto_color=auto_color)
+        if cp is None and auto_color:
+            cp = self._auto_color({xp.name, yp.name, fp.name if fp else None})
+        data = self._used(("x", xp), [yp], "y", cp, fp)
         fx, fy = self.fields[xp.name], self.fields[yp.name]
         said = f"{self._said(xp, True)} and {self._said(yp, True)}"
+        if self.opts.aggregate is not None:
+            self.notes.append(
+                f"aggregate={self.opts.aggregate!r} is not applied: a scatter plot draws one "
+                "point per row."
+            )
+        self.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
+                      "facet": fp.name if fp else None}  # fmt: skip
         if len(data) > self.max_points:
             bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.max_points))))
             counts, xe, ye = np.histogram2d(data[fx], data[fy], bins=bins)
@@ -543,10 +1064,11 @@ class _Planner:
                     "count": counts[ix, iy].astype(int),
                 }
             )
+            lost = [q.name for q in (cp, fp) if q is not None]
             self.notes.append(
                 f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
                 f"max_points={self.max_points:,} rows)"
-                + (f"; {cp.name} is not shown as color in a heatmap." if cp else ".")
+                + (f"; {_join(lost)} is not shown in a heatmap." if lost else ".")
             )
             enc = {
                 "x": self._enc("x", xp, bin=True),
@@ -563,10 +1085,14 @@ class _Planner:
         enc = {"x": self._enc("x", xp), "y": self._enc("y", yp)}
         if cp is not None:
             enc["color"] = self._enc("color", cp)
+        if fp is not None:
+            enc["facet"] = self._enc("facet", fp)
         colored = f"; {cp.name} ({self._said(cp)}) as color" if cp is not None else ""
+        faceted = f"; one small chart per {fp.name}" if fp is not None else ""
+        data = self._log_check(data, fy, yp.name)
         return self._chart(
             "point",
-            f"{said}: a scatter plot{colored}.",
+            f"{said}: a scatter plot{colored}{faceted}.",
             enc,
             data,
             title=f"{yp.name} against {xp.name}",
@@ -575,15 +1101,19 @@ class _Planner:
     def _histogram(self, q: ColumnProfile) -> Plan:
         data = self._clean([("x", q)])
         f = self.fields[q.name]
+        self.drawn = {"x": q.name}
         values = data[f].to_numpy(dtype=float)
         distinct = np.unique(values)
+        if self.opts.scale == "log":
+            self.notes.append("scale='log' is not applied: a histogram's bins are linear.")
         if len(distinct) < COUNT_BARS_UNDER:
             counts = pd.Series(values).value_counts().sort_index()
             data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
             enc = {"x": self._enc("x", q), "y": _count(q)}
+            only = " and is the only measure" if self._only_measure(q) else ""
             reason = (
-                f"{self._said(q, True)} and is the only measure, with {len(distinct)} "
-                "distinct values: a bar counting the rows of each."
+                f"{self._said(q, True)}{only}, with {len(distinct)} distinct values: a bar "
+                "counting the rows of each."
             )
             return self._chart("bar", reason, enc, data, title=f"rows by {q.name}")
         binned, edges = np.histogram(values, bins=HISTOGRAM_BINS)
@@ -592,39 +1122,13 @@ class _Planner:
             "x": self._enc("x", q, bin=True),
             "y": _count(q),
         }
-        reason = (
-            f"{self._said(q, True)} and is the only measure: a histogram of its values "
-            f"in {HISTOGRAM_BINS} bins."
-        )
+        only = " and is the only measure" if self._only_measure(q) else ""
+        reason = f"{self._said(q, True)}{only}: a histogram of its values in {HISTOGRAM_BINS} bins."
+
         return self._chart("bar", reason, enc, data, title=f"distribution of {q.name}")
 
-    def _count_bars(self, q: ColumnProfile) -> Plan:
-        data = self._clean([("x", q)])
-        f = self.fields[q.name]
-        counts = data[f].value_counts(dropna=False)
-        total = len(counts)
-        counts = counts.head(MAX_BAR_CATEGORIES)
-        if total > MAX_BAR_CATEGORIES:
-            self.notes.append(
-                f"{q.name} has {total:,} values; the {MAX_BAR_CATEGORIES} most frequent are "
-                f"shown, the other {total - MAX_BAR_CATEGORIES:,} are left out."
-            )
-        data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
-        horizontal = len(data) > HORIZONTAL_OVER
-        cat, val = _axes(horizontal)
-        enc: dict[str, Encoding] = {
-            cat: self._enc(cat, q),
-            val: _count(q),
-        }
-        reason = (
-            f"No column is declared number, and you picked {q.name} "
-            f"({self._said(q)}): bars counting the rows of each value."
-        )
-        return self._chart(
-            "bar", reason, enc, data, horizontal=horizontal, title=f"rows by {q.name}"
-        )
-
-    # -- the plan -------------------------------------------------------------------------
+    def _only_measure(self, q: ColumnProfile) -> bool:
+        return all(p is q or not p.is_measure for p in self.profiles.values())
 
     def _said(self, q: ColumnProfile, full: bool = False) -> str:
         word = f"declared {q.declared}" if q.declared else f"undeclared, inferred {q.type}"
@@ -639,6 +1143,7 @@ class _Planner:
         *,
         horizontal: bool = False,
         title: str | None = None,
+        order: tuple[Any, ...] | None = None,
     ) -> Plan:
         return Plan(
             kind="chart",
@@ -650,6 +1155,10 @@ class _Planner:
             notes=tuple(dict.fromkeys(self.notes)),
             horizontal=horizontal,
             title=title,
+            order=order,
+            scale="linear" if self.log_refused else self.opts.scale,
+            format=self.opts.format,
+            time_unit=self.opts.time_unit,
         )
 
     def _table(self, reason: str) -> Plan:
@@ -683,7 +1192,7 @@ def _safe_field(name: str, taken: set[str]) -> str:
     """A field name Vega-Lite reads literally: no ``.``, ``[``, ``]``, ``:``, quotes or ``\\``."""
     base = re.sub(r"[^0-9A-Za-z_]+", "_", name).strip("_") or "column"
     out, n = base, 1
-    while out in taken or out == "count" or out.endswith("_end"):
+    while out in taken or out in _RESERVED or out.endswith("_end"):
         n += 1
         out = f"{base}_{n}"
     return out
@@ -735,3 +1244,45 @@ def _duration(seconds: int) -> str:
             n = seconds // size
             return f"{n}-{unit}" if n > 1 else unit
     return f"{seconds}-second"
+
+
+def _reduce(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
+    """One row per key: the aggregate of ``fy`` and the count of rows behind it (``rows``)."""
+    grouped = data.groupby(keys, sort=True, dropna=False)
+    if how == "count":
+        return grouped.size().rename("count").reset_index()
+    out = grouped[fy].agg([how, "size"]).reset_index()
+    return out.rename(columns={how: fy, "size": ROWS})
+
+
+def _floor(times: pd.Series, unit: str) -> pd.Series:
+    """Dates floored to the start of their ``unit`` (weeks start on Monday)."""
+    floored: pd.Series = (
+        times.dt.floor(_FLOORS[unit])
+        if unit in _FLOORS
+        else times.dt.to_period(_PERIODS[unit]).dt.start_time
+    )
+    return floored
+
+
+def _y_pick(yps: list[ColumnProfile]) -> str | tuple[str, ...] | None:
+    if not yps:
+        return None
+    return yps[0].name if len(yps) == 1 else tuple(m.name for m in yps)
+
+
+def _show_sort(sort: str | tuple[Any, ...]) -> str:
+    return repr(sort) if isinstance(sort, str) else repr(list(sort))
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value))
+
+
+def _category_key(value: Any) -> tuple[int, Any]:
+    """Booleans read false, true; numbers by size; text as written."""
+    if isinstance(value, bool | np.bool_):
+        return (0, bool(value))
+    if isinstance(value, int | float | np.integer | np.floating):
+        return (1, float(value))
+    return (2, str(value))

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 VegaLiteType = Literal["quantitative", "temporal", "nominal"]
-Channel = Literal["x", "y", "color"]
+Channel = Literal["x", "y", "color", "facet"]
 Source = Literal["declared", "inferred"]
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -81,7 +81,9 @@ class Encoding:
     ``aggregate`` names the aggregation drawn (``"mean"``, ``"sum"``, ``"count"``) and ``bin``
     says the values were binned; both were computed in pandas before the spec was built.
     ``field`` is the column's name in the chart's data (names with ``.``, ``[``, ``]``, ``:``
-    or quotes are renamed so Vega-Lite cannot read them as nested fields).
+    or quotes are renamed so Vega-Lite cannot read them as nested fields). ``measures`` names
+    every measure when several are drawn (``y=[...]``): the y encoding holds their values and
+    the color encoding (column ``measure``) tells them apart.
     """
 
     column: str
@@ -92,9 +94,16 @@ class Encoding:
     field: str = ""
     title: str = ""
     declared: ColumnType | None = None
+    measures: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """One line for people: ``declared number → quantitative`` or ``inferred nominal``."""
+        if self.measures and self.field == "measure":
+            return f"one series per measure: {', '.join(self.measures)} → nominal"
+        if self.measures:
+            names = ", ".join(self.measures)
+            what = f"{self.aggregate} of {names}" if self.aggregate else names
+            return f"{what}: declared number → {self.type}"
         if self.aggregate == "count":
             return (
                 f"rows counted per {self.column} value{' bin' if self.bin else ''} → quantitative"

@@ -23,6 +23,7 @@ from chartkit import (
 LUN_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},
     {"logical_unit_number": 3, "host_group": "vdi-a"},
+    {"logical_unit_number": 5, "host_group": "vdi-b"},  # two bars: a single mark is not a chart
 ]
 LUN_DECL = {"logical_unit_number": "number", "host_group": "string"}
 
@@ -91,10 +92,13 @@ def test_lun_blank_under_warn_is_a_quantitative_axis_with_one_row_left_out_and_n
     assert encoding(v, "x")["type"] == "nominal"
     assert v.encodings["y"].source == "declared"
     assert v.notes == (
-        "1 of 2 rows are left out of the y axis: logical_unit_number is declared number and "
+        "1 of 3 rows are left out of the y axis: logical_unit_number is declared number and "
         'they hold string (first: ""). Nothing was converted.',
     )
-    assert plotted(v) == [{"host_group": "vdi-a", "logical_unit_number": 3.0}]
+    assert plotted(v) == [
+        {"host_group": "vdi-b", "logical_unit_number": 5.0},
+        {"host_group": "vdi-a", "logical_unit_number": 3.0},
+    ]
     assert [f.kind for f in v.check.findings] == ["column-type-mismatch"]
 
 
@@ -102,7 +106,7 @@ def test_lun_blank_under_enforce_is_refused_with_no_rows_anywhere_in_the_payload
     v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings", mode="enforce")
     refusal = (
         "Result rejected: host_group_mappings returned rows that disagree with the columns it "
-        "declares — 'logical_unit_number' is declared number and 1 of 2 rows hold string "
+        "declares — 'logical_unit_number' is declared number and 1 of 3 rows hold string "
         '(first: ""). Fix the tool so the column holds what it declares, or change the '
         "declaration. No data was returned."
     )
@@ -154,11 +158,14 @@ def test_mode_off_files_nothing_but_still_leaves_offenders_out_and_says_so() -> 
     assert v.check.findings == ()
     assert v.kind == "chart"
     assert v.encodings["y"].type == "quantitative"
-    assert v.notes[0].startswith("1 of 2 rows are left out of the y axis")
+    assert v.notes[0].startswith("1 of 3 rows are left out of the y axis")
 
 
 def test_enforce_with_clean_rows_charts_as_warn_does() -> None:
-    rows = [{"logical_unit_number": 0, "host_group": "vdi-a"}]
+    rows = [
+        {"logical_unit_number": 0, "host_group": "vdi-a"},
+        {"logical_unit_number": 1, "host_group": "vdi-b"},
+    ]
     v = view(rows, LUN_DECL, mode="enforce")
     assert v.kind == "chart" and v.check.status == "ok"
 
@@ -210,7 +217,10 @@ def test_no_measure_gives_a_table_naming_the_declared_types() -> None:
 
 
 def test_a_missing_declared_column_is_refused_with_its_violation() -> None:
-    rows = [{"host_group": "vdi-a", "capacity_gb": 10.0}]
+    rows = [
+        {"host_group": "vdi-a", "capacity_gb": 10.0},
+        {"host_group": "vdi-b", "capacity_gb": 5.0},
+    ]
     v = view(rows, {"host_group": "string", "logical_unit_number": "number",
                     "capacity_gb": "number"})  # fmt: skip
     assert v.kind == "chart"
@@ -299,10 +309,21 @@ def test_date_by_number_is_a_line_colored_by_a_small_string_column() -> None:
 
 
 def test_a_date_with_one_distinct_value_gives_bars() -> None:
-    rows = [{"ts": "2024-05-13T00:00:00Z", "p95": 3.0}]
-    v = view(rows, {"ts": "date", "p95": "number"})
+    rows = [{"ts": "2024-05-13T00:00:00Z", "p95": 3.0, "r": "a"},
+            {"ts": "2024-05-13T00:00:00Z", "p95": 4.0, "r": "b"}]  # fmt: skip
+    v = view(rows, {"ts": "date", "p95": "number", "r": "string"})
     assert v.mark == "bar"
     assert v.reason == "ts is declared date and p95 is declared number: bars for its one date."
+
+
+def test_a_chart_of_a_single_mark_is_a_table_that_says_why() -> None:
+    v = view([{"ts": "2024-05-13T00:00:00Z", "p95": 3.0}], {"ts": "date", "p95": "number"})
+    assert v.kind == "table" and v.spec is None
+    assert v.reason == (
+        "ts is declared date and p95 is declared number: bars for its one date — but that chart "
+        "would hold a single mark, and so would every other chart its declared types allow; a "
+        "single mark is not a chart, so the rows are shown as a table."
+    )
 
 
 def test_string_by_number_is_a_bar_of_the_mean_named_in_the_axis() -> None:
@@ -350,7 +371,8 @@ def test_number_by_number_is_a_scatter_colored_by_a_small_string_column() -> Non
         "color."
     )
     # with no string column to group by, two measures alone make a scatter too
-    assert view([{"a": 1.0, "b": 2.0}], {"a": "number", "b": "number"}).mark == "point"
+    two = [{"a": 1.0, "b": 2.0}, {"a": 2.0, "b": 1.0}]
+    assert view(two, {"a": "number", "b": "number"}).mark == "point"
 
 
 def test_a_scatter_over_max_points_becomes_a_binned_heatmap() -> None:
