@@ -172,6 +172,28 @@ def _parser() -> argparse.ArgumentParser:
         "chart inline; others get the text answer.",
     )
     serve.set_defaults(run=_mcp)
+
+    stage = commands.add_parser(
+        "stage",
+        help="stage results as typed Parquet (+ a JSON sidecar) for a code runner's sandbox",
+        description="Check each result under the dial and write NAME.parquet, its Arrow schema "
+        "from the declaration, and NAME.json (declaration, findings, disposition) into DIR. "
+        "Under enforce a refused result writes only NAME.json, with the refusal. Exits 0 when "
+        "done, 1 when enforce refused a result, 2 when the input cannot be read.",
+    )
+    stage.add_argument("file", metavar="FILE", help=file_help)
+    stage.add_argument("-o", "--output", required=True, metavar="DIR", help="the directory")
+    stage.add_argument(
+        "--mode", choices=CHECK_MODES, default="warn", help="the dial (default: warn)"
+    )
+    stage.set_defaults(run=_stage)
+    for table_input in (check, render, stage):
+        table_input.add_argument(
+            "--columns",
+            metavar="DECL",
+            help="the declaration a .csv (or .parquet) FILE is read by: a JSON object "
+            '({"lun": "number"}) or a .json file holding one',
+        )
     return parser
 
 
@@ -187,8 +209,11 @@ def _mcp(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- reading
 
 
-def _read(file: str) -> tuple[str, list[ToolResult]]:
-    """The results in FILE (or stdin for ``-``); unreadable input leaves with exit code 2."""
+def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]:
+    """The results in FILE (or stdin for ``-``); unreadable input leaves with exit code 2.
+
+    A ``.csv`` or ``.parquet`` FILE is one result, read by the declaration ``columns``.
+    """
     if file == "-":
         name, data = "<stdin>", sys.stdin.buffer.read()
     else:
@@ -203,6 +228,8 @@ def _read(file: str) -> tuple[str, list[ToolResult]]:
         except OSError as exc:
             raise _Exit(EXIT_UNREADABLE, f"{file} cannot be read: {exc.strerror}") from None
     try:
+        if Path(name).suffix.lower() in TABLE_SUFFIXES or columns is not None:
+            return name, [_read_table(data, name, columns)]
         return name, _parse(data, name)
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
@@ -280,7 +307,7 @@ def _not_checked(result: ToolResult, mode: CheckMode) -> str:
 def _check(args: argparse.Namespace) -> int:
     from chartkit._progress import Progress
 
-    name, results = _read(args.file)
+    name, results = _read(args.file, args.columns)
     mode: CheckMode = args.mode
     progress = Progress(
         len(results), label=f"checking {name}", stream=sys.stderr, delay=_PROGRESS_DELAY
@@ -433,7 +460,7 @@ def _render(args: argparse.Namespace) -> int:
             f"cannot write {output.name!r}: the suffix {output.suffix or '(none)'!r} is not one "
             f"of {', '.join(RENDER_FORMATS)}",
         )
-    name, results = _read(args.file)
+    name, results = _read(args.file, args.columns)
     result = _pick(name, results, args.tool, args.index)
     from chartkit.view import view
 
@@ -577,3 +604,103 @@ def _explore(args: argparse.Namespace) -> int:
     finally:
         if staged is not None:
             staged.unlink(missing_ok=True)
+
+
+# ------------------------------------------------------------------- .csv, .parquet and stage
+
+TABLE_SUFFIXES = (".csv", ".parquet")
+
+
+def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
+    """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not)."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in TABLE_SUFFIXES:
+        raise ChartkitError(
+            f"--columns applies to .csv and .parquet input; {name} is read as JSON, and a JSON "
+            "tool result carries its own resultColumns"
+        )
+    declared = _declaration(columns) if columns is not None else None
+    if suffix == ".csv":
+        from chartkit.csvread import read_csv
+
+        return read_csv(data, declared, name=Path(name).name)
+    from chartkit.staging import read_parquet
+
+    result = read_parquet(data, name=Path(name).name)
+    if declared is None:
+        return result
+    from chartkit.columns import assert_result_columns
+
+    return ToolResult(
+        result.tool,
+        result.rows,
+        result_columns=assert_result_columns(result.tool, declared),
+        call_id=result.call_id,
+    )
+
+
+def _declaration(columns: str) -> object:
+    """``--columns``: inline JSON, or the path of a .json file holding the declaration."""
+    text = columns
+    if not columns.lstrip().startswith("{"):
+        try:
+            text = Path(columns).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ChartkitError(
+                f"--columns {columns!r} is neither a JSON object nor a readable file "
+                f"({exc.strerror or exc}); pass '{{\"lun\": \"number\"}}' or a .json file"
+            ) from None
+    try:
+        declared = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ChartkitError(
+            f"--columns is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+            'it is one object: {"column": "number", "other": {"type": "date", "nullable": true}}'
+        ) from None
+    if isinstance(declared, dict) and isinstance(declared.get("resultColumns"), dict):
+        return declared["resultColumns"]  # a tool result's wire form: its declaration
+    return declared
+
+
+def _stage(args: argparse.Namespace) -> int:
+    from chartkit.staging import stage
+
+    name, results = _read(args.file, args.columns)
+    mode: CheckMode = args.mode
+    directory = Path(args.output)
+    taken: dict[str, int] = {}
+    refused = 0
+    for n, result in enumerate(results, 1):
+        base = result.tool
+        taken[base] = taken.get(base, 0) + 1
+        stem = base if taken[base] == 1 else f"{base}-{taken[base]}"
+        try:
+            staged = stage(result, directory, mode=mode, name=_file_stem(stem))
+        except OSError as exc:
+            raise _Exit(
+                EXIT_UNREADABLE, f"cannot write into {directory}: {exc.strerror or exc}"
+            ) from None
+        except ChartkitError as exc:
+            raise _Exit(EXIT_UNREADABLE, f"result {n} of {name}: {exc}") from None
+        title = _title(n if len(results) > 1 else None, result)
+        if staged.parquet is None:
+            refused += 1
+            print(f"{title}: refused under enforce; wrote {staged.sidecar} (no rows)")
+            print(f"  {staged.outcome.refusal}")
+            continue
+        print(f"{title}: wrote {staged.parquet} and {staged.sidecar}")
+        for column in staged.columns:
+            declared = f"declared {column.declared}" if column.declared else "not declared"
+            if column.staged_as == "declared":
+                print(f"  {column.name}: {column.arrow} ({declared})")
+            elif column.staged_as == "inferred":
+                print(f"  {column.name}: {column.arrow} (inferred; {declared})")
+            else:
+                print(f"  {column.name}: {column.arrow}, as text ({declared}): {column.reason}")
+    return EXIT_FINDINGS if refused else EXIT_OK
+
+
+def _file_stem(tool: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", tool).strip("._") or "result"
