@@ -128,7 +128,7 @@ def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome
         )
     reading = None
     if mode != "off" and result.result_columns is not None:
-        reading = read_rowset(result.rows)
+        reading = read_rowset(result.rows_to_check())  # a lone MCP object is one row here
     if reading is None:  # unarmed, or not a rowset: nothing measured
         outcome = CheckOutcome(
             mode=mode,

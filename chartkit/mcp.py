@@ -288,11 +288,12 @@ async def call_tool(
     """Call ``tool`` and answer its rows as a ``ToolResult`` with the tool's declaration.
 
     Rows come from ``structured_content`` (``{"result": rows}`` for a tool returning a list)
-    or, without it, from the JSON text blocks — one block per row, so a declared tool's lone
-    block holding an object is one row, a list, exactly as a one-row list returned locally
-    (the wire form of a one-row list and of a single object is the same; an undeclared tool's
-    lone object is answered as the object). The declaration comes from ``tools`` (a
-    listing already read) or a fresh ``tools/list``; ``call_id`` defaults to a new
+    or, without it, from the JSON text blocks — one block per row. A lone block holding an
+    object is answered as that object, declared or not, so under the dial ``off`` the caller
+    gets the answer exactly as sent; the result is marked ``one_row_ambiguous`` (the wire form
+    of a one-row list and of a single object is the same), and an armed check reads it as
+    one row, so ``enforce`` refuses a bad row as it does locally. The declaration comes from
+    ``tools`` (a listing already read) or a fresh ``tools/list``; ``call_id`` defaults to a new
     ``mcp-…`` id. A tool error, a non-JSON answer or a connection that closes raises
     ``MCPCallError``.
     """
@@ -310,26 +311,29 @@ async def call_tool(
         answer = await client.call_tool(tool, dict(arguments or {}))
     except (mcp.MCPError, ValidationError, RuntimeError) as exc:
         raise _failure(exc, server=label, tool=tool, doing=f"calling tool {tool!r}") from None
+    rows, ambiguous = _rows(answer, tool=tool, server=label)
     return ToolResult(
         tool=tool,
-        rows=_rows(answer, tool=tool, server=label, declared=listed.result_columns is not None),
+        rows=rows,
         result_columns=listed.result_columns,
         call_id=call_id if call_id is not None else f"mcp-{uuid.uuid4().hex[:12]}",
         description=listed.description,
+        one_row_ambiguous=ambiguous,
     )
 
 
-def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str, declared: bool) -> Any:
-    """The rows of a tool's answer: structured content first, else its JSON text blocks.
+def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> tuple[Any, bool]:
+    """The rows of a tool's answer (structured content first, else its JSON text blocks), and
+    whether they are a lone object that may have been a one-row list.
 
     Without structured content (a tool with no ``-> list[dict[str, Any]]`` annotation, or
     ``structured_output=False``) the SDK writes each item of a returned list as a text block of
     its own — an empty list as no block, two rows as two blocks — but a one-row list and a
     single returned object both as ONE block holding a JSON object: the wire cannot tell them
-    apart. Several blocks are always a list. One block holding an object is read as a one-row
-    list when the tool declares ``resultColumns`` (a declared tool returns rows, and a row
-    read as a bare object would leave the check unarmed: a one-row result that breaks its
-    declaration would pass ``enforce``), and as the object otherwise. A tool that annotates
+    apart. Several blocks are always a list. One block holding an object is answered as the
+    object, as sent, and flagged ambiguous: the check reads it as one row only when armed
+    (a dial and a declaration), so the dial ``off`` delivers the answer byte for byte, and a
+    one-row result that breaks its declaration still fails ``enforce``. A tool that annotates
     its return gets structured content, which is read as sent.
     """
     texts = [b.text for b in answer.content if isinstance(b, mcp_types.TextContent)]
@@ -342,6 +346,7 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str, declared:
             tool=tool,
         )
     payload: Any
+    ambiguous = False
     content = answer.structured_content
     if content is not None:
         payload = content["result"] if set(content) == {"result"} else content
@@ -358,13 +363,12 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str, declared:
         parsed = [_json(t, tool=tool, server=server) for t in texts]
         if len(parsed) != 1:
             payload = parsed  # the SDK writes each item of a returned list as a block
-        elif declared and isinstance(parsed[0], dict):
-            payload = parsed  # one row, or a lone object: a declared tool returns rows
         else:
-            payload = parsed[0]
+            payload = parsed[0]  # a lone object, or a one-row list: the wire cannot say
+            ambiguous = isinstance(payload, dict)
     if isinstance(payload, str):
         payload = _json(payload, tool=tool, server=server)
-    return payload
+    return payload, ambiguous
 
 
 def _json(text: str, *, tool: str, server: str) -> Any:

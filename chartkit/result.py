@@ -25,6 +25,10 @@ class ToolResult:
     """A tool's result as it came back: the raw ``rows`` (anything), and what it declared.
 
     ``result_columns`` is normalized (and asserted, naming the tool) at construction.
+    ``one_row_ambiguous`` marks rows that came over a wire which cannot tell a one-row list
+    from a single object (an MCP answer of one JSON text block holding an object): ``rows`` is
+    then the object exactly as sent, and only an armed check reads it as one row
+    (``rows_to_check``).
 
     >>> r = ToolResult("host_group_mappings", [{"logical_unit_number": 0}],
     ...                result_columns={"logical_unit_number": "number"}, call_id="call-1")
@@ -37,6 +41,7 @@ class ToolResult:
     result_columns: ResultColumns | None = None
     call_id: str | None = None
     description: str | None = None
+    one_row_ambiguous: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.tool, str) or not self.tool:
@@ -51,6 +56,16 @@ class ToolResult:
             object.__setattr__(
                 self, "result_columns", assert_result_columns(self.tool, self.result_columns)
             )
+
+    def rows_to_check(self) -> Any:
+        """The rows an armed check reads: ``[rows]`` for an ambiguous lone object, else ``rows``.
+
+        >>> ToolResult("t", {"lun": ""}, one_row_ambiguous=True).rows_to_check()
+        [{'lun': ''}]
+        """
+        if self.one_row_ambiguous and isinstance(self.rows, Mapping):
+            return [self.rows]
+        return self.rows
 
     @classmethod
     def from_wire(cls, payload: object) -> ToolResult:

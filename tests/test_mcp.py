@@ -441,7 +441,7 @@ def test_a_one_row_list_without_an_annotation_reaches_the_sdk_as_one_bare_object
 
 
 @pytest.mark.parametrize("transport", ["in-process", "stdio"])
-def test_a_one_row_list_from_a_declared_tool_is_a_one_row_list_and_is_refused_as_locally(
+def test_a_one_row_list_from_a_declared_tool_is_delivered_as_sent_and_refused_when_armed(
     transport: str, tmp_path: Path
 ) -> None:
     server = one_row_server(tmp_path, transport)
@@ -449,7 +449,9 @@ def test_a_one_row_list_from_a_declared_tool_is_a_one_row_list_and_is_refused_as
     local = ToolResult(
         "lun_unannotated", [ONE_LUN_ROW], result_columns=ONE_ROW_COLUMNS, call_id="call-1"
     )
-    assert remote.rows == [ONE_LUN_ROW]
+    assert remote.rows == ONE_LUN_ROW and remote.one_row_ambiguous  # the object, as sent
+    assert check_result(remote, mode="off").delivered is remote.rows
+    assert findings(remote, "warn") == findings(local, "warn")
     assert findings(remote, "enforce") == findings(local, "enforce")
     remote_outcome = check_result(remote, mode="enforce")
     assert remote_outcome.status == "invalid"
@@ -645,7 +647,25 @@ def test_importing_chartkit_mcp_without_the_sdk_names_the_extra() -> None:
 def test_a_declared_tool_without_an_annotation_has_its_lone_object_read_as_one_row(
     transport: str, tmp_path: Path
 ) -> None:
-    """The wire form is the one-row list's, and a declared tool returns rows: so it is checked."""
+    """The wire form is the one-row list's: an armed check reads it as one row, and checks it."""
     result = call_tool_sync(one_row_server(tmp_path, transport), "summary_declared_unannotated")
-    assert result.rows == [{"host_group": "vdi-a", "luns": 2}]
-    assert check_result(result, mode="enforce").status == "ok"
+    assert result.rows == {"host_group": "vdi-a", "luns": 2}
+    outcome = check_result(result, mode="enforce")
+    assert (outcome.status, outcome.armed, outcome.delivered) == ("ok", True, result.rows)
+    assert [r.checked for r in outcome.disposition] == [1, 1]
+
+
+@pytest.mark.parametrize("transport", ["in-process", "stdio"])
+def test_under_off_a_declaration_alone_never_changes_what_is_delivered(
+    transport: str, tmp_path: Path
+) -> None:
+    """The same answer from a declared and an undeclared tool: byte for byte the same."""
+    declared, undeclared = call_both(
+        one_row_server(tmp_path, transport), "summary_declared_unannotated", "summary_unannotated"
+    )
+    assert declared.result_columns is not None and undeclared.result_columns is None
+    off = [check_result(r, mode="off").delivered for r in (declared, undeclared)]
+    assert off[0] is declared.rows and off[1] is undeclared.rows
+    assert json.dumps(off[0]) == json.dumps(off[1]) == '{"host_group": "vdi-a", "luns": 2}'
+    warned = check_result(declared, mode="warn")
+    assert warned.delivered is declared.rows  # warn delivers the answer as sent, too
