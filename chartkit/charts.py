@@ -8,12 +8,12 @@ and a spec never carries more than the plan's rows.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 import altair as alt
 import vl_convert
 
-from chartkit.decide import Plan
+from chartkit.decide import ROWS, Plan
 from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
 
@@ -21,6 +21,7 @@ __all__ = [
     "CHART_HEIGHT",
     "CHART_WIDTH",
     "LABEL_LIMIT",
+    "PALETTE",
     "build_chart",
     "spec_to_html",
     "spec_to_png",
@@ -31,27 +32,78 @@ CHART_WIDTH = 560
 CHART_HEIGHT = 320
 LABEL_LIMIT = 160  # pixels a category label may take before it is cut with an ellipsis
 
+MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when too long)
+CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
+FACET_WIDTH = 220
+FACET_HEIGHT = 140
+FACET_COLUMNS = 3
+PALETTE: Final = (
+    "#1f77b4",  # blue
+    "#ff7f0e",  # orange
+    "#2ca02c",  # green
+    "#d62728",  # red
+    "#9467bd",  # purple
+    "#8c564b",  # brown
+    "#e377c2",  # pink
+    "#7f7f7f",  # grey
+    "#bcbd22",  # olive
+    "#17becf",  # cyan
+)
+"""The categorical palette (d3's category10): ten series, ten hue families, set in every spec."""
+_TIME_FORMATS: Final = {
+    "year": "%Y",
+    "quarter": "%b %Y",
+    "month": "%b %Y",
+    "week": "%Y-%m-%d",
+    "day": "%Y-%m-%d",
+}
+
 _CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color}
 _SECOND: dict[str, Any] = {"x": alt.X2, "y": alt.Y2}
 
 
-def build_chart(plan: Plan) -> alt.Chart:
-    """The Altair chart for a plan of kind ``"chart"``."""
+def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
+    """The Altair chart for a plan of kind ``"chart"``.
+
+    Every mark has a tooltip (each encoded column, formatted; on an aggregated mark also the
+    count of rows behind it); categorical colors come from ``PALETTE``, written into the spec so
+    a host theme cannot replace them; the spec's ``description`` is the plan's reason.
+    """
     if plan.kind != "chart" or plan.data is None or plan.mark is None:
         raise ChartkitError(f"there is no chart to build: {plan.reason}")
     records = json.loads(plan.data.to_json(orient="records", date_format="iso"))
     chart = alt.Chart({"values": records})  # a plain dict: no per-row validation, no row limit
-    mark_options: dict[str, Any] = {"tooltip": True}
+    mark_options: dict[str, Any] = {}
+    colored = "color" in plan.encodings
+    if not colored:
+        mark_options["color"] = PALETTE[0]  # set, so a host theme's own color is not used
     if plan.mark == "line":
         mark_options["point"] = len(records) <= 200
     chart = getattr(chart, f"mark_{plan.mark}")(**mark_options)
     channels: dict[str, Any] = {}
+    facet: Encoding | None = None
     for channel, enc in plan.encodings.items():
+        if channel == "facet":
+            facet = enc
+            continue
         channels[channel] = _channel(channel, enc, plan)
         if enc.bin and channel in _SECOND:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
+        if channel == "color" and enc.measures and plan.mark == "bar":
+            offset = alt.YOffset if plan.horizontal else alt.XOffset
+            channels["yOffset" if plan.horizontal else "xOffset"] = offset(
+                field=enc.field, type="nominal", sort=list(enc.measures)
+            )
+    channels["tooltip"] = _tooltips(plan, set(plan.data.columns))
     chart = chart.encode(**channels)
-    properties: dict[str, Any] = {"width": CHART_WIDTH}
+    if facet is not None:
+        cell = chart.properties(width=FACET_WIDTH, height=FACET_HEIGHT)
+        faceted: alt.FacetChart = cell.facet(
+            facet=alt.Facet(field=facet.field, type="nominal", title=facet.title),
+            columns=FACET_COLUMNS,
+        ).properties(description=plan.reason, **({"title": plan.title} if plan.title else {}))
+        return faceted
+    properties: dict[str, Any] = {"width": CHART_WIDTH, "description": plan.reason}
     if not plan.horizontal:
         properties["height"] = CHART_HEIGHT  # fixed, so long category labels cannot squash it
     if plan.title:
@@ -60,19 +112,71 @@ def build_chart(plan: Plan) -> alt.Chart:
     return built
 
 
+def _measure_channel(plan: Plan) -> str:
+    return "x" if plan.horizontal else "y"
+
+
+def _time_format(plan: Plan) -> str:
+    return _TIME_FORMATS.get(plan.time_unit or "", "%Y-%m-%d %H:%M")
+
+
+def _tooltips(plan: Plan, columns: set[str]) -> list[alt.Tooltip]:
+    """Every encoded column of the mark, formatted; an aggregated mark adds its row count."""
+    tips: list[alt.Tooltip] = []
+    for enc in plan.encodings.values():
+        options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": enc.title}
+        if enc.type == "quantitative":
+            options["format"] = "," if enc.aggregate == "count" else plan.format
+        elif enc.type == "temporal":
+            options["format"] = _time_format(plan)
+        if enc.bin:
+            options["title"] = f"{enc.title} from"
+            tips.append(alt.Tooltip(**options))
+            options = {**options, "field": f"{enc.field}_end", "title": f"{enc.title} to"}
+        tips.append(alt.Tooltip(**options))
+    if ROWS in columns:
+        tips.append(alt.Tooltip(field=ROWS, type="quantitative", title="rows", format=","))
+    return tips
+
+
 def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
     options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": enc.title}
     if enc.bin:
         options["bin"] = "binned"
-    if enc.type == "nominal" and channel in ("x", "y"):
-        options["axis"] = alt.Axis(labelLimit=LABEL_LIMIT)
-    if plan.horizontal and channel == "y" and enc.type == "nominal":
+    category = enc.type == "nominal" and channel in ("x", "y")
+    if category:
+        options["axis"] = _category_axis(channel, plan)
+    if category and plan.order is not None:
+        options["sort"] = list(plan.order)  # the plan's order: by the measure, or as asked
+    elif plan.horizontal and channel == "y" and enc.type == "nominal":
         options["sort"] = "-x"  # the longest bar on top
     elif plan.mark == "bar" and enc.type == "nominal":
         options["sort"] = None  # keep the plan's order
+    if enc.type == "quantitative" and channel == _measure_channel(plan) and not enc.bin:
+        options["axis"] = alt.Axis(format="," if enc.aggregate == "count" else plan.format)
+        if plan.scale == "log":
+            options["scale"] = alt.Scale(type="log")
     if channel == "color" and enc.aggregate == "count":
         options["scale"] = alt.Scale(scheme="blues")
+    elif channel == "color" and enc.type == "nominal":
+        options["scale"] = alt.Scale(range=list(PALETTE))
+        if enc.measures:
+            options["sort"] = list(enc.measures)
     return _CHANNELS[channel](**options)
+
+
+def _category_axis(channel: str, plan: Plan) -> alt.Axis:
+    """Horizontal labels when they fit (cut with an ellipsis, full text in the tooltip)."""
+    if channel == "y" or plan.data is None:
+        return alt.Axis(labelLimit=LABEL_LIMIT)
+    enc = plan.encodings[channel]
+    labels = plan.order if plan.order is not None else tuple(plan.data[enc.field].unique())
+    n = max(1, len(labels))
+    slot = CHART_WIDTH // n
+    longest = max((len(str(v)) for v in labels), default=1)
+    if slot >= MIN_LABEL_SLOT or longest * CHAR_WIDTH <= slot:
+        return alt.Axis(labelAngle=0, labelLimit=max(20, slot - 6))
+    return alt.Axis(labelAngle=-45, labelLimit=LABEL_LIMIT)
 
 
 def _vl_version() -> str:

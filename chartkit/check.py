@@ -123,6 +123,10 @@ def check_columns(
     if reading is None:
         return ()
     declared = normalize_result_columns(result_columns)
+    if reading.frame is None and reading.rows is None:  # an engine frame: judged by queries
+        from chartkit._frame_check import check_frame
+
+        return check_frame(reading, declared)
     out: list[ColumnViolation] = []
     if reading.frame is not None:
         for name, decl in declared.items():

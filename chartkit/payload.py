@@ -17,8 +17,10 @@ from typing import Any, get_args, get_type_hints
 
 from chartkit.check import VIOLATION_KINDS
 from chartkit.columns import COLUMN_TYPES
+from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.integrity import CHECK_MODES, CheckOutcome, DispositionRow
+from chartkit.rules import RULES
 from chartkit.view import PAYLOAD_VERSION, ViewKind
 
 __all__ = ["view_payload_schema"]
@@ -142,6 +144,25 @@ def view_payload_schema() -> dict[str, Any]:
             "lastFiredAt": _nullable({"type": "number"}),
         },
     )
+    alternative = _closed(
+        "Another chart the declared types allow: its rule, the sentence saying why it fits, "
+        "and the view() keywords that draw it.",
+        {
+            "chart": {"enum": [r.chart for r in RULES]},
+            "reason": text,
+            "picks": {
+                "type": "object",
+                "properties": {
+                    "x": text,
+                    "y": {"anyOf": [text, {"type": "array", "items": text}]},
+                    "color": text,
+                    "facet": text,
+                    "aggregate": {"enum": list(AGGREGATES)},
+                },
+                "additionalProperties": False,
+            },
+        },
+    )
     no_chart = {  # a table or a refusal: nothing drawn
         "mark": {"type": "null"},
         "spec": {"type": "null"},
@@ -175,6 +196,30 @@ def view_payload_schema() -> dict[str, Any]:
                 "type": ["object", "null"],
                 "description": "The Vega-Lite spec (data inline), or null when there is no "
                 "chart. Its own schema is the URL in its '$schema'.",
+            },
+            "options": {
+                "type": "object",
+                "description": "How the chart was drawn (empty when there is no chart): the "
+                "measure's d3 format, its scale, the date bucket and the sort asked for.",
+                "properties": {
+                    "format": text,
+                    "scale": {"enum": list(SCALES)},
+                    "timeUnit": _nullable({"enum": list(TIME_UNITS)}),
+                    "sort": {
+                        "anyOf": [
+                            {"enum": list(SORTS)},
+                            {"type": "array"},
+                            {"type": "null"},
+                        ]
+                    },
+                },
+                "additionalProperties": False,
+            },
+            "alternatives": {
+                "type": "array",
+                "description": "The other charts the declared types allow, ranked; "
+                "view(..., choose=N) draws the Nth.",
+                "items": {"$ref": "#/$defs/alternative"},
             },
         },
         allOf=[
@@ -218,6 +263,7 @@ def view_payload_schema() -> dict[str, Any]:
             "finding": finding,
             "violation": violation,
             "disposition": disposition,
+            "alternative": alternative,
         },
     }
 

@@ -79,6 +79,11 @@ def read_rowset(value: object) -> RowsetReading | None:
         if kinds != {dict} and not all(isinstance(r, dict) for r in value):
             return None
         return RowsetReading(total=len(value), rows=value, plain=kinds == {dict})
+    from chartkit.engines import read_engine_frame  # polars, arrow, DuckDB, Spark, Ibis
+
+    native = read_engine_frame(value)  # they stay in their engine: chartkit.engines
+    if native is not None:
+        return native if native.total else None
     frame = _as_pandas(value)
     if frame is None or len(frame) == 0:
         return None

@@ -21,7 +21,8 @@ import pandas as pd
 
 from chartkit.charts import build_chart, spec_to_html, spec_to_png, spec_to_svg
 from chartkit.check import check_columns
-from chartkit.decide import plan_view
+from chartkit.decide import ChartOptions, Plan, plan_view
+from chartkit.rules import Alternative
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
@@ -51,9 +52,11 @@ class View:
     encodings: Mapping[str, Encoding] = field(default_factory=dict)
     refusals: tuple[AxisRefusal, ...] = ()
     notes: tuple[str, ...] = ()
-    chart: alt.Chart | None = field(default=None, repr=False)
+    chart: alt.Chart | alt.FacetChart | None = field(default=None, repr=False)
     spec: dict[str, Any] | None = field(default=None, repr=False)
     frame: pd.DataFrame | None = field(default=None, repr=False)
+    alternatives: tuple[Alternative, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     # -- exports ------------------------------------------------------------------------
 
@@ -97,6 +100,8 @@ class View:
             "findings": [f.to_dict() for f in self.check.findings],
             "disposition": [d.to_dict() for d in self.check.disposition],
             "spec": self.spec,
+            "options": dict(self.options),
+            "alternatives": [a.to_dict() for a in self.alternatives],
         }
 
     def to_json(self, **kwargs: Any) -> str:
@@ -175,15 +180,26 @@ def view(
     tool: str | None = None,
     mode: CheckMode = "warn",
     x: str | None = None,
-    y: str | None = None,
+    y: str | list[str] | None = None,
     color: str | None = None,
+    facet: str | None = None,
+    aggregate: str | None = None,
+    time_unit: str | None = None,
+    sort: str | list[Any] | None = None,
+    scale: str | None = None,
+    format: str | None = None,
+    choose: int | None = None,
     max_points: int = 5000,
 ) -> View:
     """Check a tool result, then chart it from its declared types (or say why a table).
 
     ``data`` is a ``ToolResult``, a list of dicts or a dataframe; ``result_columns``, when
     given, is the declaration to use (it replaces a ToolResult's own). ``x``, ``y`` and
-    ``color`` are your picks of columns; without them chartkit chooses.
+    ``color`` are your picks of columns (``y`` may list several measures); without them
+    chartkit chooses. ``facet`` draws one small chart per value of a string or boolean column;
+    ``aggregate`` (sum, mean, median, min, max, count), ``time_unit`` (minute … year),
+    ``sort`` ("-y", "y", "x", "-x" or a list of values), ``scale`` ("linear", "log") and
+    ``format`` (a d3-format string) say how; ``choose=N`` draws the view's Nth alternative.
 
     >>> v = view([{"host_group": "vdi-a", "lun": ""}, {"host_group": "vdi-a", "lun": 3},
     ...           {"host_group": "vdi-b", "lun": 1}],
@@ -194,6 +210,9 @@ def view(
     '1 of 3 rows are left out of the y axis: lun is declared number and they hold string \
 (first: ""). Nothing was converted.'
     """
+    chart_args = {"facet": facet, "choose": choose, "options": ChartOptions.make(
+        aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
+    )}  # fmt: skip
     result = _as_result(data, result_columns, tool)
     outcome = check_result(result, mode=mode)
     reading = read_rowset(result.rows)
@@ -220,7 +239,7 @@ def view(
     else:
         violations = ()
     profiles = profile_columns(frame, declaration, violations)
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points)
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
     chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
@@ -234,7 +253,20 @@ def view(
         chart=chart,
         spec=chart.to_dict() if chart is not None else None,
         frame=frame,
+        alternatives=plan.alternatives,
+        options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
+
+
+def _options(plan: Plan, options: ChartOptions) -> dict[str, Any]:
+    """How the chart was drawn, for the payload: the measure's format, scale, bucket and order."""
+    sort = options.sort if isinstance(options.sort, str | None) else list(options.sort)
+    return {
+        "format": plan.format,
+        "scale": plan.scale,
+        "timeUnit": plan.time_unit,
+        "sort": sort,
+    }
 
 
 def _as_result(data: object, result_columns: object, tool: str | None) -> ToolResult:

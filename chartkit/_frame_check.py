@@ -1,0 +1,357 @@
+"""The check as queries: an engine frame judged from its schema, its counts and one fetch.
+
+The schema decides first. A column's dtype says what type of value every non-null row holds
+(``number``, ``string``, ``boolean``, ``date``, …), so against its declaration the column is
+either fine but for its nulls, wrong in every non-null row, or — a text column declared date,
+a CSV cell, a JSON value — judged per row by an expression the engine runs: the ISO pattern of
+``chartkit._isodate`` (exactly ``datetime.fromisoformat``'s acceptance set), the CSV rules of
+``chartkit.csvread``, DuckDB's ``json_type``. A string is never cast to a number.
+
+Then at most three queries, none of which returns rows: the counts per offending group (the
+null counts alone, for an eager frame, which keeps them as metadata), the first row index of
+each group that has any, and one bounded fetch of the first offender of each broken column.
+The ``ColumnViolation``s equal the in-memory check's on the same rows (``tests/test_engines.py``).
+
+narwhals is the common door; the native API is used where narwhals has no operation: a row
+index on a lazy frame (narwhals asks for an ``order_by`` column, which a table need not have),
+and DuckDB's ``json_type`` and CSV parse helpers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from chartkit._isodate import engine_pattern
+from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
+from chartkit.columns import ColumnDeclaration, ColumnType
+from chartkit.engines import EngineReading
+from chartkit.errors import ChartkitError
+from chartkit.rowset import RowsetReading
+
+__all__: list[str] = []
+
+ROW: Final = "__chartkit_row"
+_OK, _BAD, _LOOK = 0, 1, 2
+
+_JSON_NAMES: Final = {
+    "NULL": "null",
+    "BOOLEAN": "boolean",
+    "VARCHAR": "string",
+    "ARRAY": "array",
+    "OBJECT": "object",
+}  # every other json_type (BIGINT, UBIGINT, DOUBLE, HUGEINT …) is a number
+
+
+def value_type(dtype: Any) -> str | None:
+    """The type name every non-null value of a column of ``dtype`` has in the in-memory check."""
+    import narwhals as nw
+
+    if dtype.is_integer() or dtype.is_float() or dtype.is_decimal():
+        return "number"
+    if dtype == nw.Boolean:
+        return "boolean"
+    if dtype in (nw.String, nw.Categorical) or isinstance(dtype, nw.Enum):
+        return "string"
+    if dtype == nw.Date or isinstance(dtype, nw.Datetime):
+        return "date"
+    if isinstance(dtype, nw.Duration):
+        return "timedelta"
+    if dtype == nw.Time:
+        return "time"
+    if dtype == nw.Binary:
+        return "bytes"
+    if isinstance(dtype, nw.List | nw.Array):
+        return "array"
+    if isinstance(dtype, nw.Struct):
+        return "object"
+    if dtype == nw.Unknown:
+        return None
+    return None
+
+
+def _verdict(declared: ColumnType, type_name: str) -> int:
+    if declared == "date" and type_name == "string":
+        return _LOOK
+    wanted = {"number": "number", "string": "string", "boolean": "boolean", "date": "date"}
+    return _OK if type_name == wanted[declared] else _BAD
+
+
+@dataclass
+class _Column:
+    """One declared column present in the frame: its offending groups as expressions."""
+
+    name: str
+    decl: ColumnDeclaration
+    groups: list[tuple[str, Any]] = field(default_factory=list)  # (type name, offends expr)
+    sample_from: str = ""  # the column whose value is the sample
+    json_text: bool = False  # the sample is JSON text to load
+
+
+def check_frame(
+    reading: RowsetReading, declared: Mapping[str, ColumnDeclaration]
+) -> tuple[ColumnViolation, ...]:
+    """Violations in declaration order, computed by the engine (see the module docstring)."""
+    if not isinstance(reading, EngineReading):
+        raise ChartkitError("check_frame reads an EngineReading (chartkit.engines)")
+    schema = dict(reading.schema)
+    native_types = _native_types(reading)
+    plans: list[_Column] = []
+    out: dict[str, ColumnViolation] = {}
+    helpers: dict[str, str] = {}  # DuckDB helper column -> SQL (json_type, CSV parse)
+    for i, (name, decl) in enumerate(declared.items()):
+        if name not in schema:
+            out[name] = ColumnViolation.missing(name, decl, reading.total)
+            continue
+        plan = _Column(name, decl, sample_from=name)
+        if reading.csv_text:
+            _csv_groups(plan, i, helpers)
+        elif native_types.get(name) == "JSON":
+            _json_groups(plan, i, helpers)
+        else:
+            _typed_groups(plan, schema[name], reading.engine)
+        if plan.groups:
+            plans.append(plan)
+    if plans:
+        frame = _prepared(reading, helpers)
+        for plan, found in zip(plans, _judge(reading, frame, plans), strict=True):
+            if found is not None:
+                out[plan.name] = found
+    return tuple(out[n] for n in declared if n in out)
+
+
+# --- the groups ---------------------------------------------------------------------------
+
+
+def _typed_groups(plan: _Column, dtype: Any, engine: str) -> None:
+    import narwhals as nw
+
+    tp = value_type(dtype)
+    if tp is None:
+        raise ChartkitError(
+            f"{engine} column {plan.name!r} has the type {dtype}, which chartkit cannot judge "
+            f"in the engine (schema step); cast it to a number, string, boolean or date column"
+        )
+    col = nw.col(plan.name)
+    nothing = col.is_null() | col.is_nan() if dtype.is_float() else col.is_null()
+    verdict = _verdict(plan.decl.type, tp)
+    if not plan.decl.nullable:
+        plan.groups.append(("null", nothing))
+    if verdict == _BAD:
+        plan.groups.append((tp, ~nothing))
+    elif verdict == _LOOK:
+        plan.groups.append(("string", ~nothing & ~col.str.contains(engine_pattern())))
+
+
+def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
+    """A DuckDB JSON column: each row judged by its ``json_type`` (native: narwhals has none)."""
+    import narwhals as nw
+
+    q = _quote(plan.name)
+    kind, text, raw = f"__chartkit_jt{i}", f"__chartkit_js{i}", f"__chartkit_jv{i}"
+    helpers[kind] = f"coalesce(json_type({q}), 'NULL')"
+    helpers[text] = f"({q} ->> '$')"
+    helpers[raw] = f"CAST({q} AS VARCHAR)"
+    plan.sample_from, plan.json_text = raw, True
+    jt = nw.col(kind)
+    named = {"null", "boolean", "string", "array", "object"}
+    if not plan.decl.nullable:
+        plan.groups.append(("null", jt == "NULL"))
+    for json_name, tp in _JSON_NAMES.items():
+        if tp == "null":
+            continue
+        verdict = _verdict(plan.decl.type, tp)
+        if verdict == _BAD:
+            plan.groups.append((tp, jt == json_name))
+        elif verdict == _LOOK:
+            plan.groups.append(("string", (jt == json_name) & ~nw.col(text).str.contains(
+                engine_pattern())))  # fmt: skip
+    if _verdict(plan.decl.type, "number") == _BAD:
+        plan.groups.append(("number", ~jt.is_in([k for k, v in _JSON_NAMES.items() if v in named])))
+
+
+def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
+    """A CSV cell (text): parsed by the declared type with ``chartkit.csvread``'s rules."""
+    import narwhals as nw
+
+    from chartkit.csvread import BOOLEAN, INTEGER, NUMBER
+
+    col = nw.col(plan.name)
+    if not plan.decl.nullable:
+        plan.groups.append(("null", col.is_null()))
+    declared = plan.decl.type
+    if declared == "string":
+        return
+    ok = f"__chartkit_ok{i}"
+    q = _quote(plan.name)
+    if declared == "number":
+        # The regex alone decides that the text is a decimal literal; the cast only asks
+        # whether a float can hold it (csvread keeps 1e999 as text), never whether it is one.
+        helpers[ok] = (
+            f"coalesce(regexp_full_match({q}, {_lit(NUMBER.pattern)}) AND "
+            f"(regexp_full_match({q}, {_lit(INTEGER.pattern)}) OR "
+            f"isfinite(TRY_CAST({q} AS DOUBLE))), false)"
+        )
+    elif declared == "boolean":
+        helpers[ok] = f"coalesce(regexp_full_match({q}, {_lit(BOOLEAN.pattern)}), false)"
+    else:
+        helpers[ok] = f"coalesce(regexp_matches({q}, {_lit(engine_pattern())}), false)"
+    plan.groups.append(("string", ~col.is_null() & ~nw.col(ok)))
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _lit(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+# --- the queries --------------------------------------------------------------------------
+
+
+def _native_types(reading: EngineReading) -> dict[str, str]:
+    if reading.engine != "duckdb":
+        return {}
+    rel = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    return {c: str(t) for c, t in zip(rel.columns, rel.types, strict=True)}
+
+
+def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> Any:
+    """The frame as narwhals, with a row index and any helper columns (native: see above)."""
+    import narwhals as nw
+
+    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    if reading.engine == "duckdb":
+        extra = "".join(f", {sql} AS {_quote(n)}" for n, sql in helpers.items())
+        native = native.project(f"*, row_number() OVER () - 1 AS {ROW}{extra}")
+    elif reading.engine == "polars":
+        native = native.with_row_index(ROW)
+    elif reading.engine == "pyspark":
+        from pyspark.sql import functions as F
+
+        native = native.withColumn(ROW, F.monotonically_increasing_id())
+    elif reading.engine == "ibis":
+        import ibis
+
+        native = native.mutate(**{ROW: ibis.row_number()})
+    frame = nw.from_native(native)
+    if reading.engine == "pyarrow":
+        frame = frame.with_row_index(ROW)  # eager: narwhals numbers the rows itself
+    return frame
+
+
+def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names: str) -> Any:
+    import narwhals as nw
+
+    try:
+        result = frame.select(*exprs)
+        if isinstance(result, nw.LazyFrame):
+            result = result.collect()
+        return result.row(0)
+    except ChartkitError:
+        raise
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(
+            f"{reading.engine} could not run the check's {step} query for column(s) {names}: "
+            f"{str(exc)[:400]}"
+        ) from exc
+
+
+def _judge(
+    reading: EngineReading, frame: Any, plans: list[_Column]
+) -> list[ColumnViolation | None]:
+    import narwhals as nw
+
+    flat = [(p, tp, cond) for p in plans for tp, cond in p.groups]
+    names = ", ".join(repr(p.name) for p in plans)
+    counts = [  # cast: Spark sums no booleans
+        cond.cast(nw.Int64).sum().alias(f"n{i}") for i, (_, _, cond) in enumerate(flat)
+    ]
+    firsts = [
+        nw.when(cond).then(nw.col(ROW)).min().alias(f"at{i}") for i, (_, _, cond) in enumerate(flat)
+    ]
+    if reading.lazy:  # one scan: counts and first rows together
+        row = _run(reading, frame, counts + firsts, "count", names)
+        n, at = list(row[: len(flat)]), list(row[len(flat) :])
+    else:  # eager: the counts first (mostly null counts, kept as metadata), then only what offends
+        n = list(_run(reading, frame, counts, "count", names))
+        wanted = [i for i, k in enumerate(n) if k]
+        at = [None] * len(flat)
+        if wanted:
+            got = _run(reading, frame, [firsts[i] for i in wanted], "first-offender", names)
+            for i, v in zip(wanted, got, strict=True):
+                at[i] = v
+    per_plan: dict[int, list[tuple[str, int, int]]] = {}
+    for (plan, tp, _), k, first in zip(flat, n, at, strict=True):
+        if k:
+            per_plan.setdefault(id(plan), []).append((tp, int(k), int(first)))
+    samples = _samples(reading, frame, plans, per_plan)
+    out: list[ColumnViolation | None] = []
+    for plan in plans:
+        found = per_plan.get(id(plan))
+        if not found:
+            out.append(None)
+            continue
+        merged: dict[str, list[int]] = {}
+        for tp, k, first in found:
+            had = merged.setdefault(tp, [0, first])
+            had[0] += k
+            had[1] = min(had[1], first)
+        ordered = sorted(merged.items(), key=lambda item: item[1][1])
+        sample_type = ordered[0][0]
+        out.append(
+            ColumnViolation(
+                "column-type-mismatch",
+                plan.name,
+                plan.decl.type,
+                plan.decl.nullable,
+                None if sample_type in ABSENCE_TYPE_NAMES else samples.get(plan.name),
+                sample_type,
+                sum(k for _, (k, _) in ordered),
+                reading.total,
+                sum(k for tp, (k, _) in ordered if tp in ABSENCE_TYPE_NAMES),
+                tuple(tp for tp, _ in ordered[:4]),
+            )
+        )
+    return out
+
+
+def _samples(
+    reading: EngineReading,
+    frame: Any,
+    plans: list[_Column],
+    per_plan: Mapping[int, list[tuple[str, int, int]]],
+) -> dict[str, Any]:
+    """The first offending value of each broken column: one fetch of at most one row each."""
+    import narwhals as nw
+
+    wanted: dict[str, tuple[int, _Column]] = {}
+    for plan in plans:
+        found = per_plan.get(id(plan))
+        if found:
+            tp, _, first = min(found, key=lambda g: g[2])
+            if tp not in ABSENCE_TYPE_NAMES:
+                wanted[plan.name] = (first, plan)
+    if not wanted:
+        return {}
+    columns = list(dict.fromkeys(p.sample_from for _, p in wanted.values()))
+    names = ", ".join(map(repr, wanted))
+    try:
+        picked = frame.filter(nw.col(ROW).is_in([at for at, _ in wanted.values()]))
+        picked = picked.select(ROW, *columns)
+        if isinstance(picked, nw.LazyFrame):
+            picked = picked.collect()
+        rows = {r[ROW]: r for r in picked.rows(named=True)}
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(
+            f"{reading.engine} could not run the check's sample query for column(s) {names}: "
+            f"{str(exc)[:400]}"
+        ) from exc
+    out: dict[str, Any] = {}
+    for name, (at, plan) in wanted.items():
+        value = rows[at][plan.sample_from]
+        out[name] = json.loads(value) if plan.json_text and value is not None else value
+    return out

@@ -1,0 +1,204 @@
+"""Frames that stay in their engine: the door they come in by, and tables opened from files.
+
+A polars DataFrame or LazyFrame, a pyarrow Table, a DuckDB relation, a PySpark DataFrame or
+an Ibis table is read as an ``EngineReading``: its schema and row count, never its rows. The
+check (``chartkit._frame_check``) and the chart's aggregation (``chartkit._pushdown``) run as
+queries on it through narwhals, so only counts, first offenders and at most ``max_points``
+aggregated rows leave the engine. pandas frames keep their own path (they are in memory
+already).
+
+``open_table(path)`` opens a Parquet, CSV or JSON-lines file as a DuckDB relation — embedded
+DuckDB, no server — without reading it into Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Final, cast
+
+from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.rowset import RowsetReading
+
+__all__ = [
+    "ENGINE_EXTRAS",
+    "TABLE_SUFFIXES",
+    "EngineReading",
+    "TextTable",
+    "open_table",
+    "read_engine_frame",
+]
+
+ENGINE_EXTRAS: Final = {
+    "duckdb": "pip install 'chartkit[duckdb]'",
+    "polars": "pip install 'chartkit[polars]'",
+    "pyarrow": "pip install 'chartkit[polars]'",
+    "pyspark": "pip install 'chartkit[spark]'",
+    "ibis": "pip install 'chartkit[ibis]'",
+}
+"""The install line for each engine chartkit reads natively."""
+
+TABLE_SUFFIXES: Final = (".parquet", ".csv", ".jsonl", ".ndjson", ".json")
+"""The file suffixes ``open_table`` reads."""
+
+_LAZY_MODULES: Final = frozenset({"duckdb", "pyspark", "ibis", "sqlframe"})
+
+
+@dataclass(frozen=True, eq=False)
+class EngineReading(RowsetReading):
+    """A frame read where it lives: ``total`` rows, ``schema``, and ``native`` (the frame).
+
+    ``engine`` names the library (``duckdb``, ``polars``, ``pyarrow``, ``pyspark``,
+    ``ibis``); ``lazy`` says the frame is a query (only its answers are ever collected).
+    ``csv_text`` marks a CSV read as text, whose declared columns are parsed by type.
+    """
+
+    native: Any = field(default=None, repr=False)
+    engine: str = ""
+    lazy: bool = False
+    schema: tuple[tuple[str, Any], ...] = field(default=(), repr=False)
+    csv_text: bool = False
+
+    @cached_property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.schema)
+
+    def to_frame(self) -> Any:
+        """Refused: an engine frame is never pulled into pandas (``view()`` charts it in place)."""
+        raise ChartkitError(
+            f"the rows of this {self.engine} frame stay in {self.engine}; chartkit checks and "
+            "charts them there (check_columns, view) and never loads them into pandas"
+        )
+
+    def narwhals(self) -> Any:
+        """The frame as a narwhals DataFrame (eager engines) or LazyFrame."""
+        import narwhals as nw
+
+        return nw.from_native(self.native)
+
+
+def _engine_of(value: object) -> str | None:
+    if isinstance(value, TextTable):
+        return "duckdb"
+    module = type(value).__module__.split(".", 1)[0]
+    if module == "polars":
+        return "polars" if type(value).__name__ in {"DataFrame", "LazyFrame"} else None
+    if module == "pyarrow":
+        return "pyarrow" if type(value).__name__ == "Table" else None
+    if module == "duckdb":
+        return "duckdb" if "Relation" in type(value).__name__ else None
+    if module == "pyspark":
+        return "pyspark" if type(value).__name__ == "DataFrame" else None
+    if module == "ibis":
+        return "ibis" if type(value).__name__ == "Table" else None
+    return None
+
+
+def read_engine_frame(value: object) -> EngineReading | None:
+    """``value`` read as an ``EngineReading`` when it is an engine frame, else None.
+
+    An engine frame with no rows is not a rowset either: that is ``read_rowset``'s answer
+    (None), which callers get by asking it.
+
+    >>> import polars as pl
+    >>> r = read_engine_frame(pl.DataFrame({"lun": [0, 3]}).lazy())
+    >>> r.engine, r.lazy, r.total, r.columns
+    ('polars', True, 2, ('lun',))
+    """
+    engine = _engine_of(value)
+    if engine is None:
+        return None
+    import narwhals as nw
+
+    csv_text = isinstance(value, TextTable)
+    if isinstance(value, TextTable):
+        value = value.relation
+    try:
+        frame = nw.from_native(cast(Any, value))
+    except TypeError:
+        return None
+    lazy = isinstance(frame, nw.LazyFrame)
+    try:
+        schema = tuple(frame.collect_schema().items())
+        if lazy:
+            total = int(frame.select(nw.len()).collect().item())
+        else:
+            total = len(frame)
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(
+            f"{engine} could not read the frame's schema and row count (the door query): {exc}"
+        ) from exc
+    names = [name for name, _ in schema]
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ChartkitError(
+            f"the {engine} frame has more than one column named {', '.join(map(repr, twice))}; "
+            "give each column its own name so each can be judged and charted"
+        )
+    return EngineReading(
+        total=total, native=value, engine=engine, lazy=lazy, schema=schema, csv_text=csv_text
+    )
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError:
+        raise MissingExtraError(
+            f"opening a table file needs DuckDB: {ENGINE_EXTRAS['duckdb']}"
+        ) from None
+    return duckdb
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """A DuckDB relation over a CSV file read as text: its declared columns are parsed by type.
+
+    ``relation`` is the DuckDB relation (every column VARCHAR). chartkit's check and chart
+    read the cells of a declared column by ``chartkit.csvread``'s acceptance rules; a cell
+    that does not parse is an offender whose sample is its text.
+    """
+
+    relation: Any
+
+
+def open_table(path: str | Path, *, connection: Any = None) -> Any:
+    """A Parquet or JSON-lines file as a DuckDB relation, a CSV file as a ``TextTable``.
+
+    Nothing is read into Python. CSV is read as text (every column VARCHAR, an empty cell as
+    NULL): the check then judges each declared column's cells by the declared type, with the
+    same acceptance rules as ``chartkit.csvread`` (a cell that does not parse is an offender
+    whose sample is the raw text). A missing path, a directory, another suffix or a file
+    DuckDB cannot read raises ``ChartkitError`` naming the path.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if not target.exists():
+        raise ChartkitError(f"{str(target)!r} does not exist; give the path of a table file")
+    if not target.is_file():
+        raise ChartkitError(f"{str(target)!r} is not a file; give the path of a table file")
+    if suffix not in TABLE_SUFFIXES:
+        raise ChartkitError(
+            f"{target.name!r} is not a table file chartkit opens: the suffix "
+            f"{suffix or '(none)'!r} is not one of {', '.join(TABLE_SUFFIXES)}"
+        )
+    duckdb = _duckdb()
+    con = connection if connection is not None else duckdb.connect()
+    literal = "'" + str(target).replace("'", "''") + "'"
+    try:
+        if suffix == ".parquet":
+            return con.sql(f"SELECT * FROM read_parquet({literal})")
+        if suffix == ".csv":
+            # every cell as text; an empty cell, quoted or not, is NULL (as csvread reads it)
+            return TextTable(
+                con.sql(
+                    f"SELECT * FROM read_csv({literal}, all_varchar = true, header = true, "
+                    "delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = true)"
+                )
+            )
+        return con.sql(f"SELECT * FROM read_json({literal}, format = 'newline_delimited')")
+    except Exception as exc:  # duckdb's own errors
+        raise ChartkitError(
+            f"DuckDB could not read {target.name!r} as a {suffix[1:]} table: {exc}"
+        ) from exc
