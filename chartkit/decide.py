@@ -58,6 +58,7 @@ __all__ = [
     "DEFAULT_FORMAT",
     "MAX_BAR_CATEGORIES",
     "MAX_COLOR_CATEGORIES",
+    "ROWS",
     "SCALES",
     "SORTS",
     "TIME_UNITS",
@@ -379,7 +380,11 @@ class _Planner:
             if placed:
                 channel: Channel = "y" if q.type == "quantitative" else "x"
                 unplaced.append(AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation))
-        drawn = {k: v for k, v in self.drawn.items() if v is not None}
+        drawn = {
+            k: list(v) if isinstance(v, tuple) else v
+            for k, v in self.drawn.items()
+            if v is not None
+        }
         alternatives = tuple(a for a in self.cands if a.picks() != drawn)
         return replace(plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives)
 
@@ -416,6 +421,8 @@ class _Planner:
         facet_p = p[facet] if facet is not None else None
         if facet_p is not None and self._facet_refusal(facet_p) is not None:
             facet_p = None
+        if facet_p is not None and color_p is facet_p:
+            color_p = None  # one small chart per value already tells them apart
         usable = [q for q in p.values() if q.usable]
         measures = sorted(
             (q for q in usable if q.type == "quantitative"), key=lambda q: q.violation is not None
@@ -722,7 +729,8 @@ class _Planner:
             return series, unplaced  # a typed string column: nothing to look at
         if api.is_bool_dtype(series.dtype):
             return series, unplaced
-        return series.map(_label, na_action="ignore").astype(object), unplaced
+        labels = [v if _missing(v) else _label(v) for v in series.tolist()]
+        return pd.Series(labels, index=series.index, dtype=object), unplaced  # no str inference
 
     def _note_unplaced(
         self, channel: Channel, q: ColumnProfile, series: pd.Series, mask: Any, what: str

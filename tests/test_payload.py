@@ -82,10 +82,10 @@ def test_the_schema_names_every_word_of_the_closed_vocabularies() -> None:
     assert top["kind"]["enum"] == ["chart", "table", "refused"]
     assert top["mode"]["enum"] == list(CHECK_MODES) == ["off", "warn", "enforce"]
     assert top["status"]["enum"] == ["ok", "invalid"]
-    assert top["encodings"]["propertyNames"]["enum"] == ["x", "y", "color"]
+    assert top["encodings"]["propertyNames"]["enum"] == ["x", "y", "color", "facet"]
     assert defs["encoding"]["properties"]["type"]["enum"] == ["quantitative", "temporal", "nominal"]
     assert defs["encoding"]["properties"]["source"]["enum"] == ["declared", "inferred"]
-    assert defs["refusal"]["properties"]["channel"]["enum"] == ["x", "y", "color"]
+    assert defs["refusal"]["properties"]["channel"]["enum"] == ["x", "y", "color", "facet"]
     kinds = ["column-type-mismatch", "missing-column"]
     assert defs["finding"]["properties"]["kind"]["enum"] == kinds
     assert defs["violation"]["properties"]["kind"]["enum"] == kinds
@@ -323,7 +323,7 @@ def test_an_encoding_on_a_channel_chartkit_does_not_draw_fails_validation(
     encodings = dict(good_payload["encodings"])
     encodings["size"] = encodings["x"]
     bad = {**good_payload, "encodings": encodings}
-    assert "'size' is not one of ['x', 'y', 'color']" in error_messages(validator, bad)
+    assert "'size' is not one of ['x', 'y', 'color', 'facet']" in error_messages(validator, bad)
 
 
 def test_a_finding_without_its_violation_fails_validation(

@@ -19,6 +19,7 @@ from chartkit import (
     vegalite_type,
     view,
 )
+from chartkit.charts import PALETTE
 
 LUN_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},
@@ -177,8 +178,8 @@ def test_a_declared_column_keeps_its_type_whatever_its_values() -> None:
     rows = [{"code": "10", "n": 1}, {"code": "9", "n": 2}, {"code": "100", "n": 3}]
     v = view(rows, {"code": "string", "n": "number"})
     assert encoding(v, "x") == {
-        "field": "code", "type": "nominal", "title": "code", "sort": None,
-        "axis": {"labelLimit": 160},
+        "field": "code", "type": "nominal", "title": "code", "sort": ["100", "9", "10"],
+        "axis": {"labelAngle": 0, "labelLimit": 180},  # by n, largest first; labels flat
     }  # fmt: skip
 
 
@@ -304,7 +305,10 @@ def test_date_by_number_is_a_line_colored_by_a_small_string_column() -> None:
     spec = v.chart.to_dict() if v.chart else {}
     assert spec["encoding"]["x"]["type"] == "temporal"
     assert spec["encoding"]["y"]["type"] == "quantitative"
-    assert spec["encoding"]["color"] == {"field": "region", "type": "nominal", "title": "region"}
+    assert spec["encoding"]["color"] == {
+        "field": "region", "type": "nominal", "title": "region",
+        "scale": {"range": list(PALETTE)},  # set in the spec: a host theme cannot replace it
+    }  # fmt: skip
     assert "colors one line per series" in v.reason
 
 
@@ -345,7 +349,8 @@ def test_more_than_five_categories_turn_horizontal_and_sorted() -> None:
     rows = [{"k": f"k{i}", "v": float(i)} for i in range(6)]
     v = view(rows, {"k": "string", "v": "number"})
     assert encoding(v, "y") == {
-        "field": "k", "type": "nominal", "title": "k", "sort": "-x", "axis": {"labelLimit": 160},
+        "field": "k", "type": "nominal", "title": "k", "axis": {"labelLimit": 160},
+        "sort": ["k5", "k4", "k3", "k2", "k1", "k0"],  # by the measure, largest on top
     }  # fmt: skip
     assert encoding(v, "x")["type"] == "quantitative"
 
