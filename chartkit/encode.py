@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from altair.utils.core import infer_vegalite_type_for_pandas
 
+from chartkit._safe import sample_text
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
@@ -190,7 +191,7 @@ def profile_columns(
         distinct = 0
         if series is not None and vl == "nominal":
             distinct = (
-                int(series.astype(str).nunique())
+                _distinct_texts(series)
                 if series.dtype == object
                 else int(series.nunique())
             )
@@ -205,6 +206,14 @@ def profile_columns(
             len(frame),
         )
     return out
+
+
+def _distinct_texts(series: pd.Series) -> int:
+    """Distinct values of an object column, by their text (lists and dicts are unhashable)."""
+    try:
+        return int(series.astype(str).nunique())
+    except (UnicodeEncodeError, RecursionError):  # a lone surrogate, a value nested deep
+        return int(pd.Series([sample_text(v) for v in series.tolist()], dtype=object).nunique())
 
 
 def _series(frame: pd.DataFrame, name: str) -> pd.Series:
@@ -249,7 +258,7 @@ def as_numbers(series: pd.Series) -> pd.Series:
 def _float(value: Any) -> float:
     """A conforming number as a float; NaN for nothing, and for an int too large for a float
     (the caller leaves such a row out and says so — it never becomes some other number)."""
-    if value is None:
+    if value is None or value is pd.NA or value is pd.NaT:
         return np.nan
     try:
         return float(value)

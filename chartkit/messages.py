@@ -7,15 +7,15 @@ and several broken columns are written in the same voice.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
+from chartkit._safe import cap_text, sample_text, visible
 from chartkit.check import ColumnViolation
 
 __all__ = [
     "COLUMN_TYPE_CEILING",
+    "NAME_MAX_CHARS",
     "NOTHING_CHANGED",
     "finding_message",
     "refusal_sentence",
@@ -35,27 +35,34 @@ NOTHING_CHANGED = (
     "the rows exactly as the tool returned them."
 )
 
+NAME_MAX_CHARS: Final = 200
+"""Characters of a tool or column name quoted in a sentence before it is cut with ``…``."""
+
 
 def render_sample(value: Any) -> str:
     """A sample as JSON (``""``, ``"1240"``, ``17``, ``true``); repr-like text otherwise.
 
+    Bounded: a long string, a big list or object, or a deep nesting is cut with a visible
+    ``…`` saying how much there was (at most 120 characters of a string, 8 items or keys,
+    3 levels, about 400 characters in all; see ``chartkit._safe``), and control characters
+    are shown as escapes — so a sentence quoting it stays short and stays text.
+
     >>> render_sample(""), render_sample(3), render_sample(None)
     ('""', '3', 'null')
+    >>> render_sample("x" * 5_000_000)[-28:]
+    'xxx… (5,000,000 characters)"'
     """
-    if isinstance(value, Decimal) and value.is_finite():
-        return str(value)  # a number, so unquoted, with the digits the tool returned
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
-        item = getattr(value, "item", None)  # numpy scalars
-        if callable(item):
-            try:
-                return json.dumps(item(), ensure_ascii=False, allow_nan=False)
-            except (TypeError, ValueError):
-                pass
-        if hasattr(value, "isoformat"):
-            return json.dumps(value.isoformat())
-        return json.dumps(str(value), ensure_ascii=False)
+    return sample_text(value)
+
+
+def _name(name: str) -> str:
+    """A tool or column name as quoted in a sentence: cut when very long, repr-quoted."""
+    return repr(cap_text(name, NAME_MAX_CHARS))
+
+
+def _bare(name: str) -> str:
+    """A tool name as written unquoted in the refusal: cut when very long, escapes shown."""
+    return visible(cap_text(name, NAME_MAX_CHARS))
 
 
 def _first(v: ColumnViolation) -> str:
@@ -90,14 +97,14 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None) -> st
     call = f" Call id {call_id}." if call_id else ""
     if v.kind == "missing-column":
         head = (
-            f"{tool!r} declares column {v.column!r} as {v.declared}, and none of the "
+            f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and none of the "
             f"{v.total} rows has that column — it was never delivered, so look at the query "
             f"that selects it, not the code that maps its values."
         )
     else:
         head = (
-            f"{tool!r} declares column {v.column!r} as {v.declared}, and {v.affected} of "
-            f"{v.total} rows hold something else — the first is {_first(v)}."
+            f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and "
+            f"{v.affected} of {v.total} rows hold something else — the first is {_first(v)}."
         )
         if v.about_absence:
             head += _nullable_hint(v)
@@ -107,7 +114,8 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None) -> st
 def _clause(v: ColumnViolation) -> str:
     if v.kind == "missing-column":
         return (
-            f"{v.column!r} is declared {v.declared} and no row has it (the query never selected it)"
+            f"{_name(v.column)} is declared {v.declared} and no row has it (the query never "
+            "selected it)"
         )
     held = " or ".join(
         dict.fromkeys("nothing" if t in ("null", "absent") else t for t in v.offending_types)
@@ -115,7 +123,7 @@ def _clause(v: ColumnViolation) -> str:
     held = held or v.sample_type
     first = "null" if v.sample_type in ("null", "absent") else render_sample(v.sample)
     clause = (
-        f"{v.column!r} is declared {v.declared} and {v.affected} of {v.total} rows hold "
+        f"{_name(v.column)} is declared {v.declared} and {v.affected} of {v.total} rows hold "
         f"{held} (first: {first})"
     )
     if v.about_absence:
@@ -148,6 +156,6 @@ def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
     else:
         fix = "Fix the tool so each column holds what it declares, or change the declaration."
     return (
-        f"Result rejected: {tool} returned rows that disagree with the columns it declares — "
-        f"{clauses}. {fix} No data was returned."
+        f"Result rejected: {_bare(tool)} returned rows that disagree with the columns it "
+        f"declares — {clauses}. {fix} No data was returned."
     )

@@ -1,0 +1,329 @@
+"""Hostile tool data: each reproducer of issue 8 (core and rendering) as a regression test.
+
+A tool nobody here controls can return anything. These say that chartkit neither crashes,
+nor leaks what it refuses, nor lets a value reach a renderer or a page as anything but text.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import subprocess
+import sys
+import textwrap
+import xml.dom.minidom
+from typing import Any
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+from chartkit import COLUMN_TYPE_CEILING, ChartkitError, check_columns, view
+from chartkit._safe import SAMPLE_MAX_TEXT, cap_sample, visible
+from chartkit.charts import spec_to_html
+from chartkit.messages import NOTHING_CHANGED, render_sample
+
+EVERY_CONTROL = "".join(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) + "\u2028\u2029\ufffe\uffff"
+HOSTILE_NAMES = ["a\nb", 'a\\"b', "a\u2028b", "a\bb", "a\fb", "a\\", 'x"y', "a\x05b", "\ud800"]
+
+
+# --- rendering never takes the process down ---------------------------------------------------
+
+_RENDER_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, xml.dom.minidom
+    from chartkit import view
+    cases = json.loads(sys.stdin.read())
+    out = []
+    for name, value in cases:
+        v = view([{"k": value, name: 1.0}, {"k": "plain", name: 2.0}],
+                 {"k": "string", name: "number"})
+        svg = v.to_svg()
+        xml.dom.minidom.parseString(svg)  # valid SVG
+        png = v.to_png(scale=1.0)
+        page = v.to_html()
+        out.append({"kind": v.kind, "svg": svg, "png": len(png), "html": len(page)})
+    print(json.dumps(out))
+    """
+)
+
+
+def _render_in_a_subprocess(cases: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Render each (column name, value) case in a child process: a panic would kill only it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RENDER_SCRIPT],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: list[dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+def test_every_control_character_in_a_value_and_a_name_renders_and_the_process_survives() -> None:
+    cases = [
+        ("v", "a\x05"),  # the issue's reproducer
+        ("v", EVERY_CONTROL),
+        ("v" + EVERY_CONTROL, "k" + EVERY_CONTROL),
+        ("v", "lone \ud800 surrogate"),
+        *[(name, "b") for name in HOSTILE_NAMES],
+    ]
+    results = _render_in_a_subprocess(cases)
+    assert [r["kind"] for r in results] == ["chart"] * len(cases)
+    assert all(r["png"] > 1000 and r["html"] > 1000 for r in results)
+    # shown visibly, never dropped: the label reads a\x05 in the SVG
+    assert "a\\x05" in results[0]["svg"]
+    assert "\\x1f" in results[1]["svg"] and "\\u2028" in results[1]["svg"]
+
+
+def test_visible_shows_every_unsafe_character_and_keeps_safe_text() -> None:
+    shown = visible(EVERY_CONTROL + "\ud800\u202e")
+    assert all(ch not in shown for ch in EVERY_CONTROL + "\ud800\u202e")
+    assert shown.startswith("\\x00\\x01") and "\\n" in shown and "\\u2028" in shown
+    assert visible("vdi-a é 漢字 🙂") == "vdi-a é 漢字 🙂"
+
+
+def test_a_column_name_reaches_the_tooltip_expression_escaped() -> None:
+    """Vega-Lite writes titles into the tooltip expression; its backslashes are escaped there."""
+    v = view([{"k": "a", "a\\": 1.0}, {"k": "b", "a\\": 2.0}], {"k": "string", "a\\": "number"})
+    assert v.spec is not None
+    titles = json.dumps(v.spec["encoding"])
+    assert "a\\\\\\\\" in titles  # the expression title: a\\ (JSON-encoded once more here)
+    svg = v.to_svg()
+    xml.dom.minidom.parseString(svg)
+
+
+def test_the_html_page_keeps_every_value_as_data() -> None:
+    hostile = "</script><script>alert(1)</script>"
+    v = view([{"k": hostile, "v": 1.0}, {"k": "b", "v": 2.0}], {"k": "string", "v": "number"})
+    page = v.to_html()
+    assert "<script>alert(1)" not in page
+    assert "\\u003c/script\\u003e\\u003cscript\\u003ealert(1)" in page
+    assert spec_to_html(v.spec or {}) == page
+
+
+def test_a_render_failure_is_a_chartkit_error() -> None:
+    with pytest.raises(ChartkitError, match="could not be rendered as SVG"):
+        from chartkit.charts import spec_to_svg
+
+        spec_to_svg({"mark": "no-such-mark", "data": {"values": [{}]}})
+
+
+# --- bounded outputs ---------------------------------------------------------------------------
+
+
+def _deep(levels: int) -> list[Any]:
+    top: list[Any] = []
+    cur = top
+    for _ in range(levels):
+        nxt: list[Any] = []
+        cur.append(nxt)
+        cur = nxt
+    return top
+
+
+def test_enforce_refuses_a_5mb_string_in_a_bounded_sentence() -> None:
+    v = view([{"v": "x" * 5_000_000}], {"v": "number"}, mode="enforce", tool="t")
+    assert v.kind == "refused"
+    assert v.reason == (
+        "Result rejected: t returned rows that disagree with the columns it declares — 'v' is "
+        f'declared number and 1 of 1 rows hold string (first: "{"x" * 120}… (5,000,000 '
+        'characters)"). Fix the tool so the column holds what it declares, or change the '
+        "declaration. No data was returned."
+    )
+    assert len(v.to_json()) < 6_000
+
+
+def test_enforce_refuses_a_dict_of_10000_keys_without_its_values() -> None:
+    offender = {f"key{i}": f"secret{i}" for i in range(10_000)}
+    v = view([{"v": offender}], {"v": "number"}, mode="enforce")
+    assert "secret9999" not in v.reason and "secret9999" not in v.to_json()
+    assert '"…": "(10,000 keys)"' in v.reason
+    assert v.reason.endswith("No data was returned.")
+    assert len(v.reason) < 700
+
+
+def test_a_value_nested_100000_deep_is_quoted_without_recursion() -> None:
+    deep = _deep(100_000)
+    for mode in ("warn", "enforce"):
+        v = view([{"v": deep}, {"v": 1}], {"v": "number"}, mode=mode)  # type: ignore[arg-type]
+        assert "[… 1 item]" in v.to_json()
+        json.loads(v.to_json())
+    (violation,) = check_columns([{"v": deep}], {"v": "number"})
+    assert violation.to_dict()["sample"] == [[["[… 1 item]"]]]
+
+
+def test_the_warn_finding_keeps_its_fixed_sentences_around_a_capped_sample() -> None:
+    v = view([{"v": "y" * 1_000}, {"v": 1}], {"v": "number"}, tool="t")
+    (finding,) = v.check.findings
+    assert finding.message == (
+        "'t' declares column 'v' as number, and 1 of 2 rows hold something else — the first "
+        f'is "{"y" * 120}… (1,000 characters)" (string). {COLUMN_TYPE_CEILING} {NOTHING_CHANGED}'
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "x" * 5_000_000,
+        {str(i): i for i in range(10_000)},
+        list(range(100_000)),
+        _deep(5_000),
+        {"a": {"b": {"c": {"d": {"e": 1}}}}},
+        [{"k" * 500: "v" * 500}] * 50,
+        10**5000,
+        -(10**200),
+        decimal.Decimal("1e-999999"),
+        decimal.Decimal("sNaN"),
+        np.arange(100_000),
+        b"\x00" * 10_000,
+        object(),
+    ],
+    ids=lambda v: type(v).__name__,
+)
+def test_every_quoted_sample_is_bounded_and_strict_json(value: Any) -> None:
+    text = render_sample(value)
+    assert len(text) <= SAMPLE_MAX_TEXT + 200
+    capped = cap_sample(value)
+    assert len(json.dumps(capped, allow_nan=False)) <= SAMPLE_MAX_TEXT + 400
+
+
+def test_a_huge_integer_says_how_many_digits_it_has() -> None:
+    assert render_sample(10**5000).endswith('… (5,001 digits)"') or "digits" in render_sample(
+        10**5000
+    )
+    assert render_sample(-(10**100)) == f'"-{"1" + "0" * 39}… (101 digits)"'
+
+
+# --- view() raises nothing but ChartkitError -----------------------------------------------------
+
+
+def test_pd_na_and_nat_in_nullable_columns_are_absences() -> None:
+    rows = [
+        {"k": "a", "v": pd.NA, "d": pd.NaT},
+        {"k": "b", "v": 2.0, "d": "2024-01-02"},
+        {"k": "c", "v": 3.0, "d": "2024-01-03"},
+    ]
+    decl = {
+        "k": "string",
+        "v": {"type": "number", "nullable": True},
+        "d": {"type": "date", "nullable": True},
+    }
+    assert check_columns(rows, decl) == ()
+    v = view(rows, decl, x="k", y="v")
+    assert v.kind == "chart"
+    assert not v.check.findings
+
+
+def test_finite_values_near_the_float_limit_are_charted() -> None:
+    rows = [{"k": "a", "v": 1.7e308}, {"k": "b", "v": -1.7e308}, {"k": "c", "v": 5e-324}]
+    v = view(rows, {"k": "string", "v": "number"})
+    assert v.kind == "chart"
+
+
+def test_a_timedelta_is_not_a_number_and_its_nat_is_an_absence() -> None:
+    rows = [{"v": np.timedelta64(5, "s")}, {"v": np.timedelta64("NaT")}, {"v": 1}]
+    (v,) = check_columns(rows, {"v": "number"})
+    assert (v.sample_type, v.affected, v.absent, v.offending_types) == (
+        "timedelta", 2, 1, ("timedelta", "null")
+    )  # fmt: skip
+    frame = pd.DataFrame({"v": pd.to_timedelta([5, None, 7], unit="s")})
+    (fv,) = check_columns(frame, {"v": "number"})
+    assert (fv.sample_type, fv.affected, fv.absent) == ("timedelta", 3, 1)
+    shown = view(rows + [{"v": 2}], {"v": "number"})
+    assert shown.kind in ("chart", "table")
+
+
+def test_a_signalling_decimal_nan_is_an_absence_and_raises_nothing() -> None:
+    rows = [{"k": "a", "v": decimal.Decimal("sNaN")}, {"k": "b", "v": decimal.Decimal("1.5")}]
+    (v,) = check_columns(rows, {"k": "string", "v": "number"})
+    assert (v.sample_type, v.affected) == ("null", 1)
+    nullable = {"k": "string", "v": {"type": "number", "nullable": True}}
+    assert view(rows, nullable).kind in ("chart", "table")
+    assert view(rows, {"k": "string", "v": "string"}, mode="enforce").kind == "refused"
+
+
+def test_a_polars_int128_column_is_read() -> None:
+    frame = pl.DataFrame({"k": ["a", "b"], "v": pl.Series([1, 2**100], dtype=pl.Int128)})
+    assert check_columns(frame, {"k": "string", "v": "number"}) == ()
+    assert view(frame, {"k": "string", "v": "number"}).kind == "chart"
+
+
+def test_an_unforeseen_failure_is_wrapped_in_a_chartkit_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import chartkit.view as view_module
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(view_module, "profile_columns", broken)
+    with pytest.raises(ChartkitError, match=r"RuntimeError: boom") as caught:
+        view([{"k": "a", "v": 1}], {"k": "string", "v": "number"})
+    assert isinstance(caught.value.__cause__, RuntimeError)
+
+
+# --- notebook HTML is text -------------------------------------------------------------------------
+
+
+def test_the_notebook_html_shows_markup_from_data_as_text() -> None:
+    evil = '<img src="https://example.com/beacon.png" onerror="alert(1)">'
+    rows = [{evil: "x" + evil, "n": 1}, {evil: "y", "n": 2}]
+    for data, decl in ((rows, {evil: "string", "n": "number"}), (rows, {evil: "number"})):
+        bundle = view(data, decl, tool=evil)._repr_mimebundle_()
+        page = bundle["text/html"]
+        assert "<img" not in page.replace("&lt;img", "")
+    table = view([{evil: {"a": 1}}], {evil: "string"}, tool=evil, mode="warn")
+    assert "<img" not in table._repr_mimebundle_()["text/html"].replace("&lt;img", "")
+
+
+# --- the caller's global Altair state -----------------------------------------------------------------
+
+
+ROWS = [{"k": "a", "v": 1.0}, {"k": "b", "v": 2.0}, {"k": "c", "v": 3.0}]
+DECL = {"k": "string", "v": "number"}
+
+
+def test_view_works_with_vegafusion_enabled_and_leaves_it_enabled() -> None:
+    plain = view(ROWS, DECL).spec
+    before = alt.data_transformers.active
+    alt.data_transformers.enable("vegafusion")
+    try:
+        v = view(ROWS, DECL)
+        assert v.kind == "chart" and v.spec == plain
+        assert len(v.to_png(scale=1.0)) > 1000
+        assert alt.data_transformers.active == "vegafusion"
+    finally:
+        alt.data_transformers.enable(before)
+
+
+def test_a_custom_theme_neither_changes_the_spec_nor_is_changed() -> None:
+    plain = view(ROWS, DECL).spec
+
+    @alt.theme.register("chartkit_test_loud", enable=False)
+    def loud() -> alt.theme.ThemeConfig:
+        return {"config": {"mark": {"color": "#ff00ff"}, "background": "#000000"}}
+
+    before = alt.theme.active
+    alt.theme.enable("chartkit_test_loud")
+    try:
+        v = view(ROWS, DECL)
+        assert v.spec == plain
+        assert "#ff00ff" not in json.dumps(v.spec)
+        assert alt.theme.active == "chartkit_test_loud"
+    finally:
+        alt.theme.enable(before)
+    assert alt.theme.active == before
+
+
+def test_dataset_consolidation_turned_off_gives_the_same_spec() -> None:
+    plain = view(ROWS, DECL).spec
+    alt.data_transformers.consolidate_datasets = False
+    try:
+        assert view(ROWS, DECL).spec == plain
+    finally:
+        alt.data_transformers.consolidate_datasets = True
