@@ -7,12 +7,16 @@ and a spec never carries more than the plan's rows.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
+import math
 from typing import Any, Final
 
 import altair as alt
 import vl_convert
 
+from chartkit._safe import cap_text, renderable, script_json, visible
 from chartkit.decide import ROWS, Plan
 from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
@@ -23,6 +27,7 @@ __all__ = [
     "LABEL_LIMIT",
     "PALETTE",
     "build_chart",
+    "chart_spec",
     "spec_to_html",
     "spec_to_png",
     "spec_to_svg",
@@ -184,19 +189,85 @@ def _vl_version() -> str:
     return f"{major}.{minor}"
 
 
+_PINNED_CONFIG: dict[str, Any] = {"view": {"continuousWidth": 300, "continuousHeight": 300}}
+"""Altair's default theme, written into every spec, so the caller's active theme never is."""
+
+
+def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The Vega-Lite spec of a chart, the same whatever the caller's global Altair state.
+
+    ``chart.to_dict()`` reads process-wide settings: the active data transformer (it raises
+    once a caller enabled ``vegafusion``), the active theme (merged into the spec) and whether
+    datasets are consolidated. Here the chart is serialized below the top level, where none
+    of those apply, and the top level is written by chartkit: ``$schema``, Altair's default
+    theme, the inline rows as one named dataset. Nothing global is read or changed. The spec
+    comes back ``renderable`` (every string safe to draw, every title safe in an expression).
+    """
+    datasets: dict[str, Any] = {}
+    body = chart.to_dict(
+        context={"top_level": False, "pre_transform": False, "datasets": datasets}
+    )
+    data = body.get("data")
+    if isinstance(data, dict) and isinstance(data.get("values"), list):
+        name = _dataset_name(data["values"])  # the caller turned consolidation off: do it here
+        datasets[name] = data["values"]
+        body["data"] = {"name": name}
+    spec: dict[str, Any] = {"config": copy.deepcopy(_PINNED_CONFIG), **body}
+    spec["$schema"] = alt.SCHEMA_URL
+    if datasets:
+        spec["datasets"] = datasets
+    safe: dict[str, Any] = renderable(spec)
+    return safe
+
+
+def _dataset_name(rows: list[Any]) -> str:
+    """``data-`` and a hash of the rows, as Altair names a consolidated dataset."""
+    text = json.dumps(rows, sort_keys=True, default=str)
+    return f"data-{hashlib.sha256(text.encode()).hexdigest()[:32]}"
+
+
+def _render(what: str, convert: Any, spec: dict[str, Any], **options: Any) -> Any:
+    """Run one vl-convert export on a renderable copy of the spec; a failure is a ChartkitError.
+
+    ``renderable`` is what keeps the process alive: vl-convert aborts (an uncatchable panic)
+    on a control character in any string it draws, so none reaches it.
+    """
+    try:
+        return convert(renderable(spec), vl_version=_vl_version(), **options)
+    except Exception as exc:  # vl-convert raises ValueError and friends
+        raise ChartkitError(
+            f"the chart could not be rendered as {what}: {cap_text(visible(str(exc)), 300)}"
+        ) from None
+
+
 def spec_to_png(spec: dict[str, Any], *, scale: float = 2.0) -> bytes:
-    """A PNG of the spec, rendered offline by vl-convert."""
-    png: bytes = vl_convert.vegalite_to_png(spec, vl_version=_vl_version(), scale=scale)
+    """A PNG of the spec, rendered offline by vl-convert (control characters shown escaped)."""
+    png: bytes = _render("PNG", vl_convert.vegalite_to_png, spec, scale=scale)
     return png
 
 
 def spec_to_svg(spec: dict[str, Any]) -> str:
-    """An SVG of the spec, rendered offline by vl-convert."""
-    svg: str = vl_convert.vegalite_to_svg(spec, vl_version=_vl_version())
+    """An SVG of the spec, rendered offline by vl-convert (control characters shown)."""
+    svg: str = _render("SVG", vl_convert.vegalite_to_svg, spec)
     return svg
 
 
+_SPEC_SLOT = {"$chartkit": "spec"}
+
+
 def spec_to_html(spec: dict[str, Any]) -> str:
-    """A self-contained HTML page for the spec: Vega, Vega-Lite and vega-embed inlined."""
-    html: str = vl_convert.vegalite_to_html(spec, vl_version=_vl_version(), bundle=True)
-    return html
+    """A self-contained HTML page for the spec: Vega, Vega-Lite and vega-embed inlined.
+
+    vl-convert writes the page around a stand-in; the spec then goes in as ``script_json``
+    (``<``, ``>`` and ``&`` escaped), so no value can close the ``<script>`` and run as code.
+    """
+    page: str = _render("an HTML page", _html_page, spec)
+    return page
+
+
+def _html_page(spec: dict[str, Any], *, vl_version: str) -> str:
+    page: str = vl_convert.vegalite_to_html(_SPEC_SLOT, vl_version=vl_version, bundle=True)
+    slot = json.dumps(_SPEC_SLOT, separators=(",", ":"))
+    if page.count(slot) != 1:
+        raise ValueError("vl-convert's page does not hold the spec where chartkit expects it")
+    return page.replace(slot, script_json(spec))
