@@ -94,6 +94,8 @@ def check_frame(
     reading: RowsetReading, declared: Mapping[str, ColumnDeclaration]
 ) -> tuple[ColumnViolation, ...]:
     """Violations in declaration order, computed by the engine (see the module docstring)."""
+    import narwhals as nw
+
     if not isinstance(reading, EngineReading):
         raise ChartkitError("check_frame reads an EngineReading (chartkit.engines)")
     schema = dict(reading.schema)
@@ -110,6 +112,9 @@ def check_frame(
             _csv_groups(plan, i, helpers)
         elif native_types.get(name) == "JSON":
             _json_groups(plan, i, helpers)
+        elif native_types.get(name) in {"NULL", "Null"}:  # no value in any row
+            if not decl.nullable:
+                plan.groups.append(("null", nw.col(name).is_null()))
         else:
             _typed_groups(plan, schema[name], reading.engine)
         if plan.groups:
@@ -213,10 +218,12 @@ def _lit(text: str) -> str:
 
 
 def _native_types(reading: EngineReading) -> dict[str, str]:
+    if reading.engine == "polars":
+        return {c: str(t) for c, t in reading.native.collect_schema().items()}
     if reading.engine != "duckdb":
         return {}
     rel = reading.native.relation if hasattr(reading.native, "relation") else reading.native
-    return {c: str(t) for c, t in zip(rel.columns, rel.types, strict=True)}
+    return {c: str(t).strip('"') for c, t in zip(rel.columns, rel.types, strict=True)}
 
 
 def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> Any:

@@ -197,8 +197,33 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
                     "delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = true)"
                 )
             )
-        return con.sql(f"SELECT * FROM read_json({literal}, format = 'newline_delimited')")
+        return _json_lines(con, literal)
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
             f"DuckDB could not read {target.name!r} as a {suffix[1:]} table: {exc}"
         ) from exc
+
+
+def _json_lines(con: Any, literal: str) -> Any:
+    """JSON lines with DuckDB's type inference, except that text stays text.
+
+    DuckDB would read ``"2024-01-05"`` as a DATE; in JSON it is a string (the check then
+    judges it as the ISO text it is), so such columns are read again as VARCHAR.
+    """
+    rel = con.sql(f"SELECT * FROM read_json({literal}, format = 'newline_delimited')")
+    types = [str(t) for t in rel.types]
+    if not any(t in {"DATE", "TIME"} or t.startswith("TIMESTAMP") for t in types):
+        return rel
+    columns = ", ".join(
+        "'"
+        + c.replace("'", "''")
+        + "': '"
+        + ("VARCHAR" if t in {"DATE", "TIME"} or t.startswith("TIMESTAMP") else t).replace(
+            "'", "''"
+        )
+        + "'"
+        for c, t in zip(rel.columns, types, strict=True)
+    )
+    return con.sql(
+        f"SELECT * FROM read_json({literal}, format = 'newline_delimited', columns = {{{columns}}})"
+    )

@@ -1,0 +1,179 @@
+"""Engine frames are checked where they live, with the in-memory check's very findings.
+
+Each engine gets the same generated columns (seeded, so a failure reproduces): numbers with
+nulls and NaNs, strings that are and are not ISO dates, booleans, timestamps. For every column
+and every declaration, the ``ColumnViolation``s from the engine's queries equal those of the
+list of dicts the engine would hand back — kind, counts, offending types, first sample.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+from test_dataframes import DECLARATIONS, assert_same
+
+from chartkit import ChartkitError, check_columns, read_rowset
+from chartkit.csvread import read_csv
+from chartkit.engines import EngineReading, TextTable, open_table
+
+DATES = ["2024-01-05", "2024-01-05T10:30", "20240105", "2024-02-30", "05/01/2024", "", "x"]
+
+
+def frame(seed: int) -> pl.DataFrame:
+    rng = random.Random(seed)
+    n = rng.choice([1, 3, 40, 300])
+    share = rng.choice([0.0, 0.1, 0.5, 1.0])
+
+    def gaps(values: list[Any]) -> list[Any]:
+        return [None if rng.random() < share else rng.choice(values) for _ in range(n)]
+
+    return pl.DataFrame(
+        {
+            "lun": pl.Series(gaps([0, 1, 255]), dtype=pl.Int64),
+            "capacity_gb": pl.Series(gaps([0.0, 8.5, float("nan")]), dtype=pl.Float64),
+            "host_group": pl.Series(gaps(["vdi-a", "", "1240"] + DATES), dtype=pl.String),
+            "mapped": pl.Series(gaps([True, False]), dtype=pl.Boolean),
+            "seen_at": pl.Series(gaps([dt.datetime(2024, 1, 1, 8)]), dtype=pl.Datetime("us")),
+            "day": pl.Series(gaps([dt.date(2024, 1, 1)]), dtype=pl.Date),
+        }
+    )
+
+
+def engines(df: pl.DataFrame) -> dict[str, object]:
+    con = duckdb.connect()
+    con.register("df", df.to_arrow())
+    return {
+        "polars": df,
+        "polars lazy": df.lazy(),
+        "pyarrow": df.to_arrow(),
+        "duckdb": con.sql("SELECT * FROM df"),
+    }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_engine_finds_what_the_rows_hold(seed: int) -> None:
+    df = frame(seed)
+    rows = df.to_dicts()
+    for name, native in engines(df).items():
+        for column in df.columns:
+            for decl in DECLARATIONS:
+                declared = {column: decl}
+                found = check_columns(native, declared)
+                assert_same(found, check_columns(rows, declared)), (name, column, decl)
+
+
+def test_an_engine_frame_is_read_in_place_not_converted() -> None:
+    reading = read_rowset(pl.DataFrame({"lun": [0, 3]}).lazy())
+    assert isinstance(reading, EngineReading)
+    assert (reading.engine, reading.lazy, reading.total, reading.rows, reading.frame) == (
+        "polars", True, 2, None, None,
+    )  # fmt: skip
+    with pytest.raises(ChartkitError, match="stay in polars"):
+        reading.to_frame()
+
+
+def test_an_empty_engine_frame_is_not_a_rowset() -> None:
+    assert read_rowset(duckdb.sql("SELECT 1 AS lun WHERE false")) is None
+    assert check_columns(pl.DataFrame({"lun": []}).lazy(), {"lun": "number"}) == ()
+
+
+def test_a_declared_column_the_engine_lacks_is_missing() -> None:
+    (found,) = check_columns(duckdb.sql("SELECT 1 AS lun"), {"host_group": "string"})
+    assert (found.kind, found.affected, found.total) == ("missing-column", 1, 1)
+
+
+def test_the_spec_example_in_duckdb() -> None:
+    rel = duckdb.sql(
+        "SELECT * FROM (VALUES ('', 'vdi-a'), ('3', 'vdi-a')) t(logical_unit_number, host_group)"
+    )
+    (found,) = check_columns(rel, {"logical_unit_number": "number", "host_group": "string"})
+    assert (found.column, found.affected, found.sample, found.sample_type) == (
+        "logical_unit_number", 2, "", "string",
+    )  # fmt: skip
+
+
+def test_a_number_in_quotes_is_never_cast(tmp_path: Path) -> None:
+    """DuckDB's TRY_CAST reads ' 12 ' and '0x1F' as numbers; the check never asks it."""
+    rel = duckdb.sql("SELECT * FROM (VALUES (' 12 '), ('0x1F'), (NULL)) t(lun)")
+    (found,) = check_columns(rel, {"lun": {"type": "number", "nullable": True}})
+    assert (found.affected, found.sample, found.offending_types) == (2, " 12 ", ("string",))
+
+
+def jsonl_rows(seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    mixed: list[Any] = [0, 3, 2.5, "", "1240", "2024-01-05", True, None, [1], {"a": 1}]
+    pick = rng.sample(mixed, rng.randint(1, 5))
+    return [{"v": rng.choice(pick), "n": rng.choice([1, None])} for _ in range(rng.choice([2, 30]))]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_json_lines_file_is_judged_per_value_type(tmp_path: Path, seed: int) -> None:
+    rows = jsonl_rows(seed)
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    rel = open_table(path)
+    for column in ("v", "n"):
+        for decl in DECLARATIONS:
+            declared = {column: decl}
+            assert_same(check_columns(rel, declared), check_columns(rows, declared))
+
+
+CSV = (
+    "lun,capacity_gb,mapped,seen_at,host\n"
+    "0,8.5,true,2024-01-05,vdi-a\n"
+    ",1e999,1,2024-02-30,\n"
+    '" 3",NaN,TRUE,2024-01-05 10:30,""\n'
+    "12,-.5,False,2024-01-05T10:30:00Z,1240\n"
+    "0x1F,5.,yes,05/01/2024,x\n"
+)
+
+
+def test_a_csv_file_is_text_judged_by_the_declared_type(tmp_path: Path) -> None:
+    path = tmp_path / "mappings.csv"
+    path.write_text(CSV, encoding="utf-8")
+    table = open_table(path)
+    assert isinstance(table, TextTable)
+    for column in ("lun", "capacity_gb", "mapped", "seen_at", "host"):
+        for decl in DECLARATIONS:
+            declared = {column: decl}
+            rows = read_csv(path, declared).rows
+            assert_same(check_columns(table, declared), check_columns(rows, declared))
+
+
+def test_a_path_that_is_no_table_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(ChartkitError, match="does not exist"):
+        open_table(tmp_path / "nope.parquet")
+    with pytest.raises(ChartkitError, match="is not a file"):
+        open_table(tmp_path)
+    (tmp_path / "notes.txt").write_text("hi", encoding="utf-8")
+    with pytest.raises(ChartkitError, match=r"suffix '\.txt' is not one of"):
+        open_table(tmp_path / "notes.txt")
+    (tmp_path / "broken.parquet").write_bytes(b"not parquet")
+    with pytest.raises(ChartkitError, match="DuckDB could not read 'broken.parquet'"):
+        check_columns(open_table(tmp_path / "broken.parquet"), {"a": "number"})
+
+
+def test_a_query_error_names_the_engine_the_columns_and_the_step() -> None:
+    rel = duckdb.sql("SELECT * FROM (VALUES ('1'), ('x')) t(lun)").project(
+        "CAST(lun AS INTEGER) AS lun"
+    )  # the cast fails only when the query runs
+    with pytest.raises(ChartkitError, match=r"duckdb could not .*'lun'|door query"):
+        check_columns(rel, {"lun": "number"})
+
+
+def test_a_parquet_file_is_checked_without_loading_it(tmp_path: Path) -> None:
+    df = frame(3)
+    path = tmp_path / "t.parquet"
+    df.write_parquet(path)
+    rel = open_table(path)
+    assert type(rel).__module__.startswith("duckdb")
+    for column in df.columns:
+        declared = {column: "number"}
+        assert_same(check_columns(rel, declared), check_columns(df.to_dicts(), declared))
