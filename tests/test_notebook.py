@@ -114,33 +114,56 @@ def test_the_notebook_saves_a_png_of_the_chart(
     assert width > 100 and height > 100
 
 
-def test_displaying_a_view_shows_the_chart_as_png_and_html(
+VEGALITE = "application/vnd.vegalite.v6+json"
+
+
+def test_displaying_a_view_shows_the_chart_as_vegalite_with_a_png_fallback(
     executed: tuple[nbformat.NotebookNode, Path],
 ) -> None:
     notebook, _ = executed
     shown = [
-        o.data
+        o
         for o in outputs(notebook)
         if o.output_type in ("execute_result", "display_data")
         and o.data.get("text/plain", "").startswith("<chartkit View: ")
     ]
-    charts = [d for d in shown if d["text/plain"].startswith("<chartkit View: chart — ")]
+    charts = [o.data for o in shown if o.data["text/plain"].startswith("<chartkit View: chart — ")]
     assert len(charts) == 2
     for data in charts:
+        assert set(data) == {VEGALITE, "image/png", "text/plain"}  # no HTML to outrank the chart
+        assert data[VEGALITE]["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6.")
+        assert any(data[VEGALITE]["datasets"].values())  # the aggregated rows ride the spec
         assert base64.b64decode(data["image/png"])[:8] == PNG_MAGIC
-        assert "<iframe srcdoc=" in data["text/html"]
     first = charts[0]
-    assert first["text/plain"] == (
-        "<chartkit View: chart — host_group is declared string and logical_unit_number is "
-        "declared number: bars of the mean per host_group.>"
+    assert first["text/plain"].startswith(
+        "<chartkit View: chart — host_group is declared string and "
     )
-    assert "⚠ &#x27;host_group_mappings&#x27; declares column" in first["text/html"]
-    tables = [d for d in shown if d["text/plain"].startswith("<chartkit View: table — ")]
+    assert first["text/plain"].endswith(" is declared number: bars of the mean per host_group.>")
+    everything = [o.data for o in outputs(notebook) if o.output_type == "display_data"]
+    words = everything[everything.index(first) + 1]  # the words follow their chart
+    assert words["text/plain"] == first["text/plain"][len("<chartkit View: chart — ") : -1]
+    assert words["text/html"].startswith("<p><b>chart</b>: host_group is declared string")
+    assert "<p>⚠ &#x27;host_group_mappings&#x27; declares column" in words["text/html"]
+    tables = [o.data for o in shown if o.data["text/plain"].startswith("<chartkit View: table — ")]
     assert len(tables) == 1
     assert (
         "Refused y axis: host_group is declared string; a measure axis needs a column "
         "declared number." in tables[0]["text/html"]
     )
+
+
+def test_a_notebook_with_two_charts_stays_small_and_carries_no_script(
+    executed: tuple[nbformat.NotebookNode, Path],
+) -> None:
+    """Each chart is its spec and a PNG: no copy of Vega (about 1 MB) travels per chart."""
+    notebook, _ = executed
+    saved = nbformat.writes(notebook)
+    charts = [
+        o for o in outputs(notebook) if o.output_type == "display_data" and VEGALITE in o.data
+    ]
+    assert len(charts) == 2
+    assert len(saved.encode("utf-8")) < 250_000, len(saved)
+    assert "<script" not in saved and "<iframe" not in saved
 
 
 def test_the_notebook_shows_the_finding_the_refusal_and_the_overridden_axes(

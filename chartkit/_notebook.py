@@ -1,0 +1,89 @@
+"""How a View shows itself in Jupyter: the Vega-Lite mime type, a PNG fallback, and its words.
+
+A chart is published as ``application/vnd.vegalite.vN+json`` (N from the spec's own
+``$schema``), which JupyterLab, Notebook 7 and VS Code render with the Vega they ship — no
+script travels with the output, so a notebook holds each chart's spec (its data already
+aggregated to at most ``max_points`` rows) and one PNG, not a copy of Vega per chart. A
+frontend without a Vega-Lite renderer (or a viewer such as GitHub) shows the PNG, rendered
+offline by vl-convert. Nothing needs the network.
+
+The words — the reason, the findings, the refused axes, the notes — are their own HTML output
+after the chart: a bundle holding ``text/html`` beside the Vega-Lite type would make the
+frontends show the HTML and never the chart. Every string is escaped.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chartkit.view import View
+
+__all__ = [
+    "VEGALITE_MIME_FALLBACK",
+    "chart_bundle",
+    "ipython_display",
+    "mimebundle",
+    "vegalite_mime",
+    "words",
+]
+
+VEGALITE_MIME_FALLBACK = "application/vnd.vegalite.v6+json"
+"""The mime type used when a spec's ``$schema`` does not name a Vega-Lite major version."""
+_SCHEMA_MAJOR = re.compile(r"/vega-lite/v(\d+)(?:\.[\d.]+)?\.json$")
+
+
+def vegalite_mime(spec: dict[str, Any]) -> str:
+    """``application/vnd.vegalite.v6+json`` for a v6 spec (the major version from ``$schema``).
+
+    >>> vegalite_mime({"$schema": "https://vega.github.io/schema/vega-lite/v5.20.1.json"})
+    'application/vnd.vegalite.v5+json'
+    """
+    found = _SCHEMA_MAJOR.search(str(spec.get("$schema", "")))
+    return f"application/vnd.vegalite.v{found.group(1)}+json" if found else VEGALITE_MIME_FALLBACK
+
+
+def words(view: View) -> str:
+    """The reason, findings, refused axes and notes as escaped HTML paragraphs."""
+    lines = [f"<p><b>{html.escape(view.kind)}</b>: {html.escape(view.reason)}</p>"]
+    lines += [f"<p>⚠ {html.escape(f.message)}</p>" for f in view.check.findings]
+    lines += [f"<p>Refused {r.channel} axis: {html.escape(r.reason)}</p>" for r in view.refusals]
+    lines += [f"<p>Note: {html.escape(n)}</p>" for n in view.notes]
+    return "".join(lines)
+
+
+def _text(view: View) -> str:
+    return f"<chartkit View: {view.kind} — {view.reason}>"
+
+
+def chart_bundle(view: View) -> dict[str, Any]:
+    """The chart alone: the Vega-Lite spec under its mime type, a PNG, and a text line."""
+    assert view.spec is not None
+    png = base64.b64encode(view.to_png(scale=1.0)).decode("ascii")
+    return {vegalite_mime(view.spec): view.spec, "image/png": png, "text/plain": _text(view)}
+
+
+def mimebundle(view: View) -> dict[str, Any]:
+    """One bundle: the chart (for a chart), or the words and the table's first rows."""
+    if view.spec is not None:
+        return chart_bundle(view)
+    body = words(view)
+    if view.frame is not None:
+        body += view.frame.head(50).to_html(max_cols=30)
+    return {"text/html": body, "text/plain": _text(view)}
+
+
+def ipython_display(view: View) -> None:
+    """In IPython: the chart as its own output, then the words as HTML after it."""
+    import importlib
+
+    display = importlib.import_module("IPython.display").display  # IPython is not typed
+
+    if view.spec is None:
+        display(mimebundle(view), raw=True)
+        return
+    display(chart_bundle(view), raw=True)
+    display({"text/html": words(view), "text/plain": view.reason}, raw=True)
