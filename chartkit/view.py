@@ -8,8 +8,6 @@ and the check's outcome under the dial.
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -148,29 +146,16 @@ class View:
     # -- notebooks ----------------------------------------------------------------------
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """The chart (offline HTML plus a PNG fallback) in Jupyter, or the table and reason."""
-        text = f"<chartkit View: {self.kind} — {self.reason}>"
-        lines = [f"<p><b>{html.escape(self.kind)}</b>: {html.escape(self.reason)}</p>"]
-        lines += [f"<p>⚠ {html.escape(f.message)}</p>" for f in self.check.findings]
-        lines += [
-            f"<p>Refused {r.channel} axis: {html.escape(r.reason)}</p>" for r in self.refusals
-        ]
-        lines += [f"<p>Note: {html.escape(n)}</p>" for n in self.notes]
-        if self.spec is not None:
-            page = html.escape(self.to_html(), quote=True)
-            frame = (
-                f'<iframe srcdoc="{page}" style="width:100%;height:460px;border:none" '
-                'sandbox="allow-scripts"></iframe>'
-            )
-            png = base64.b64encode(self.to_png(scale=1.0)).decode("ascii")
-            return {
-                "text/html": frame + "".join(lines),
-                "image/png": png,
-                "text/plain": text,
-            }
-        if self.frame is not None:
-            lines.append(self.frame.head(50).to_html(max_cols=30))
-        return {"text/html": "".join(lines), "text/plain": text}
+        """Jupyter: the chart as Vega-Lite (its mime type) with a PNG fallback, or the table."""
+        from chartkit._notebook import mimebundle
+
+        return mimebundle(self)
+
+    def _ipython_display_(self) -> None:
+        """IPython: the chart, then the reason, findings and notes as an output of their own."""
+        from chartkit._notebook import ipython_display
+
+        ipython_display(self)
 
 
 def view(
