@@ -36,7 +36,6 @@ __all__ = [
 CHART_WIDTH = 560
 CHART_HEIGHT = 320
 LABEL_LIMIT = 160  # pixels a category label may take before it is cut with an ellipsis
-
 MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when too long)
 CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
 FACET_WIDTH = 220
@@ -99,6 +98,8 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
             channels["yOffset" if plan.horizontal else "xOffset"] = offset(
                 field=enc.field, type="nominal", sort=list(enc.measures)
             )
+    if plan.scale == "log" and plan.mark == "bar":
+        _log_baseline(channels, plan)
     channels["tooltip"] = _tooltips(plan, set(plan.data.columns))
     chart = chart.encode(**channels)
     if facet is not None:
@@ -115,6 +116,18 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
         properties["title"] = plan.title
     built: alt.Chart = chart.properties(**properties)
     return built
+
+
+def _log_baseline(channels: dict[str, Any], plan: Plan) -> None:
+    """Bars on a log scale start at the power of ten below the smallest (a log has no zero)."""
+    channel = _measure_channel(plan)
+    enc = plan.encodings[channel]
+    assert plan.data is not None
+    smallest = float(plan.data[enc.field].min())
+    base = 10 ** math.floor(math.log10(smallest))
+    channels[channel] = channels[channel].copy()
+    channels[channel]["scale"] = alt.Scale(type="log", domainMin=base)
+    channels[f"{channel}2"] = _SECOND[channel](datum=base)
 
 
 def _measure_channel(plan: Plan) -> str:
@@ -157,6 +170,10 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         options["sort"] = "-x"  # the longest bar on top
     elif plan.mark == "bar" and enc.type == "nominal":
         options["sort"] = None  # keep the plan's order
+    if enc.type == "temporal" and plan.time_unit is not None:
+        interval = plan.time_unit if plan.time_unit != "quarter" else "month"
+        ticks = {"interval": interval, "step": 3 if plan.time_unit == "quarter" else 1}
+        options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
     if enc.type == "quantitative" and channel == _measure_channel(plan) and not enc.bin:
         options["axis"] = alt.Axis(format="," if enc.aggregate == "count" else plan.format)
         if plan.scale == "log":
