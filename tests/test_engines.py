@@ -38,7 +38,7 @@ def frame(seed: int) -> pl.DataFrame:
         {
             "lun": pl.Series(gaps([0, 1, 255]), dtype=pl.Int64),
             "capacity_gb": pl.Series(gaps([0.0, 8.5, float("nan")]), dtype=pl.Float64),
-            "host_group": pl.Series(gaps(["vdi-a", "", "1240"] + DATES), dtype=pl.String),
+            "host_group": pl.Series(gaps(["vdi-a", "", "1240", *DATES]), dtype=pl.String),
             "mapped": pl.Series(gaps([True, False]), dtype=pl.Boolean),
             "seen_at": pl.Series(gaps([dt.datetime(2024, 1, 1, 8)]), dtype=pl.Datetime("us")),
             "day": pl.Series(gaps([dt.date(2024, 1, 1)]), dtype=pl.Date),
@@ -156,7 +156,7 @@ def test_a_path_that_is_no_table_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(ChartkitError, match=r"suffix '\.txt' is not one of"):
         open_table(tmp_path / "notes.txt")
     (tmp_path / "broken.parquet").write_bytes(b"not parquet")
-    with pytest.raises(ChartkitError, match="DuckDB could not read 'broken.parquet'"):
+    with pytest.raises(ChartkitError, match=r"DuckDB could not read 'broken\.parquet'"):
         check_columns(open_table(tmp_path / "broken.parquet"), {"a": "number"})
 
 

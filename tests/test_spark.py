@@ -1,0 +1,74 @@
+"""Spark for real: PySpark in local mode finds what DuckDB finds on the same data.
+
+One session for the module (the JVM starts once, ~10-20 s) and few queries: the check over a
+handful of columns and declarations, compared with DuckDB's findings and the rows' own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import duckdb
+import pytest
+from test_dataframes import assert_same
+
+from chartkit import check_columns
+
+pyspark = pytest.importorskip("pyspark")
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    pytest.skip("Spark needs a Java runtime (.ci/run installs one)", allow_module_level=True)
+
+from pyspark.sql import SparkSession  # noqa: E402
+
+ROWS: list[dict[str, Any]] = [
+    {"lun": 0, "capacity_gb": 8.5, "host_group": "vdi-a", "seen": "2024-01-05", "at": None},
+    {"lun": None, "capacity_gb": float("nan"), "host_group": "", "seen": "05/01/2024",
+     "at": dt.datetime(2024, 1, 5, 10, 30)},
+    {"lun": 3, "capacity_gb": None, "host_group": "1240", "seen": None,
+     "at": dt.datetime(2024, 1, 6)},
+    {"lun": 7, "capacity_gb": 1.0, "host_group": None, "seen": "2024-02-30",
+     "at": dt.datetime(2024, 1, 7)},
+]  # fmt: skip
+SCHEMA = "lun long, capacity_gb double, host_group string, seen string, at timestamp_ntz"
+DECLARED = [
+    {"lun": "number", "capacity_gb": "number", "host_group": "string", "seen": "date"},
+    {"lun": "string", "capacity_gb": {"type": "number", "nullable": True}, "host_group": "number",
+     "seen": {"type": "date", "nullable": True}, "at": "date"},
+    {"lun": "date", "capacity_gb": "boolean", "host_group": "date", "seen": "string",
+     "at": "number", "gone": "number"},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[SparkSession]:
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("chartkit-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def test_spark_finds_what_duckdb_and_the_rows_find(spark: SparkSession) -> None:
+    frame = spark.createDataFrame([tuple(r.values()) for r in ROWS], SCHEMA)
+    import polars as pl
+
+    table = pl.DataFrame(ROWS, schema={"lun": pl.Int64, "capacity_gb": pl.Float64,
+                         "host_group": pl.String, "seen": pl.String, "at": pl.Datetime("us")},
+                         strict=False).to_arrow()  # fmt: skip
+    con = duckdb.connect()
+    con.register("t", table)
+    rel = con.sql("SELECT * FROM t")
+    for declared in DECLARED:
+        in_spark = check_columns(frame, declared)
+        assert_same(in_spark, check_columns(rel, declared))
+        assert_same(in_spark, check_columns(ROWS, declared))
+        assert in_spark  # every declaration here breaks something
