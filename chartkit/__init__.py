@@ -7,6 +7,7 @@ that declaration first, then charts them from the declared types — never by sn
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import (
@@ -30,7 +31,6 @@ from chartkit.integrity import (
     check_result,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
-from chartkit.payload import view_payload_schema
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
 from chartkit.staging import Staged, StagedColumn, stage
@@ -75,6 +75,20 @@ __all__ = [
     "view",
     "view_payload_schema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``view_payload_schema`` is imported on first use, from ``chartkit.payload``.
+
+    So importing chartkit never imports ``chartkit.payload``, and ``python -m chartkit.payload``
+    (which writes the schema) runs without runpy's RuntimeWarning about a module imported twice.
+    """
+    if name == "view_payload_schema":
+        from chartkit.payload import view_payload_schema
+
+        return view_payload_schema
+    raise AttributeError(f"module 'chartkit' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 
