@@ -252,7 +252,8 @@ def _generate(c: _Columns) -> Iterator[Alternative]:
         )
     for m in c.measures[:2]:
         yield Alternative("histogram", _text("histogram", x=m.name), x=m.name)
-    for k in c.categories[:2]:
+    repeated = [k for k in c.categories if k.distinct < k.rows]  # a count of 1 each says nothing
+    for k in repeated[:2]:
         yield Alternative("count bars", _text("count bars", x=k.name, xt=_said(k)), x=k.name)
 
 

@@ -1,0 +1,222 @@
+"""The chart a result opens on, and the alternatives its declared types allow, each with its reason.
+
+The first test is the record of the defaults: for each bundled example, the chart chartkit opens
+on and why an analyst would defend it as the first chart.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pandas as pd
+import pytest
+import vl_convert
+
+from chartkit import ChartkitError, view
+from chartkit.columns import normalize_result_columns
+from chartkit.encode import profile_columns
+from chartkit.payload import view_payload_schema
+from chartkit.rules import RULES, candidates
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "chartkit" / "examples"
+
+
+def example(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+# (example, kind, mark, {channel: (column, aggregate)}, why it is the right first chart)
+DEFAULTS = [
+    (
+        "host_group_mappings", "chart", "bar",
+        {"y": ("host_group", None), "x": ("capacity_gb", "mean")},
+        "Two columns are declared number, but 166 rows of logical_unit_number hold blanks and a "
+        "LUN is an address, not an amount: the measure the check found nothing wrong with "
+        "(capacity_gb) comes first, so the chart never opens on a mean of LUN ids. Twelve host "
+        "groups are too many to read as columns, so the bars lie down, largest on top. The mean "
+        "(named on the axis) does not grow with how many volumes the query happened to return; "
+        "the total is the first 'total bars' alternative.",
+    ),
+    (
+        "capacity_view", "chart", "bar",
+        {"x": ("pool", None), "y": ("size_gb", "mean")},
+        "Sixty disks in five pools: disk_id is an identifier (every value distinct), so the "
+        "category is pool, the first string column; size_gb is the first measure. The mean "
+        "disk size per pool is the question a capacity report answers first, and the total "
+        "per pool and the scatter of size against use are one click away.",
+    ),
+    (
+        "volume_io_stats", "table", None, {},
+        "Every measure arrives as a number in quotes, so no axis can be drawn honestly: the "
+        "three measures are refused, each with its violation, and the rows are shown as they "
+        "are. A chart of the strings would be a chart of nothing.",
+    ),
+    (
+        "latency_by_region", "chart", "line",
+        {"x": ("timestamp", None), "y": ("p95_latency_ms", None),
+         "color": ("region", None)},
+        "A date, a number and a string with four values: a time series per region, the chart "
+        "any latency dashboard opens on. One row per timestamp and region, so nothing is "
+        "aggregated and nothing is named.",
+    ),
+    (
+        "missing_column", "chart", "bar",
+        {"x": ("initiator_wwn", None), "y": ("capacity_gb", "mean")},
+        "host_group holds one value, and one bar is not a chart, so the next category "
+        "(initiator_wwn, four values) carries the bars. logical_unit_number is refused: it is "
+        "declared and would have been the first measure, but no row has it — that refusal is "
+        "the story of this result.",
+    ),
+    (
+        "host_inventory", "table", None, {},
+        "Nothing is declared number: each row is a host, and the rows are the answer. Counting "
+        "hosts per os or datacenter is offered as an alternative, never forced.",
+    ),
+    (
+        "undeclared_result", "chart", "bar",
+        {"x": ("severity", None), "y": ("count", "mean")},
+        "Nothing is declared, so every type is Altair's inference and labelled as such: "
+        "raised_at reads as text with every value distinct (an identifier), severity is the "
+        "category and count the measure. The notes ask for a declaration.",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "kind", "mark", "channels", "why"), DEFAULTS)
+def test_each_bundled_example_opens_on_the_chart_an_analyst_would_draw(
+    name: str, kind: str, mark: str | None, channels: dict[str, Any], why: str
+) -> None:
+    data = example(name)
+    v = view(data["rows"], data.get("resultColumns"), tool=data["tool"])
+    assert why  # the reason this is the right first chart, kept with the expectation
+    assert (v.kind, v.mark) == (kind, mark)
+    assert {ch: (e.column, e.aggregate) for ch, e in v.encodings.items()} == channels
+    if v.spec is not None:
+        assert v.spec["description"] == v.reason
+
+
+def test_the_seven_examples_are_all_covered() -> None:
+    assert sorted(p.stem for p in EXAMPLES.glob("*.json")) == sorted(d[0] for d in DEFAULTS)
+
+
+def test_missing_column_refuses_only_the_column_that_would_have_been_placed() -> None:
+    data = example("missing_column")
+    v = view(data["rows"], data["resultColumns"], tool=data["tool"])
+    assert [(r.column, r.channel) for r in v.refusals] == [("logical_unit_number", "y")]
+
+
+def test_a_broken_column_nobody_picked_and_nothing_would_place_is_not_refused() -> None:
+    rows = [{"raised_at": f"2024-05-{1 + i % 9:02d}", "array": 7, "n": float(i)} for i in range(20)]
+    decl = {"raised_at": "date", "array": "string", "n": "number"}
+    v = view(rows, decl)  # x is drawn from raised_at; array (all numbers) would sit nowhere
+    assert v.encodings["x"].column == "raised_at"
+    assert v.refusals == ()
+    picked = view(rows, decl, x="array")
+    assert [(r.column, r.channel) for r in picked.refusals] == [("array", "x")]
+
+
+# --- alternatives ---
+
+SERIES = [
+    {"ts": f"2024-05-{1 + i % 10:02d}T00:00:00Z", "region": ["eu", "us", "ap"][i % 3],
+     "latency": float(i % 13 + 1)}
+    for i in range(60)
+]  # fmt: skip
+SERIES_DECL = {"ts": "date", "region": "string", "latency": "number"}
+
+
+def test_date_number_string_offers_faceted_lines_totals_per_series_and_a_histogram() -> None:
+    v = view(SERIES, SERIES_DECL)
+    assert v.mark == "line" and v.encodings["color"].column == "region"
+    assert [a.chart for a in v.alternatives] == [
+        "faceted lines", "bars", "total bars", "histogram", "count bars",
+    ]  # fmt: skip
+    assert [a.reason for a in v.alternatives] == [
+        "One small line chart of latency per region (3 values), so series that cross in one "
+        "chart sit apart.",
+        "Region is declared string and latency number: bars of the mean of latency per region; "
+        "a mean does not change with how many rows the result holds.",
+        "Bars of the total (sum) of latency per region: what each region adds up to.",
+        "Latency is declared number: a histogram shows how its values are spread.",
+        "Region is declared string: bars counting the rows of each value.",
+    ]
+
+
+def test_choose_draws_the_alternative_and_vega_lays_it_out() -> None:
+    base = view(SERIES, SERIES_DECL)
+    faceted = view(SERIES, SERIES_DECL, choose=0)
+    assert faceted.encodings["facet"].column == "region"
+    assert faceted.reason == (
+        "ts is declared date and latency is declared number: a line over time of the mean per "
+        "ts; one small chart per region."
+    )
+    assert base.alternatives[0].picks() == {"x": "ts", "y": "latency", "facet": "region"}
+    cells = _groups(faceted.spec, "cell")
+    assert len(cells) == 3
+    totals = view(SERIES, SERIES_DECL, choose=2)
+    assert totals.encodings["y"].aggregate == "sum" and totals.encodings["y"].title == (
+        "sum of latency"
+    )
+    # the chart drawn before is now an alternative of the chosen one
+    assert any(a.chart == "lines" for a in faceted.alternatives)
+
+
+def _groups(spec: Any, name: str) -> list[Any]:
+    found: list[Any] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("name") == name and "items" in node:
+                found.extend(node["items"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(vl_convert.vegalite_to_scenegraph(spec))
+    return found
+
+
+def test_every_alternative_draws_a_chart_whose_reason_is_one_sentence() -> None:
+    v = view(SERIES, SERIES_DECL)
+    for i, alternative in enumerate(v.alternatives):
+        assert alternative.reason.endswith(".") and ". " not in alternative.reason
+        chosen = view(SERIES, SERIES_DECL, choose=i)
+        assert chosen.kind == "chart", alternative
+
+
+def test_alternatives_are_in_the_payload_and_valid_against_its_schema() -> None:
+    payload = view(SERIES, SERIES_DECL).to_dict()
+    jsonschema.Draft202012Validator(view_payload_schema()).validate(payload)
+    assert payload["alternatives"][0] == {
+        "chart": "faceted lines",
+        "reason": view(SERIES, SERIES_DECL).alternatives[0].reason,
+        "picks": {"x": "ts", "y": "latency", "facet": "region"},
+    }
+    assert payload["options"] == {"format": ",", "scale": "linear", "timeUnit": None, "sort": None}
+
+
+def test_the_rule_table_is_the_data_the_candidates_come_from() -> None:
+    charts = [r.chart for r in RULES]
+    assert charts == [
+        "lines", "faceted lines", "lines per measure", "bars", "total bars", "scatter",
+        "histogram", "count bars",
+    ]  # fmt: skip
+    assert [r.chart for r in RULES if r.opens] == ["lines", "bars", "scatter", "histogram"]
+
+    frame = pd.DataFrame(SERIES)
+    ranked = candidates(profile_columns(frame, normalize_result_columns(SERIES_DECL), ()))
+    assert [a.chart for a in ranked] == sorted(
+        (a.chart for a in ranked), key=charts.index
+    )  # ranked in the table's order
+
+
+def test_an_alternative_out_of_range_is_refused_naming_how_many_there_are() -> None:
+    with pytest.raises(ChartkitError, match=r"choose=5 is not an alternative of this view; it "
+                       r"has 5 \(0 to 4\)"):  # fmt: skip
+        view(SERIES, SERIES_DECL, choose=5)
