@@ -215,6 +215,13 @@ def view(
                 "to chart or check."
             ),
         )
+    if reading.frame is None and reading.rows is None:  # an engine frame: chartkit._pushdown
+        from chartkit._pushdown import engine_view
+
+        return engine_view(
+            result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
+            chart_args=chart_args,
+        )  # fmt: skip
     frame = reading.to_frame()
     declaration = result.result_columns
     if outcome.armed:

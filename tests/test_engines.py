@@ -177,3 +177,76 @@ def test_a_parquet_file_is_checked_without_loading_it(tmp_path: Path) -> None:
     for column in df.columns:
         declared = {column: "number"}
         assert_same(check_columns(rel, declared), check_columns(df.to_dicts(), declared))
+
+
+# --- view(): the chart's rows computed in the engine ----------------------------------------
+
+
+def chart_rows(v: Any, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """The chart's data rows as (field, …) tuples, numbers rounded, in a stable order."""
+    (values,) = v.spec["datasets"].values()
+    out = [
+        tuple(round(r[f], 9) if isinstance(r[f], float) else r[f] for f in fields) for r in values
+    ]
+    return sorted(out, key=repr)
+
+
+def big_frame(n: int = 20_000) -> pl.DataFrame:
+    rng = random.Random(5)
+    start = dt.datetime(2024, 1, 1)
+    return pl.DataFrame(
+        {
+            "at": [start + dt.timedelta(minutes=i) for i in range(n)],
+            "gb": [rng.gauss(100, 10) if i % 97 else None for i in range(n)],
+            "host": [rng.choice(["vdi-a", "vdi-b", "vdi-c"]) for _ in range(n)],
+        }
+    )
+
+
+DECL = {"at": "date", "gb": "number", "host": "string"}
+
+
+def test_a_line_over_max_points_is_bucketed_in_the_engine_to_the_same_points() -> None:
+    from chartkit import view
+
+    df = big_frame()
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    expected = chart_rows(view(df.to_pandas(), DECL, max_points=1000), ("at", "host", "gb"))
+    for native in (df, df.lazy(), df.to_arrow(), con.sql("SELECT * FROM t")):
+        v = view(native, DECL, max_points=1000)
+        assert (v.kind, v.mark) == ("chart", "line")
+        assert chart_rows(v, ("at", "host", "gb")) == expected
+        assert len(v.frame) == len(expected) <= 1000  # only the points left the engine
+        assert "computed in" in v.notes[-1] and "only these points left the engine" in v.notes[-1]
+        assert any("rows are left out of the chart" in n and "hold nothing" in n for n in v.notes)
+
+
+def test_bars_over_max_points_are_grouped_in_the_engine_to_the_same_means() -> None:
+    from chartkit import view
+
+    df = big_frame().drop("at")
+    decl = {"gb": "number", "host": "string"}
+    expected = chart_rows(view(df.to_pandas(), decl, max_points=1000), ("host", "gb"))
+    v = view(df.lazy(), decl, max_points=1000)
+    assert (v.kind, v.mark) == ("chart", "bar")
+    assert chart_rows(v, ("host", "gb")) == expected
+
+
+def test_a_small_engine_frame_is_charted_exactly_as_pandas_would() -> None:
+    from chartkit import view
+
+    df = big_frame(300)
+    a, b = view(df.to_pandas(), DECL), view(duckdb.sql("SELECT * FROM df"), DECL)
+    assert (a.kind, a.mark, a.reason, a.notes) == (b.kind, b.mark, b.reason, b.notes)
+    assert a.spec == b.spec
+
+
+def test_a_shape_the_engine_does_not_aggregate_is_a_table_that_says_what_to_pick() -> None:
+    from chartkit import view
+
+    df = big_frame().select("gb")
+    v = view(df.lazy(), {"gb": "number"}, max_points=1000)
+    assert v.kind == "table"
+    assert v.reason.startswith("The polars frame has 20,000 rows, over max_points=1,000")
+    assert "pick x" in v.reason

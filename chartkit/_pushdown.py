@@ -1,0 +1,279 @@
+"""The chart's work done in the engine: only aggregated rows leave it.
+
+An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
+and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
+narwhals, to what the chart draws — then charted from that small pandas frame:
+
+- a date × number line: the mean of the measure per time bucket (the bucket ``decide.py``
+  picks for the same span and ``max_points``), one series per value of a string color column
+  with at most ``MAX_COLOR_CATEGORIES`` values;
+- a string or boolean × number bar chart: the mean per category (the ``max_points`` categories
+  with the highest means, so the bars ``decide.py`` keeps are among them).
+
+Rows whose used columns offend their declaration are left out in the engine, by the check's
+own expressions, and a note says how many (from the ``ColumnViolation``). Other shapes over
+``max_points`` rows answer a table whose reason says what to pick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from chartkit.check import ColumnViolation, check_columns
+from chartkit.columns import ColumnDeclaration
+from chartkit.engines import EngineReading
+from chartkit.errors import ChartkitError
+from chartkit.rowset import RowsetReading
+
+if TYPE_CHECKING:
+    from chartkit.integrity import CheckOutcome
+    from chartkit.result import ToolResult
+    from chartkit.view import View
+
+__all__: list[str] = []
+
+
+def engine_view(
+    result: ToolResult,
+    reading: RowsetReading,
+    outcome: CheckOutcome,
+    *,
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> View:
+    """``view()`` for an engine frame: a bounded frame leaves the engine, then as usual."""
+    if not isinstance(reading, EngineReading):
+        raise ChartkitError("engine_view reads an EngineReading (chartkit.engines)")
+    from chartkit._safe import workable_frame
+    from chartkit.charts import build_chart, chart_spec
+    from chartkit.decide import plan_view
+    from chartkit.encode import profile_columns
+    from chartkit.view import View, _options
+
+    declaration = result.result_columns
+    if outcome.armed:
+        violations = outcome.violations
+    elif declaration is not None:
+        violations = check_columns(reading, declaration)
+    else:
+        violations = ()
+    notes: tuple[str, ...] = ()
+    if reading.total <= max_points:
+        frame = _collect(reading, reading.columns, "collect")
+    else:
+        reduced = _reduce(reading, declaration or {}, violations, x, y, color, max_points)
+        if isinstance(reduced, str):
+            return View(kind="table", reason=reduced, result=result, check=outcome)
+        frame, notes = reduced
+        declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
+        violations = ()  # the offenders stayed in the engine; the notes say how many
+    frame = workable_frame(frame)
+    profiles = profile_columns(frame, declaration, violations)
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
+    chart = build_chart(plan) if plan.kind == "chart" else None
+    return View(
+        kind=plan.kind,
+        reason=plan.reason,
+        result=result,
+        check=outcome,
+        mark=plan.mark,
+        encodings=MappingProxyType(dict(plan.encodings)),
+        refusals=plan.refusals,
+        notes=tuple(plan.notes) + notes,
+        chart=chart,
+        spec=chart_spec(chart) if chart is not None else None,
+        frame=frame,
+        alternatives=plan.alternatives,
+        options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
+    )
+
+
+def _frame(reading: EngineReading) -> Any:
+    import narwhals as nw
+
+    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    return nw.from_native(native)
+
+
+def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None) -> pd.DataFrame:
+    import narwhals as nw
+
+    try:
+        frame = query if query is not None else _frame(reading).select(*columns)
+        if isinstance(frame, nw.LazyFrame):
+            frame = frame.collect()
+        out: pd.DataFrame = frame.to_pandas()
+    except ChartkitError:
+        raise
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(
+            f"{reading.engine} could not run the chart's {step} query over column(s) "
+            f"{', '.join(map(repr, columns))}: {str(exc)[:400]}"
+        ) from exc
+    return out
+
+
+def _reduce(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    violations: tuple[ColumnViolation, ...],
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+) -> tuple[pd.DataFrame, tuple[str, ...]] | str:
+    """The aggregated frame and its notes, or the reason for a table."""
+    import narwhals as nw
+
+    from chartkit._frame_check import value_type
+    from chartkit.decide import _BUCKETS_S, MAX_COLOR_CATEGORIES, _duration
+    from chartkit.encode import describe_offenders
+
+    broken = {v.column: v for v in violations}
+
+    schema = dict(reading.schema)
+
+    def usable(name: str) -> bool:
+        """Present, not wholly offending, and of its declared type in the engine's schema."""
+        v = broken.get(name)
+        decl = declaration.get(name)
+        return (
+            name in schema
+            and (v is None or v.affected < v.total)
+            and not reading.csv_text
+            and (decl is None or value_type(schema[name]) == decl.type)
+        )
+
+    def of(kind: str) -> list[str]:
+        return [n for n, d in declaration.items() if d.type == kind and usable(n)]
+
+    over = (
+        f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
+        f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
+    )
+    if y is not None and not isinstance(y, str):
+        return f"{over}: one measure at a time there; pick y as one column declared number."
+    measures = of("number")
+    ys = y if y is not None else (measures[0] if measures else None)
+    xs = x if x is not None else next(iter(of("date") + of("string") + of("boolean")), None)
+    if ys is None or xs is None or ys not in measures or not usable(xs):
+        return (
+            f"{over}, which it does for a date × number line and a string or boolean × number "
+            "bar chart; pick x (a column declared date, string or boolean) and y (one declared "
+            "number) for one of those."
+        )
+    x_type = declaration[xs].type if xs in declaration else None
+    colors = [
+        c for c in [color] if c is not None and c in declaration and usable(c) and c not in (xs, ys)
+    ]
+    if x_type == "date":
+        series = 1
+        if color is None:  # decide.py's automatic color: a small string column
+            colors = [c for c in of("string") + of("boolean") if c not in (xs, ys)]
+        for c in colors:
+            distinct = _frame(reading).select(nw.col(c).n_unique().alias("n"))
+            series = int(_collect(reading, [c], "series", distinct)["n"].iloc[0])
+            if (1 < series <= MAX_COLOR_CATEGORIES) or color is not None:
+                colors = [c]
+                break
+        else:
+            colors, series = [], 1
+        if series > MAX_COLOR_CATEGORIES:
+            colors, series = [], 1
+    used = [xs, ys, *colors]
+    frame = _frame(reading).select(*used)
+    keep = _clean(frame, used, reading)
+    if keep is not None:
+        frame = frame.filter(keep)
+    notes = [
+        f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
+        f"{reading.engine}: {c} is declared {declaration[c].type} and they "
+        f"{describe_offenders(broken[c])}. Nothing was converted."
+        for c in used
+        if c in broken
+    ]
+    fx, fy = nw.col(xs), nw.col(ys)
+    if x_type == "date":
+        span = _collect(reading, used, "span", frame.select(fx.min().alias("lo"), fx.max().alias(
+            "hi"), nw.len().alias("n")))  # fmt: skip
+        if not int(span["n"].iloc[0]):
+            return f"{over}, and no row holds a value of its declared type in {xs} and {ys}."
+        lo, hi = pd.Timestamp(span["lo"].iloc[0]), pd.Timestamp(span["hi"].iloc[0])
+        seconds = next(
+            (
+                s
+                for s in _BUCKETS_S
+                if (hi - lo).total_seconds() / s + 1 <= max(1, max_points // series)
+            ),
+            _BUCKETS_S[-1],
+        )  # decide.py's bucket for this span
+        keys = ["__bucket", *colors]
+        step = seconds * 1000
+        grouped = _with_epoch_ms(frame, xs, reading.engine)
+        grouped = grouped.with_columns((nw.col("__ms") // step).alias("__bucket"))
+        grouped = grouped.group_by(keys).agg(fy.mean())
+        out = _collect(reading, used, "line bucket", grouped).sort_values(keys, kind="stable")
+        start = pd.to_datetime(out.pop("__bucket") * seconds, unit="s")
+        tz = getattr(lo, "tz", None)
+        out.insert(0, xs, start.dt.tz_localize(tz) if tz is not None else start)
+        out = out[[xs, ys, *colors]].reset_index(drop=True)
+        notes.append(
+            f"{int(span['n'].iloc[0]):,} rows are drawn as {len(out):,} points, computed in "
+            f"{reading.engine}: the mean of {ys} per {_duration(seconds)} bucket"
+            f"{' for each ' + colors[0] if colors else ''}; only these points left the engine."
+        )
+        return out, tuple(notes)
+    grouped = frame.group_by(xs).agg(fy.mean(), nw.len().alias("__rows"))
+    grouped = grouped.sort(ys, descending=True, nulls_last=True).head(max_points)
+    out = _collect(reading, used, "bar group-by", grouped)
+    rows = int(out.pop("__rows").sum())
+    notes.append(
+        f"{rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: the mean "
+        f"of {ys} per {xs}; only these rows left the engine."
+    )
+    return out[[xs, ys]].reset_index(drop=True), tuple(notes)
+
+
+def _clean(frame: Any, used: list[str], reading: Any) -> Any:
+    """The rows whose used columns hold a value (columns already of their declared type)."""
+    import narwhals as nw
+
+    schema = dict(reading.schema)
+    keep = None
+    for name in used:
+        dtype = schema[name]
+        col = nw.col(name)
+        ok = ~col.is_null()
+        if dtype.is_float():
+            ok = ok & ~col.is_nan() & col.is_finite()
+        keep = ok if keep is None else keep & ok
+    return keep
+
+
+def _with_epoch_ms(frame: Any, name: str, engine: str) -> Any:
+    """``frame`` with ``__ms``: ``name``'s milliseconds since the epoch.
+
+    narwhals has no ``dt.timestamp`` for DuckDB and Spark, so those two use their own function.
+    """
+    import narwhals as nw
+
+    if engine == "duckdb":
+        q = '"' + name.replace('"', '""') + '"'
+        return nw.from_native(
+            frame.to_native().project(f"*, epoch_ms(CAST({q} AS TIMESTAMP)) AS __ms")
+        )
+    if engine == "pyspark":
+        from pyspark.sql import functions as F
+
+        native = frame.to_native()
+        return nw.from_native(
+            native.withColumn("__ms", F.unix_millis(F.col(name).cast("timestamp")))
+        )
+    return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))
