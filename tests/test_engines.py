@@ -250,3 +250,15 @@ def test_a_shape_the_engine_does_not_aggregate_is_a_table_that_says_what_to_pick
     assert v.kind == "table"
     assert v.reason.startswith("The polars frame has 20,000 rows, over max_points=1,000")
     assert "pick x" in v.reason
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_ibis_table_finds_what_the_rows_hold(seed: int) -> None:
+    ibis = pytest.importorskip("ibis")
+    df = frame(seed)
+    table = ibis.memtable(df.to_arrow())
+    rows = df.to_dicts()
+    for column in ("lun", "capacity_gb", "host_group"):
+        for decl in DECLARATIONS[::3]:
+            declared = {column: decl}
+            assert_same(check_columns(table, declared), check_columns(rows, declared))
