@@ -18,16 +18,11 @@ same acceptance set:
   too large for a float (``1e999``) is kept as text.
 - **boolean** — ``true``, ``True``, ``TRUE`` and ``false``, ``False``, ``FALSE``
   (``BOOLEAN_TRUE``, ``BOOLEAN_FALSE``). Not ``1``/``0``, ``yes``/``no`` or ``t``/``f``.
-- **date** — the regular ISO 8601 shapes ``datetime.fromisoformat`` accepts (``DATE``): a
-  calendar date (``2024-01-05``, ``20240105``, ``2024-W01-2``), optionally ``T`` or a space
-  and a time (``10``, ``10:30``, ``10:30:00.5``, ``103000``) with an optional offset (``Z``,
-  ``+01``, ``+01:00``, ``-0130``) — and then ``fromisoformat`` itself, so text that fits the
-  shape but names no real time (month 13, February 30, hour 24) stays text. An engine pairs
-  the regex with its own strict timestamp parse. ``fromisoformat`` alone also takes a few
-  irregular spellings (a space before the offset, a fraction point with no digits, any
-  character between date and time); ``DATE`` leaves them out, so a CSV cell spelled that way
-  stays text — and the check, which calls ``fromisoformat`` on a string in a date column,
-  still accepts it, so it is never filed as a violation.
+- **date** — exactly the text ``datetime.fromisoformat`` accepts (the call the check makes
+  on a string in a date column). ``DATE`` is that acceptance set as one regex, calendar
+  included (February 29 only in leap years, no month 13, no hour 24), held to
+  ``fromisoformat`` by ``tests/test_isodate.py``; a cell it matches is read as a ``datetime``
+  (aware when it carries an offset).
 - **string** — any text.
 
 No cell has surrounding whitespace trimmed: `` 3`` is not a number. The file is UTF-8 (a
@@ -45,6 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from chartkit._isodate import ISO_PATTERN
 from chartkit.columns import ColumnType, ResultColumns, assert_result_columns
 from chartkit.errors import ToolResultError
 from chartkit.result import ToolResult
@@ -71,22 +67,8 @@ BOOLEAN_FALSE: Final = frozenset({"false", "False", "FALSE"})
 BOOLEAN: Final = re.compile(r"true|True|TRUE|false|False|FALSE")
 """Exactly the spellings of ``BOOLEAN_TRUE`` and ``BOOLEAN_FALSE``."""
 
-_DIGITS_FRACTION = r"(?:[.,][0-9]+)?"
-_TIME = (
-    r"[0-9]{2}(?:(?::[0-9]{2}(?::[0-9]{2}" + _DIGITS_FRACTION + r")?)"
-    r"|(?:[0-9]{2}(?:[0-9]{2}" + _DIGITS_FRACTION + r")?))?"
-)
-_OFFSET = (
-    r"(?:Z|[+-](?:[0-9]{2}"
-    r"(?::[0-9]{2}(?::[0-9]{2}" + _DIGITS_FRACTION + r")?"
-    r"|[0-9]{2}(?:[0-9]{2}" + _DIGITS_FRACTION + r")?)?))"
-)
-_CALENDAR = (
-    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-W[0-9]{2}(?:-[0-9])?"
-    r"|[0-9]{8}|[0-9]{4}W[0-9]{2}[0-9]?)"
-)
-DATE: Final = re.compile(_CALENDAR + r"(?:[T ](?:" + _TIME + r")" + _OFFSET + r"?)?")
-"""The regular ISO 8601 date and date-time shapes, as one regex (see the module docstring)."""
+DATE: Final = re.compile(ISO_PATTERN)
+"""Exactly the text ``datetime.fromisoformat`` accepts, as one regex (``chartkit._isodate``)."""
 STRING: Final = re.compile(r".*", re.DOTALL)
 
 ACCEPT: Final[Mapping[ColumnType, re.Pattern[str]]] = {
@@ -115,7 +97,7 @@ def parse_cell(text: str, declared: ColumnType) -> Any:
     if declared == "string":
         return text
     if not ACCEPT[declared].fullmatch(text):
-        return text
+        return text  # not of the declared type: the raw text, for the check to file
     if declared == "number":
         if INTEGER.fullmatch(text):
             return int(text)
@@ -123,10 +105,7 @@ def parse_cell(text: str, declared: ColumnType) -> Any:
         return number if math.isfinite(number) else text
     if declared == "boolean":
         return text in BOOLEAN_TRUE
-    try:
-        return dt.datetime.fromisoformat(text)
-    except ValueError:  # the syntax fits, the calendar does not (month 13, February 30)
-        return text
+    return dt.datetime.fromisoformat(text)
 
 
 def read_csv(

@@ -264,3 +264,19 @@ def test_python_dash_m_chartkit_payload_prints_no_warning(tmp_path: Path) -> Non
     )
     assert done.stderr == b""
     assert json.loads(done.stdout)["title"] == "chartkit View payload"
+
+
+QUOTE = re.compile(r"^<!--\s*quote:\s*([A-Z_]+)\s*-->\s*\n((?:>.*\n?)+)", re.MULTILINE)
+
+
+def test_the_sentences_docs_quote_are_the_ones_the_code_says() -> None:
+    """A ``<!-- quote: NAME -->`` blockquote is ``chartkit.messages.NAME``, word for word."""
+    from chartkit import messages
+
+    quoted: dict[str, str] = {}
+    for document in DOCUMENTS:
+        for name, body in QUOTE.findall(document.read_text(encoding="utf-8")):
+            text = " ".join(line[1:].strip() for line in body.splitlines())
+            assert text == getattr(messages, name), f"{document.name} misquotes {name}"
+            quoted[name] = text
+    assert {"COLUMN_TYPE_CEILING", "NOTHING_CHANGED"} <= set(quoted)
