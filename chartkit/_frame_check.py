@@ -86,6 +86,10 @@ class _Column:
     name: str
     decl: ColumnDeclaration
     groups: list[tuple[str, Any]] = field(default_factory=list)  # (type name, offends expr)
+    # A typed column counts its nothing (null, NaN) with these: a null count is metadata in
+    # an eager frame. Its groups are then counted as "nothing" or "present" (total - nothing).
+    nothing: list[Any] = field(default_factory=list)
+    counted: dict[int, str] = field(default_factory=dict)  # group index -> nothing | present
     sample_from: str = ""  # the column whose value is the sample
     json_text: bool = False  # the sample is JSON text to load
 
@@ -141,10 +145,15 @@ def _typed_groups(plan: _Column, dtype: Any, engine: str) -> None:
         )
     col = nw.col(plan.name)
     nothing = col.is_null() | col.is_nan() if dtype.is_float() else col.is_null()
+    plan.nothing = [col.null_count()]
+    if dtype.is_float():
+        plan.nothing.append(col.is_nan().cast(nw.Int64).sum())  # NaN is nothing, as in a list
     verdict = _verdict(plan.decl.type, tp)
     if not plan.decl.nullable:
+        plan.counted[len(plan.groups)] = "nothing"
         plan.groups.append(("null", nothing))
     if verdict == _BAD:
+        plan.counted[len(plan.groups)] = "present"
         plan.groups.append((tp, ~nothing))
     elif verdict == _LOOK:
         plan.groups.append(("string", ~nothing & ~col.str.contains(engine_pattern())))
@@ -274,17 +283,37 @@ def _judge(
 
     flat = [(p, tp, cond) for p in plans for tp, cond in p.groups]
     names = ", ".join(repr(p.name) for p in plans)
-    counts = [  # cast: Spark sums no booleans
-        cond.cast(nw.Int64).sum().alias(f"n{i}") for i, (_, _, cond) in enumerate(flat)
-    ]
+    sums: list[Any] = []  # what the count query asks; then each group's count from it
+    where: list[tuple[str, list[int]]] = []
+    nothing_at: dict[int, list[int]] = {}
+    for plan in plans:
+        if plan.nothing:
+            nothing_at[id(plan)] = list(range(len(sums), len(sums) + len(plan.nothing)))
+            sums += plan.nothing
+        for g, (_, cond) in enumerate(plan.groups):
+            how = plan.counted.get(g)
+            if how is None:
+                where.append(("sum", [len(sums)]))
+                sums.append(cond.cast(nw.Int64).sum())  # cast: Spark sums no booleans
+            else:
+                where.append((how, nothing_at[id(plan)]))
+    sums = [e.alias(f"n{i}") for i, e in enumerate(sums)]
     firsts = [
         nw.when(cond).then(nw.col(ROW)).min().alias(f"at{i}") for i, (_, _, cond) in enumerate(flat)
     ]
+
+    def counts_of(got: Any) -> list[int]:
+        out = []
+        for how, at in where:
+            k = sum(int(got[i] or 0) for i in at)
+            out.append(reading.total - k if how == "present" else k)
+        return out
+
     if reading.lazy:  # one scan: counts and first rows together
-        row = _run(reading, frame, counts + firsts, "count", names)
-        n, at = list(row[: len(flat)]), list(row[len(flat) :])
+        row = _run(reading, frame, sums + firsts, "count", names)
+        n, at = counts_of(row[: len(sums)]), list(row[len(sums) :])
     else:  # eager: the counts first (mostly null counts, kept as metadata), then only what offends
-        n = list(_run(reading, frame, counts, "count", names))
+        n = counts_of(_run(reading, frame, sums, "count", names))
         wanted = [i for i, k in enumerate(n) if k]
         at = [None] * len(flat)
         if wanted:

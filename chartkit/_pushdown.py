@@ -18,6 +18,7 @@ own expressions, and a note says how many (from the ``ColumnViolation``). Other 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -65,12 +66,18 @@ def engine_view(
     else:
         violations = ()
     notes: tuple[str, ...] = ()
-    if reading.total <= max_points:
+    reduced: tuple[pd.DataFrame, tuple[str, ...]] | str | None = None
+    if reading.total > max_points:
+        reduced = _unsupported_options(reading, y, chart_args) or _reduce(
+            reading, declaration or {}, violations, x, y, color, max_points
+        )
+    if reduced is None or (isinstance(reduced, str) and not reading.lazy):
+        # At most max_points rows; or an eager frame (already in memory) drawn in a way the
+        # engine does not aggregate: pandas reads it, and decide.py reduces it as usual.
         frame = _collect(reading, reading.columns, "collect")
+    elif isinstance(reduced, str):
+        return View(kind="table", reason=reduced, result=result, check=outcome)
     else:
-        reduced = _reduce(reading, declaration or {}, violations, x, y, color, max_points)
-        if isinstance(reduced, str):
-            return View(kind="table", reason=reduced, result=result, check=outcome)
         frame, notes = reduced
         declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
         violations = ()  # the offenders stayed in the engine; the notes say how many
@@ -92,6 +99,37 @@ def engine_view(
         frame=frame,
         alternatives=plan.alternatives,
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
+    )
+
+
+def _unsupported_options(reading: EngineReading, y: Any, chart_args: Mapping[str, Any]) -> str:
+    """Why the engine cannot aggregate with these picks ("" when it can)."""
+    from chartkit.decide import ChartOptions
+
+    given = [
+        name
+        for name, value in (
+            ("facet", chart_args.get("facet")),
+            ("choose", chart_args.get("choose")),
+            ("several measures as y", None if y is None or isinstance(y, str) else y),
+        )
+        if value is not None
+    ]
+    options = chart_args.get("options")
+    if options is not None and options != ChartOptions():
+        given += [
+            f.name
+            for f in fields(ChartOptions)
+            if getattr(options, f.name) != getattr(ChartOptions(), f.name)
+        ]
+    if not given:
+        return ""
+    return (
+        f"The {reading.engine} frame has {reading.total:,} rows, over max_points, so chartkit "
+        f"aggregates it in {reading.engine}, with the automatic chart's defaults; "
+        f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not done there yet. Drop "
+        f"{'it' if len(given) == 1 else 'them'}, or filter the frame to at most max_points "
+        "rows first."
     )
 
 
@@ -158,8 +196,6 @@ def _reduce(
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
     )
-    if y is not None and not isinstance(y, str):
-        return f"{over}: one measure at a time there; pick y as one column declared number."
     measures = of("number")
     ys = y if y is not None else (measures[0] if measures else None)
     xs = x if x is not None else next(iter(of("date") + of("string") + of("boolean")), None)

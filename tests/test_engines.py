@@ -262,3 +262,28 @@ def test_an_ibis_table_finds_what_the_rows_hold(seed: int) -> None:
         for decl in DECLARATIONS[::3]:
             declared = {column: decl}
             assert_same(check_columns(table, declared), check_columns(rows, declared))
+
+
+def test_an_eager_frame_drawn_in_a_way_the_engine_does_not_aggregate_is_drawn_as_pandas_would() -> (
+    None
+):
+    from chartkit import view
+
+    df = big_frame().select("gb")
+    a, b = (
+        view(df.to_pandas(), {"gb": "number"}, max_points=1000),
+        view(df, {"gb": "number"}, max_points=1000),
+    )
+    assert (b.kind, b.mark) == ("chart", "bar")  # a histogram
+    assert (a.reason, a.notes, a.spec) == (b.reason, b.notes, b.spec)
+
+
+def test_a_lazy_frame_with_options_the_engine_does_not_apply_is_a_table_saying_so() -> None:
+    from chartkit import view
+
+    v = view(big_frame().lazy(), DECL, max_points=1000, aggregate="sum", facet="host")
+    assert v.kind == "table"
+    assert v.reason.endswith(
+        "facet, aggregate are not done there yet. Drop them, or filter the frame to at most "
+        "max_points rows first."
+    )
