@@ -18,7 +18,7 @@ own expressions, and a note says how many (from the ``ColumnViolation``). Other 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading
 
 if TYPE_CHECKING:
+    from chartkit.decide import Plan
     from chartkit.integrity import CheckOutcome
     from chartkit.result import ToolResult
     from chartkit.view import View
@@ -84,6 +85,8 @@ def engine_view(
     frame = workable_frame(frame)
     profiles = profile_columns(frame, declaration, violations)
     plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
+    if reduced is not None and not isinstance(reduced, str) and plan.kind == "chart":
+        plan = _drawn_as_means(plan, reduced[0].columns[1])
     chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
@@ -100,6 +103,22 @@ def engine_view(
         alternatives=plan.alternatives,
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
+
+
+def _drawn_as_means(plan: Plan, measure: str) -> Plan:
+    """The plan of engine-computed means says so: the measure's axis and the title read
+    ``mean of …``, as decide.py labels the means it computes itself."""
+    what = f"mean of {measure}"
+    encodings = {
+        channel: replace(e, aggregate="mean", title=what)
+        if e.column == measure and e.aggregate is None and channel in ("x", "y")
+        else e
+        for channel, e in plan.encodings.items()
+    }
+    title = plan.title
+    if title is not None and title.startswith(f"{measure} "):
+        title = what + title[len(measure) :]
+    return replace(plan, encodings=encodings, title=title)
 
 
 def _unsupported_options(reading: EngineReading, y: Any, chart_args: Mapping[str, Any]) -> str:

@@ -287,3 +287,41 @@ def test_a_lazy_frame_with_options_the_engine_does_not_apply_is_a_table_saying_s
         "facet, aggregate are not done there yet. Drop them, or filter the frame to at most "
         "max_points rows first."
     )
+
+
+# --- the command line: a table file opened where it lies -----------------------------------
+
+
+def test_chartkit_check_and_render_open_a_parquet_file_in_duckdb(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chartkit.cli import main
+
+    path = tmp_path / "mappings.parquet"
+    big_frame().write_parquet(path)
+    columns = json.dumps(DECL)
+    assert main(["check", str(path), "--engine", "duckdb", "--columns", columns, "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    (finding,) = payload["results"][0]["findings"] if "results" in payload else payload["findings"]
+    assert finding["violation"]["column"] == "gb"
+    assert finding["violation"]["affected"] == 207  # every 97th row of 20,000 holds nothing
+    out = tmp_path / "chart.json"
+    assert (
+        main(["render", str(path), "--engine", "duckdb", "--columns", columns, "-o", str(out)]) == 0
+    )
+    spec = json.loads(out.read_text(encoding="utf-8"))
+    (values,) = spec["datasets"].values()
+    assert 0 < len(values) <= 5000
+    assert "computed in duckdb" in capsys.readouterr().out
+
+
+def test_chartkit_check_refuses_a_path_that_is_no_table_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chartkit.cli import main
+
+    assert main(["check", str(tmp_path / "gone.parquet"), "--engine", "duckdb"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    assert main(["check", str(tmp_path / "bad.parquet"), "--engine", "duckdb"]) == 2
+    assert "DuckDB could not read 'bad.parquet'" in capsys.readouterr().err
