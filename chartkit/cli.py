@@ -134,8 +134,12 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", required=True, metavar="OUT", help="chart.png, .svg, .html or .json"
     )
     render.add_argument("--x", metavar="COL", help="the column on the x axis")
-    render.add_argument("--y", metavar="COL", help="the column on the y axis")
+    render.add_argument(
+        "--y", metavar="COL", action="append",
+        help="the column on the y axis; give it again to draw several measures",
+    )  # fmt: skip
     render.add_argument("--color", metavar="COL", help="the column that colors the marks")
+    _chart_options(render)
     render.add_argument(
         "--mode", choices=CHECK_MODES, default="warn", help="the dial (default: warn)"
     )
@@ -194,33 +198,7 @@ def _parser() -> argparse.ArgumentParser:
             help="the declaration a .csv (or .parquet) FILE is read by: a JSON object "
             '({"lun": "number"}) or a .json file holding one',
         )
-    for in_place in (check, render):
-        in_place.add_argument(
-            "--engine",
-            choices=("duckdb",),
-            help="read a .parquet, .csv or .jsonl FILE as one table where it lies, with "
-            "embedded DuckDB: the check and the chart run as queries and the rows are never "
-            "loaded into Python; --columns is the declaration (chartkit[duckdb])",
-        )
     return parser
-
-
-def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
-    """``--engine duckdb``: FILE opened as a table by ``chartkit.engines.open_table``."""
-    from chartkit.columns import assert_result_columns
-    from chartkit.engines import open_table
-
-    tool = Path(args.file).stem or "table"
-    try:
-        table = open_table(args.file)
-        declared = _declaration(args.columns) if args.columns is not None else None
-        result = ToolResult(
-            tool, table, result_columns=assert_result_columns(tool, declared) if declared else None
-        )
-        read_rowset(table)  # the schema and row count: a file DuckDB cannot scan fails here
-    except ChartkitError as exc:
-        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
-    return args.file, [result]
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -333,7 +311,7 @@ def _not_checked(result: ToolResult, mode: CheckMode) -> str:
 def _check(args: argparse.Namespace) -> int:
     from chartkit._progress import Progress
 
-    name, results = _read_in_place(args) if args.engine else _read(args.file, args.columns)
+    name, results = _read(args.file, args.columns)
     mode: CheckMode = args.mode
     progress = Progress(
         len(results), label=f"checking {name}", stream=sys.stderr, delay=_PROGRESS_DELAY
@@ -486,7 +464,7 @@ def _render(args: argparse.Namespace) -> int:
             f"cannot write {output.name!r}: the suffix {output.suffix or '(none)'!r} is not one "
             f"of {', '.join(RENDER_FORMATS)}",
         )
-    name, results = _read_in_place(args) if args.engine else _read(args.file, args.columns)
+    name, results = _read(args.file, args.columns)
     result = _pick(name, results, args.tool, args.index)
     from chartkit.view import view
 
@@ -495,9 +473,9 @@ def _render(args: argparse.Namespace) -> int:
             result,
             mode=args.mode,
             x=args.x,
-            y=args.y,
             color=args.color,
             max_points=args.max_points,
+            **_chart_args(args),
         )
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
@@ -525,7 +503,50 @@ def _render(args: argparse.Namespace) -> int:
         print(f"  {channel}: {encoding.describe()}")
     for line in refusals + notes + findings:
         print(line)
+    for i, alternative in enumerate(shown.alternatives if args.alternatives else ()):
+        print(f"  alternative {i} (--choose {i}): {alternative.reason}")
     return EXIT_OK
+
+
+def _chart_options(render: argparse.ArgumentParser) -> None:
+    """The chart options of ``view()``, with the same words as choices."""
+    from chartkit.options import AGGREGATES, SCALES, TIME_UNITS
+
+    render.add_argument(
+        "--facet", metavar="COL", help="one small chart per value of this string or boolean column"
+    )
+    render.add_argument("--aggregate", choices=AGGREGATES, help="how rows are combined per mark")
+    render.add_argument("--time-unit", choices=TIME_UNITS, help="the bucket of a date axis")
+    render.add_argument(
+        "--sort", metavar="ORDER",
+        help="bars by -y (the default), y, x or -x, or a comma-separated list of values",
+    )  # fmt: skip
+    render.add_argument("--scale", choices=SCALES, help="the measure axis's scale")
+    render.add_argument("--format", metavar="D3", help="a d3-format string for the measure")
+    render.add_argument(
+        "--choose", type=int, metavar="N", help="draw the Nth alternative (see --alternatives)"
+    )
+    render.add_argument(
+        "--alternatives", action="store_true",
+        help="list the other charts the declared types allow, each with its reason",
+    )  # fmt: skip
+
+
+def _chart_args(args: argparse.Namespace) -> dict[str, Any]:
+    sort: str | list[str] | None = args.sort
+    if isinstance(sort, str) and sort not in ("-y", "y", "x", "-x"):
+        sort = [v.strip() for v in sort.split(",") if v.strip()]
+    y = args.y if args.y is None or len(args.y) > 1 else args.y[0]
+    return {
+        "y": y,
+        "facet": args.facet,
+        "aggregate": args.aggregate,
+        "time_unit": args.time_unit,
+        "sort": sort,
+        "scale": args.scale,
+        "format": args.format,
+        "choose": args.choose,
+    }
 
 
 # ---------------------------------------------------------------------------------- explore

@@ -41,6 +41,7 @@ __all__ = [
 MAX_COLOR_CATEGORIES = 10  # one palette hue family per series; more become facets or a top 10
 MAX_FACETS = 20  # small multiples beyond this are too small to read
 MAX_MEASURES = 5  # lines per measure draws at most this many
+MAX_CANDIDATES = 9  # the automatic chart and eight alternatives at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "faceted lines",
         "date × number × string",
         False,
-        "one small line chart of {y} per {facet} ({n} values), so series that cross in one "
+        "One small line chart of {y} per {facet} ({n} values), so series that cross in one "
         "chart sit apart.",
     ),
     Rule(
@@ -84,7 +85,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "total bars",
         "string or boolean × number",
         False,
-        "bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
+        "Bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
     ),
     Rule(
         "scatter",
@@ -174,12 +175,12 @@ def _said(q: ColumnProfile) -> str:
 
 
 def _text(chart: str, **words: Any) -> str:
-    text = _BY_CHART[chart].reason.format(**words)
-    return text[0].upper() + text[1:]
+    return _BY_CHART[chart].reason.format(**words)  # a column name is never recapitalized
 
 
 def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]:
-    """Every chart the rule table allows for these columns, in rank order.
+    """The charts the rule table allows for these columns: one of each chart first, in the
+    table's order, then the next of each; at most ``MAX_CANDIDATES``.
 
     >>> from chartkit.encode import profile_columns
     >>> import pandas as pd
@@ -190,7 +191,13 @@ def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]
     ['bars', 'total bars', 'histogram', 'count bars']
     """
     rank = {r.chart: i for i, r in enumerate(RULES)}
-    return tuple(sorted(_generate(_columns(profiles)), key=lambda a: rank[a.chart]))
+    seen: dict[str, int] = {}
+    keyed = []
+    for a in _generate(_columns(profiles)):
+        seen[a.chart] = seen.get(a.chart, 0) + 1
+        keyed.append(((seen[a.chart], rank[a.chart]), a))  # one of each chart first
+    keyed.sort(key=lambda pair: pair[0])
+    return tuple(a for _, a in keyed[:MAX_CANDIDATES])
 
 
 def _generate(c: _Columns) -> Iterator[Alternative]:
@@ -205,7 +212,7 @@ def _generate(c: _Columns) -> Iterator[Alternative]:
                 "lines",
                 x=t.name,
                 y=m.name,
-                series=f", one per {s.name} ({s.distinct} values)" if s else "",
+                series=f", one per {s.name} ({s.distinct} values)," if s else "",
             ),
             x=t.name,
             y=m.name,

@@ -195,7 +195,7 @@ def view(
     '1 of 3 rows are left out of the y axis: lun is declared number and they hold string \
 (first: ""). Nothing was converted.'
     """
-    chart_args = {"facet": facet, "choose": choose, "options": ChartOptions.make(
+    chart_args: dict[str, Any] = {"facet": facet, "choose": choose, "options": ChartOptions.make(
         aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
     )}  # fmt: skip
     result = _as_result(data, result_columns, tool)

@@ -138,11 +138,11 @@ def test_date_number_string_offers_faceted_lines_totals_per_series_and_a_histogr
     assert [a.reason for a in v.alternatives] == [
         "One small line chart of latency per region (3 values), so series that cross in one "
         "chart sit apart.",
-        "Region is declared string and latency number: bars of the mean of latency per region; "
+        "region is declared string and latency number: bars of the mean of latency per region; "
         "a mean does not change with how many rows the result holds.",
         "Bars of the total (sum) of latency per region: what each region adds up to.",
-        "Latency is declared number: a histogram shows how its values are spread.",
-        "Region is declared string: bars counting the rows of each value.",
+        "latency is declared number: a histogram shows how its values are spread.",
+        "region is declared string: bars counting the rows of each value.",
     ]
 
 
@@ -211,9 +211,9 @@ def test_the_rule_table_is_the_data_the_candidates_come_from() -> None:
 
     frame = pd.DataFrame(SERIES)
     ranked = candidates(profile_columns(frame, normalize_result_columns(SERIES_DECL), ()))
-    assert [a.chart for a in ranked] == sorted(
-        (a.chart for a in ranked), key=charts.index
-    )  # ranked in the table's order
+    firsts = list(dict.fromkeys(a.chart for a in ranked))
+    assert firsts == [c for c in charts if c in firsts]  # one of each, in the table's order
+    assert [a.chart for a in ranked][: len(firsts)] == firsts
 
 
 def test_an_alternative_out_of_range_is_refused_naming_how_many_there_are() -> None:

@@ -1,0 +1,71 @@
+"""``chartkit render`` takes view()'s chart options and lists the alternatives it can draw."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chartkit.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "chartkit" / "examples"
+LATENCY = EXAMPLES / "latency_by_region.json"
+CAPACITY = EXAMPLES / "capacity_view.json"
+
+
+def test_render_draws_facets_and_lists_the_alternatives(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "l.json"
+    args = ["render", str(LATENCY), "-o", str(out), "--facet", "region", "--alternatives"]
+    assert main(args) == 0
+    spec = json.loads(out.read_text())
+    assert spec["facet"]["field"] == "region"
+    printed = capsys.readouterr().out
+    assert "  facet: region: declared string → nominal" in printed
+    assert (
+        "  alternative 0 (--choose 0): timestamp is declared date and p95_latency_ms number: a "
+        "line over time, one per region (4 values), shows how p95_latency_ms moves."
+    ) in printed
+
+
+def test_render_takes_several_measures_an_aggregate_a_sort_a_scale_and_a_format(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "c.json"
+    args = ["render", str(CAPACITY), "-o", str(out), "--y", "size_gb", "--y", "used_pct",
+            "--aggregate", "sum", "--sort", "x", "--scale", "log", "--format", ",.0f"]  # fmt: skip
+    assert main(args) == 0
+    spec = json.loads(out.read_text())
+    assert spec["encoding"]["y"]["title"] == "sum of size_gb and used_pct"
+    assert spec["encoding"]["y"]["scale"]["type"] == "log"
+    assert spec["encoding"]["x"]["sort"] == sorted(spec["encoding"]["x"]["sort"])
+    assert spec["encoding"]["y"]["axis"]["format"] == ",.0f"
+
+
+def test_render_choose_draws_an_alternative(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    assert main(["render", str(CAPACITY), "-o", str(out), "--choose", "0"]) == 0
+    assert json.loads(out.read_text())["encoding"]["y"]["title"] == "sum of size_gb"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--format", "<b>"], "format='<b>' is not a d3-format string"),
+        (["--choose", "40"], "choose=40 is not an alternative of this view"),
+        (["--facet", "size_gb"], None),  # refused in the view, drawn without facets
+    ],
+)
+def test_a_bad_option_is_said_with_the_parameter_and_value(
+    tmp_path: Path, capsys: Any, extra: list[str], message: str | None
+) -> None:
+    code = main(["render", str(CAPACITY), "-o", str(tmp_path / "x.json"), *extra])
+    if message is None:
+        assert code == 0
+        assert (
+            "refused facet axis: facets draw one small chart per value" in capsys.readouterr().out
+        )
+    else:
+        assert code == 2
+        assert message in capsys.readouterr().err
