@@ -198,7 +198,33 @@ def _parser() -> argparse.ArgumentParser:
             help="the declaration a .csv (or .parquet) FILE is read by: a JSON object "
             '({"lun": "number"}) or a .json file holding one',
         )
+    for in_place in (check, render):
+        in_place.add_argument(
+            "--engine",
+            choices=("duckdb",),
+            help="read a .parquet, .csv or .jsonl FILE as one table where it lies, with "
+            "embedded DuckDB: the check and the chart run as queries and the rows are never "
+            "loaded into Python; --columns is the declaration (chartkit[duckdb])",
+        )
     return parser
+
+
+def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
+    """``--engine duckdb``: FILE opened as a table by ``chartkit.engines.open_table``."""
+    from chartkit.columns import assert_result_columns
+    from chartkit.engines import open_table
+
+    tool = Path(args.file).stem or "table"
+    try:
+        table = open_table(args.file)
+        declared = _declaration(args.columns) if args.columns is not None else None
+        result = ToolResult(
+            tool, table, result_columns=assert_result_columns(tool, declared) if declared else None
+        )
+        read_rowset(table)  # the schema and row count: a file DuckDB cannot scan fails here
+    except ChartkitError as exc:
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    return args.file, [result]
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -311,7 +337,7 @@ def _not_checked(result: ToolResult, mode: CheckMode) -> str:
 def _check(args: argparse.Namespace) -> int:
     from chartkit._progress import Progress
 
-    name, results = _read(args.file, args.columns)
+    name, results = _read_in_place(args) if args.engine else _read(args.file, args.columns)
     mode: CheckMode = args.mode
     progress = Progress(
         len(results), label=f"checking {name}", stream=sys.stderr, delay=_PROGRESS_DELAY
@@ -464,7 +490,7 @@ def _render(args: argparse.Namespace) -> int:
             f"cannot write {output.name!r}: the suffix {output.suffix or '(none)'!r} is not one "
             f"of {', '.join(RENDER_FORMATS)}",
         )
-    name, results = _read(args.file, args.columns)
+    name, results = _read_in_place(args) if args.engine else _read(args.file, args.columns)
     result = _pick(name, results, args.tool, args.index)
     from chartkit.view import view
 
