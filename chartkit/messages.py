@@ -1,8 +1,9 @@
 """The sentences chartkit says about a check, in one voice, in one place.
 
-The ceiling, the warn finding and the enforce refusal are fixed word for word by the
-specification (``shared/spec/column-types.md``); the sentences for absences, missing columns
-and several broken columns are written in the same voice.
+The ceiling, the warn finding and the enforce refusal are fixed word for word by the user's
+specification of the check (``docs/check.md`` quotes them as this module says them); the
+sentences for absences, missing columns and several broken columns are written in the same
+voice.
 """
 
 from __future__ import annotations

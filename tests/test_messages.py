@@ -11,7 +11,7 @@ import pytest
 from chartkit import COLUMN_TYPE_CEILING, ColumnViolation, check_columns
 from chartkit.messages import NOTHING_CHANGED, finding_message, refusal_sentence, render_sample
 
-# Copied from the spec (shared/spec/column-types.md, "The ceiling"); the one literal copy.
+# Copied from the user's specification ("The ceiling"); the one literal copy.
 SPEC_CEILING = (
     "This judges TYPE, never MEANING — it can see that a column declared number holds a string, "
     "and it can never see that the string should have been 0, or that a 0.0 should have been an "
