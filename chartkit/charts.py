@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import html
 import json
 import math
 from typing import Any, Final
@@ -264,9 +265,30 @@ def spec_to_png(spec: dict[str, Any], *, scale: float = 2.0) -> bytes:
 
 
 def spec_to_svg(spec: dict[str, Any]) -> str:
-    """An SVG of the spec, rendered offline by vl-convert (control characters shown)."""
+    """An SVG of the spec, rendered offline by vl-convert (control characters shown).
+
+    The SVG is an image with a name: ``role="img"``, and its ``<title>`` (and ``<desc>``)
+    are the spec's ``description``, so a screen reader says why this chart was drawn.
+    """
     svg: str = _render("SVG", vl_convert.vegalite_to_svg, spec)
-    return svg
+    return _accessible_svg(svg, spec)
+
+
+def _accessible_svg(svg: str, spec: dict[str, Any]) -> str:
+    """``role="img"``, ``<title>`` and ``<desc>`` on the root element, as escaped text."""
+    description = spec.get("description")
+    title = spec.get("title")
+    name = title.get("text") if isinstance(title, dict) else title
+    said = description if isinstance(description, str) and description else name
+    if not isinstance(said, str) or not svg.startswith("<svg "):
+        return svg
+    label = html.escape(visible(cap_text(said, 1000)), quote=True)
+    head, rest = svg.split(">", 1)
+    short = html.escape(visible(name), quote=True) if isinstance(name, str) and name else label
+    return (
+        f'{head} role="img" aria-label="{label}"><title>{short}</title>'
+        f"<desc>{label}</desc>{rest}"
+    )
 
 
 _SPEC_SLOT = {"$chartkit": "spec"}

@@ -16,13 +16,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import compress, count, repeat
-from operator import itemgetter, ne
+from itertools import compress, count
+from operator import ne
 from typing import Any, Final, Literal, cast
 
 import numpy as np
 import pandas as pd
 
+from chartkit._columnar import Absent as _Absent
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.rowset import read_rowset
@@ -136,59 +137,14 @@ def check_columns(
         return tuple(out)
     assert reading.rows is not None
     names = list(declared)
-    for at in range(0, len(names), _COLUMNS_AT_ONCE):
-        batch = names[at : at + _COLUMNS_AT_ONCE]
-        for name, values in zip(batch, _columns(reading.rows, batch, reading.plain), strict=True):
-            found = _check_values(values, name, declared[name], reading.total)
-            if found is not None:
-                out.append(found)
+    for name, values in zip(names, reading.values(names), strict=True):
+        found = _check_values(values, name, declared[name], reading.total)
+        if found is not None:
+            out.append(found)
     return tuple(out)
 
 
-_COLUMNS_AT_ONCE: Final = 8  # columns read in one pass over the rows (memory: one list each)
-_ROWS_AT_ONCE: Final = 1024  # rows read per column before the next column (they stay in cache)
-
-
-def _columns(rows: Sequence[dict[str, Any]], names: list[str], plain: bool) -> list[list[Any]]:
-    """Each named column's values, ``ABSENT`` where a row lacks the key.
-
-    Rows that are exactly ``dict`` are read by item in C, a block of rows at a time for every
-    column, so each row is fetched from memory once rather than once per column. (A ``dict``
-    subclass is read with ``.get``: it might define ``__missing__``, and reading must never add
-    a key to the tool's rows.)
-    """
-    if not plain:
-        return [[r.get(name, ABSENT) for r in rows] for name in names]
-    out: list[list[Any]] = [[] for _ in names]
-    getters = [itemgetter(name) for name in names]
-    gaps = [False] * len(names)  # True once a row without the key was met
-    for start in range(0, len(rows), _ROWS_AT_ONCE):
-        block = rows[start : start + _ROWS_AT_ONCE]
-        for i, values in enumerate(out):
-            if not gaps[i]:
-                try:
-                    values.extend(map(getters[i], block))
-                    continue
-                except KeyError:
-                    gaps[i] = True
-                    del values[start:]  # drop what the failed pass appended
-            values.extend(map(dict.get, block, repeat(names[i]), repeat(ABSENT)))
-    return out
-
-
 # --- values ---------------------------------------------------------------------------------
-
-
-class _Absent:
-    """The one value standing for "this row has no such key"."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT: Final = _Absent()
 
 _OK, _NOTHING, _BAD, _LOOK = 0, 1, 2, 3  # what a value's type says about it, per declared type
 _NULL_TYPES: Final = (type(None), _Absent, type(pd.NA), type(pd.NaT))
@@ -317,8 +273,9 @@ def _check_values(
     numpy datetimes (NaT?) are looked at value by value, and even those mostly in C.
     """
     declared, nullable = decl.type, decl.nullable
-    type_list = list(map(type, values))
-    types = set(type_list)
+    types = set(map(type, values))
+    # one type (the usual case) needs no second pass to list it row by row
+    type_list = [*types] * len(values) if len(types) == 1 else list(map(type, values))
     if types == {_Absent}:
         return ColumnViolation.missing(name, decl, total)
     found = _Offenders()
@@ -434,11 +391,15 @@ def _not_iso(texts: Sequence[str]) -> set[str]:
     """The distinct strings ``datetime.fromisoformat`` refuses.
 
     When the strings repeat (dates, a few timestamps), each distinct one is parsed once; when
-    nearly all differ, deduplicating costs more than parsing, so all are parsed in C and only
-    a failure sends us back to the distinct ones.
+    most differ, deduplicating costs more than parsing, so all are parsed in C and only a
+    failure sends us back to the distinct ones. How many differ is estimated from repeats in
+    a sample spread over the column (m samples of D distinct values repeat about m²/2D times),
+    since the first rows of a long column can all differ while the column holds few values.
     """
-    probe = texts[:_DEDUPE_PROBE]
-    if len(set(probe)) * 2 > len(probe):
+    step = max(1, len(texts) // _DEDUPE_PROBE)
+    probe = texts[::step][:_DEDUPE_PROBE]
+    repeats = len(probe) - len(set(probe))
+    if repeats * len(texts) * 6 < len(probe) ** 2 * 5:  # about D > 0.6 × rows: parse them all
         try:
             deque(map(dt.datetime.fromisoformat, texts), maxlen=0)
         except ValueError:

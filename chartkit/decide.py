@@ -43,11 +43,10 @@ from chartkit.encode import (
     Channel,
     ColumnProfile,
     Encoding,
-    any_aware,
     as_numbers,
-    as_wall_clock,
     describe_offenders,
     numeric_strings_only,
+    wall_clock,
 )
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
@@ -639,9 +638,10 @@ class _Planner:
                 unplaced |= huge
             return numbers.where(~huge, np.nan), unplaced
         if q.type == "temporal":
-            if any_aware(series):
+            values, aware = wall_clock(series)  # one parse: the times, and any zone
+            if aware:
                 self.utc.add(q.name)
-            return as_wall_clock(series), unplaced
+            return values, unplaced
         api = pd.api.types
         if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):
             return series, unplaced  # a typed string column: nothing to look at

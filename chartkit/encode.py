@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -37,6 +38,7 @@ __all__ = [
     "numeric_strings_only",
     "profile_columns",
     "vegalite_type",
+    "wall_clock",
 ]
 
 VegaLiteType = Literal["quantitative", "temporal", "nominal"]
@@ -298,6 +300,27 @@ def as_wall_clock(series: pd.Series) -> pd.Series:
         pd.to_datetime(pd.Series([_wall_clock(v) for v in series.tolist()], dtype=object)),
         index=series.index,
     )
+
+
+def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
+    """``as_wall_clock`` and ``any_aware`` from one parse: the naive timestamps, and whether any
+    value carried a time zone.
+
+    Strings are parsed once, in C (pandas' ISO 8601 reader, which keeps a zone when every value
+    shares it); values with several zones, or zones beside naive values, which pandas will not
+    hold in one column, take the two separate steps.
+    """
+    if not pd.api.types.is_datetime64_any_dtype(series.dtype):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                parsed = pd.to_datetime(series, format="ISO8601")
+        except (ValueError, TypeError, OverflowError, Warning):
+            parsed = None
+        if parsed is None or not pd.api.types.is_datetime64_any_dtype(parsed.dtype):
+            return as_wall_clock(series), any_aware(series)
+        series = parsed
+    return as_wall_clock(series), getattr(series.dt, "tz", None) is not None
 
 
 def _wall_clock(value: Any) -> dt.datetime | None:

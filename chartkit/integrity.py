@@ -17,7 +17,7 @@ from chartkit.errors import ChartkitError
 from chartkit.events import publish
 from chartkit.messages import COLUMN_TYPE_CEILING, finding_message, refusal_sentence
 from chartkit.result import ToolResult
-from chartkit.rowset import read_rowset
+from chartkit.rowset import RowsetReading, read_rowset
 
 __all__ = [
     "CHECK_MODES",
@@ -104,8 +104,13 @@ class CheckOutcome:
         return self.refusal is not None
 
 
-def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome:
+def check_result(
+    result: ToolResult, *, mode: CheckMode = "off", reading: RowsetReading | None = None
+) -> CheckOutcome:
     """Check a tool result under the dial.
+
+    ``reading``, when given, is ``read_rowset(result.rows)`` already made: ``view()`` passes
+    its own so the rows are read once for the check and the chart.
 
     >>> r = ToolResult("host_group_mappings",
     ...     [{"logical_unit_number": "", "host_group": "vdi-a"},
@@ -126,9 +131,10 @@ def check_result(result: ToolResult, *, mode: CheckMode = "off") -> CheckOutcome
             "ToolResult(tool, rows, result_columns=...) or read the wire form with "
             "ToolResult.from_wire(payload)"
         )
-    reading = None
+    given, reading = reading, None
     if mode != "off" and result.result_columns is not None:
-        reading = read_rowset(result.rows_to_check())  # a lone MCP object is one row here
+        rows = result.rows_to_check()  # a lone MCP object is one row here
+        reading = given if given is not None and rows is result.rows else read_rowset(rows)
     if reading is None:  # unarmed, or not a rowset: nothing measured
         outcome = CheckOutcome(
             mode=mode,

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import chain
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import pandas as pd
 
+from chartkit._columnar import ABSENT, read_columns
 from chartkit.errors import ChartkitError
 
 __all__ = ["RowsetReading", "read_rowset"]
@@ -28,20 +29,50 @@ class RowsetReading:
     ``columns`` is every column seen, in first-seen order; ``total`` is the row count.
     ``plain`` says every row is exactly a ``dict`` (no subclass), which the check may read
     faster.
+
+    A list of dicts is read one column at a time, once: ``values`` keeps what it read, so the
+    check and ``to_frame`` share one pass over the rows.
     """
 
     total: int
     rows: Sequence[dict[str, Any]] | None = None
     frame: pd.DataFrame | None = field(default=None, repr=False)
     plain: bool = field(default=False, repr=False)
+    _read: dict[Any, list[Any]] = field(default_factory=dict, init=False, repr=False)
+    _gaps: dict[Any, bool] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
-        """Every column seen in any row, first-seen order (computed on first use)."""
+        """Every column seen in any row, first-seen order (computed on first use).
+
+        When every row has as many keys as the first and holds each of the first's keys, the
+        answer is the first row's keys — asked in C while those columns are read (which the
+        frame needs anyway); rows of other shapes are walked key by key.
+        """
         if self.frame is not None:
             return tuple(str(c) for c in self.frame.columns)
         assert self.rows is not None
+        first = tuple(self.rows[0])
+        width = len(first)
+        if all(map(width.__eq__, map(len, self.rows))):
+            self.values(first)
+            if not any(self._gaps[name] for name in first):
+                return first
         return tuple(dict.fromkeys(chain.from_iterable(self.rows)))
+
+    def values(self, names: Sequence[str]) -> list[list[Any]]:
+        """Each named column's values in row order, ``ABSENT`` where a row lacks the key.
+
+        Read once (in C, see ``chartkit._columnar``) and kept for the next caller; the lists
+        are the reading's own and must not be changed.
+        """
+        assert self.rows is not None, "values() reads a list of dicts; a frame has columns"
+        todo = [name for name in dict.fromkeys(names) if name not in self._read]
+        if todo:
+            got, gaps = read_columns(self.rows, todo, self.plain)
+            self._read.update(zip(todo, got, strict=True))
+            self._gaps.update(zip(todo, gaps, strict=True))
+        return [self._read[name] for name in names]
 
     def to_frame(self) -> pd.DataFrame:
         """The rows as a pandas DataFrame, values as returned.
@@ -51,15 +82,58 @@ class RowsetReading:
         """
         if self.frame is not None:
             return self.frame
-        rows = list(self.rows or ())
-        frame = pd.DataFrame.from_records(rows, columns=list(self.columns))
-        for name in frame.columns:
+        names = self.columns
+        read = self.values(names)
+        # what ``DataFrame.from_records`` makes of the rows (NaN where a key is not set),
+        # built from the columns already read instead of from every key of every row
+        data: dict[int, Any] = {
+            i: [_NAN if v is ABSENT else v for v in values] if self._gaps[name] else values
+            for i, (name, values) in enumerate(zip(names, read, strict=True))
+        }
+        for i, values in data.items():
+            text = _text_array(values)
+            if text is not None:
+                data[i] = text
+        frame = pd.DataFrame(data).set_axis(list(names), axis=1)
+        for i, name in enumerate(frame.columns):
             column = frame[name]
             if column.dtype.kind == "f" and column.isna().any():
-                values = [r.get(name) for r in rows]
+                values = _given(read[i])
                 if any(type(v) is not float for v in values if v is not None):
                     frame[name] = pd.Series(values, index=frame.index, dtype=object)
         return _string_labels(frame)
+
+
+_NAN: Final = float("nan")
+
+
+@cache
+def _text_dtype() -> object:
+    """The dtype pandas gives a column of strings (``str`` on pyarrow in pandas 3)."""
+    return pd.Series(["text"]).dtype
+
+
+def _text_array(values: list[Any]) -> Any:
+    """A column holding nothing but ``str``, typed as pandas would type it but built by
+    pyarrow in one pass in C (pandas looks at each string in Python first); None when the
+    column holds anything else, or pandas does not keep strings in pyarrow."""
+    dtype = _text_dtype()
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    if not values or set(map(type, values)) != {str}:
+        return None
+    import pyarrow as pa  # type: ignore[import-untyped]
+
+    try:
+        array = pa.array(values, pa.large_string())
+        return pd.arrays.ArrowStringArray(array, dtype=dtype)  # type: ignore[call-arg]
+    except (pa.ArrowException, UnicodeError):  # a lone surrogate: pandas' own path decides
+        return None
+
+
+def _given(values: list[Any]) -> list[Any]:
+    """A column's values as ``row.get`` answers them: None where a key is not set."""
+    return [None if v is ABSENT else v for v in values]
 
 
 def read_rowset(value: object) -> RowsetReading | None:

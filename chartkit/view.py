@@ -199,8 +199,8 @@ def view(
         aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
     )}  # fmt: skip
     result = _as_result(data, result_columns, tool)
-    outcome = check_result(result, mode=mode)
-    reading = read_rowset(result.rows)
+    reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
+    outcome = check_result(result, mode=mode, reading=reading)
     if outcome.refused:
         assert outcome.refusal is not None
         return View(kind="refused", reason=outcome.refusal, result=result, check=outcome)

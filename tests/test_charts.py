@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from typing import Any
+
 import pandas as pd
 import pytest
 
-from chartkit import ChartkitError
+from chartkit import ChartkitError, view
 from chartkit.charts import build_chart, spec_to_png, spec_to_svg
 from chartkit.decide import Plan
 from chartkit.encode import Encoding
@@ -47,3 +50,17 @@ def test_static_exports_render_offline() -> None:
     spec = build_chart(_plan(3)).to_dict()
     assert spec_to_png(spec)[:4] == b"\x89PNG"
     assert "<svg" in spec_to_svg(spec)
+
+
+def test_a_saved_svg_is_an_image_named_by_its_title_and_described_by_the_reason(
+    tmp_path: Any,
+) -> None:
+    rows = [{"k<script>": "a", "v": 1.0}, {"k<script>": "b", "v": 2.0}]
+    v = view(rows, {"k<script>": "string", "v": "number"})
+    root = ET.fromstring(v.save(tmp_path / "c.svg").read_text())  # still well-formed XML
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == v.reason
+    title, desc = root.find(f"{ns}title"), root.find(f"{ns}desc")
+    assert title is not None and title.text == "v by k<script>"
+    assert desc is not None and desc.text == v.reason
