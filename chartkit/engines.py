@@ -25,7 +25,9 @@ __all__ = [
     "ENGINE_EXTRAS",
     "TABLE_SUFFIXES",
     "EngineReading",
+    "TableFile",
     "TextTable",
+    "head",
     "open_table",
     "read_engine_frame",
 ]
@@ -79,7 +81,7 @@ class EngineReading(RowsetReading):
 
 
 def _engine_of(value: object) -> str | None:
-    if isinstance(value, TextTable):
+    if isinstance(value, TextTable | TableFile):
         return "duckdb"
     module = type(value).__module__.split(".", 1)[0]
     if module == "polars":
@@ -111,6 +113,8 @@ def read_engine_frame(value: object) -> EngineReading | None:
         return None
     import narwhals as nw
 
+    if isinstance(value, TableFile):
+        value = value.open()
     csv_text = isinstance(value, TextTable)
     if isinstance(value, TextTable):
         value = value.relation
@@ -227,3 +231,32 @@ def _json_lines(con: Any, literal: str) -> Any:
     return con.sql(
         f"SELECT * FROM read_json({literal}, format = 'newline_delimited', columns = {{{columns}}})"
     )
+
+
+@dataclass(frozen=True)
+class TableFile:
+    """A table file by its path, opened with embedded DuckDB whenever it is read.
+
+    Unlike a relation it can be pickled, so an app's cache can hold it; ``view`` and
+    ``check_columns`` take it like the relation ``open_table`` gives.
+    """
+
+    path: str
+
+    def open(self) -> Any:
+        """``open_table(self.path)``."""
+        return open_table(self.path)
+
+
+def head(reading: EngineReading, n: int) -> Any:
+    """The first ``n`` rows as a pandas frame: one bounded query, for showing, never judging."""
+    import narwhals as nw
+
+    native = reading.native.relation if isinstance(reading.native, TextTable) else reading.native
+    try:
+        frame = nw.from_native(native).head(n)
+        if isinstance(frame, nw.LazyFrame):
+            frame = frame.collect()
+        return frame.to_pandas()
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(f"{reading.engine} could not fetch the first {n} rows: {exc}") from exc

@@ -325,3 +325,36 @@ def test_chartkit_check_refuses_a_path_that_is_no_table_with_exit_2(
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
     assert main(["check", str(tmp_path / "bad.parquet"), "--engine", "duckdb"]) == 2
     assert "DuckDB could not read 'bad.parquet'" in capsys.readouterr().err
+
+
+# --- the explorer: a table file opened where it lies ---------------------------------------
+
+
+def test_the_explorer_opens_a_parquet_file_from_the_command_line_in_duckdb(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    import chartkit.explorer._logic as ex
+
+    path = tmp_path / "latency.parquet"
+    big_frame(300).write_parquet(path)
+    monkeypatch.setenv(ex.ENV_FILE, str(path))
+    monkeypatch.delenv("CHARTKIT_EXPLORE_MAX_MB", raising=False)
+    app = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
+    at = AppTest.from_file(str(app), default_timeout=120).run()
+    assert [e.value for e in at.exception] == []
+    assert "latency" in [t.value for t in at.title]
+    assert any("300 rows stay in duckdb" in c.value for c in at.caption)
+    assert at.get("vega_lite_chart")  # charted from what left the engine
+
+
+def test_the_explorer_says_why_a_table_path_cannot_be_opened(tmp_path: Path) -> None:
+    import chartkit.explorer._logic as ex
+
+    assert ex.load_path(tmp_path / "gone.parquet").error == (
+        f"{str(tmp_path / 'gone.parquet')!r} does not exist; give the path of a table file"
+    )
+    (tmp_path / "bad.csv").write_bytes(b'a,b\n1,"2\n')
+    error = ex.load_path(tmp_path / "bad.csv").error
+    assert error is not None and "bad.csv" in error

@@ -192,6 +192,8 @@ def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loa
 def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Loaded:
     """Read a file from disk, stating the size limit before reading a file that passes it."""
     p = Path(path)
+    if p.suffix.lower() in (".parquet", ".csv"):  # a table, opened where it lies (DuckDB)
+        return _load_table(p)
     limit = max_file_bytes() if limit is None else limit
     try:
         size = p.stat().st_size
@@ -208,6 +210,24 @@ def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Load
     if size > limit:
         return Loaded(p.name, error=_too_large(p.name, size, limit), size=size)
     return load_bytes(p.read_bytes(), p.name, limit=limit)
+
+
+def _load_table(p: Path) -> Loaded:
+    """A .parquet or .csv file as one undeclared result whose rows stay in embedded DuckDB.
+
+    No size limit applies: the check and the chart run as queries (``chartkit.engines``), and
+    the page fetches only a bounded head of the rows to show.
+    """
+    from chartkit.engines import TableFile
+
+    table = TableFile(str(p))
+    try:
+        reading = read_rowset(table)
+    except ChartkitError as exc:
+        return Loaded(p.name or str(p), error=str(exc))
+    if reading is None:
+        return Loaded(p.name, error=f"{p.name} holds no rows; there is nothing to check or chart")
+    return Loaded(p.name, (ToolResult(p.stem or "table", table),), size=p.stat().st_size)
 
 
 def _too_large(name: str, size: int, limit: int) -> str:

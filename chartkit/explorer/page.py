@@ -420,6 +420,15 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
         )
     rows = result.rows
     reading = read_rowset(rows)
+    from chartkit.engines import EngineReading, head  # an engine's table: a bounded head only
+
+    if isinstance(reading, EngineReading):
+        st.caption(
+            f"{reading.total:,} rows stay in {reading.engine}: the check and the chart ran there "
+            f"as queries. The first {ex.STYLED_ROWS:,} rows are shown."
+        )
+        st.dataframe(head(reading, ex.STYLED_ROWS), hide_index=True)
+        return
     if reading is None or reading.rows is None:
         st.info(
             f"The result is not a rowset (a non-empty list of objects): it holds "
