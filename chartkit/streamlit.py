@@ -82,7 +82,8 @@ def show(
         st.error(shown.reason)
     elif shown.kind == "chart" and shown.spec is not None:
         spec = _with_renderer(shown.spec, renderer)
-        st.vega_lite_chart(spec=spec, key=key, width="stretch")
+        spec = {k: v for k, v in spec.items() if k != "description"}  # said once, as alt:
+        st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=shown.reason)  # the reason
         lines = encoding_lines(shown)
         if lines:
             st.markdown("\n".join(f"- {line}" for line in lines))
