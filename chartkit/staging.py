@@ -53,6 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from io import BytesIO
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -301,6 +302,23 @@ def _is_absent(value: Any) -> bool:
     return False
 
 
+_NEVER_ABSENT: Final = frozenset({int, str, bool, dt.datetime, dt.date})
+_NAN_SAFE: Final = _NEVER_ABSENT | {float, type(None), type(_ABSENT)}  # ``v != v`` is NaN only
+
+
+def _present(values: list[Any]) -> list[Any]:
+    """The values with every absence (None, NaN, NaT, a key not set) as None.
+
+    Looked at value by value only when a column holds a type that can be an absence.
+    """
+    types = set(map(type, values))
+    if types <= _NEVER_ABSENT:
+        return values
+    if types <= _NAN_SAFE:
+        return [None if v is None or v is _ABSENT or v != v else v for v in values]
+    return [None if _is_absent(v) else v for v in values]
+
+
 def _text(value: Any) -> str | None:
     """A value as text in a text column: strings as they are, others as their JSON text."""
     if _is_absent(value):
@@ -321,7 +339,7 @@ def _as_text(
 
 
 def _inferred(pa: Any, column: str, values: list[Any]) -> tuple[str, Any, StagedColumn]:
-    cleaned = [None if _is_absent(v) else v for v in values]
+    cleaned = _present(values)
     try:
         array = pa.array(cleaned)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
@@ -358,7 +376,7 @@ def _declared(
             ),
         )
         return _as_text(pa, column, values, how)
-    present = [None if _is_absent(v) else v for v in values]
+    present = _present(values)
     try:
         if decl.type == "number":
             array = _numbers(pa, present)
@@ -379,13 +397,23 @@ class _Inexact(Exception):
 
 
 def _numbers(pa: Any, values: list[Any]) -> Any:
-    plain: list[Any] = [v.item() if isinstance(v, np.generic) else v for v in values]
-    if all(v is None or (isinstance(v, int) and _INT64_MIN <= v <= _INT64_MAX) for v in plain):
-        return pa.array(plain, type=pa.int64())
+    plain = values
+    types = set(map(type, plain))
+    if any(issubclass(t, np.generic) for t in types):
+        plain = [v.item() if isinstance(v, np.generic) else v for v in values]
+        types = set(map(type, plain))
+    nulls = type(None) in types
+    types.discard(type(None))
+    if types <= {int}:
+        ints = [v for v in plain if v is not None] if nulls else plain
+        if not ints or (min(ints) >= _INT64_MIN and max(ints) <= _INT64_MAX):
+            return pa.array(plain, type=pa.int64())
+    if types <= {float}:
+        return pa.array(plain, type=pa.float64())
     floats: list[float | None] = []
     for v in plain:
-        if v is None:
-            floats.append(None)
+        if v is None or type(v) is float:
+            floats.append(v)
             continue
         f = float(v)
         exact = (
@@ -424,8 +452,12 @@ def _moment(value: Any) -> dt.datetime:
 
 
 def _dates(pa: Any, values: list[Any]) -> Any:
-    moments = [None if v is None else _moment(v) for v in values]
-    aware = {m.utcoffset() is not None for m in moments if m is not None}
+    if set(map(type, values)) <= {dt.datetime, type(None)}:
+        moments = values
+    else:
+        moments = [None if v is None else _moment(v) for v in values]
+    zones = set(map(attrgetter("tzinfo"), filter(None, moments)))
+    aware = {zone is not None for zone in zones}
     if aware == {True, False}:
         raise _Inexact(
             "it holds times with a UTC offset and times without one, and one timestamp type "
