@@ -4,14 +4,21 @@ FILE is a ``.json`` tool result (or a JSON list of them) or a ``.jsonl`` run, on
 line, as ``chartkit.read_results`` reads them; ``-`` reads standard input.
 
 Exit codes: 0 — done (clean, or findings under ``warn``); 1 — findings under ``enforce``, or
-``render`` found no chart to draw; 2 — unreadable input or a usage error (the message goes to
-stderr, without a traceback).
+``render`` found no chart to draw; 2 — unreadable input or a usage error (one line on stderr,
+without a traceback).
+
+Data never reaches the terminal as control sequences: everything written to stdout passes
+through ``visible_controls`` (ESC, the other C0 and C1 controls, bidi overrides and lone
+surrogates are written as escapes such as ``\\x1b``), and ``--json`` writes them as JSON
+``\\u`` escapes.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import io
 import json
 import logging
 import os
@@ -24,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from chartkit._literal import json_literal, terminal_literal, visible_controls
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.integrity import (
     CHECK_MODES,
@@ -77,9 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     _quiet_library_logging()
     try:
-        code: int = args.run(args)
+        with contextlib.redirect_stdout(_LiteralOut(sys.stdout)):
+            code: int = args.run(args)
     except _Exit as exc:
-        print(f"chartkit {args.command}: {exc}", file=sys.stderr)
+        print(f"chartkit {args.command}: {terminal_literal(exc)}", file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         return 130
@@ -88,6 +97,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FINDINGS
     return code
+
+
+class _LiteralOut(io.TextIOBase):
+    """Standard output that writes control characters from data as visible escapes."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(visible_controls(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return _on_terminal(self._stream)
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+
+def _json_text(payload: Any) -> str:
+    """JSON for machines, with every control character as a ``\\u`` escape (still valid JSON)."""
+    return json_literal(json.dumps(payload, ensure_ascii=False, indent=2))
 
 
 def _quiet_library_logging() -> None:
@@ -232,7 +266,12 @@ def _mcp(args: argparse.Namespace) -> int:
         from chartkit.mcp_server import serve
     except MissingExtraError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
-    serve()
+    # stdout carries the JSON-RPC stream itself: the process's own, never a wrapper of it.
+    wrapped, sys.stdout = sys.stdout, sys.__stdout__
+    try:
+        serve()
+    finally:
+        sys.stdout = wrapped
     return EXIT_OK
 
 
@@ -263,6 +302,10 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
         return name, _parse(data, name)
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
+        from chartkit._unreadable import unreadable_json
+
+        raise _Exit(EXIT_UNREADABLE, unreadable_json(name, exc)) from None
 
 
 def _on_terminal(stream: TextIO) -> bool:
@@ -356,7 +399,7 @@ def _check(args: argparse.Namespace) -> int:
     code = EXIT_FINDINGS if refused else EXIT_OK
     if args.json:
         payload = _check_payload(name, mode, results, outcomes, ledger, code)
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        print(_json_text(payload))
     else:
         _print_check(sys.stdout, name, mode, results, outcomes, ledger)
     return code
@@ -516,7 +559,7 @@ def _render(args: argparse.Namespace) -> int:
         ]
         if shown.kind != "refused":
             lines += refusals + notes + findings
-        print("\n".join(lines), file=sys.stderr)
+        print("\n".join(terminal_literal(line) for line in lines), file=sys.stderr)
         return EXIT_FINDINGS
     try:
         shown.save(output)
@@ -530,7 +573,7 @@ def _render(args: argparse.Namespace) -> int:
     for line in refusals + notes + findings:
         print(line)
     for i, alternative in enumerate(shown.alternatives if args.alternatives else ()):
-        print(f"  alternative {i} (--choose {i}): {alternative.reason}")
+        print(terminal_literal(f"  alternative {i} (--choose {i}): {alternative.reason}"))
     return EXIT_OK
 
 

@@ -338,7 +338,7 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> tuple[
     """
     texts = [b.text for b in answer.content if isinstance(b, mcp_types.TextContent)]
     if answer.is_error:
-        said = " ".join(t.strip() for t in texts if t.strip()) or "no message"
+        said = _capped(" ".join(t.strip() for t in texts if t.strip()) or "no message")
         raise MCPCallError(
             f"MCP tool {tool!r} on server {server!r} answered with an error: {said}. No rows "
             "were read; fix the tool or call it with other arguments.",
@@ -395,10 +395,13 @@ def _failure(exc: BaseException, *, server: str, tool: str | None, doing: str) -
             "by hand to see why."
         )
     elif isinstance(exc, mcp.MCPError) and exc.code == mcp_types.REQUEST_TIMEOUT:
-        message = f"MCP server {server!r} did not answer in time while {doing} ({exc.message})."
+        message = (
+            f"MCP server {server!r} did not answer in time while {doing} "
+            f"({_capped(exc.message)})."
+        )
     elif isinstance(exc, mcp.MCPError):
         message = (
-            f"MCP server {server!r} answered an error while {doing}: {exc.message} "
+            f"MCP server {server!r} answered an error while {doing}: {_capped(exc.message)} "
             f"(code {exc.code})."
         )
     elif isinstance(exc, ValidationError):
@@ -408,8 +411,16 @@ def _failure(exc: BaseException, *, server: str, tool: str | None, doing: str) -
             f"{exc.errors()[0]['msg']})."
         )
     else:
-        message = f"MCP server {server!r} failed while {doing}: {exc}."
+        message = f"MCP server {server!r} failed while {doing}: {_capped(str(exc))}."
     return MCPCallError(message, server=server, tool=tool)
+
+
+_QUOTE_CAP = 300
+
+
+def _capped(text: str) -> str:
+    """What a server said, quoted at most ``_QUOTE_CAP`` characters (it is untrusted)."""
+    return text if len(text) <= _QUOTE_CAP else text[: _QUOTE_CAP - 1] + "…"
 
 
 # ------------------------------------------------------------------- connecting and sync use
@@ -520,9 +531,34 @@ def _label(server: ServerSpec) -> str:
     return shlex.join(_argv(server))
 
 
+_STARTING, _LISTING, _CALLING = "starting", "listing", "calling"
+
+
+@dataclass
+class _Progress:
+    """How far a sync round trip got, and the name the server gave once it answered."""
+
+    stage: str = _STARTING
+    server: str | None = None
+
+    def started(self, client: mcp.Client) -> None:
+        self.stage = _LISTING
+        self.server = _server_name(client, None)
+
+
 def _run_sync(
-    work: Callable[[], Awaitable[_T]], *, server: ServerSpec, timeout: float | None, what: str
+    work: Callable[[_Progress], Awaitable[_T]],
+    *,
+    server: ServerSpec,
+    timeout: float | None,
+    what: str,
+    tool: str | None = None,
 ) -> _T:
+    """Run ``work`` in a fresh event loop under ``timeout``; every failure names ``tool``.
+
+    ``work`` records how far it got (starting, listing, calling), so a timeout says whether the
+    server never started, never listed its tools, or is up while the tool hangs.
+    """
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -532,20 +568,46 @@ def _run_sync(
             f"{what} cannot run inside a running event loop (a notebook, an async app); there, "
             "use the async functions: async with open_server(...) as client: await ..."
         )
+    progress = _Progress()
 
     async def bounded() -> _T:
         with anyio.fail_after(timeout):
-            return await work()
+            return await work(progress)
 
     try:
         return anyio.run(bounded)
     except TimeoutError:
-        label = _label(server)
+        label = progress.server or _label(server)
+        raise _timed_out(label, tool, progress.stage, timeout) from None
+    except MCPCallError as exc:
+        if tool is None or exc.tool is not None:
+            raise
         raise MCPCallError(
-            f"MCP server {label!r} did not answer within {timeout:g} s; check that the command "
-            "starts an MCP server over stdio, or pass a longer timeout.",
-            server=label,
+            f"{exc} The call to tool {tool!r} was not made.", server=exc.server, tool=tool
         ) from None
+
+
+def _timed_out(server: str, tool: str | None, stage: str, timeout: float | None) -> MCPCallError:
+    seconds = f"{timeout:g} s"
+    not_called = f", so tool {tool!r} was not called" if tool is not None else ""
+    if stage == _CALLING and tool is not None:
+        message = (
+            f"MCP tool {tool!r} on server {server!r} did not answer within {seconds}. The server "
+            "is up — it answered the handshake and listed its tools — so the tool itself hangs "
+            "or is slow; pass a longer timeout, or fix the tool."
+        )
+    elif stage == _LISTING:
+        message = (
+            f"MCP server {server!r} started but did not list its tools within {seconds}"
+            f"{not_called}; the server hangs in tools/list, or pass a longer timeout."
+        )
+    else:
+        message = (
+            f"MCP server {server!r} did not start within {seconds}: it never answered the MCP "
+            f"handshake (initialize){not_called}. Check that the command starts an MCP server "
+            "over stdio, or pass a longer timeout."
+        )
+    return MCPCallError(message, server=server, tool=tool)
 
 
 def list_tools_sync(
@@ -558,10 +620,12 @@ def list_tools_sync(
     """Start the server, read its tools and their declarations, and stop it.
 
     For scripts and Streamlit (no running event loop); see ``open_server`` for ``server``.
+    A timeout says whether the server never started or never listed its tools.
     """
 
-    async def work() -> tuple[ListedTool, ...]:
+    async def work(progress: _Progress) -> tuple[ListedTool, ...]:
         async with open_server(server, env=env, cwd=cwd) as client:
+            progress.started(client)
             return await list_tools(client)
 
     return _run_sync(work, server=server, timeout=timeout, what="list_tools_sync")
@@ -579,13 +643,19 @@ def call_tool_sync(
 ) -> ToolResult:
     """Start the server, list its tools, call ``tool``, stop it, and answer the ``ToolResult``.
 
+    Every ``MCPCallError`` names the server and ``tool``; a timeout says whether the server
+    never started, never listed its tools, or is up while the tool hangs.
+
     >>> result = call_tool_sync("python examples/mcp_server.py", "host_group_mappings")
     ... # doctest: +SKIP
     >>> check_result(result, mode="warn").findings  # doctest: +SKIP
     """
 
-    async def work() -> ToolResult:
+    async def work(progress: _Progress) -> ToolResult:
         async with open_server(server, env=env, cwd=cwd) as client:
-            return await call_tool(client, tool, arguments, call_id=call_id)
+            progress.started(client)
+            tools = await list_tools(client)
+            progress.stage = _CALLING
+            return await call_tool(client, tool, arguments, call_id=call_id, tools=tools)
 
-    return _run_sync(work, server=server, timeout=timeout, what="call_tool_sync")
+    return _run_sync(work, server=server, timeout=timeout, what="call_tool_sync", tool=tool)

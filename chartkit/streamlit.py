@@ -6,6 +6,10 @@ saying where its type came from, or the table with the reason, then the notes an
 axes with the ``ColumnViolation`` behind each. The explorer uses this same function, so there
 is one rendering.
 
+Everything that comes from the tool — names, values, descriptions, the sentences that quote
+them — is shown as text: it passes through ``markdown_literal`` before it reaches Streamlit's
+Markdown, so no link, image, HTML, KaTeX or emphasis in the data can form.
+
 Needs the ``app`` extra: ``pip install 'chartkit[app]'``.
 """
 
@@ -25,6 +29,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
         "pip install 'chartkit[app]'"
     ) from exc
 
+from chartkit._literal import markdown_literal as md
+from chartkit._literal import visible_frame
 from chartkit.check import ColumnViolation
 from chartkit.integrity import CheckMode, CheckOutcome
 from chartkit.messages import COLUMN_TYPE_CEILING, render_sample
@@ -79,7 +85,7 @@ def show(
     if check:
         show_check(shown.check, refusal=False)
     if shown.kind == "refused":
-        st.error(shown.reason)
+        st.error(md(shown.reason))
     elif shown.kind == "chart" and shown.spec is not None:
         spec = _with_renderer(shown.spec, renderer)
         spec = {k: v for k, v in spec.items() if k != "description"}  # said once, as alt:
@@ -88,15 +94,17 @@ def show(
         if lines:
             st.markdown("\n".join(f"- {line}" for line in lines))
     else:
-        st.info(shown.reason)
+        st.info(md(shown.reason))
         if table and shown.frame is not None:
             frame = shown.frame
             if len(frame) > max_table_rows:
                 st.caption(f"The first {max_table_rows:,} of {len(frame):,} rows.")
                 frame = frame.head(max_table_rows)
-            st.dataframe(frame, hide_index=True, key=None if key is None else f"{key}-table")
+            st.dataframe(
+                visible_frame(frame), hide_index=True, key=None if key is None else f"{key}-table"
+            )
     for note in shown.notes:
-        st.caption(note)
+        st.caption(md(note))
     for line in refusal_lines(shown):
         st.warning(line)
     return shown
@@ -110,7 +118,7 @@ def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
     ``refusal`` the enforce refusal sentence is shown as an error first.
     """
     if refusal and outcome.refusal is not None:
-        st.error(outcome.refusal)
+        st.error(md(outcome.refusal))
     if not outcome.armed:
         st.caption(_unarmed(outcome))
         return
@@ -119,7 +127,7 @@ def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
         st.info(f"That is all the check can say. {COLUMN_TYPE_CEILING}")
         return
     for finding in outcome.findings:
-        st.warning(f"**{finding.kind}** · `{finding.column}`\n\n{finding.message}")
+        st.warning(f"**{finding.kind}** · {md(finding.column)}\n\n{md(finding.message)}")
 
 
 def _unarmed(outcome: CheckOutcome) -> str:
@@ -138,7 +146,7 @@ def encoding_lines(shown: View) -> list[str]:
     """One line per encoding: its channel, column, and where its type came from.
 
     ``x · timestamp — declared date → temporal``, ``color · region — inferred nominal — not
-    declared``.
+    declared``. Markdown: the column name is escaped, the channel bold.
     """
     declared = shown.result.result_columns or {}
     out: list[str] = []
@@ -153,17 +161,20 @@ def encoding_lines(shown: View) -> list[str]:
             where = f"declared → {enc.type}"
         else:
             where = f"inferred {enc.type} — not declared"
-        out.append(f"**{channel}** · `{what}` — {where}")
+        out.append(f"**{channel}** · {md(what)} — {where}")
     return out
 
 
 def refusal_lines(shown: View) -> list[str]:
-    """One line per refused axis: channel, column, reason, and the violation behind it."""
+    """One line per refused axis: channel, column, reason, and the violation behind it.
+
+    Markdown: everything from the data is escaped, the channel bold.
+    """
     out: list[str] = []
     for refused in shown.refusals:
-        line = f"**{refused.channel}** refused `{refused.column}`: {refused.reason}"
+        line = f"**{refused.channel}** refused {md(refused.column)}: {md(refused.reason)}"
         if refused.violation is not None:
-            line += f"\n\n{violation_line(refused.violation)}"
+            line += f"\n\n{md(violation_line(refused.violation))}"
         out.append(line)
     return out
 
@@ -171,10 +182,12 @@ def refusal_lines(shown: View) -> list[str]:
 def violation_line(v: ColumnViolation) -> str:
     """A ColumnViolation for people: column, declared type, first offender, affected/total.
 
+    Plain text (escape it before it reaches Markdown).
+
     >>> from chartkit.check import ColumnViolation
-    >>> violation_line(ColumnViolation("column-type-mismatch", "lun", "number", False, "",
-    ...                                "string", 166, 2056))
-    'Column `lun` · declared number · first offender "" (string) · 166 of 2,056 rows affected'
+    >>> print(violation_line(ColumnViolation("column-type-mismatch", "lun", "number", False, "",
+    ...                                      "string", 166, 2056)))
+    Column 'lun' · declared number · first offender "" (string) · 166 of 2,056 rows affected
     """
     declared = f"{v.declared}, nullable" if v.nullable else v.declared
     if v.kind == "missing-column":
@@ -184,7 +197,7 @@ def violation_line(v: ColumnViolation) -> str:
     else:
         first = f"{render_sample(v.sample)} ({v.sample_type})"
     return (
-        f"Column `{v.column}` · declared {declared} · first offender {first} · "
+        f"Column {v.column!r} · declared {declared} · first offender {first} · "
         f"{v.affected:,} of {v.total:,} rows affected"
     )
 

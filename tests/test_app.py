@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 import chartkit.explorer._logic as ex
 from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result
+from chartkit._literal import markdown_literal as md
 from chartkit.view import view
 
 APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
@@ -71,9 +72,14 @@ def charts(at: AppTest) -> list[dict[str, Any]]:
     return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
 
 
+def shown(markdown: str) -> str:
+    """What a reader sees of Markdown the explorer escaped: the escapes undone."""
+    return re.sub(r"\\([!-/:-@\[-`{-~\n])", r"\1", markdown)
+
+
 def texts(at: AppTest, kind: str, where: str = "main") -> list[str]:
-    """The values of one kind of element, in page order, in the main area (or the sidebar)."""
-    return [e.value for e in getattr(getattr(at, where), kind)]
+    """What one kind of element says, in page order, in the main area (or the sidebar)."""
+    return [shown(e.value) for e in getattr(getattr(at, where), kind)]
 
 
 def table(at: AppTest, *columns: str) -> Any:
@@ -117,14 +123,14 @@ def test_the_explorer_opens_on_the_lun_incident_under_warn(explorer: AppTest) ->
     assert at.radio(key="mode").options == ["off", "warn", "enforce"]
     assert texts(at, "title", "sidebar") == ["chartkit explorer"]
     assert texts(at, "title") == ["host_group_mappings"]
-    assert "callId `call-1` · 2,056 rows" in texts(at, "caption")[0]
+    assert "callId call-1 · 2,056 rows" in texts(at, "caption")[0]
 
 
 def test_the_lun_finding_is_shown_whole_with_its_kind_column_and_the_ceiling(
     explorer: AppTest,
 ) -> None:
     assert texts(explorer, "warning") == [
-        f"**column-type-mismatch** · `logical_unit_number`\n\n{LUN_FINDING}"
+        f"**column-type-mismatch** · logical_unit_number\n\n{LUN_FINDING}"
     ]
     assert COLUMN_TYPE_CEILING in LUN_FINDING
     assert disposition(explorer) == [
@@ -142,8 +148,8 @@ def test_the_lun_chart_comes_from_the_declared_types(explorer: AppTest) -> None:
     assert spec["encoding"]["y"]["type"] == "nominal"
     assert spec["usermeta"] == {"embedOptions": {"renderer": "svg"}}
     assert (
-        "- **y** · `host_group` — declared string → nominal\n"
-        "- **x** · `mean of logical_unit_number` — declared number → quantitative"
+        "- **y** · host_group — declared string → nominal\n"
+        "- **x** · mean of logical_unit_number — declared number → quantitative"
     ) in texts(explorer, "markdown")
     for note in view(example("host_group_mappings")).notes:
         assert note in texts(explorer, "caption")
@@ -168,8 +174,8 @@ def test_the_rows_are_shown_as_returned_with_the_empty_strings_highlighted(
     config = json.loads(
         next(d for d in explorer.dataframe if "initiator_wwn" in d.value.columns).proto.columns
     )
-    assert config["logical_unit_number"]["help"] == (
-        'Column logical_unit_number · declared number · first offender "" (string) · '
+    assert shown(config["logical_unit_number"]["help"]) == (
+        "Column 'logical_unit_number' · declared number · first offender \"\" (string) · "
         "166 of 2,056 rows affected"
     )
     assert config["capacity_gb"]["type_config"]["type"] == "number"
@@ -206,7 +212,7 @@ def test_capacity_view_passes_and_the_explorer_says_the_check_judges_type_not_me
     ]
     assert texts(at, "info")[0] == f"That is all the check can say. {COLUMN_TYPE_CEILING}"
     assert f"What the check can see: {COLUMN_TYPE_CEILING}" in texts(at, "caption", "sidebar")
-    assert "8 MiB disks show size_gb 0.0" in at.markdown[0].value
+    assert "8 MiB disks show size_gb 0.0" in texts(at, "caption")[1]
     assert charts(at)[0]["encoding"]["y"]["field"] == "size_gb"
 
 
@@ -215,17 +221,17 @@ def test_quoted_numbers_are_found_and_each_refused_axis_names_its_violation(
 ) -> None:
     at = select(explorer, "example", "volume_io_stats")
     assert [w.split("\n")[0] for w in texts(at, "warning")[:3]] == [
-        "**column-type-mismatch** · `read_iops`",
-        "**column-type-mismatch** · `write_iops`",
-        "**column-type-mismatch** · `latency_ms`",
+        "**column-type-mismatch** · read_iops",
+        "**column-type-mismatch** · write_iops",
+        "**column-type-mismatch** · latency_ms",
     ]
     assert charts(at) == []
     shown = view(example("volume_io_stats"))
     assert shown.reason in texts(at, "info")
     assert "The rows are in the table below." in texts(at, "caption")
-    refusal = next(w for w in texts(at, "warning") if w.startswith("**y** refused `read_iops`"))
+    refusal = next(w for w in texts(at, "warning") if w.startswith("**y** refused read_iops"))
     assert refusal.endswith(
-        'Column `read_iops` · declared number · first offender "3015" (string) · '
+        "Column 'read_iops' · declared number · first offender \"3015\" (string) · "
         "200 of 200 rows affected"
     )
     cells = highlighted_cells(at)
@@ -238,7 +244,7 @@ def test_a_healthy_time_series_is_a_multi_line_chart(explorer: AppTest) -> None:
     assert spec["mark"]["type"] == "line"
     assert spec["encoding"]["x"]["type"] == "temporal"
     assert spec["encoding"]["color"]["field"] == "region"
-    assert "- **x** · `timestamp` — declared date → temporal" in at.markdown[-1].value
+    assert "- **x** · timestamp — declared date → temporal" in texts(at, "markdown")[-1]
     assert texts(at, "success") == [
         "No findings: every declared column holds its declared type in every row."
     ]
@@ -246,10 +252,10 @@ def test_a_healthy_time_series_is_a_multi_line_chart(explorer: AppTest) -> None:
 
 def test_a_missing_column_is_its_own_finding_and_its_axis_is_refused(explorer: AppTest) -> None:
     at = select(explorer, "example", "missing_column")
-    assert texts(at, "warning")[0].startswith("**missing-column** · `logical_unit_number`")
+    assert texts(at, "warning")[0].startswith("**missing-column** · logical_unit_number")
     assert "it was never delivered, so look at the query" in texts(at, "warning")[0]
     assert texts(at, "warning")[-1].endswith(
-        "Column `logical_unit_number` · declared number · first offender none — no row has the "
+        "Column 'logical_unit_number' · declared number · first offender none — no row has the "
         "column · 40 of 40 rows affected"
     )
     assert disposition(at) == [
@@ -278,8 +284,8 @@ def test_an_undeclared_result_is_labelled_as_inferred(explorer: AppTest) -> None
         "(a non-empty list of objects); both checks are on the record as not applicable."
     ) in texts(at, "caption")
     lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
-    assert "- **x** · `severity` — inferred nominal — not declared" in lines
-    assert "`mean of count` — inferred quantitative — not declared" in lines
+    assert "- **x** · severity — inferred nominal — not declared" in lines
+    assert "mean of count — inferred quantitative — not declared" in lines
     assert disposition(at) == [
         {"check": "column-type-mismatch", "checked": 0, "findings": 0, "notApplicable": 1},
         {"check": "missing-column", "checked": 0, "findings": 0, "notApplicable": 1},
@@ -373,7 +379,7 @@ def test_a_pick_that_cannot_serve_shows_the_refusal_not_an_empty_chart(explorer:
         "needs a column declared number."
     ) in texts(at, "info")
     assert (
-        "**y** refused `comment`: comment is declared string; a measure axis needs a column "
+        "**y** refused comment: comment is declared string; a measure axis needs a column "
         "declared number."
     ) in texts(at, "warning")
 
@@ -386,7 +392,7 @@ def test_a_color_with_too_many_values_is_refused_and_the_chart_drawn_without_it(
     assert "color" not in spec["encoding"]
     refused = [w for w in texts(at, "warning") if w.startswith("**color** refused")]
     assert refused == [
-        "**color** refused `volume_name`: volume_name has 100 distinct values; a color can tell "
+        "**color** refused volume_name: volume_name has 100 distinct values; a color can tell "
         "apart at most 20, so the chart is drawn without color."
     ]
 
@@ -423,7 +429,7 @@ def test_an_edit_reruns_the_check_and_the_view_at_once(explorer: AppTest) -> Non
     at = ok(at.run())
     [finding] = texts(at, "warning")
     assert finding.startswith(
-        "**column-type-mismatch** · `logical_unit_number`\n\n'host_group_mappings' declares "
+        "**column-type-mismatch** · logical_unit_number\n\n'host_group_mappings' declares "
         "column 'logical_unit_number' as string, and 1890 of 2056 rows hold something else — "
         "the first is 1 (number)."
     )
@@ -443,7 +449,7 @@ def test_the_nullable_toggle_is_the_one_word_fix_for_an_absence(explorer: AppTes
     at = explorer
     lun_editor(at, "comment", "null").set_value(False)
     at = ok(at.run())
-    comment = [w for w in texts(at, "warning") if "`comment`" in w.split("\n")[0]]
+    comment = [w for w in texts(at, "warning") if "comment" in w.split("\n")[0]]
     assert len(comment) == 1
     assert "declare the column nullable" in comment[0]
     assert json.loads(at.code[0].value)["comment"] == "string"
@@ -468,7 +474,7 @@ def test_a_declaration_is_written_for_an_undeclared_result(explorer: AppTest) ->
     assert json.loads(at.code[0].value) == {"count": "number", "severity": "string"}
     assert disposition(at)[0]["checked"] == 1
     lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
-    assert "`severity` — declared string → nominal" in lines
+    assert "severity — declared string → nominal" in lines
     assert at.get("download_button")[0].proto.label == "Download JSON"
 
 
@@ -671,6 +677,23 @@ BAD_INPUTS = {
         b'{"tool": "u", "Rows": []}]',
         RUN_ENTRY_ERROR,
     ),
+    "JSON nested 100,000 deep": (
+        "deep.json",
+        b"[" * 100_000 + b"]" * 100_000,
+        "deep.json nests JSON deeper than can be read; a tool result is a few levels deep (a "
+        "result, its rows, their values) — check that this is the file you meant",
+    ),
+    "an integer of 5,000 digits": (
+        "big.json",
+        b'{"tool": "t", "rows": [{"a": ' + b"9" * 5000 + b"}]}",
+        "big.json holds an integer literal too long to read (over 4300 digits); a tool should "
+        "send such a value as a string",
+    ),
+    "latin-1 bytes": (
+        "latin.json",
+        '{"tool": "café", "rows": [{"a": 1}]}'.encode("latin-1"),
+        "latin.json is not UTF-8 text (invalid continuation byte); save it as UTF-8 JSON",
+    ),
     "a jsonl run with a malformed entry": (
         "run.jsonl",
         b'{"tool": "u", "rows": [{"lun": ""}], "resultColumns": {"lun": "number"}}\n'
@@ -692,6 +715,52 @@ def test_bad_input_gets_a_clear_message_and_the_rest_keeps_working(
     at = ok(at.run())
     assert texts(at, "error") == []
     assert texts(at, "title")[-1] == "host_group_mappings"
+
+
+HOSTILE = "![x](http://127.0.0.1:9/beacon.png) **b** $x^2$ `c` <b>h</b> \x1b[31m \u202e \ud800"
+
+
+def test_hostile_names_and_values_are_shown_literally_and_the_page_keeps_working(
+    explorer: AppTest,
+) -> None:
+    run = [
+        {
+            "tool": HOSTILE,
+            "callId": HOSTILE,
+            "description": HOSTILE + "\n    indented",
+            "rows": [{HOSTILE: "", "n": 1.0, "s": HOSTILE}, {HOSTILE: 2, "n": 2.0, "s": "x"}],
+            "resultColumns": {HOSTILE: "number", "n": "number"},
+        },
+        {"tool": "second", "rows": [{"a": 1}]},
+    ]
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    at.text_area(key="paste").input(json.dumps(run))
+    visible = HOSTILE.replace("\x1b", "\\x1b").replace("\u202e", "\\u202e")
+    visible = visible.replace("\ud800", "\\ud800")
+    for mode in ("warn", "enforce", "off"):
+        at.radio(key="mode").set_value(mode)
+        at = ok(at.run())
+        assert [e for e in texts(at, "error") if "could not be shown" in e] == []
+        assert texts(at, "title") == [visible]
+        markdown = [
+            e.value
+            for kind in ("title", "caption", "markdown", "warning", "error", "info", "success")
+            for e in getattr(at.main, kind)
+        ]
+        for text in markdown:  # nothing from the data can form markup
+            assert "![x](" not in text and "**b**" not in text and "$x^2$" not in text
+            assert "<b>" not in text and "`c`" not in text
+            assert not any(0xD800 <= ord(c) <= 0xDFFF or c in "\x1b\u202e" for c in text)
+        assert any(md(HOSTILE) in text for text in markdown)
+    rows = table(at, "n", "s")
+    assert rows["s"].tolist() == [visible, "x"]
+    assert (
+        visible in at.selectbox(key=next(s.key for s in at.selectbox if "axis-x" in s.key)).options
+    )
+    at.radio(key="source").set_value("Bundled example")
+    assert texts(ok(at.run()), "title")[-1] == "host_group_mappings"
 
 
 def test_a_malformed_declaration_leaves_the_rows_to_declare_in_the_editor(
@@ -791,7 +860,7 @@ def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(explorer: App
     call_id = at.session_state["mcp-called"][1].results[0].call_id
     assert call_id.startswith("mcp-")
     assert finding == (
-        "**column-type-mismatch** · `logical_unit_number`\n\n"
+        "**column-type-mismatch** · logical_unit_number\n\n"
         + LUN_FINDING.replace("Call id call-1.", f"Call id {call_id}.")
     )
     assert charts(at)[0]["encoding"]["x"]["field"] == "logical_unit_number"
@@ -846,7 +915,7 @@ def test_a_million_rows_load_check_and_chart(
     )
     monkeypatch.setenv(ex.ENV_FILE, str(path))
     at = ok(AppTest.from_file(str(APP), default_timeout=300).run())
-    assert "callId `call-big` · 1,000,000 rows" in texts(at, "caption")[0]
+    assert "callId call-big · 1,000,000 rows" in texts(at, "caption")[0]
     assert "and 10310 of 1000000 rows hold something else" in texts(at, "warning")[0]
     [chart] = at.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)

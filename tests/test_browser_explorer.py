@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,26 @@ import pytest
 from _browser import browser_page, require_browser, settle, streamlit_server
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One explorer server for the module (no file given on the command line)."""
+    require_browser()
+    log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
+    env = {"CHARTKIT_EXPLORE_FILE": "", "CHARTKIT_EXPLORE_MAX_MB": ""}
+    with streamlit_server(env=env, log=log) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[Any]:
+    """One browser page for the module, logging every request it makes."""
+    with browser_page(width=1400, height=1000) as page:
+        page.requests_seen = []
+        page.on("request", lambda request: page.requests_seen.append(request.url))
+        yield page
+
 
 WAIT_MS = 60_000
 BARS = ".vega-embed svg g.mark-rect path"
@@ -50,13 +71,11 @@ def download(page: Any, label: str, folder: Path) -> Path:
     return target
 
 
-def test_the_lun_example_in_a_real_browser(tmp_path: Path) -> None:
-    require_browser()
+def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    log = tmp_path / "streamlit.log"
-    env = {"CHARTKIT_EXPLORE_FILE": "", "CHARTKIT_EXPLORE_MAX_MB": ""}
-    with streamlit_server(env=env, log=log) as url, browser_page() as page:
+    url = server
+    if True:  # one server and one page for the module
         page.goto(url)
         expect(page.get_by_role("heading", name="host_group_mappings")).to_be_visible(
             timeout=WAIT_MS
@@ -94,3 +113,36 @@ def test_the_lun_example_in_a_real_browser(tmp_path: Path) -> None:
         assert box is not None and box["width"] > 300 and box["height"] > 150
         page.screenshot(path=tmp_path / "explorer.png", full_page=True)
     assert (tmp_path / "explorer.png").stat().st_size > 10_000
+
+
+HOSTILE = "![x](http://beacon.invalid/t.png) **b** $x^2$ `c` <img src=http://beacon.invalid/i>"
+
+
+def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
+    server: str, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    rows = [{HOSTILE: "", "n": 1.0}, {HOSTILE: 2, "n": 2.0}]
+    result = {
+        "tool": HOSTILE,
+        "description": HOSTILE,
+        "rows": rows,
+        "resultColumns": {HOSTILE: "number", "n": "number"},
+    }
+    page.goto(server)
+    settle(page)
+    page.requests_seen.clear()
+    sidebar_radio(page, "Source", "Paste JSON")
+    settle(page)
+    box = page.locator('[data-testid="stSidebar"] textarea')
+    box.fill(json.dumps(result))
+    box.press("Control+Enter")
+    settle(page)
+    heading = page.locator("h1").filter(has_text="beacon.invalid")
+    expect(heading).to_have_text(HOSTILE, timeout=WAIT_MS)  # shown as typed, every character
+    expect(page.get_by_text("$x^2$").first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert page.locator(".katex, img[src*='beacon'], strong:text-is('b')").count() == 0
+    outside = [u for u in page.requests_seen if not u.startswith((server, "data:", "blob:"))]
+    assert outside == []

@@ -203,6 +203,83 @@ def test_unreadable_input_exits_2_with_the_message_on_stderr(
     assert (out, err) == ("", f"chartkit check: {message}\n")
 
 
+UNREADABLE_FILES = {
+    "nested 100,000 deep": (
+        b"[" * 100_000 + b"]" * 100_000,
+        "{} nests JSON deeper than can be read; a tool result is a few levels deep (a result, "
+        "its rows, their values) — check that this is the file you meant",
+    ),
+    "an integer of 5,000 digits": (
+        b'{"tool": "t", "rows": [{"a": ' + b"9" * 5000 + b"}]}",
+        "{} holds an integer literal too long to read (over 4300 digits); a tool should send "
+        "such a value as a string",
+    ),
+    "latin-1": (
+        '{"tool": "café", "rows": [{"a": 1}]}'.encode("latin-1"),
+        "{} is not UTF-8 text (invalid continuation byte); save it as UTF-8 JSON",
+    ),
+    "utf-16": (
+        '{"tool": "t", "rows": [{"a": 1}]}'.encode("utf-16"),
+        "{} is not UTF-8 text (invalid start byte); save it as UTF-8 JSON",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", UNREADABLE_FILES, ids=list(UNREADABLE_FILES))
+@pytest.mark.parametrize("command", ["check", "render", "explore"])
+def test_every_unreadable_file_is_one_line_on_stderr_and_exit_2(
+    case: str,
+    command: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data, message = UNREADABLE_FILES[case]
+    path = tmp_path / "bad.json"
+    path.write_bytes(data)
+    monkeypatch.setattr(cli, "_launch", lambda *a: pytest.fail("explore started the app"))
+    argv = [command, str(path)] + (["-o", str(tmp_path / "out.svg")] if command == "render" else [])
+    assert main(argv) == 2
+    assert capsys.readouterr() == ("", f"chartkit {command}: {message.format(path)}\n")
+    assert not (tmp_path / "out.svg").exists()
+
+
+HOSTILE = {
+    "tool": "t\x1b[31mRED\x1b]0;title\x07\ud800",
+    "callId": "c\x9b2J \\x41",  # a C1 CSI, and a backslash before x that must stay one
+    "rows": [{"a\x1b[2J": "\u202e\ud800", "n": 1}, {"a\x1b[2J": 2, "n": 2}],
+    "resultColumns": {"a\x1b[2J": "number", "n": "number"},
+}
+
+
+@pytest.mark.parametrize("argv", [["check"], ["check", "--mode", "enforce"], ["render"]])
+def test_no_control_sequence_or_surrogate_from_data_reaches_the_terminal(
+    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(HOSTILE), encoding="utf-8")
+    extra = ["-o", str(tmp_path / "out.svg")] if argv == ["render"] else []
+    assert main([argv[0], str(path), *argv[1:], *extra]) in (0, 1)
+    out, err = capsys.readouterr()
+    for text in (out, err):
+        text.encode("utf-8")  # no lone surrogate: it would not even encode
+        assert not any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F for c in text)
+        assert "\u202e" not in text
+    assert "t\\x1b[31mRED\\x1b]0;title\\x07\\ud800" in out + err  # shown, not dropped
+
+
+def test_check_json_escapes_control_characters_and_stays_valid_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(HOSTILE), encoding="utf-8")
+    assert main(["check", str(path), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert not any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F for c in out)
+    [result] = json.loads(out)["results"]
+    assert (result["tool"], result["callId"]) == (HOSTILE["tool"], HOSTILE["callId"])
+
+
 def test_a_run_with_one_malformed_entry_exits_2_naming_the_entry_never_unchecked(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

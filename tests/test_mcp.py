@@ -599,7 +599,8 @@ def test_a_command_that_cannot_start_is_a_chartkit_error(tmp_path: Path) -> None
         call_tool_sync(f"{missing} --stdio", "host_group_mappings")
     assert str(raised.value) == (
         f"could not start the MCP server {f'{missing} --stdio'!r}: No such file or directory "
-        f"({missing!r}); check the command line."
+        f"({missing!r}); check the command line. The call to tool 'host_group_mappings' was "
+        "not made."
     )
 
 

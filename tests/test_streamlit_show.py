@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chartkit import COLUMN_TYPE_CEILING, MissingExtraError
+from chartkit._literal import markdown_literal as md
 from chartkit.check import ColumnViolation
 from chartkit.streamlit import violation_line
 
@@ -66,7 +67,7 @@ def test_show_renders_the_finding_the_chart_and_where_each_type_came_from() -> N
     at = run(agent_chat)
     message = assistant(at)
     assert [w.value for w in message.warning] == [
-        f"**column-type-mismatch** · `logical_unit_number`\n\n{LUN_FINDING}"
+        f"**column-type-mismatch** · {md('logical_unit_number')}\n\n{md(LUN_FINDING)}"
     ]
     [chart] = message.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
@@ -74,12 +75,14 @@ def test_show_renders_the_finding_the_chart_and_where_each_type_came_from() -> N
     assert spec["encoding"]["y"]["type"] == "quantitative"
     assert spec["usermeta"] == {"embedOptions": {"renderer": "svg"}}
     assert [m.value for m in message.markdown] == [
-        "- **x** · `host_group` — declared string → nominal\n"
-        "- **y** · `logical_unit_number` — declared number → quantitative"
+        f"- **x** · {md('host_group')} — declared string → nominal\n"
+        f"- **y** · {md('logical_unit_number')} — declared number → quantitative"
     ]
     assert [c.value for c in message.caption] == [
-        "1 of 3 rows are left out of the y axis: logical_unit_number is declared number and "
-        'they hold string (first: ""). Nothing was converted.'
+        md(
+            "1 of 3 rows are left out of the y axis: logical_unit_number is declared number and "
+            'they hold string (first: ""). Nothing was converted.'
+        )
     ]
     assert at.session_state["kind"] == "chart"
 
@@ -93,10 +96,11 @@ def test_show_under_enforce_shows_the_refusal_and_no_chart() -> None:
         '(first: ""). Fix the tool so the column holds what it declares, or change the '
         "declaration. No data was returned."
     )
-    assert [e.value for e in message.error] == [refusal]
+    assert [e.value for e in message.error] == [md(refusal)]
     assert message.get("vega_lite_chart") == []
     assert [w.value for w in message.warning] == [
-        f"**column-type-mismatch** · `logical_unit_number`\n\n{refusal} {COLUMN_TYPE_CEILING}"
+        f"**column-type-mismatch** · {md('logical_unit_number')}\n\n"
+        + md(f"{refusal} {COLUMN_TYPE_CEILING}")
     ]
     assert at.session_state["kind"] == "refused"
 
@@ -132,7 +136,7 @@ def test_a_table_view_shows_its_reason_and_the_rows() -> None:
     at = run(page)
     assert [i.value for i in at.info] == [
         f"That is all the check can say. {COLUMN_TYPE_CEILING}",
-        "No column is declared number: hostname is string, in_maintenance is boolean.",
+        md("No column is declared number: hostname is string, in_maintenance is boolean."),
     ]
     assert [c.value for c in at.caption] == ["The first 10 of 30 rows."]
     assert len(at.dataframe[0].value) == 10
@@ -148,11 +152,36 @@ def test_a_refused_axis_is_shown_with_its_column_violation() -> None:
 
     at = run(page)
     [refused] = [w.value for w in at.warning]
-    assert refused.startswith("**y** refused `read_iops`: read_iops is declared number")
+    assert refused.startswith(f"**y** refused {md('read_iops')}: {md('read_iops is declared')}")
     assert refused.endswith(
-        'Column `read_iops` · declared number · first offender "100" (string) · '
-        "4 of 4 rows affected"
+        md(
+            'Column \'read_iops\' · declared number · first offender "100" (string) · '
+            "4 of 4 rows affected"
+        )
     )
+
+
+HOSTILE = "![x](http://127.0.0.1:9/beacon.png) **b** $x^2$ `c` <b>h</b> :red[r] www.e.test\x1b"
+
+
+def test_data_is_text_never_markdown_html_or_latex() -> None:
+    def page(name: str) -> None:
+        from chartkit.streamlit import show
+
+        rows = [{name: "", "n": 1.0}, {name: "b", "n": 2.0}]
+        show(rows, {name: "number", "n": "number"}, tool=name, mode="warn")
+
+    at = run(page, name=HOSTILE)
+    shown = [e.value for kind in ("warning", "caption", "markdown", "info", "error")
+             for e in getattr(at, kind)]  # fmt: skip
+    assert shown
+    for text in shown:
+        assert "![x](" not in text and "**b**" not in text and "$x^2$" not in text
+        assert "<b>" not in text and "`c`" not in text and "\x1b" not in text
+    literal = md(HOSTILE)
+    assert literal.startswith("\\!\\[x\\]\\(http\\:\\/\\/")
+    assert literal.endswith("www\\.e\\.test\\\\x1b")  # ESC shown as the text \x1b
+    assert any(literal in text for text in shown)
 
 
 def test_undeclared_columns_are_labelled_inferred() -> None:
@@ -164,8 +193,8 @@ def test_undeclared_columns_are_labelled_inferred() -> None:
 
     at = run(page)
     assert [m.value for m in at.markdown] == [
-        "- **x** · `region` — inferred nominal — not declared\n"
-        "- **y** · `p95` — inferred quantitative — not declared"
+        f"- **x** · {md('region')} — inferred nominal — not declared\n"
+        f"- **y** · {md('p95')} — inferred quantitative — not declared"
     ]
     spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
     assert "usermeta" not in spec
@@ -193,13 +222,13 @@ def test_violation_lines_name_column_declared_type_first_offender_and_counts() -
         "column-type-mismatch", "comment", "string", False, None, "null", 2, 5, 2, ("null",)
     )
     assert violation_line(absent) == (
-        "Column `comment` · declared string · first offender nothing (null) · 2 of 5 rows affected"
+        "Column 'comment' · declared string · first offender nothing (null) · 2 of 5 rows affected"
     )
     nullable = ColumnViolation(
         "column-type-mismatch", "n", "number", True, "x", "string", 1, 1_000_000
     )
     assert violation_line(nullable) == (
-        'Column `n` · declared number, nullable · first offender "x" (string) · '
+        "Column 'n' · declared number, nullable · first offender \"x\" (string) · "
         "1 of 1,000,000 rows affected"
     )
 

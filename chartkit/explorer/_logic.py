@@ -28,6 +28,8 @@ from chartkit import (
     read_results,
     read_rowset,
 )
+from chartkit._literal import json_literal, visible_controls
+from chartkit._unreadable import unreadable_json
 
 __all__ = [
     "DEFAULT_EXAMPLE",
@@ -178,11 +180,7 @@ def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loa
     except (ToolResultError, ChartkitError) as exc:
         return Loaded(name, error=str(exc), size=size)
     except (RecursionError, ValueError) as exc:  # nesting too deep, bad numbers …
-        return Loaded(
-            name,
-            error=f"{name} could not be read as JSON ({exc}); expected a tool result",
-            size=size,
-        )
+        return Loaded(name, error=unreadable_json(name, exc), size=size)
     bare = _not_rows(results, name)
     if bare is not None:
         return Loaded(name, error=bare, size=size)
@@ -315,7 +313,7 @@ def result_label(index: int, result: ToolResult) -> str:
     size = f"{len(rows):,} rows" if isinstance(rows, list) else type(rows).__name__
     call = f" ({result.call_id})" if result.call_id else ""
     declared = "" if result.result_columns is not None else ", undeclared"
-    return f"{index + 1}. {result.tool}{call} — {size}{declared}"
+    return visible_controls(f"{index + 1}. {result.tool}{call} — {size}{declared}")
 
 
 def with_declaration(result: ToolResult, declaration: Mapping[str, Any] | None) -> ToolResult:
@@ -373,15 +371,15 @@ class RunLedger:
     results: tuple[RunRow, ...] = field(default=())
 
     def table(self) -> list[dict[str, Any]]:
-        """The per-result lines as records."""
+        """The per-result lines as records (control characters from the data shown as escapes)."""
         return [
             {
                 "#": r.index + 1,
-                "tool": r.tool,
-                "callId": r.call_id,
+                "tool": visible_controls(r.tool),
+                "callId": None if r.call_id is None else visible_controls(r.call_id),
                 "rows": r.rows,
                 "status": r.status,
-                "findings": ", ".join(r.findings) or "none",
+                "findings": visible_controls(", ".join(r.findings)) or "none",
             }
             for r in self.results
         ]
@@ -481,9 +479,9 @@ def display_value(value: Any) -> str | None:
     if value is _ABSENT:
         return None
     try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
+        return json_literal(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError, RecursionError):
+        return visible_controls(repr(value))
 
 
 # --- the declaration editor ------------------------------------------------------------------
@@ -535,7 +533,7 @@ def declaration_json(declaration: Mapping[str, Any] | None) -> str:
     from chartkit import normalize_result_columns
 
     lines = [
-        f"  {json.dumps(k, ensure_ascii=False)}: "
+        f"  {json_literal(json.dumps(k, ensure_ascii=False))}: "
         + json.dumps(d.to_wire() if d.nullable else d.type)
         for k, d in normalize_result_columns(declaration).items()
     ]
@@ -573,12 +571,13 @@ def mcp_list_tools(mcp: Any, command: str) -> MCPListing:
 
 
 def mcp_tool_label(tool: Any) -> str:
-    """A listed tool in the picker: its name and what it declares."""
+    """A listed tool in the picker: its name and what it declares (plain text)."""
+    name = visible_controls(tool.name)
     if tool.declaration_error:
-        return f"{tool.name} — declaration dropped"
+        return f"{name} — declaration dropped"
     if tool.result_columns is None:
-        return f"{tool.name} — undeclared"
-    return f"{tool.name} — declares {len(tool.result_columns)} columns"
+        return f"{name} — undeclared"
+    return f"{name} — declares {len(tool.result_columns)} columns"
 
 
 def mcp_call_tool(

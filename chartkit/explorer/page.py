@@ -33,6 +33,8 @@ from chartkit import (
     check_result,
     read_rowset,
 )
+from chartkit._literal import file_stem, visible_controls
+from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
 from chartkit.streamlit import show, show_check, violation_line
 from chartkit.view import View, view
@@ -102,6 +104,14 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _key(name: str) -> str:
+    """A widget key part for a name from the data: the name itself when it is plain text, else
+    a digest (a control character or a lone surrogate cannot be part of a key)."""
+    if visible_controls(name) == name:
+        return name
+    return "~" + _digest(name.encode("utf-8", "surrogatepass"))
+
+
 # --- the sidebar: sources -------------------------------------------------------------------
 
 
@@ -117,7 +127,7 @@ def _source() -> tuple[str, ex.Loaded | None]:
     choice = st.sidebar.radio("Source", sources, key="source")
     limit = ex.max_file_bytes()
     if choice == "File from the command line" and env_file:
-        st.sidebar.caption(f"`{env_file}`")
+        st.sidebar.caption(md(env_file, one_line=True))
         try:
             stat = Path(env_file).stat()
             mtime, size = stat.st_mtime, stat.st_size
@@ -190,9 +200,9 @@ def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
     if listed is None or listed.command != command:
         return "mcp:none", None
     for problem in listed.problems:
-        bar.warning(problem)
+        bar.warning(md(problem))
     if listed.error is not None:
-        bar.error(listed.error)
+        bar.error(md(listed.error))
         return "mcp:none", None
     if not listed.tools:
         bar.info("The server lists no tools.")
@@ -212,7 +222,7 @@ def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
         return "mcp:none", None
     loaded: ex.Loaded = called[1]
     call = loaded.results[0].call_id if loaded.results else "failed"
-    return f"mcp:{command}:{tool}:{call}", loaded
+    return _key(f"mcp:{command}:{tool}:{call}"), loaded
 
 
 # --- the sidebar: result picker, dial, declaration editor ------------------------------------
@@ -249,7 +259,7 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
     columns = ex.editor_columns(result)
     declared = result.result_columns or {}
     types = [ex.UNDECLARED, *COLUMN_TYPES]
-    keys = {c: (f"decl-type:{rkey}:{c}", f"decl-null:{rkey}:{c}") for c in columns}
+    keys = {c: (f"decl-type:{rkey}:{_key(c)}", f"decl-null:{rkey}:{_key(c)}") for c in columns}
     for column, (tkey, nkey) in keys.items():  # start from the result's declaration
         decl = declared.get(column)
         st.session_state.setdefault(tkey, decl.type if decl is not None else ex.UNDECLARED)
@@ -285,7 +295,7 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
         for cell, column in zip(cells, columns[start : start + per_row], strict=False):
             tkey, nkey = keys[column]
             left, right = cell.columns([3, 2], vertical_alignment="bottom")
-            kind = left.selectbox(column, types, key=tkey)
+            kind = left.selectbox(md(column, one_line=True), types, key=tkey)
             nullable = right.toggle("nullable", key=nkey, disabled=kind == ex.UNDECLARED)
             choices[column] = (kind or ex.UNDECLARED, bool(nullable))
     declaration = ex.declaration_from_choices(choices)
@@ -295,7 +305,7 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
     buttons.download_button(
         "Download JSON",
         text,
-        file_name=f"{result.tool}.resultColumns.json",
+        file_name=f"{file_stem(result.tool)}.resultColumns.json",
         mime="application/json",
         key=f"decl-download:{rkey}",
         on_click="ignore",
@@ -341,7 +351,9 @@ def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str
     options = [AUTO, *ex.editor_columns(result)]
     picked: list[str | None] = []
     for column, channel in zip(st.columns(3), ("x", "y", "color"), strict=True):
-        value = column.selectbox(channel, options, key=f"axis-{channel}:{rkey}")
+        value = column.selectbox(
+            channel, options, key=f"axis-{channel}:{rkey}", format_func=visible_controls
+        )
         picked.append(None if value in (None, AUTO) else value)
     return picked[0], picked[1], picked[2]
 
@@ -353,13 +365,13 @@ def _view_section(rkey: str, decl: str, mode: CheckMode, result: ToolResult) -> 
         with st.spinner("Charting…"):
             shown = _view(rkey, decl, mode, x, y, color, result)
     except ChartkitError as exc:
-        st.error(str(exc))
+        st.error(md(exc))
         return None
     drawn = {e.column for e in shown.encodings.values()}
     refused = {r.column for r in shown.refusals}
     for channel, pick in (("x", x), ("y", y), ("color", color)):
         if pick is not None and pick not in drawn and pick not in refused:
-            st.warning(f"You picked `{pick}` for {channel}; the view does not draw it.")
+            st.warning(f"You picked {md(pick)} for {channel}; the view does not draw it.")
     if shown.kind == "refused":  # its reason is the refusal, shown with the check above
         st.info(
             "No chart: under enforce the rows are refused, and the model reads the refusal "
@@ -374,7 +386,7 @@ def _view_section(rkey: str, decl: str, mode: CheckMode, result: ToolResult) -> 
 
 
 def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
-    stem = result.tool
+    stem = file_stem(result.tool)
     chart = shown.spec is not None
     help_none = "No chart to export: the view is a table."
     exports: list[tuple[str, Callable[[], Any] | str, str, str, bool]] = [
@@ -431,8 +443,10 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
         return
     if reading is None or reading.rows is None:
         st.info(
-            f"The result is not a rowset (a non-empty list of objects): it holds "
-            f"{type(rows).__name__}, so the check files it not applicable. Shown as JSON."
+            md(
+                f"The result is not a rowset (a non-empty list of objects): it holds "
+                f"{type(rows).__name__}, so the check files it not applicable. Shown as JSON."
+            )
         )
         st.json(rows if not isinstance(rows, list) else rows[:200], expanded=False)
         return
@@ -476,18 +490,20 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
             "highlighting stays fast; move the window to see others."
         )
     if violations:
-        bad = ", ".join(f"`{c}`" for c in violations)
+        bad = ", ".join(md(c, one_line=True) for c in violations)
         st.caption(
             f"Cells that break the declaration are highlighted ({bad}); those columns are "
             'shown as JSON, so an empty string reads `""` and a quoted number `"1240"`. '
             "The highlight follows the declaration, whatever the dial says."
         )
-    styled: Any = frame
+    marks = {visible_controls(k): v for k, v in marks.items()}
+    shown = frame
+    styled: Any = shown
     if marks:
-        css = pd.DataFrame("", index=frame.index, columns=frame.columns)
+        css = pd.DataFrame("", index=shown.index, columns=shown.columns)
         for column, flags in marks.items():
             css[column] = [HIGHLIGHT if f else "" for f in flags]
-        styled = frame.style.apply(lambda _: css, axis=None)
+        styled = shown.style.apply(lambda _: css, axis=None)
     st.dataframe(styled, column_config=config, key=f"rows:{rkey}")
 
 
@@ -503,31 +519,32 @@ def _rows_frame(
     config: dict[str, Any] = {}
     cc = st.column_config
     for column in columns:
+        name = visible_controls(column)  # the frame's column: control characters shown
         values = [r.get(column) for r in rows]
         decl = declared.get(column)
         kinds = {type(v) for v in values if v is not None}
         if column in violations or len(kinds) > 1 or kinds & {dict, list} or _wide_ints(values):
-            data[column] = [ex.display_value(r[column]) if column in r else None for r in rows]
+            data[name] = [ex.display_value(r[column]) if column in r else None for r in rows]
             if column in violations:
-                help_ = violation_line(violations[column]).replace("`", "")
-                config[column] = cc.TextColumn(f"⚠ {column}", help=help_)
+                help_ = md(violation_line(violations[column]))
+                config[name] = cc.TextColumn(f"⚠ {name}", help=help_)
             else:
-                config[column] = cc.TextColumn(column, help=_declared_help(decl))
+                config[name] = cc.TextColumn(name, help=_declared_help(decl))
             continue
-        data[column] = values
+        data[name] = [visible_controls(v) if isinstance(v, str) else v for v in values]
         if decl is None:
-            config[column] = cc.Column(column, help="not declared")
+            config[name] = cc.Column(name, help="not declared")
         elif decl.type == "number":
-            config[column] = cc.NumberColumn(column, help=_declared_help(decl))
+            config[name] = cc.NumberColumn(name, help=_declared_help(decl))
         elif decl.type == "boolean":
-            config[column] = cc.CheckboxColumn(column, help=_declared_help(decl))
+            config[name] = cc.CheckboxColumn(name, help=_declared_help(decl))
         elif decl.type == "date":
-            config[column] = cc.TextColumn(
-                column, help=_declared_help(decl) + " (ISO 8601 text, as returned)"
+            config[name] = cc.TextColumn(
+                name, help=_declared_help(decl) + " (ISO 8601 text, as returned)"
             )
         else:
-            config[column] = cc.TextColumn(column, help=_declared_help(decl))
-    frame = pd.DataFrame(data, columns=list(columns))
+            config[name] = cc.TextColumn(name, help=_declared_help(decl))
+    frame = pd.DataFrame(data, columns=list(data))
     return frame, config
 
 
@@ -543,8 +560,10 @@ def _guard(part: str) -> Iterator[None]:
         yield
     except Exception as exc:  # the sections below it still render
         st.error(
-            f"{part} could not be shown ({type(exc).__name__}: {exc}). The rest of the page "
-            "still works; please report this with the input that caused it."
+            md(
+                f"{part} could not be shown ({type(exc).__name__}: {exc}). The rest of the page "
+                "still works; please report this with the input that caused it."
+            )
         )
 
 
@@ -567,13 +586,13 @@ def main() -> None:
         return
     if not loaded.results:
         st.title("chartkit explorer")
-        st.error(loaded.error or f"{loaded.name} holds no tool result.")
+        st.error(md(loaded.error or f"{loaded.name} holds no tool result."))
         st.info("Nothing to show from this source; the other sources still work.")
         return
     if loaded.error is not None:
-        st.error(loaded.error)
+        st.error(md(loaded.error))
     if loaded.warning is not None:
-        st.warning(loaded.warning)
+        st.warning(md(loaded.warning))
     results = list(loaded.results)
     with picker_box:
         index = _pick_result(skey, results)
@@ -585,7 +604,7 @@ def main() -> None:
     try:
         result = ex.with_declaration(original, declaration)
     except ChartkitError as exc:  # the editor cannot make one, but never break the page
-        st.error(str(exc))
+        st.error(md(exc))
         result = original
     results[index] = result
     decl = ex.declaration_json(result.result_columns)
@@ -607,11 +626,12 @@ def main() -> None:
 
 
 def _header(result: ToolResult, loaded: ex.Loaded) -> None:
-    st.title(result.tool)
-    meta = [f"callId `{result.call_id}`"] if result.call_id else []
+    st.title(md(result.tool, one_line=True), anchor=False)
+    meta = [f"callId {md(result.call_id, one_line=True)}"] if result.call_id else []
     if isinstance(result.rows, list):
         meta.append(f"{len(result.rows):,} rows")
-    meta.append(f"from {loaded.name} ({ex.size_text(loaded.size)})" if loaded.size else loaded.name)
+    source = md(loaded.name, one_line=True)
+    meta.append(f"from {source} ({ex.size_text(loaded.size)})" if loaded.size else source)
     st.caption(" · ".join(meta))
     if result.description:
-        st.markdown(f"> {result.description}")
+        st.caption(md(result.description))
