@@ -271,3 +271,31 @@ def test_bad_input_is_refused_naming_the_fix(tmp_path: Path) -> None:
     with pytest.raises(ChartkitError, match="is not a readable Parquet file"):
         read_parquet(b"not parquet", name="x.parquet")
 
+
+
+def test_numpy_values_dates_and_nanoseconds(tmp_path: Path) -> None:
+    import numpy as np
+
+    result = ToolResult(
+        "t",
+        [
+            {"n": np.int64(7), "b": np.bool_(True), "d": dt.date(2024, 1, 5)},
+            {"n": np.int32(-1), "b": False, "d": np.datetime64("2024-01-06T12:00")},
+        ],
+        result_columns={"n": "number", "b": "boolean", "d": "date"},
+    )
+    staged = stage(result, tmp_path)
+    assert staged.parquet is not None
+    table = pq.read_table(staged.parquet)
+    assert table.column("n").type == pa.int64() and table.column("n").to_pylist() == [7, -1]
+    assert table.column("b").to_pylist() == [True, False]
+    assert table.column("d").to_pylist() == [dt.datetime(2024, 1, 5), dt.datetime(2024, 1, 6, 12)]
+    nanos = ToolResult(
+        "t", [{"d": pd.Timestamp("2024-01-05T10:00:00.000000001")}], result_columns={"d": "date"}
+    )
+    column = stage(nanos, tmp_path).columns[0]
+    assert (column.staged_as, column.arrow) == ("text", "string")
+    assert column.reason == (
+        "2024-01-05T10:00:00.000000001 has nanoseconds, which timestamp[us] cannot hold, so the "
+        "column is kept as text, nothing converted"
+    )
