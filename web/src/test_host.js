@@ -17,6 +17,14 @@ function withCsp(html, csp) {
   return html.slice(0, at) + meta + html.slice(at);
 }
 
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 const host = {
   bridge: null,
   iframe: null,
@@ -50,10 +58,10 @@ const host = {
     });
     host.bridge = bridge;
     host.iframe = iframe;
-    iframe.srcdoc = withCsp(html, csp);
-    await new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+    // Listen before the page runs: its ui/initialize is the first thing it sends.
     await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-    await ready;
+    iframe.srcdoc = withCsp(html, csp);
+    await within(ready, 15000, "the view never sent ui/notifications/initialized");
   },
   async toolInput(args) {
     await host.bridge.sendToolInput({ arguments: args });

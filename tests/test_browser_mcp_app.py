@@ -1,0 +1,206 @@
+"""chartkit as an MCP App, end to end: a real ``chartkit mcp`` server, a real MCP client, a host
+page built from the official ``AppBridge`` + ``PostMessageTransport``, and headless Chromium.
+
+The client (advertising MCP Apps) reads ``ui://chartkit/view.html`` and calls the tools over
+stdio; the host page (``tests/mcp_host/host.js``, built by ``make web``) loads that HTML into
+``<iframe sandbox="allow-scripts">`` under the CSP a host applies to a resource that asks for
+none, and sends tool-input and tool-result. Skips without Chromium or Playwright unless
+``CHARTKIT_BROWSER_TESTS=required``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp
+import pytest
+from _browser import REPO, browser_page, require_browser
+from mcp.client.extension import advertise
+from mcp.client.stdio import stdio_client
+from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID
+
+from chartkit.apps import VIEW_URI
+
+pytestmark = pytest.mark.browser
+
+HOST_JS = REPO / "tests" / "mcp_host" / "host.js"
+DEFAULT_CSP = (
+    "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'none'"
+)
+
+# Each value is distinctive, so "no row value in the DOM" is a substring search.
+LATENCY = [
+    {"region": "Zanzibar-North", "p95_ms": 41.5},
+    {"region": "Quixote-West", "p95_ms": 77.25},
+    {"region": "Umbrage-East", "p95_ms": "n/a"},
+    {"region": "Vellichor-South", "p95_ms": 12.125},
+]
+DECLARED = {"region": "string", "p95_ms": "number"}
+ROW_VALUES = ["Zanzibar-North", "Quixote-West", "Umbrage-East", "Vellichor-South", "41.5", "77.25"]
+
+
+def _dump(result: Any) -> dict[str, Any]:
+    out: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return out
+
+
+async def _session() -> dict[str, Any]:
+    """Talk to a real ``chartkit mcp`` over stdio, as a host that renders MCP Apps would."""
+    params = mcp.StdioServerParameters(command=sys.executable, args=["-m", "chartkit", "mcp"])
+    apps = advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})
+    async with mcp.Client(stdio_client(params), extensions=[apps]) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        (page,) = (await client.read_resource(VIEW_URI)).contents
+        calls = {}
+        for name, mode in (("warn", "warn"), ("enforce", "enforce")):
+            arguments = {"rows": LATENCY, "resultColumns": DECLARED, "mode": mode, "tool": "p95"}
+            calls[name] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
+    return {"tools": tools, "page": page, "calls": calls}
+
+
+@pytest.fixture(scope="module")
+def session() -> dict[str, Any]:
+    require_browser()
+    return anyio.run(_session)
+
+
+class Host:
+    """The host page in Chromium, with every request and console error it saw."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+
+    @property
+    def frame(self) -> Any:
+        (frame,) = [f for f in self.page.frames if f != self.page.main_frame]
+        return frame
+
+    def load(self, html: str, theme: str = "light") -> None:
+        self.page.evaluate(
+            "([html, theme, csp]) => window.testHost.load(html, {theme, csp})",
+            [html, theme, DEFAULT_CSP],
+        )
+
+    def show(self, arguments: dict[str, Any], result: dict[str, Any]) -> None:
+        self.page.evaluate("(args) => window.testHost.toolInput(args)", arguments)
+        self.page.evaluate("(result) => window.testHost.toolResult(result)", result)
+        self.frame.wait_for_function("document.body.dataset.state === 'done'")
+        article = self.frame.locator("article.message")
+        if article.count():
+            self.frame.wait_for_function(
+                "['drawn', 'no-chart', 'error'].includes("
+                "document.querySelector('article.message').dataset.state)"
+            )
+
+
+@pytest.fixture
+def host(tmp_path: Path, session: dict[str, Any]) -> Iterator[Host]:
+    page_file = tmp_path / "host.html"
+    page_file.write_text(
+        '<!doctype html><html><head><meta charset="utf-8"><title>test host</title></head>'
+        f'<body style="margin:0"><div id="apps"></div><script src="{HOST_JS.as_uri()}"></script>'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    with browser_page(width=900, height=1000) as page:
+        seen = Host(page)
+        page.on("request", lambda request: seen.requests.append(request.url))
+        page.on("pageerror", lambda error: seen.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: seen.errors.append(message.text) if message.type == "error" else None,
+        )
+        page.goto(page_file.as_uri())
+        page.wait_for_function("window.testHost !== undefined")
+        yield seen
+        # Only the host page and its script were ever requested: the view fetched nothing.
+        assert seen.requests == [page_file.as_uri(), HOST_JS.as_uri()]
+        assert seen.errors == []
+
+
+def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
+    session: dict[str, Any],
+) -> None:
+    tools, page = session["tools"], session["page"]
+    assert set(tools) == {"chart_rows", "chart_file"}
+    for tool in tools.values():
+        assert tool.meta["ui"] == {"resourceUri": VIEW_URI}
+    assert page.mime_type == APP_MIME_TYPE
+    assert page.text.startswith("<!doctype html>")
+    assert "unsafe-eval" not in page.text
+
+
+def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the_theme(
+    host: Host, session: dict[str, Any]
+) -> None:
+    arguments, result = session["calls"]["warn"]
+    payload = result["structuredContent"]
+    assert payload["kind"] == "chart" and payload["mark"] == "bar"
+    host.load(session["page"].text)
+    host.show(arguments, result)
+    frame = host.frame
+
+    assert frame.locator("article.message").get_attribute("data-state") == "drawn"
+    # Vega drew one bar per row that holds a number; the "n/a" row is left out (and noted).
+    bars = frame.locator(".chart svg .mark-rect.role-mark path")
+    assert bars.count() == 3
+    labels = set(frame.locator(".chart svg .role-axis-label text").all_text_contents())
+    assert {"Zanzibar-North", "Quixote-West", "Vellichor-South"} <= labels
+    # Vega labels the chart for screen readers with the spec's description: the reason.
+    chart = frame.locator(".chart [role=graphics-document], .chart[role=graphics-document]")
+    assert chart.get_attribute("aria-roledescription") == "visualization"
+    assert chart.get_attribute("aria-label") == payload["reason"]
+
+    (finding,) = payload["findings"]
+    assert finding["message"].startswith(
+        "'p95' declares column 'p95_ms' as number, and 1 of 4 rows hold something else — the "
+        'first is "n/a" (string).'
+    )
+    assert frame.locator(".finding-message").inner_text() == finding["message"]
+    assert frame.locator(".verdict").inner_text() == "1 finding — shown as a chart."
+    assert frame.locator(".notes li").all_inner_texts() == payload["notes"]
+    # The page reported its size to the host, which sized the iframe by it.
+    sizes = host.page.evaluate("window.testHost.sizes")
+    assert sizes and sizes[-1]["height"] > 400
+
+    assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+    host.page.evaluate("window.testHost.setTheme('dark')")
+    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
+    frame.wait_for_function(  # the chart is drawn again in Vega's dark theme: light axis labels
+        "(() => { const t = document.querySelector('.chart svg .role-axis-label text');"
+        " return t && getComputedStyle(t).fill !== 'rgb(0, 0, 0)'; })()"
+    )
+    assert frame.locator(".chart svg .mark-rect.role-mark path").count() == 3
+
+
+def test_an_enforce_refusal_shows_the_sentence_and_no_row_value_anywhere(
+    host: Host, session: dict[str, Any]
+) -> None:
+    arguments, result = session["calls"]["enforce"]
+    refusal = (
+        "Result rejected: p95 returned rows that disagree with the columns it declares — "
+        "'p95_ms' is declared number and 1 of 4 rows hold string (first: \"n/a\"). Fix the tool "
+        "so the column holds what it declares, or change the declaration. No data was returned."
+    )
+    assert result["content"] == [{"type": "text", "text": refusal}]
+    assert result["structuredContent"]["kind"] == "refused"
+    host.load(session["page"].text, theme="dark")
+    host.show(arguments, result)  # the tool input holds every row; the page shows none
+    frame = host.frame
+    assert frame.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert frame.locator(".reason").inner_text() == refusal
+    assert frame.locator(".verdict").inner_text() == "Refused: no data was returned."
+    assert frame.locator(".no-chart").inner_text() == (
+        "No chart: the result was refused, and no data was returned."
+    )
+    dom = frame.evaluate("document.documentElement.outerHTML")
+    assert [value for value in ROW_VALUES if value in dom] == []
+    assert frame.locator("svg").count() == 0
