@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: explore test lint typecheck pytest bench examples clean web
+.PHONY: explore test lint typecheck pytest bench examples gallery clean web
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chartkit needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -32,6 +32,10 @@ bench: $(VENV)/.dev-installed
 
 examples:
 	$(PYTHON) app/generate_examples.py
+
+# docs/gallery.md and docs/gallery/*.png: each bundled example's chart and its alternatives.
+gallery: $(VENV)/.dev-installed
+	$(BIN)/python docs/gallery.py
 
 # The MCP Apps page (chartkit/web/view.html) and the test-only host (tests/mcp_host/host.js),
 # built from web/package-lock.json. Both are committed, so `make test` and CI need no npm.

@@ -21,6 +21,7 @@ from chartkit._safe import cap_text, renderable, script_json, visible
 from chartkit.decide import ROWS, Plan
 from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
+from chartkit.options import DEFAULT_FORMAT
 
 __all__ = [
     "CHART_HEIGHT",
@@ -131,6 +132,14 @@ def _log_baseline(channels: dict[str, Any], plan: Plan) -> None:
     channels[f"{channel}2"] = _SECOND[channel](datum=base)
 
 
+def _axis_format(plan: Plan, enc: Encoding) -> str:
+    """The measure axis's d3 format: the one asked for, or thousands separators with the
+    ticks' own precision (``,~f``: 7,000 and 0.5, never 7e+3)."""
+    if enc.aggregate == "count" or plan.format == DEFAULT_FORMAT:
+        return ",~f"
+    return plan.format
+
+
 def _measure_channel(plan: Plan) -> str:
     return "x" if plan.horizontal else "y"
 
@@ -176,7 +185,7 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         ticks = {"interval": interval, "step": 3 if plan.time_unit == "quarter" else 1}
         options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
     if enc.type == "quantitative" and channel == _measure_channel(plan) and not enc.bin:
-        options["axis"] = alt.Axis(format="," if enc.aggregate == "count" else plan.format)
+        options["axis"] = alt.Axis(format=_axis_format(plan, enc))
         if plan.scale == "log":
             options["scale"] = alt.Scale(type="log")
     if channel == "color" and enc.aggregate == "count":

@@ -261,7 +261,12 @@ def _generate(c: _Columns) -> Iterator[Alternative]:
         yield Alternative("histogram", _text("histogram", x=m.name), x=m.name)
     repeated = [k for k in c.categories if k.distinct < k.rows]  # a count of 1 each says nothing
     for k in repeated[:2]:
-        yield Alternative("count bars", _text("count bars", x=k.name, xt=_said(k)), x=k.name)
+        yield Alternative(
+            "count bars",
+            _text("count bars", x=k.name, xt=_said(k)),
+            x=k.name,
+            aggregate="count",
+        )
 
 
 def _join(names: tuple[str, ...]) -> str:
