@@ -29,6 +29,7 @@ test: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/check.py
 	$(BIN)/python bench/view.py
+	$(BIN)/python bench/stage.py
 
 examples:
 	$(PYTHON) app/generate_examples.py
