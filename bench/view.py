@@ -23,6 +23,11 @@ A typed frame (datetime64[UTC], float64, str):
 - pandas group-by, then Altair: ``groupby([ts.dt.floor("30min"), region]).mean()`` and a plain
   ``alt.Chart(...).to_dict()`` of the 2,780 points.
 
+Then view()'s chart options on the typed frame, each raced against plain ``view(frame)``:
+an aggregate with a time unit, a format with a log scale and a sort, facets, an alternative
+drawn from its picks, and ``choose=0`` (which plans the opening chart first, to know its
+alternatives).
+
 Then peak memory: ``view()`` on 5,000,000 rows (frame, and list of dicts), each in its own
 subprocess under ``tracemalloc``, against the size of the equivalent pandas frame
 (``memory_usage(deep=True)``).
@@ -73,8 +78,8 @@ def series_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
 # --- contenders: each answers how many points (or rows) it sends, and how many bytes ---------
 
 
-def chartkit_view(data: Any) -> tuple[int, int]:
-    v = view(data, DECL)
+def chartkit_view(data: Any, **options: Any) -> tuple[int, int]:
+    v = view(data, DECL, **options)
     assert v.spec is not None and v.frame is not None, v.reason
     points = len(v.spec["datasets"][v.spec["data"]["name"]])
     return points, len(json.dumps(v.spec))
@@ -245,6 +250,23 @@ def speed(n: int, repeat: int) -> None:
         ),
         "chartkit",
     )
+    print_table(
+        "The chart options on the typed frame (each against plain view(), same round)",
+        race([(label, lambda o=o: chartkit_view(frame, **o)) for label, o in OPTIONS], repeat),
+        "view()",
+    )
+
+
+FACETED = {"x": "ts", "y": "latency_ms", "facet": "region"}
+OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("view(frame)", {}),
+    ("aggregate='max', time_unit='hour'", {"aggregate": "max", "time_unit": "hour"}),
+    ("format=',.1f', scale='log', sort='x'", {"format": ",.1f", "scale": "log", "sort": "x"}),
+    ("facet='region'", {"facet": "region"}),
+    ("**alternatives[0].picks() (faceted lines)", FACETED),
+    ("choose=0 (plans the opening chart too)", {"choose": 0}),
+]
+"""view()'s chart options, each timed against plain ``view(frame)`` in the same rounds."""
 
 
 def main() -> None:
