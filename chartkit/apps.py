@@ -169,7 +169,8 @@ def rows_json(rows: object) -> str:
     try:
         import narwhals as nw
 
-        records = nw.from_native(rows, eager_only=True).rows(named=True)
+        native: Any = rows
+        records = nw.from_native(native, eager_only=True).rows(named=True)
     except TypeError:
         return json.dumps(str(rows))
     return pydantic_core.to_json(records, fallback=str).decode("utf-8")

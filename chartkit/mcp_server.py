@@ -19,6 +19,7 @@ wrong and how to fix it; the server keeps serving. A desktop host starts it with
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -111,7 +112,7 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
         y: PickArg = None,
         color: PickArg = None,
         mode: ModeArg = "warn",
-        tool: Annotated[str, Field(description="The name of the tool the rows came from.")] = "rows",
+        tool: Annotated[str, Field(description="The tool the rows came from.")] = "rows",
     ) -> mcp_types.CallToolResult:
         checked = _rows_or_error(rows)
         result = _result(tool, checked, resultColumns)
@@ -179,7 +180,7 @@ def _result(tool: str, rows: Any, declaration: Any, like: ToolResult | None = No
     if declaration is not None and not isinstance(declaration, dict):
         raise ToolError(
             f"resultColumns must be an object mapping column names to types, got "
-            f"{_kind(declaration)}; pass e.g. {{\"region\": \"string\", \"p95\": \"number\"}}, "
+            f'{_kind(declaration)}; pass e.g. {{"region": "string", "p95": "number"}}, '
             "or leave it out to chart undeclared columns"
         )
     try:
@@ -250,9 +251,9 @@ def _read_file(path: str, *, index: int | None = None) -> ToolResult:
         raise ToolError(f"cannot read {path!r}: it is not a file; give the path of a data file")
     if size > MAX_FILE_BYTES:
         raise ToolError(
-            f"{path!r} is {size / 2**20:.1f} MiB, over the {MAX_FILE_BYTES // 2**20} MiB chart_file "
-            "reads; chart a smaller extract (filter or aggregate it first), or pass the rows "
-            "to chart_rows"
+            f"{path!r} is {_size(size)}, over the {_size(MAX_FILE_BYTES)} chart_file reads; "
+            "chart a smaller extract (filter or aggregate it first), or pass the rows to "
+            "chart_rows"
         )
     try:
         if suffix == ".csv":
@@ -307,14 +308,16 @@ def _pandas() -> Any:
 
 
 def _parquet(file: Path) -> Any:
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("pyarrow") is None:
         raise ToolError(
             "reading Parquet needs pyarrow, which is not installed where the server runs; "
             "install it with: pip install pyarrow (or send the rows to chart_rows)"
-        ) from None
+        )
     return _pandas().read_parquet(file)
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n / 2**10:.1f} KiB"
 
 
 def _short(exc: BaseException) -> str:
