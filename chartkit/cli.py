@@ -297,7 +297,7 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
         except OSError as exc:
             raise _Exit(EXIT_UNREADABLE, f"{file} cannot be read: {exc.strerror}") from None
     try:
-        if Path(name).suffix.lower() in TABLE_SUFFIXES or columns is not None:
+        if Path(name).suffix.lower() in (".csv", ".parquet") or columns is not None:
             return name, [_read_table(data, name, columns)]
         return name, _parse(data, name)
     except ChartkitError as exc:
@@ -724,35 +724,17 @@ def _explore(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------- .csv, .parquet and stage
 
-TABLE_SUFFIXES = (".csv", ".parquet")
-
-
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
     """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not)."""
-    suffix = Path(name).suffix.lower()
-    if suffix not in TABLE_SUFFIXES:
+    from chartkit.tables import is_table, read_table
+
+    if not is_table(name):
         raise ChartkitError(
             f"--columns applies to .csv and .parquet input; {name} is read as JSON, and a JSON "
             "tool result carries its own resultColumns"
         )
     declared = _declaration(columns) if columns is not None else None
-    if suffix == ".csv":
-        from chartkit.csvread import read_csv
-
-        return read_csv(data, declared, name=Path(name).name)
-    from chartkit.staging import read_parquet
-
-    result = read_parquet(data, name=Path(name).name)
-    if declared is None:
-        return result
-    from chartkit.columns import assert_result_columns
-
-    return ToolResult(
-        result.tool,
-        result.rows,
-        result_columns=assert_result_columns(result.tool, declared),
-        call_id=result.call_id,
-    )
+    return read_table(data, name, declared)
 
 
 def _declaration(columns: str) -> object:

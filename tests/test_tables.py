@@ -1,0 +1,40 @@
+"""``read_table``: one door for .csv (read by a declaration) and .parquet (staged or not)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from chartkit import ToolResult, ToolResultError, check_result, stage
+from chartkit.tables import is_table, read_table
+
+
+def test_a_csv_is_read_by_the_declaration_given(tmp_path: Path) -> None:
+    path = tmp_path / "luns.csv"
+    path.write_text("lun,host\n3,a\nn/a,b\n", encoding="utf-8")
+    result = read_table(path, result_columns={"lun": "number"})
+    assert result.tool == "luns"
+    assert result.rows == [{"lun": 3, "host": "a"}, {"lun": "n/a", "host": "b"}]
+    assert check_result(result, mode="enforce").refused
+    assert read_table(path.read_bytes(), "luns.csv").result_columns is None
+
+
+def test_a_parquet_brings_its_declaration_and_a_given_one_replaces_it(tmp_path: Path) -> None:
+    staged = stage(ToolResult("t", [{"lun": 3}], result_columns={"lun": "number"}), tmp_path)
+    assert staged.parquet is not None
+    own = read_table(staged.parquet.read_bytes(), "t.parquet")
+    assert own.result_columns is not None and own.result_columns["lun"].type == "number"
+    replaced = read_table(staged.parquet, result_columns={"lun": "string"})
+    assert replaced.result_columns is not None and replaced.result_columns["lun"].type == "string"
+    plain = tmp_path / "plain.parquet"
+    pq.write_table(pa.table({"x": [1]}), plain)
+    assert read_table(plain).result_columns is None
+
+
+def test_other_files_are_refused_naming_the_readers() -> None:
+    assert is_table("a.parquet") and not is_table("a.json")
+    with pytest.raises(ToolResultError, match=r"run\.jsonl is not a table file chartkit reads"):
+        read_table(b"{}", "run.jsonl")
