@@ -52,14 +52,19 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
         "install it with: pip install 'chartkit[mcp]'"
     ) from None
 
+# chartkit as an MCP App: attach chartkit's UI to a declared tool in one call (chartkit.apps).
+from chartkit.apps import VIEW_URI, chart_tool
+
 __all__ = [
     "META_KEY",
+    "VIEW_URI",
     "DeclarationDroppedWarning",
     "ListedTool",
     "MCPCallError",
     "ServerSpec",
     "call_tool",
     "call_tool_sync",
+    "chart_tool",
     "declare_tool",
     "list_tools",
     "list_tools_sync",
