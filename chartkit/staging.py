@@ -136,8 +136,8 @@ def stage(
     >>> import tempfile, pyarrow.parquet as pq
     >>> r = ToolResult("host_group_mappings", [{"logical_unit_number": 0, "host_group": "a"}],
     ...                result_columns={"logical_unit_number": "number", "host_group": "string"})
-    >>> staged = stage(r, tempfile.mkdtemp())
-    >>> pq.read_schema(staged.parquet).types
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     pq.read_schema(stage(r, directory).parquet).types
     [DataType(int64), DataType(string)]
     """
     pa = _pyarrow()

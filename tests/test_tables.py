@@ -38,3 +38,19 @@ def test_other_files_are_refused_naming_the_readers() -> None:
     assert is_table("a.parquet") and not is_table("a.json")
     with pytest.raises(ToolResultError, match=r"run\.jsonl is not a table file chartkit reads"):
         read_table(b"{}", "run.jsonl")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["chartkit.csvread", "chartkit.events", "chartkit.staging", "chartkit.tables",
+     "chartkit._notebook"],
+)  # fmt: skip
+def test_the_docstring_examples_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    result = doctest.testmod(
+        module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, report=False
+    )
+    assert result.attempted > 0 and result.failed == 0, f"{name}: {result}"
