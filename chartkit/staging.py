@@ -130,8 +130,9 @@ def stage(
 
     Writes ``NAME.parquet`` (unless refused under enforce) and ``NAME.json``, the sidecar;
     ``name`` defaults to the tool's name, made safe for a file name. The directory is created
-    when missing. The result's rows must be a list of objects or a dataframe (an empty list
-    stages zero rows).
+    when missing. The result's rows must be a list of objects or a dataframe (an empty one
+    stages zero rows, with the declared columns); an MCP answer that may be one row
+    (``one_row_ambiguous``) is staged as that row when the check is armed.
 
     >>> import tempfile, pyarrow.parquet as pq
     >>> r = ToolResult("host_group_mappings", [{"logical_unit_number": 0, "host_group": "a"}],
@@ -146,8 +147,11 @@ def stage(
             f"stage takes a ToolResult, got {type(result).__name__}; wrap rows as "
             "ToolResult(tool, rows, result_columns=...)"
         )
-    reading = read_rowset(result.rows)
-    if reading is None and not (isinstance(result.rows, list | tuple) and not result.rows):
+    armed = mode != "off" and result.result_columns is not None
+    rows = result.rows_to_check() if armed else result.rows  # a lone MCP object: one row
+    reading = read_rowset(rows)
+    empty = isinstance(rows, list | tuple | pd.DataFrame) and len(rows) == 0
+    if reading is None and not empty:
         raise ChartkitError(
             f"the result of {result.tool} is not rows (a list of objects or a dataframe) — it "
             f"is a {type(result.rows).__name__} — so there is nothing to stage as a table"

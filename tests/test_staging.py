@@ -299,3 +299,20 @@ def test_numpy_values_dates_and_nanoseconds(tmp_path: Path) -> None:
         "2024-01-05T10:00:00.000000001 has nanoseconds, which timestamp[us] cannot hold, so the "
         "column is kept as text, nothing converted"
     )
+
+
+def test_a_lone_mcp_object_is_one_row_only_when_the_check_is_armed(tmp_path: Path) -> None:
+    lone = ToolResult(
+        "t", {"lun": "", "host": "a"}, result_columns={"lun": "number"}, one_row_ambiguous=True
+    )
+    staged = stage(lone, tmp_path, mode="warn")
+    assert staged.rows == 1 and staged.columns[0].staged_as == "text"
+    with pytest.raises(ChartkitError, match="it is a dict"):
+        stage(lone, tmp_path, mode="off")
+    assert stage(lone, tmp_path, mode="enforce").parquet is None
+
+
+def test_an_empty_dataframe_stages_the_declared_columns(tmp_path: Path) -> None:
+    staged = stage(ToolResult("t", pd.DataFrame(), result_columns={"lun": "number"}), tmp_path)
+    assert staged.rows == 0 and staged.parquet is not None
+    assert pq.read_schema(staged.parquet).names == ["lun"]
