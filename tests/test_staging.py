@@ -316,3 +316,24 @@ def test_an_empty_dataframe_stages_the_declared_columns(tmp_path: Path) -> None:
     staged = stage(ToolResult("t", pd.DataFrame(), result_columns={"lun": "number"}), tmp_path)
     assert staged.rows == 0 and staged.parquet is not None
     assert pq.read_schema(staged.parquet).names == ["lun"]
+
+
+def test_without_pyarrow_staging_says_how_to_install_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['pyarrow'] = None\n"
+        "from chartkit import ToolResult, stage, MissingExtraError\n"
+        "try:\n"
+        f"    stage(ToolResult('t', [{{'a': 1}}]), {str(tmp_path)!r})\n"
+        "except MissingExtraError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout.strip() == (
+        "staging writes Parquet with pyarrow, which is not installed; install it with: "
+        "pip install 'chartkit[stage]'"
+    )
