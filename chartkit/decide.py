@@ -132,6 +132,7 @@ class Plan:
     format: str = DEFAULT_FORMAT
     time_unit: str | None = None
     alternatives: tuple[Alternative, ...] = ()
+    left_out: int = 0
 
 
 def plan_view(
@@ -224,6 +225,7 @@ class _Planner:
         self.utc: set[str] = set()  # date columns holding aware times, shown in UTC
         self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
         self.log_refused = False
+        self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
 
     # -- choosing columns ---------------------------------------------------------------
 
@@ -586,6 +588,7 @@ class _Planner:
             out[self.fields[q.name]] = values
             dropped |= unplaced
         data = pd.DataFrame(out)[~dropped]
+        self.left_out += int((~keep).sum()) + int(dropped.sum())
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
         skip = optional or set()
@@ -604,6 +607,7 @@ class _Planner:
             n = int(empty.sum())
             self.notes.append(f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.")
             data = data[~empty]
+            self.left_out += n
         if data.empty:
             raise _NothingToDraw(
                 "Every row is left out of the chart, so there is nothing to draw: "
@@ -1082,6 +1086,7 @@ class _Planner:
             horizontal=horizontal,
             title=title,
             order=order,
+            left_out=self.left_out,
             scale="linear" if self.log_refused else self.opts.scale,
             format=self.opts.format,
             time_unit=self.opts.time_unit,

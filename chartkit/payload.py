@@ -21,7 +21,7 @@ from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.integrity import CHECK_MODES, CheckOutcome, DispositionRow
 from chartkit.rules import RULES
-from chartkit.view import PAYLOAD_VERSION, ViewKind
+from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
 
 __all__ = ["view_payload_schema"]
 
@@ -215,6 +215,13 @@ def view_payload_schema() -> dict[str, Any]:
                 },
                 "additionalProperties": False,
             },
+            "state": {
+                "enum": list(get_args(ViewState)),
+                "description": "What a UI says about the view: 'refused' under enforce, "
+                "'refused axes' when an axis was refused, 'rows left out' when the chart does "
+                "not place every row (see 'leftOut' and the notes), else 'ok'.",
+            },
+            "leftOut": {**_counts(), "description": "Rows the chart does not place."},
             "alternatives": {
                 "type": "array",
                 "description": "The other charts the declared types allow, ranked; "

@@ -31,9 +31,11 @@ from chartkit.rowset import read_rowset
 if TYPE_CHECKING:
     import altair as alt
 
-__all__ = ["SAVE_FORMATS", "View", "ViewKind", "view"]
+__all__ = ["SAVE_FORMATS", "View", "ViewKind", "ViewState", "view"]
 
 ViewKind = Literal["chart", "table", "refused"]
+ViewState = Literal["ok", "rows left out", "refused axes", "refused"]
+"""What a UI says about a view, in one word: follows the refusals and the rows left out."""
 SAVE_FORMATS = (".png", ".svg", ".html", ".json")
 PAYLOAD_VERSION = 1
 
@@ -55,6 +57,19 @@ class View:
     frame: pd.DataFrame | None = field(default=None, repr=False)
     alternatives: tuple[Alternative, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    left_out: int = 0
+
+    @property
+    def state(self) -> ViewState:
+        """``refused`` (under enforce), ``refused axes`` (an axis was refused), ``rows left
+        out`` (the chart does not place every row), or ``ok`` — the status a UI shows."""
+        if self.kind == "refused":
+            return "refused"
+        if self.refusals:
+            return "refused axes"
+        if self.kind == "chart" and self.left_out:
+            return "rows left out"
+        return "ok"
 
     # -- exports ------------------------------------------------------------------------
 
@@ -100,6 +115,8 @@ class View:
             "spec": self.spec,
             "options": dict(self.options),
             "alternatives": [a.to_dict() for a in self.alternatives],
+            "state": self.state,
+            "leftOut": self.left_out,
         }
 
     def to_json(self, **kwargs: Any) -> str:
@@ -246,6 +263,7 @@ def view(
         spec=chart.to_dict() if chart is not None else None,
         frame=frame,
         alternatives=plan.alternatives,
+        left_out=plan.left_out,
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
 

@@ -220,3 +220,25 @@ def test_an_alternative_out_of_range_is_refused_naming_how_many_there_are() -> N
     with pytest.raises(ChartkitError, match=r"choose=5 is not an alternative of this view; it "
                        r"has 5 \(0 to 4\)"):  # fmt: skip
         view(SERIES, SERIES_DECL, choose=5)
+
+
+@pytest.mark.parametrize(
+    ("name", "picks", "state", "left_out"),
+    [
+        ("latency_by_region", {}, "ok", 0),
+        ("capacity_view", {}, "ok", 0),
+        ("host_inventory", {}, "ok", 0),  # a table, and nothing wrong with it
+        ("host_group_mappings", {}, "ok", 0),  # capacity_gb is clean, every row is drawn
+        ("host_group_mappings", {"y": "logical_unit_number"}, "rows left out", 166),
+        ("missing_column", {}, "refused axes", 0),
+        ("volume_io_stats", {}, "refused axes", 0),
+        ("host_group_mappings", {"mode": "enforce"}, "refused", 0),
+    ],
+)
+def test_the_state_a_ui_shows_follows_the_refusals_and_the_rows_left_out(
+    name: str, picks: dict[str, Any], state: str, left_out: int
+) -> None:
+    data = example(name)
+    v = view(data["rows"], data.get("resultColumns"), tool=data["tool"], **picks)
+    assert (v.state, v.left_out) == (state, left_out)
+    assert v.to_dict()["state"] == state
