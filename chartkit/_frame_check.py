@@ -124,8 +124,8 @@ def check_frame(
         if plan.groups:
             plans.append(plan)
     if plans:
-        frame = _prepared(reading, helpers)
-        for plan, found in zip(plans, _judge(reading, frame, plans), strict=True):
+        frames = _prepared(reading, helpers)
+        for plan, found in zip(plans, _judge(reading, frames, plans), strict=True):
             if found is not None:
                 out[plan.name] = found
     return tuple(out[n] for n in declared if n in out)
@@ -235,28 +235,51 @@ def _native_types(reading: EngineReading) -> dict[str, str]:
     return {c: str(t).strip('"') for c, t in zip(rel.columns, rel.types, strict=True)}
 
 
-def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> Any:
-    """The frame as narwhals, with a row index and any helper columns (native: see above)."""
+@dataclass
+class _Frames:
+    """The frame as narwhals with any helper columns (``plain``), and on demand with a row
+    index too (``indexed()``): numbering the rows costs a window in a lazy engine, so it is
+    only asked for when a column offends in more than one way."""
+
+    reading: EngineReading
+    plain: Any
+    native: Any
+    _indexed: Any = None
+
+    def indexed(self) -> Any:
+        import narwhals as nw
+
+        if self._indexed is None:
+            engine, native = self.reading.engine, self.native
+            if engine == "duckdb":
+                native = native.project(f"*, row_number() OVER () - 1 AS {ROW}")
+            elif engine == "polars":
+                native = native.with_row_index(ROW)
+            elif engine == "pyspark":
+                from pyspark.sql import functions as F
+
+                native = native.withColumn(ROW, F.monotonically_increasing_id())
+            elif engine == "ibis":
+                import ibis
+
+                native = native.mutate(**{ROW: ibis.row_number()})
+            frame = nw.from_native(native)
+            if engine == "pyarrow":
+                frame = frame.with_row_index(ROW)  # eager: narwhals numbers the rows itself
+            self._indexed = frame
+        return self._indexed
+
+
+def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> _Frames:
+    """The frame as narwhals, with any helper columns (native: see the module docstring)."""
     import narwhals as nw
 
     native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
-    if reading.engine == "duckdb":
-        extra = "".join(f", {sql} AS {_quote(n)}" for n, sql in helpers.items())
-        native = native.project(f"*, row_number() OVER () - 1 AS {ROW}{extra}")
-    elif reading.engine == "polars":
-        native = native.with_row_index(ROW)
-    elif reading.engine == "pyspark":
-        from pyspark.sql import functions as F
-
-        native = native.withColumn(ROW, F.monotonically_increasing_id())
-    elif reading.engine == "ibis":
-        import ibis
-
-        native = native.mutate(**{ROW: ibis.row_number()})
-    frame = nw.from_native(native)
-    if reading.engine == "pyarrow":
-        frame = frame.with_row_index(ROW)  # eager: narwhals numbers the rows itself
-    return frame
+    if reading.engine == "duckdb" and helpers:
+        native = native.project(
+            "*" + "".join(f", {sql} AS {_quote(n)}" for n, sql in helpers.items())
+        )
+    return _Frames(reading, nw.from_native(native), native)
 
 
 def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names: str) -> Any:
@@ -277,7 +300,7 @@ def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names:
 
 
 def _judge(
-    reading: EngineReading, frame: Any, plans: list[_Column]
+    reading: EngineReading, frames: _Frames, plans: list[_Column]
 ) -> list[ColumnViolation | None]:
     import narwhals as nw
 
@@ -309,22 +332,26 @@ def _judge(
             out.append(reading.total - k if how == "present" else k)
         return out
 
-    if reading.lazy:  # one scan: counts and first rows together
-        row = _run(reading, frame, sums + firsts, "count", names)
-        n, at = counts_of(row[: len(sums)]), list(row[len(sums) :])
-    else:  # eager: the counts first (mostly null counts, kept as metadata), then only what offends
-        n = counts_of(_run(reading, frame, sums, "count", names))
-        wanted = [i for i, k in enumerate(n) if k]
-        at = [None] * len(flat)
-        if wanted:
-            got = _run(reading, frame, [firsts[i] for i in wanted], "first-offender", names)
-            for i, v in zip(wanted, got, strict=True):
-                at[i] = v
-    per_plan: dict[int, list[tuple[str, int, int]]] = {}
-    for (plan, tp, _), k, first in zip(flat, n, at, strict=True):
+    # 1. the counts (for an eager frame mostly null counts, which it keeps as metadata)
+    n = counts_of(_run(reading, frames.plain, sums, "count", names))
+    # 2. where a column offends in more than one way, which way comes first: row indexes
+    at: list[int | None] = [None] * len(flat)
+    by_plan: dict[int, list[int]] = {}
+    for i, ((plan, _, _), k) in enumerate(zip(flat, n, strict=True)):
         if k:
-            per_plan.setdefault(id(plan), []).append((tp, int(k), int(first)))
-    samples = _samples(reading, frame, plans, per_plan)
+            by_plan.setdefault(id(plan), []).append(i)
+    ordered_groups = [i for groups in by_plan.values() if len(groups) > 1 for i in groups]
+    if ordered_groups:
+        got = _run(reading, frames.indexed(), [firsts[i] for i in ordered_groups], "first-offender",
+                   names)  # fmt: skip
+        for i, v in zip(ordered_groups, got, strict=True):
+            at[i] = int(v)
+    per_plan: dict[int, list[tuple[str, int, int, Any]]] = {}
+    for (plan, tp, cond), k, first in zip(flat, n, at, strict=True):
+        if k:
+            per_plan.setdefault(id(plan), []).append((tp, int(k), -1 if first is None else first,
+                                                      cond))  # fmt: skip
+    samples = _samples(reading, frames, plans, per_plan)
     out: list[ColumnViolation | None] = []
     for plan in plans:
         found = per_plan.get(id(plan))
@@ -332,7 +359,7 @@ def _judge(
             out.append(None)
             continue
         merged: dict[str, list[int]] = {}
-        for tp, k, first in found:
+        for tp, k, first, _ in found:
             had = merged.setdefault(tp, [0, first])
             had[0] += k
             had[1] = min(had[1], first)
@@ -357,37 +384,54 @@ def _judge(
 
 def _samples(
     reading: EngineReading,
-    frame: Any,
+    frames: _Frames,
     plans: list[_Column],
-    per_plan: Mapping[int, list[tuple[str, int, int]]],
+    per_plan: Mapping[int, list[tuple[str, int, int, Any]]],
 ) -> dict[str, Any]:
-    """The first offending value of each broken column: one fetch of at most one row each."""
+    """The first offending value of each broken column, at most one row each.
+
+    A column that offends in one way only gets the first row its condition holds for, in the
+    engine's scan order (``filter … LIMIT 1``, no row index); the others are fetched by the row
+    indexes already found, in one query that stops at the last one.
+    """
     import narwhals as nw
 
-    wanted: dict[str, tuple[int, _Column]] = {}
+    by_index: dict[str, tuple[int, _Column]] = {}
+    out: dict[str, Any] = {}
     for plan in plans:
         found = per_plan.get(id(plan))
-        if found:
-            tp, _, first = min(found, key=lambda g: g[2])
-            if tp not in ABSENCE_TYPE_NAMES:
-                wanted[plan.name] = (first, plan)
-    if not wanted:
-        return {}
-    columns = list(dict.fromkeys(p.sample_from for _, p in wanted.values()))
-    names = ", ".join(map(repr, wanted))
+        if not found:
+            continue
+        tp, _, first, cond = min(found, key=lambda g: g[2])
+        if tp in ABSENCE_TYPE_NAMES:
+            continue
+        if first >= 0:
+            by_index[plan.name] = (first, plan)
+            continue
+        query = frames.plain.filter(cond).select(plan.sample_from).head(1)
+        (value,) = _fetch(reading, query, plan.name)[0].values()
+        out[plan.name] = json.loads(value) if plan.json_text and value is not None else value
+    if by_index:
+        columns = list(dict.fromkeys(p.sample_from for _, p in by_index.values()))
+        query = frames.indexed().filter(nw.col(ROW).is_in([at for at, _ in by_index.values()]))
+        query = query.select(ROW, *columns).head(len(by_index))  # stops at the last one
+        rows = {r[ROW]: r for r in _fetch(reading, query, ", ".join(map(repr, by_index)))}
+        for name, (at, plan) in by_index.items():
+            value = rows[at][plan.sample_from]
+            out[name] = json.loads(value) if plan.json_text and value is not None else value
+    return out
+
+
+def _fetch(reading: EngineReading, query: Any, names: str) -> list[dict[str, Any]]:
+    import narwhals as nw
+
     try:
-        picked = frame.filter(nw.col(ROW).is_in([at for at, _ in wanted.values()]))
-        picked = picked.select(ROW, *columns)
-        if isinstance(picked, nw.LazyFrame):
-            picked = picked.collect()
-        rows = {r[ROW]: r for r in picked.rows(named=True)}
+        if isinstance(query, nw.LazyFrame):
+            query = query.collect()
+        rows: list[dict[str, Any]] = query.rows(named=True)
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(
             f"{reading.engine} could not run the check's sample query for column(s) {names}: "
             f"{str(exc)[:400]}"
         ) from exc
-    out: dict[str, Any] = {}
-    for name, (at, plan) in wanted.items():
-        value = rows[at][plan.sample_from]
-        out[name] = json.loads(value) if plan.json_text and value is not None else value
-    return out
+    return rows

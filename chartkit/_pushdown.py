@@ -232,19 +232,19 @@ def _reduce(
         series = 1
         if color is None:  # decide.py's automatic color: a small string column
             colors = [c for c in of("string") + of("boolean") if c not in (xs, ys)]
-        for c in colors:
-            distinct = _frame(reading).select(nw.col(c).n_unique().alias("n"))
-            series = int(_collect(reading, [c], "series", distinct)["n"].iloc[0])
-            if (1 < series <= MAX_COLOR_CATEGORIES) or color is not None:
-                colors = [c]
-                break
-        else:
-            colors, series = [], 1
-        if series > MAX_COLOR_CATEGORIES:
-            colors, series = [], 1
+        if colors:  # distinct values without nulls, as pandas counts them: one query for all
+            counts = _collect(reading, colors, "series", _frame(reading).select(*(
+                (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(c)
+                for c in colors
+            )))  # fmt: skip
+            fits = [c for c in colors if 1 < int(counts[c].iloc[0]) <= MAX_COLOR_CATEGORIES]
+            picked = colors[0] if color is not None else (fits[0] if fits else None)
+            series = int(counts[picked].iloc[0]) if picked is not None else 1
+            colors = [picked] if picked is not None and series <= MAX_COLOR_CATEGORIES else []
+            series = series if colors else 1
     used = [xs, ys, *colors]
     frame = _frame(reading).select(*used)
-    keep = _clean(frame, used, reading)
+    keep = _clean(frame, used, reading, declaration, colors)
     if keep is not None:
         frame = frame.filter(keep)
     notes = [
@@ -296,13 +296,23 @@ def _reduce(
     return out[[xs, ys]].reset_index(drop=True), tuple(notes)
 
 
-def _clean(frame: Any, used: list[str], reading: Any) -> Any:
-    """The rows whose used columns hold a value (columns already of their declared type)."""
+def _clean(
+    frame: Any,
+    used: list[str],
+    reading: Any,
+    declaration: Mapping[str, ColumnDeclaration],
+    colors: list[str],
+) -> Any:
+    """The rows the chart can place: x and y hold a value (a finite one for floats), and a
+    color column holds one unless it is declared nullable (null categories keep their rows)."""
     import narwhals as nw
 
     schema = dict(reading.schema)
     keep = None
     for name in used:
+        decl = declaration.get(name)
+        if name in colors and decl is not None and decl.nullable:
+            continue
         dtype = schema[name]
         col = nw.col(name)
         ok = ~col.is_null()
