@@ -72,3 +72,28 @@ def test_spark_finds_what_duckdb_and_the_rows_find(spark: SparkSession) -> None:
         assert_same(in_spark, check_columns(rel, declared))
         assert_same(in_spark, check_columns(ROWS, declared))
         assert in_spark  # every declaration here breaks something
+
+
+def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
+    """Over max_points, both engines bucket the line themselves; the points that leave agree."""
+    import polars as pl
+
+    from chartkit import view
+
+    start = dt.datetime(2024, 1, 1)
+    rows = [
+        (start + dt.timedelta(minutes=i), None if i % 97 == 0 else float(i % 50), f"vdi-{i % 3}")
+        for i in range(3000)
+    ]
+    frame = spark.createDataFrame(rows, "at timestamp_ntz, gb double, host string")
+    table = pl.DataFrame(rows, schema=["at", "gb", "host"], orient="row").to_arrow()
+    con = duckdb.connect()
+    con.register("t", table)
+    declared = {"at": "date", "gb": "number", "host": "string"}
+    in_spark = view(frame, declared, max_points=500)
+    in_duckdb = view(con.sql("SELECT * FROM t"), declared, max_points=500)
+    assert (in_spark.kind, in_spark.mark) == ("chart", "line")
+    assert in_spark.spec == in_duckdb.spec
+    assert [n.replace("pyspark", "E") for n in in_spark.notes] == [
+        n.replace("duckdb", "E") for n in in_duckdb.notes
+    ]
