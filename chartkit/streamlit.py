@@ -59,6 +59,7 @@ def show(
     color: str | None = None,
     check: bool = True,
     table: bool = True,
+    details: bool = True,
     max_table_rows: int = 1000,
     renderer: Renderer | None = "svg",
     key: str | None = None,
@@ -70,8 +71,9 @@ def show(
     ``tool``, ``mode``, ``x``, ``y`` and ``color`` are passed on; they are ignored for a
     View). ``check=False`` leaves the findings out (for a page that shows them elsewhere);
     ``table=False`` leaves out the rows of a table view (its reason is always shown), and
-    ``max_table_rows`` caps them; ``renderer`` asks vega-embed for SVG (the default, so marks
-    are elements on the page) or canvas.
+    ``max_table_rows`` caps them; ``details=False`` leaves out the notes and refused axes
+    (for a page that shows them with the findings, column by column); ``renderer`` asks
+    vega-embed for SVG (the default, so marks are elements on the page) or canvas.
 
     Inside an agent chat::
 
@@ -103,10 +105,11 @@ def show(
             st.dataframe(
                 visible_frame(frame), hide_index=True, key=None if key is None else f"{key}-table"
             )
-    for note in shown.notes:
-        st.caption(md(note))
-    for line in refusal_lines(shown):
-        st.warning(line)
+    if details:
+        for note in shown.notes:
+            st.caption(md(note))
+        for line in refusal_lines(shown):
+            st.warning(line)
     return shown
 
 

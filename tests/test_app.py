@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import chartkit.explorer._logic as ex
+import chartkit.explorer.page as ep
 from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result
 from chartkit._literal import markdown_literal as md
 from chartkit.view import view
@@ -72,14 +73,14 @@ def charts(at: AppTest) -> list[dict[str, Any]]:
     return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
 
 
-def shown(markdown: str) -> str:
+def seen(markdown: str) -> str:
     """What a reader sees of Markdown the explorer escaped: the escapes undone."""
     return re.sub(r"\\([!-/:-@\[-`{-~\n])", r"\1", markdown)
 
 
 def texts(at: AppTest, kind: str, where: str = "main") -> list[str]:
     """What one kind of element says, in page order, in the main area (or the sidebar)."""
-    return [shown(e.value) for e in getattr(getattr(at, where), kind)]
+    return [seen(e.value) for e in getattr(getattr(at, where), kind)]
 
 
 def table(at: AppTest, *columns: str) -> Any:
@@ -107,6 +108,38 @@ def highlighted_cells(at: AppTest) -> list[tuple[int, int]]:
     return sorted(cells)
 
 
+VERDICT = re.compile(r"^(Passes|Not measured|Refused under enforce|\d+ findings?)\b")
+
+
+def verdict(at: AppTest) -> str:
+    """The one-line verdict at the top of the page."""
+    alerts = [t for kind in ("success", "warning", "error", "info") for t in texts(at, kind)]
+    [line] = [t for t in alerts if VERDICT.match(t)]
+    return line
+
+
+def blocks(at: AppTest) -> dict[str, str]:
+    """The check's per-column blocks (finding, refused axis, notes), by column."""
+    out = {}
+    for text in texts(at, "markdown"):
+        found = re.match(r"^\*\*Column '(.*?)'\*\*\n\n", text)
+        if found:
+            out[found.group(1)] = text[found.end() :]
+    return out
+
+
+def the_chart(at: AppTest) -> dict[str, Any]:
+    """The one chart on the page: its mark and encodings (Streamlit moves the data aside)."""
+    [spec] = charts(at)
+    return {k: spec[k] for k in ("mark", "encoding")}
+
+
+def the_view(name: str, **picks: Any) -> dict[str, Any]:
+    spec = view(example(name), **picks).spec
+    assert spec is not None
+    return {k: spec[k] for k in ("mark", "encoding")}
+
+
 def select(at: AppTest, key: str, value: Any) -> AppTest:
     at.selectbox(key=key).set_value(value)
     return ok(at.run())
@@ -126,33 +159,42 @@ def test_the_explorer_opens_on_the_lun_incident_under_warn(explorer: AppTest) ->
     assert "callId call-1 · 2,056 rows" in texts(at, "caption")[0]
 
 
-def test_the_lun_finding_is_shown_whole_with_its_kind_column_and_the_ceiling(
+def test_the_lun_finding_is_said_once_with_its_column_and_the_ceiling_once_per_page(
     explorer: AppTest,
 ) -> None:
-    assert texts(explorer, "warning") == [
-        f"**column-type-mismatch** · logical_unit_number\n\n{LUN_FINDING}"
-    ]
-    assert COLUMN_TYPE_CEILING in LUN_FINDING
-    assert disposition(explorer) == [
+    at = explorer
+    assert verdict(at) == (
+        "1 finding under warn on 'logical_unit_number' — the rows pass as returned; details "
+        "below the chart."
+    )
+    assert blocks(at)["logical_unit_number"].startswith(
+        "**column-type-mismatch** — "
+        + LUN_FINDING.replace(COLUMN_TYPE_CEILING, ep.CEILING_REFERENCE)
+    )
+    assert COLUMN_TYPE_CEILING in LUN_FINDING  # the sentence as delivered holds the ceiling
+    page = [t for kind in ("markdown", "caption", "warning", "info", "success", "error")
+            for t in texts(at, kind) + texts(at, kind, "sidebar")]  # fmt: skip
+    assert sum(t.count(COLUMN_TYPE_CEILING) for t in page) == 1  # said in full once
+    assert f"What the check can see: {COLUMN_TYPE_CEILING}" in texts(at, "caption")
+    assert disposition(at) == [
         {"check": "column-type-mismatch", "checked": 1, "findings": 1, "notApplicable": 0},
         {"check": "missing-column", "checked": 1, "findings": 0, "notApplicable": 0},
     ]
 
 
-def test_the_lun_chart_comes_from_the_declared_types(explorer: AppTest) -> None:
+def test_the_lun_chart_is_the_views_own_with_where_each_type_came_from(explorer: AppTest) -> None:
     [spec] = charts(explorer)
-    assert spec["mark"]["type"] == "bar"
-    assert spec["encoding"]["x"]["field"] == "logical_unit_number"
-    assert spec["encoding"]["x"]["type"] == "quantitative"
-    assert spec["encoding"]["y"]["field"] == "host_group"
-    assert spec["encoding"]["y"]["type"] == "nominal"
     assert spec["usermeta"] == {"embedOptions": {"renderer": "svg"}}
-    assert (
-        "- **y** · host_group — declared string → nominal\n"
-        "- **x** · mean of logical_unit_number — declared number → quantitative"
-    ) in texts(explorer, "markdown")
-    for note in view(example("host_group_mappings")).notes:
-        assert note in texts(explorer, "caption")
+    assert the_chart(explorer) == the_view("host_group_mappings")
+    shown = view(example("host_group_mappings"))
+    assert all(e.source == "declared" for e in shown.encodings.values())
+    from chartkit.streamlit import encoding_lines
+
+    lines = "\n".join(f"- {line}" for line in encoding_lines(shown))
+    assert seen(lines) in texts(explorer, "markdown")
+    notes = " ".join(blocks(explorer).values()) + " ".join(texts(explorer, "caption"))
+    for note in shown.notes:
+        assert note in notes
 
 
 def test_the_rows_are_shown_as_returned_with_the_empty_strings_highlighted(
@@ -174,7 +216,7 @@ def test_the_rows_are_shown_as_returned_with_the_empty_strings_highlighted(
     config = json.loads(
         next(d for d in explorer.dataframe if "initiator_wwn" in d.value.columns).proto.columns
     )
-    assert shown(config["logical_unit_number"]["help"]) == (
+    assert seen(config["logical_unit_number"]["help"]) == (
         "Column 'logical_unit_number' · declared number · first offender \"\" (string) · "
         "166 of 2,056 rows affected"
     )
@@ -207,33 +249,35 @@ def test_capacity_view_passes_and_the_explorer_says_the_check_judges_type_not_me
     explorer: AppTest,
 ) -> None:
     at = select(explorer, "example", "capacity_view")
-    assert texts(at, "success") == [
-        "No findings: every declared column holds its declared type in every row."
-    ]
-    assert texts(at, "info")[0] == f"That is all the check can say. {COLUMN_TYPE_CEILING}"
-    assert f"What the check can see: {COLUMN_TYPE_CEILING}" in texts(at, "caption", "sidebar")
+    assert verdict(at) == (
+        "Passes: each of the 5 declared columns holds its declared type in every row — which "
+        "is all the check can say (below)."
+    )
+    assert f"What the check can see: {COLUMN_TYPE_CEILING}" in texts(at, "caption")
     assert "8 MiB disks show size_gb 0.0" in texts(at, "caption")[1]
-    assert charts(at)[0]["encoding"]["y"]["field"] == "size_gb"
+    assert the_chart(at) == the_view("capacity_view")
 
 
-def test_quoted_numbers_are_found_and_each_refused_axis_names_its_violation(
+def test_quoted_numbers_are_found_and_each_column_is_one_block_with_its_refused_axis(
     explorer: AppTest,
 ) -> None:
     at = select(explorer, "example", "volume_io_stats")
-    assert [w.split("\n")[0] for w in texts(at, "warning")[:3]] == [
-        "**column-type-mismatch** · read_iops",
-        "**column-type-mismatch** · write_iops",
-        "**column-type-mismatch** · latency_ms",
-    ]
-    assert charts(at) == []
+    assert verdict(at) == (
+        "3 findings under warn on 'read_iops', 'write_iops', 'latency_ms' — the rows pass as "
+        "returned; details below the chart."
+    )
+    found = blocks(at)
+    assert list(found) == ["read_iops", "write_iops", "latency_ms"]
     shown = view(example("volume_io_stats"))
+    assert charts(at) == []
     assert shown.reason in texts(at, "info")
     assert "The rows are in the table below." in texts(at, "caption")
-    refusal = next(w for w in texts(at, "warning") if w.startswith("**y** refused read_iops"))
-    assert refusal.endswith(
-        "Column 'read_iops' · declared number · first offender \"3015\" (string) · "
-        "200 of 200 rows affected"
-    )
+    for refused in shown.refusals:  # each refused axis in its column's block, once
+        line = f"**{refused.channel} axis refused** — {refused.reason}"
+        assert sum(text.count(line) for text in found.values()) == 1
+        assert line in found[refused.column]
+    assert found["read_iops"].startswith("**column-type-mismatch** — 'volume_io_stats' declares")
+    assert texts(at, "warning") == [verdict(at)]  # no other box repeats a problem
     cells = highlighted_cells(at)
     assert len(cells) == 3 * 200
 
@@ -244,20 +288,16 @@ def test_a_healthy_time_series_is_a_multi_line_chart(explorer: AppTest) -> None:
     assert spec["mark"]["type"] == "line"
     assert spec["encoding"]["x"]["type"] == "temporal"
     assert spec["encoding"]["color"]["field"] == "region"
-    assert "- **x** · timestamp — declared date → temporal" in texts(at, "markdown")[-1]
-    assert texts(at, "success") == [
-        "No findings: every declared column holds its declared type in every row."
-    ]
+    lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
+    assert "- **x** · timestamp — declared date → temporal" in lines
+    assert verdict(at).startswith("Passes: each of the 3 declared columns")
 
 
 def test_a_missing_column_is_its_own_finding_and_its_axis_is_refused(explorer: AppTest) -> None:
     at = select(explorer, "example", "missing_column")
-    assert texts(at, "warning")[0].startswith("**missing-column** · logical_unit_number")
-    assert "it was never delivered, so look at the query" in texts(at, "warning")[0]
-    assert texts(at, "warning")[-1].endswith(
-        "Column 'logical_unit_number' · declared number · first offender none — no row has the "
-        "column · 40 of 40 rows affected"
-    )
+    block = blocks(at)["logical_unit_number"]
+    assert block.startswith("**missing-column** — ")
+    assert "it was never delivered, so look at the query" in block
     assert disposition(at) == [
         {"check": "column-type-mismatch", "checked": 1, "findings": 0, "notApplicable": 0},
         {"check": "missing-column", "checked": 1, "findings": 1, "notApplicable": 0},
@@ -267,10 +307,7 @@ def test_a_missing_column_is_its_own_finding_and_its_axis_is_refused(explorer: A
 def test_strings_and_booleans_only_make_a_table_and_say_why(explorer: AppTest) -> None:
     at = select(explorer, "example", "host_inventory")
     assert charts(at) == []
-    assert texts(at, "info")[1] == (
-        "No column is declared number: hostname is string, os is string, datacenter is string, "
-        "multipath_enabled is boolean, in_maintenance is boolean."
-    )
+    assert view(example("host_inventory")).reason in texts(at, "info")
     config = json.loads(
         next(d for d in at.dataframe if "hostname" in d.value.columns).proto.columns
     )
@@ -304,7 +341,7 @@ def test_a_run_gets_a_result_picker_and_a_ledger_over_all_results(explorer: AppT
         {"check": "column-type-mismatch", "checked": 5, "findings": 2, "notApplicable": 0},
         {"check": "missing-column", "checked": 5, "findings": 1, "notApplicable": 0},
     ]
-    lines = table(at, "tool", "status", "findings")
+    [lines] = [t.value for t in at.table if "status" in t.value.columns]  # cells wrap
     assert list(lines["status"]) == ["findings", "clean", "findings", "clean", "findings"]
     assert lines["findings"].iloc[4] == "missing-column (logical_unit_number)"
     picker.set_value(3)
@@ -320,23 +357,35 @@ def test_enforce_refuses_the_lun_rows_and_off_measures_nothing(explorer: AppTest
     at = explorer
     at.radio(key="mode").set_value("enforce")
     at = ok(at.run())
-    assert texts(at, "error") == [LUN_REFUSAL]  # once, with the check
+    assert verdict(at) == (
+        "Refused under enforce — 1 finding on 'logical_unit_number': the model gets the "
+        "refusal sentence, not the rows."
+    )
+    errors = [e for e in texts(at, "error") if e != verdict(at)]
+    assert errors == [LUN_REFUSAL]  # once, where the chart would be
+    page = " ".join(t for kind in ("markdown", "caption", "error", "warning", "info")
+                    for t in texts(at, kind))  # fmt: skip
+    assert page.count(LUN_REFUSAL) == 1
     assert charts(at) == []
     assert (
-        "No chart: under enforce the rows are refused, and the model reads the refusal above "
-        "instead. Turn the dial to warn or off to see them charted."
-    ) in texts(at, "info")
+        "No chart: under enforce the rows are refused. Turn the dial to warn or off to see them "
+        "charted."
+    ) in texts(at, "caption")
     assert (
         "Under enforce the model never sees these rows; they are shown here so you can see "
         "what was refused."
     ) in texts(at, "caption")
-    assert texts(at, "warning")[0].endswith(f"{LUN_REFUSAL} {COLUMN_TYPE_CEILING}")
+    assert blocks(at)["logical_unit_number"] == (
+        "**column-type-mismatch** — Column 'logical_unit_number' · declared number · first "
+        'offender "" (string) · 166 of 2,056 rows affected'
+    )
     assert disposition(at)[0]["findings"] == 1
 
     at.radio(key="mode").set_value("off")
     at = ok(at.run())
     assert texts(at, "error") == []
     assert texts(at, "warning") == []
+    assert verdict(at) == "Not measured: the dial is off."
     assert (
         "The dial is off: nothing measured, nothing filed — both checks are on the record as "
         "not applicable."
@@ -350,7 +399,7 @@ def test_enforce_refuses_the_lun_rows_and_off_measures_nothing(explorer: AppTest
 
     at.radio(key="mode").set_value("warn")
     at = ok(at.run())
-    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+    assert blocks(at)["logical_unit_number"].startswith("**column-type-mismatch** — 'host_")
 
 
 # --- the axis pickers -----------------------------------------------------------------------
@@ -374,14 +423,10 @@ def test_picking_axes_redraws_the_chart(explorer: AppTest) -> None:
 def test_a_pick_that_cannot_serve_shows_the_refusal_not_an_empty_chart(explorer: AppTest) -> None:
     at = select(explorer, "axis-y:example:host_group_mappings#0", "comment")
     assert charts(at) == []
-    assert (
-        "The y axis you picked cannot be drawn: comment is declared string; a measure axis "
-        "needs a column declared number."
-    ) in texts(at, "info")
-    assert (
-        "**y** refused comment: comment is declared string; a measure axis needs a column "
-        "declared number."
-    ) in texts(at, "warning")
+    shown = view(example("host_group_mappings"), y="comment")
+    assert shown.reason in texts(at, "info")
+    [refused] = [r for r in shown.refusals if r.column == "comment"]
+    assert f"**y axis refused** — {refused.reason}" in blocks(at)["comment"]
 
 
 def test_a_color_with_too_many_values_is_refused_and_the_chart_drawn_without_it(
@@ -390,11 +435,10 @@ def test_a_color_with_too_many_values_is_refused_and_the_chart_drawn_without_it(
     at = select(explorer, "axis-color:example:host_group_mappings#0", "volume_name")
     [spec] = charts(at)
     assert "color" not in spec["encoding"]
-    refused = [w for w in texts(at, "warning") if w.startswith("**color** refused")]
-    assert refused == [
-        "**color** refused volume_name: volume_name has 100 distinct values; a color can tell "
-        "apart at most 20, so the chart is drawn without color."
-    ]
+    assert blocks(at)["volume_name"] == (
+        "**color axis refused** — volume_name has 100 distinct values; a color can tell apart "
+        "at most 20, so the chart is drawn without color."
+    )
 
 
 # --- the declaration editor -----------------------------------------------------------------
@@ -427,21 +471,17 @@ def test_an_edit_reruns_the_check_and_the_view_at_once(explorer: AppTest) -> Non
     at = explorer
     lun_editor(at, "logical_unit_number").set_value("string")
     at = ok(at.run())
-    [finding] = texts(at, "warning")
-    assert finding.startswith(
-        "**column-type-mismatch** · logical_unit_number\n\n'host_group_mappings' declares "
-        "column 'logical_unit_number' as string, and 1890 of 2056 rows hold something else — "
+    assert blocks(at)["logical_unit_number"].startswith(
+        "**column-type-mismatch** — 'host_group_mappings' declares column "
+        "'logical_unit_number' as string, and 1890 of 2056 rows hold something else — "
         "the first is 1 (number)."
     )
     assert json.loads(at.code[0].value)["logical_unit_number"] == "string"
-    assert "logical_unit_number" not in {e["field"] for e in charts(at)[0]["encoding"].values()}
 
     lun_editor(at, "logical_unit_number").set_value("(undeclared)")
     at = ok(at.run())
     assert texts(at, "warning") == []
-    assert texts(at, "success") == [
-        "No findings: every declared column holds its declared type in every row."
-    ]
+    assert verdict(at).startswith("Passes: each of the 5 declared columns")
     assert "logical_unit_number" not in json.loads(at.code[0].value)
 
 
@@ -449,9 +489,7 @@ def test_the_nullable_toggle_is_the_one_word_fix_for_an_absence(explorer: AppTes
     at = explorer
     lun_editor(at, "comment", "null").set_value(False)
     at = ok(at.run())
-    comment = [w for w in texts(at, "warning") if "comment" in w.split("\n")[0]]
-    assert len(comment) == 1
-    assert "declare the column nullable" in comment[0]
+    assert "declare the column nullable" in blocks(at)["comment"]
     assert json.loads(at.code[0].value)["comment"] == "string"
 
 
@@ -463,7 +501,7 @@ def test_reset_returns_to_the_results_declaration(explorer: AppTest) -> None:
     at.button(key="decl-reset:example:host_group_mappings#0").click()
     at = ok(at.run())
     assert lun_editor(at, "logical_unit_number").value == "number"
-    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+    assert verdict(at).startswith("1 finding under warn on 'logical_unit_number'")
 
 
 def test_a_declaration_is_written_for_an_undeclared_result(explorer: AppTest) -> None:
@@ -475,7 +513,10 @@ def test_a_declaration_is_written_for_an_undeclared_result(explorer: AppTest) ->
     assert disposition(at)[0]["checked"] == 1
     lines = next(m for m in texts(at, "markdown") if m.startswith("- **"))
     assert "severity — declared string → nominal" in lines
-    assert at.get("download_button")[0].proto.label == "Download JSON"
+    assert "Download JSON" in [b.proto.label for b in at.get("download_button")]
+    assert at.expander[0].label == (  # the title follows the edits
+        "Declaration editor — resultColumns: 2 of 4 columns declared"
+    )
 
 
 def test_declaration_helpers_write_the_bare_form_unless_nullable() -> None:
@@ -506,7 +547,10 @@ def test_an_uploaded_result_is_shown_like_any_other(explorer: AppTest) -> None:
     data = (ex.EXAMPLES_DIR / "host_group_mappings.json").read_bytes()
     at = upload(explorer, "mine.json", data)
     assert texts(at, "title")[-1] == "host_group_mappings"
-    assert texts(at, "warning")[0].endswith(LUN_FINDING)
+    assert blocks(at)["logical_unit_number"].startswith(
+        "**column-type-mismatch** — "
+        + LUN_FINDING.replace(COLUMN_TYPE_CEILING, ep.CEILING_REFERENCE)
+    )
     assert "from mine.json (322.2 KB)" in texts(at, "caption")[0]
 
 
@@ -533,6 +577,39 @@ def test_a_bare_array_of_rows_is_an_undeclared_result_named_after_the_file(
     assert at.selectbox(key="decl-type:upload:" + upload_key(at) + "#0:lun").value == (
         "(undeclared)"
     )
+
+
+def test_a_rejected_upload_says_why_in_words_and_the_next_clears_it(explorer: AppTest) -> None:
+    at = upload(explorer, "broken.json", b"{not json")
+    assert texts(at, "error")[0].startswith("broken.json is not valid JSON")
+    at = upload(at, "chart.png", b"\x89PNG\r\n\x1a\n")
+    assert texts(at, "error") == [
+        "chart.png is not a file the explorer reads (its name ends '.png'); upload a .json tool "
+        "result, a .jsonl run, a JSON array of rows, or a .csv table"
+    ]  # the previous file's error is gone
+    at = upload(at, "table.parquet", b"PAR1")
+    assert texts(at, "error") == [
+        "table.parquet is a Parquet file; an upload is read as JSON or CSV. Open a Parquet file "
+        "from the command line instead: chartkit explore FILE.parquet"
+    ]
+    at = upload(at, "lun.csv", b"lun,host\n,vdi-a\n3,vdi-b\n")
+    assert texts(at, "error") == []
+    assert texts(at, "title") == ["lun"]
+    assert table(at, "lun", "host")["host"].tolist() == ["vdi-a", "vdi-b"]
+
+
+def test_an_absent_key_reads_differently_from_a_null(explorer: AppTest) -> None:
+    rows = [{"a": 1.0, "b": None}, {"a": 2.0}, {"a": 3.0, "b": "x"}]
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    at.text_area(key="paste").input(json.dumps(rows))
+    at = ok(at.run())
+    assert table(at, "a", "b")["b"].tolist() == ["null", ex.ABSENT_TEXT, '"x"']
+    assert (
+        f"`null` is a key that holds null; `{ex.ABSENT_TEXT}` is a row without the key. The "
+        "check reads both as absent."
+    ) in texts(at, "caption")
 
 
 def upload_key(at: AppTest) -> str:
@@ -856,14 +933,15 @@ def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(explorer: App
     at.button(key="mcp-call").click()
     at = ok(at.run())
     assert texts(at, "title") == ["host_group_mappings"]
-    [finding] = texts(at, "warning")
     call_id = at.session_state["mcp-called"][1].results[0].call_id
     assert call_id.startswith("mcp-")
-    assert finding == (
-        "**column-type-mismatch** · logical_unit_number\n\n"
-        + LUN_FINDING.replace("Call id call-1.", f"Call id {call_id}.")
+    assert blocks(at)["logical_unit_number"].startswith(
+        "**column-type-mismatch** — "
+        + LUN_FINDING.replace("Call id call-1.", f"Call id {call_id}.").replace(
+            COLUMN_TYPE_CEILING, ep.CEILING_REFERENCE
+        )
     )
-    assert charts(at)[0]["encoding"]["x"]["field"] == "logical_unit_number"
+    assert the_chart(at) == the_view("host_group_mappings")
 
 
 def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(
@@ -916,7 +994,7 @@ def test_a_million_rows_load_check_and_chart(
     monkeypatch.setenv(ex.ENV_FILE, str(path))
     at = ok(AppTest.from_file(str(APP), default_timeout=300).run())
     assert "callId call-big · 1,000,000 rows" in texts(at, "caption")[0]
-    assert "and 10310 of 1000000 rows hold something else" in texts(at, "warning")[0]
+    assert "and 10310 of 1000000 rows hold something else" in blocks(at)["logical_unit_number"]
     [chart] = at.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
     assert spec["encoding"]["y"]["field"] == "host_group"

@@ -32,6 +32,7 @@ from chartkit._literal import json_literal, visible_controls
 from chartkit._unreadable import unreadable_json
 
 __all__ = [
+    "ABSENT_TEXT",
     "DEFAULT_EXAMPLE",
     "DEFAULT_MODE",
     "ENV_FILE",
@@ -80,6 +81,9 @@ MAX_FILE_MB = 200
 
 STYLED_ROWS = 5_000
 """The rows table shows (and highlights) a window of at most this many rows."""
+
+ABSENT_TEXT = "‹absent›"
+"""How the rows table shows a cell whose row has no such key (a null shows as ``null``)."""
 
 UNDECLARED = "(undeclared)"
 """The editor's choice for a column left out of the declaration."""
@@ -173,6 +177,12 @@ def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loa
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > limit:
         return Loaded(name, error=_too_large(name, size, limit), size=size)
+    suffix = Path(name).suffix.lower()
+    if suffix == ".csv":
+        return _load_csv(data, name, size)
+    head = (data.encode("utf-8") if isinstance(data, str) else data)[:64].lstrip()
+    if suffix not in READ_SUFFIXES and not head.startswith((b"{", b"[")):
+        return Loaded(name, error=_not_a_result_file(name, suffix), size=size)
     try:
         results = read_results(data, name=name)
     except ResultColumnsError as exc:
@@ -185,6 +195,35 @@ def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loa
     if bare is not None:
         return Loaded(name, error=bare, size=size)
     return Loaded(name, tuple(results), size=size)
+
+
+READ_SUFFIXES = ("", ".json", ".jsonl", ".ndjson", ".txt")
+"""The file names read as JSON tool results (another name is read when it holds JSON);
+``.csv`` is read as a table of text cells."""
+
+
+def _not_a_result_file(name: str, suffix: str) -> str:
+    if suffix == ".parquet":
+        return (
+            f"{name} is a Parquet file; an upload is read as JSON or CSV. Open a Parquet file "
+            "from the command line instead: chartkit explore FILE.parquet"
+        )
+    return (
+        f"{name} is not a file the explorer reads (its name ends {suffix!r}); upload a .json "
+        "tool result, a .jsonl run, a JSON array of rows, or a .csv table"
+    )
+
+
+def _load_csv(data: bytes | str, name: str, size: int) -> Loaded:
+    """A CSV upload: one undeclared result whose cells stay text (declare them in the editor)."""
+    from chartkit.csvread import read_csv
+
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        result = read_csv(raw, name=name)
+    except ChartkitError as exc:
+        return Loaded(name, error=str(exc), size=size)
+    return Loaded(name, (result,), size=size)
 
 
 def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Loaded:

@@ -36,12 +36,14 @@ from chartkit import (
 from chartkit._literal import file_stem, visible_controls
 from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
-from chartkit.streamlit import show, show_check, violation_line
+from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
+from chartkit.streamlit import show, violation_line
 from chartkit.view import View, view
 
 __all__ = ["main"]
 
 AUTO = "(automatic)"
+LEDGER_TABLE_ROWS = 200  # a run ledger up to this long is a static table whose cells wrap
 HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
 MODE_HELP = {
     "off": "nothing measured",
@@ -75,7 +77,6 @@ def _violations(rkey: str, decl: str, _result: ToolResult) -> dict[str, Any]:
     return {v.column: v for v in check_columns(_result.rows, _result.result_columns)}
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
 def _view(
     rkey: str,
     decl: str,
@@ -85,7 +86,44 @@ def _view(
     color: str | None,
     _result: ToolResult,
 ) -> View:
-    return view(_result, mode=mode, x=x, y=y, color=color)  # type: ignore[arg-type]
+    """The view with the axes picked and the chart options set under them."""
+    return _view_with(rkey, decl, mode, x, y, color, _chart_options(rkey), _result)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _view_with(
+    rkey: str,
+    decl: str,
+    mode: str,
+    x: str | None,
+    y: str | None,
+    color: str | None,
+    options: str,
+    _result: ToolResult,
+) -> View:
+    more = json.loads(options)
+    further = more.pop("more_y", [])
+    ys: str | list[str] | None = [*([y] if y else []), *further] if further else y
+    return view(_result, mode=mode, x=x, y=ys, color=color, **more)  # type: ignore[arg-type]
+
+
+_OPTION_WIDGETS = ("facet", "aggregate", "time_unit", "sort", "scale", "format", "more_y")
+
+
+def _chart_options(rkey: str) -> str:
+    """The chart options the widgets under the axes hold, as a JSON key for the cache."""
+    out: dict[str, Any] = {}
+    for name in _OPTION_WIDGETS:
+        value = st.session_state.get(f"chart-{name}:{rkey}")
+        if value not in (None, AUTO, "", []):
+            out[name] = value
+    return json.dumps(out, sort_keys=True)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _thumbnail(rkey: str, decl: str, mode: str, picks: str, _result: ToolResult) -> bytes:
+    """A small PNG of one alternative."""
+    return view(_result, mode=mode, **json.loads(picks)).to_png(scale=0.4)  # type: ignore[arg-type]
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -138,10 +176,9 @@ def _source() -> tuple[str, ex.Loaded | None]:
         return f"file:{env_file}:{mtime}", loaded
     if choice == "Upload a file":
         uploaded = st.sidebar.file_uploader(
-            "A tool result (.json), a run (.jsonl or a JSON list of results), or a bare JSON "
-            "array of rows",
-            type=["json", "jsonl"],
-            key="upload",
+            "A tool result (.json), a run (.jsonl or a JSON list of results), a bare JSON "
+            "array of rows, or a .csv table",
+            key="upload",  # every type is taken, so a wrong one is refused in words, not an icon
             help=f"Files up to {ex.size_text(limit)}.",
         )
         if uploaded is None:
@@ -165,9 +202,13 @@ def _source() -> tuple[str, ex.Loaded | None]:
     if choice == "MCP server" and mcp is not None:
         return _mcp_source(mcp)
     names = [e.name for e in ex.examples()]
+    asked = st.query_params.get("example")
+    if "example" not in st.session_state and asked in names:
+        st.session_state["example"] = asked  # ?example=NAME opens that example
     name = st.sidebar.selectbox(
         "Bundled example", names, index=names.index(ex.DEFAULT_EXAMPLE), key="example"
     )
+    st.query_params["example"] = str(name)
     example = next(e for e in ex.examples() if e.name == name)
     stat = example.path.stat()
     loaded = _load_path(str(example.path), stat.st_mtime, stat.st_size, limit)
@@ -250,7 +291,6 @@ def _dial() -> CheckMode:
         key="mode",
         captions=[MODE_HELP[m] for m in CHECK_MODES],
     )
-    st.caption(f"What the check can see: {COLUMN_TYPE_CEILING}")
     return mode or ex.DEFAULT_MODE
 
 
@@ -270,11 +310,11 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
             st.session_state.pop(tkey, None)
             st.session_state.pop(nkey, None)
 
-    n = len(declared)
+    n = sum(st.session_state.get(tkey) not in (None, ex.UNDECLARED) for tkey, _ in keys.values())
     title = (
         f"Declaration editor — resultColumns: {n} of {len(columns)} columns declared"
         if n
-        else "Declaration editor — this result declares nothing: write its resultColumns here"
+        else "Declaration editor — nothing is declared: write the resultColumns here"
     )
     box = st.expander(title, expanded=not declared)
     if not columns:
@@ -317,23 +357,112 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
 # --- the main page -----------------------------------------------------------------------------
 
 
-def _check_section(outcome: CheckOutcome, result: ToolResult) -> None:
+def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
+    """The verdict in one line: passes, N findings, refused, or not measured."""
+    columns = list(dict.fromkeys(f.column for f in outcome.findings))
+    named = ", ".join(repr(c) for c in columns[:4]) + (" …" if len(columns) > 4 else "")
+    count = len(outcome.findings)
+    findings = f"{count} finding{'s' if count != 1 else ''}"
+    if not outcome.armed:
+        why = (
+            "the dial is off"
+            if outcome.mode == "off"
+            else "this result declares no columns — declare them in the editor below"
+            if result.result_columns is None
+            else "the rows are not a list of objects"
+        )
+        st.info(md(f"Not measured: {why}."), icon="⚪")
+    elif outcome.refused:
+        st.error(
+            md(f"Refused under enforce — {findings} on {named}: the model gets the refusal "
+               "sentence, not the rows."),
+            icon="⛔",
+        )  # fmt: skip
+    elif outcome.findings:
+        st.warning(
+            md(f"{findings} under {outcome.mode} on {named} — the rows pass as returned; "
+               "details below the chart."),
+            icon="⚠️",
+        )  # fmt: skip
+    else:
+        declared = len(result.result_columns or {})
+        st.success(
+            md(f"Passes: each of the {declared} declared column{'s' if declared != 1 else ''} "
+               "holds its declared type in every row — which is all the check can say (below)."),
+            icon="✅",
+        )  # fmt: skip
+
+
+CEILING_REFERENCE = "(What the check can see is said once, under The check.)"
+
+
+def _without_ceiling(message: str) -> str:
+    """A finding's sentence with the ceiling (shown once per page) replaced by a reference."""
+    return message.replace(COLUMN_TYPE_CEILING, CEILING_REFERENCE)
+
+
+def _column_of(note: str, columns: Sequence[str]) -> str | None:
+    """The column a note is about: the longest column name it mentions."""
+    for column in sorted(columns, key=len, reverse=True):
+        if column and column in note:
+            return column
+    return None
+
+
+def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None) -> None:
+    """Each column's finding, refused axis and notes as one block; the ceiling once; the
+    disposition rows."""
     st.subheader("The check")
-    left, right = st.columns([1, 1])
-    with left:
-        show_check(outcome)
-    with right:
-        st.markdown("**Disposition**")
-        _disposition(outcome.disposition, key="disposition")
-        if result.result_columns is None:
-            st.caption(
-                "No declaration: the check cannot arm. Write one in the declaration editor "
-                "to see what it would say."
-            )
+    st.caption(md(f"What the check can see: {COLUMN_TYPE_CEILING}"))
+    refusals = list(shown.refusals) if shown is not None else []
+    notes = list(shown.notes) if shown is not None else []
+    columns = list(
+        dict.fromkeys([f.column for f in outcome.findings] + [r.column for r in refusals])
+    )
+    about: dict[str | None, list[str]] = {}
+    for note in notes:
+        about.setdefault(_column_of(note, columns), []).append(note)
+    for column in columns:
+        with st.container(border=True):
+            lines = [f"**Column {md(repr(column), one_line=True)}**"]
+            for finding in (f for f in outcome.findings if f.column == column):
+                if outcome.refused:  # the refusal said it; here, only what was found
+                    lines.append(f"**{finding.kind}** — {md(_finding_line(finding))}")
+                else:
+                    lines.append(f"**{finding.kind}** — {md(_without_ceiling(finding.message))}")
+            for refused in (r for r in refusals if r.column == column):
+                lines.append(f"**{refused.channel} axis refused** — {md(refused.reason)}")
+            for note in about.get(column, []):
+                lines.append(f"Note — {md(note)}")
+            st.markdown("\n\n".join(lines))
+    for note in about.get(None, []):
+        st.caption(md(note))
+    if outcome.armed and not outcome.findings:
+        st.caption("No findings: every declared column holds its declared type in every row.")
+    if not outcome.armed:
+        st.caption(md(_not_measured(outcome)))
+    st.markdown("**Disposition** — the two checks this result filed")
+    _disposition(outcome.disposition, key="disposition")
+
+
+def _finding_line(finding: Any) -> str:
+    return violation_line(finding.violation)
+
+
+def _not_measured(outcome: CheckOutcome) -> str:
+    if outcome.mode == "off":
+        return (
+            "The dial is off: nothing measured, nothing filed — both checks are on the record "
+            "as not applicable."
+        )
+    return (
+        "Not measured: the check needs both the dial and a declaration, and rows it can read "
+        "(a non-empty list of objects); both checks are on the record as not applicable."
+    )
 
 
 def _disposition(rows: Sequence[Any], *, key: str) -> None:
-    """The disposition rows as a small static table (every cell visible, no scrolling)."""
+    """The disposition rows as a static table the width of the page (every cell visible)."""
     frame = pd.DataFrame(ex.disposition_table(rows)).fillna({"lastFiredAt": "—"})
     st.table(frame, hide_index=True)
 
@@ -342,7 +471,16 @@ def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -
     decls = json.dumps([ex.declaration_json(r.result_columns) for r in results])
     ledger = _ledger(skey, decls, mode, tuple(results))
     st.subheader(f"Run ledger — {len(results)} results under {mode}")
-    st.dataframe(pd.DataFrame(ledger.table()), hide_index=True, key="run-results")
+    table = pd.DataFrame(ledger.table())
+    if len(table) <= LEDGER_TABLE_ROWS:  # a static table: long cells wrap, nothing is cut off
+        st.table(table, hide_index=True)
+    else:
+        st.dataframe(
+            table,
+            hide_index=True,
+            key="run-results",
+            column_config={"findings": st.column_config.TextColumn(width="large")},
+        )
     st.markdown("**Disposition, summed over the run** (a DispositionLedger of every result)")
     _disposition(ledger.disposition, key="run-ledger")
 
@@ -355,33 +493,97 @@ def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str
             channel, options, key=f"axis-{channel}:{rkey}", format_func=visible_controls
         )
         picked.append(None if value in (None, AUTO) else value)
+    _option_pickers(rkey, result)
     return picked[0], picked[1], picked[2]
 
 
-def _view_section(rkey: str, decl: str, mode: CheckMode, result: ToolResult) -> View | None:
-    st.subheader("The view")
-    x, y, color = _pickers(rkey, result)
-    try:
-        with st.spinner("Charting…"):
-            shown = _view(rkey, decl, mode, x, y, color, result)
-    except ChartkitError as exc:
-        st.error(md(exc))
-        return None
-    drawn = {e.column for e in shown.encodings.values()}
-    refused = {r.column for r in shown.refusals}
-    for channel, pick in (("x", x), ("y", y), ("color", color)):
-        if pick is not None and pick not in drawn and pick not in refused:
-            st.warning(f"You picked {md(pick)} for {channel}; the view does not draw it.")
-    if shown.kind == "refused":  # its reason is the refusal, shown with the check above
-        st.info(
-            "No chart: under enforce the rows are refused, and the model reads the refusal "
-            "above instead. Turn the dial to warn or off to see them charted."
-        )
-    else:
-        show(shown, check=False, table=False, key=f"chart:{rkey}")
-    if shown.kind == "table":
-        st.caption("The rows are in the table below.")
-    _downloads(rkey, result, shown)
+def _option_pickers(rkey: str, result: ToolResult) -> None:
+    """facet, aggregate, time unit, sort, scale, format, and further measures."""
+    columns = [*ex.editor_columns(result)]
+    facet, aggregate, unit, sort = st.columns(4)
+    facet.selectbox("facet", [AUTO, *columns], key=f"chart-facet:{rkey}",
+                    format_func=visible_controls)  # fmt: skip
+    aggregate.selectbox("aggregate", [AUTO, *AGGREGATES], key=f"chart-aggregate:{rkey}")
+    unit.selectbox("time unit", [AUTO, *TIME_UNITS], key=f"chart-time_unit:{rkey}")
+    sort.selectbox("sort", [AUTO, *SORTS], key=f"chart-sort:{rkey}")
+    scale, fmt, more = st.columns([1, 1, 2])
+    scale.selectbox("scale", [AUTO, *SCALES], key=f"chart-scale:{rkey}")
+    fmt.text_input("format (d3)", key=f"chart-format:{rkey}", placeholder=DEFAULT_FORMAT)
+    more.multiselect("more measures (y)", columns, key=f"chart-more_y:{rkey}",
+                     format_func=visible_controls)  # fmt: skip
+
+
+def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, shown: View) -> None:
+    """The other charts the declared types allow: one click draws one."""
+    if not shown.alternatives:
+        return
+    st.markdown("**Other charts these declared types allow**")
+    alternatives = list(enumerate(shown.alternatives))
+    for row in range(0, len(alternatives), 4):
+        shelf = alternatives[row : row + 4]
+        for column, (i, alternative) in zip(st.columns(4), shelf, strict=False):
+            picks = json.dumps(alternative.picks(), sort_keys=True)
+            with column:
+                with contextlib.suppress(ChartkitError):
+                    st.image(_thumbnail(rkey, decl, mode, picks, result))
+                st.button(
+                    alternative.chart,
+                    key=f"alternative-{i}:{rkey}",
+                    help=alternative.reason,
+                    on_click=_choose,
+                    args=(rkey, alternative.picks()),
+                    width="stretch",
+                )
+                st.caption(md(alternative.reason))
+
+
+def _choose(rkey: str, picks: dict[str, Any]) -> None:
+    """Set the pickers to an alternative's picks; every other option back to automatic."""
+    state = st.session_state
+    ys = picks.get("y")
+    first, rest = (ys[0], ys[1:]) if isinstance(ys, list) else (ys, [])
+    for channel, value in (("x", picks.get("x")), ("y", first), ("color", picks.get("color"))):
+        state[f"axis-{channel}:{rkey}"] = value if value is not None else AUTO
+    for name in _OPTION_WIDGETS:
+        state[f"chart-{name}:{rkey}"] = [] if name == "more_y" else "" if name == "format" else AUTO
+    state[f"chart-more_y:{rkey}"] = rest
+    for name in ("facet", "aggregate"):
+        if picks.get(name) is not None:
+            state[f"chart-{name}:{rkey}"] = picks[name]
+
+
+def _view_section(
+    rkey: str, decl: str, mode: CheckMode, result: ToolResult, outcome: CheckOutcome
+) -> View | None:
+    """The chart (or the table's reason, or the refusal) first; its axes and exports under it."""
+    chart_box, controls = st.container(), st.container()
+    with controls:
+        x, y, color = _pickers(rkey, result)
+    with chart_box:
+        try:
+            with st.spinner("Charting…"):
+                shown = _view(rkey, decl, mode, x, y, color, result)
+        except ChartkitError as exc:
+            st.error(md(exc))
+            return None
+        if shown.kind == "refused":  # what the model reads instead of the rows
+            st.error(md(outcome.refusal or shown.reason))
+            st.caption(
+                "No chart: under enforce the rows are refused. Turn the dial to warn or off to "
+                "see them charted."
+            )
+        else:
+            show(shown, check=False, table=False, details=False, key=f"chart:{rkey}")
+        if shown.kind == "table":
+            st.caption("The rows are in the table below.")
+    with controls:
+        drawn = {e.column for e in shown.encodings.values()}
+        refused = {r.column for r in shown.refusals}
+        for channel, pick in (("x", x), ("y", y), ("color", color)):
+            if pick is not None and pick not in drawn and pick not in refused:
+                st.warning(f"You picked {md(pick)} for {channel}; the view does not draw it.")
+        _downloads(rkey, result, shown)
+        _alternatives(rkey, decl, mode, result, shown)
     return shown
 
 
@@ -496,6 +698,11 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
             'shown as JSON, so an empty string reads `""` and a quoted number `"1240"`. '
             "The highlight follows the declaration, whatever the dial says."
         )
+    if any(c not in r for r in picked for c in columns):
+        st.caption(
+            f"`null` is a key that holds null; `{ex.ABSENT_TEXT}` is a row without the key. "
+            "The check reads both as absent."
+        )
     marks = {visible_controls(k): v for k, v in marks.items()}
     shown = frame
     styled: Any = shown
@@ -523,8 +730,17 @@ def _rows_frame(
         values = [r.get(column) for r in rows]
         decl = declared.get(column)
         kinds = {type(v) for v in values if v is not None}
-        if column in violations or len(kinds) > 1 or kinds & {dict, list} or _wide_ints(values):
-            data[name] = [ex.display_value(r[column]) if column in r else None for r in rows]
+        absent = any(column not in r for r in rows)  # shown as text: ‹absent› is not null
+        if (
+            column in violations
+            or absent
+            or len(kinds) > 1
+            or kinds & {dict, list}
+            or _wide_ints(values)
+        ):
+            data[name] = [
+                ex.display_value(r[column]) if column in r else ex.ABSENT_TEXT for r in rows
+            ]
             if column in violations:
                 help_ = md(violation_line(violations[column]))
                 config[name] = cc.TextColumn(f"⚠ {name}", help=help_)
@@ -581,24 +797,22 @@ def main() -> None:
     with dial_box:
         mode = _dial()
     if loaded is None:
-        st.title("chartkit explorer")
+        st.title("chartkit explorer", anchor=False)
         st.info("Choose a file, or paste JSON, in the sidebar.")
         return
     if not loaded.results:
-        st.title("chartkit explorer")
+        st.title("chartkit explorer", anchor=False)
         st.error(md(loaded.error or f"{loaded.name} holds no tool result."))
-        st.info("Nothing to show from this source; the other sources still work.")
+        st.caption("Nothing to show from this source; the other sources still work.")
         return
-    if loaded.error is not None:
-        st.error(md(loaded.error))
-    if loaded.warning is not None:
-        st.warning(md(loaded.warning))
     results = list(loaded.results)
     with picker_box:
         index = _pick_result(skey, results)
     original = results[index]
     rkey = f"{skey}#{index}"
-    header, editor = st.container(), st.container()
+    # The page reads top down: who and what, the verdict, the chart, then the details. The
+    # editor sits below them but runs first, since its choices are the declaration.
+    header, verdict, chart, details, ledger, editor, rows = (st.container() for _ in range(7))
     with editor:
         declaration = _editor(rkey, original)
     try:
@@ -611,17 +825,23 @@ def main() -> None:
 
     with header:
         _header(result, loaded)
-
+        if loaded.error is not None:
+            st.error(md(loaded.error))
+        if loaded.warning is not None:
+            st.warning(md(loaded.warning))
     with st.spinner("Checking…"):
         outcome = _outcome(rkey, decl, mode, result)
-    with _guard("The check"):
-        _check_section(outcome, result)
+    with verdict:
+        _verdict(outcome, result)
+    shown: View | None = None
+    with chart, _guard("The view"):
+        shown = _view_section(rkey, decl, mode, result, outcome)
+    with details, _guard("The check"):
+        _check_section(outcome, result, shown)
     if len(results) > 1:
-        with _guard("The run ledger"):
+        with ledger, _guard("The run ledger"):
             _ledger_section(skey, results, mode)
-    with _guard("The view"):
-        _view_section(rkey, decl, mode, result)
-    with _guard("The rows"):
+    with rows, _guard("The rows"):
         _rows_section(rkey, decl, result, mode)
 
 
@@ -635,3 +855,6 @@ def _header(result: ToolResult, loaded: ex.Loaded) -> None:
     st.caption(" · ".join(meta))
     if result.description:
         st.caption(md(result.description))
+    # The tab names the source too, so two results of one tool are told apart.
+    title = visible_controls(f"{result.tool} · {loaded.name} — chartkit explorer")
+    st.set_page_config(page_title=title)
