@@ -31,7 +31,7 @@ from chartkit.engines import EngineReading
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading
 
-__all__: list[str] = []
+__all__ = ["check_frame", "value_type"]
 
 ROW: Final = "__chartkit_row"
 _OK, _BAD, _LOOK = 0, 1, 2

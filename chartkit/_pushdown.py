@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from chartkit.result import ToolResult
     from chartkit.view import View
 
-__all__: list[str] = []
+__all__ = ["engine_view"]
 
 
 def engine_view(

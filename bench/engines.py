@@ -1,0 +1,197 @@
+"""The check and the chart where the data lives: DuckDB, polars lazy and Spark against pandas.
+
+    .venv/bin/python bench/engines.py [--rows 100_000_000] [--small 10_000_000] [--skip-spark]
+
+A Parquet table is generated inside DuckDB (never in Python): ``at`` (one timestamp a second),
+``gb`` (a double, null on every 97th row — the finding), ``host`` (three strings) and ``lun``
+(a bigint). Every contender runs in its own process, so its peak RSS is its own (``wait4``):
+
+- **chartkit on DuckDB**: ``check_columns`` and ``view`` (a line of ``gb`` over ``at``, one
+  series per ``host``) on ``duckdb.read_parquet(...)`` — the check's counts and first offender
+  and at most ``max_points`` aggregated rows leave DuckDB.
+- **chartkit on polars lazy**: the same on ``pl.scan_parquet(...)``.
+- **chartkit on Spark local**: the same on ``spark.read.parquet(...)`` (``local[2]``); the time
+  excludes the JVM's start, the RSS is the Python process's (the JVM's peak is printed apart).
+- **pandas first**: ``pd.read_parquet`` (pyarrow), then ``check_columns`` and ``view`` on the
+  pandas frame — what a user does without an engine path. At the large size it is run only
+  when the machine's memory allows; otherwise its measured 10M-row RSS is scaled by rows and
+  labelled as such.
+
+Every contender must report the same finding (column, affected, total) or the script exits
+with an error. Figures in README.md / bench/README.md come from this script's output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DECL = {"at": "date", "gb": "number", "host": "string", "lun": "number"}
+
+CHILD = r"""
+import json, os, resource, sys, time
+kind, path, rows = sys.argv[1], sys.argv[2], int(sys.argv[3])
+decl = json.loads(sys.argv[4])
+from chartkit import check_columns, view
+t0 = time.perf_counter()
+extra = {}
+if kind == "duckdb":
+    import duckdb
+    data = duckdb.connect().read_parquet(path)
+elif kind == "polars lazy":
+    import polars as pl
+    data = pl.scan_parquet(path)
+elif kind == "spark":
+    from pyspark.sql import SparkSession
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.sql.session.timeZone", "UTC").config("spark.driver.memory", "2g")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    data = spark.read.parquet(path)
+    extra["jvm_start_s"] = time.perf_counter() - t0
+elif kind == "pandas":
+    import pandas as pd
+    data = pd.read_parquet(path)
+    extra["load_s"] = time.perf_counter() - t0
+t1 = time.perf_counter()
+found = check_columns(data, decl)
+t2 = time.perf_counter()
+v = view(data, decl, mode="off")
+t3 = time.perf_counter()
+(values,) = v.spec["datasets"].values()
+if kind == "spark":
+    me, jvm = str(os.getpid()), 0  # the JVM is a child process: its peak RSS (VmHWM)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            status = dict(
+                line.split(":", 1) for line in open(f"/proc/{pid}/status") if ":" in line
+            )
+        except OSError:
+            continue
+        if status.get("PPid", "").strip() == me and "java" in status.get("Name", ""):
+            jvm = max(jvm, int(status["VmHWM"].split()[0]) * 1024)
+    extra["jvm_rss"] = jvm
+    spark.stop()
+self_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+kids_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({
+    "check_s": t2 - t1, "view_s": t3 - t2, "mark": v.mark, "points": len(values),
+    "found": [(f.column, f.affected, f.total) for f in found], "self_rss": self_rss,
+    "children_rss": kids_rss, **extra,
+}))
+"""
+
+
+def generate(path: Path, rows: int) -> float:
+    import duckdb
+
+    t = time.perf_counter()
+    duckdb.connect().execute(
+        f"""
+        COPY (
+          SELECT TIMESTAMP '2024-01-01' + to_seconds(range) AS at,
+                 CASE WHEN range % 97 = 0 THEN NULL ELSE (range % 1000) * 0.5 END AS gb,
+                 ['vdi-a', 'vdi-b', 'vdi-c'][(range % 3) + 1] AS host,
+                 range AS lun
+          FROM range({rows})
+        ) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)
+        """
+    )
+    return time.perf_counter() - t
+
+
+def run(kind: str, path: Path, rows: int) -> dict[str, object]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, kind, str(path), str(rows), json.dumps(DECL)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wall = time.perf_counter()
+    out, err = proc.communicate()
+    wall = time.perf_counter() - wall
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind} at {rows:,} rows failed:\n{err[-3000:]}")
+    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    result["wall_s"] = wall
+    return result
+
+
+def gib(n: object) -> str:
+    return f"{float(n) / 2**30:.2f} GiB"  # type: ignore[arg-type]
+
+
+def table(title: str, results: dict[str, dict[str, object]]) -> None:
+    print(f"\n{title}\n")
+    print("| contender            |  check |   view | peak RSS  | chart              | note |")
+    print("|----------------------|-------:|-------:|-----------|--------------------|------|")
+    for kind, r in results.items():
+        note = []
+        if "load_s" in r:
+            note.append(f"read_parquet {float(r['load_s']):.1f} s")  # type: ignore[arg-type]
+        if "jvm_start_s" in r:
+            note.append(
+                f"JVM start {float(r['jvm_start_s']):.1f} s, JVM peak RSS {gib(r['jvm_rss'])}"  # type: ignore[arg-type]
+            )
+        if r.get("scaled"):
+            note.append(str(r["scaled"]))
+        check = f"{float(r['check_s']):.2f} s" if "check_s" in r else "—"  # type: ignore[arg-type]
+        view = f"{float(r['view_s']):.2f} s" if "view_s" in r else "—"  # type: ignore[arg-type]
+        chart = f"{r.get('mark')}, {r.get('points')} pts" if "mark" in r else "—"
+        print(
+            f"| {kind:<20} | {check:>6} | {view:>6} | {gib(r['self_rss']):<9} | {chart:<18} | "
+            f"{'; '.join(note)} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=100_000_000)
+    parser.add_argument("--small", type=int, default=10_000_000)
+    parser.add_argument("--skip-spark", action="store_true")
+    parser.add_argument("--pandas-large", action="store_true", help="pull the large table too")
+    args = parser.parse_args()
+    import duckdb
+    import pandas
+    import polars
+
+    print(
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, duckdb {duckdb.__version__}, "
+        f"polars {polars.__version__}, pandas {pandas.__version__}"
+    )
+    with tempfile.TemporaryDirectory(prefix="chartkit-bench-") as tmp:
+        small, large = Path(tmp) / "small.parquet", Path(tmp) / "large.parquet"
+        print(f"generated {args.small:,} rows in DuckDB in {generate(small, args.small):.1f} s")
+        kinds = ["duckdb", "polars lazy"] + ([] if args.skip_spark else ["spark"]) + ["pandas"]
+        results = {k: run(k, small, args.small) for k in kinds}
+        findings = {json.dumps(r["found"]) for r in results.values()}
+        if len(findings) != 1:
+            raise SystemExit(f"contenders disagree on the findings: {findings}")
+        table(f"{args.small:,} rows, same table, each contender in its own process", results)
+        print(f"\nfinding everywhere: {results['duckdb']['found']}")
+
+        print(f"\ngenerated {args.rows:,} rows in DuckDB in {generate(large, args.rows):.1f} s")
+        big = {"duckdb": run("duckdb", large, args.rows)}
+        if args.pandas_large:
+            big["pandas"] = run("pandas", large, args.rows)
+        else:
+            scale = args.rows / args.small
+            measured = results["pandas"]
+            big["pandas (scaled)"] = {
+                "self_rss": float(measured["self_rss"]) * scale,  # type: ignore[arg-type]
+                "scaled": f"not run: its {args.small:,}-row peak RSS x {scale:g}",
+            }
+        if json.dumps(big["duckdb"]["found"]) == json.dumps(results["duckdb"]["found"]):
+            raise SystemExit("the large table should have its own counts")
+        table(f"{args.rows:,} rows", big)
+        print(f"\nfinding: {big['duckdb']['found']}")
+
+
+if __name__ == "__main__":
+    main()
