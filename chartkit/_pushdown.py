@@ -271,13 +271,15 @@ def _reduce(
         )  # decide.py's bucket for this span
         keys = ["__bucket", *colors]
         step = seconds * 1000
-        grouped = _with_epoch_ms(frame, xs, reading.engine)
+        aware = getattr(dict(reading.schema)[xs], "time_zone", None) is not None
+        grouped = _with_epoch_ms(frame, xs, reading.engine, aware)
         grouped = grouped.with_columns((nw.col("__ms") // step).alias("__bucket"))
         grouped = grouped.group_by(keys).agg(fy.mean())
         out = _collect(reading, used, "line bucket", grouped).sort_values(keys, kind="stable")
         start = pd.to_datetime(out.pop("__bucket") * seconds, unit="s")
         tz = getattr(lo, "tz", None)
-        out.insert(0, xs, start.dt.tz_localize(tz) if tz is not None else start)
+        # epoch milliseconds count from UTC: an aware axis gets its zone back
+        out.insert(0, xs, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
         out = out[[xs, ys, *colors]].reset_index(drop=True)
         notes.append(
             f"{int(span['n'].iloc[0]):,} rows are drawn as {len(out):,} points, computed in "
@@ -322,7 +324,7 @@ def _clean(
     return keep
 
 
-def _with_epoch_ms(frame: Any, name: str, engine: str) -> Any:
+def _with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
     """``frame`` with ``__ms``: ``name``'s milliseconds since the epoch.
 
     narwhals has no ``dt.timestamp`` for DuckDB and Spark, so those two use their own function.
@@ -332,7 +334,9 @@ def _with_epoch_ms(frame: Any, name: str, engine: str) -> Any:
     if engine == "duckdb":
         q = '"' + name.replace('"', '""') + '"'
         return nw.from_native(
-            frame.to_native().project(f"*, epoch_ms(CAST({q} AS TIMESTAMP)) AS __ms")
+            frame.to_native().project(
+                f"*, epoch_ms({q if aware else f'CAST({q} AS TIMESTAMP)'}) AS __ms"
+            )
         )
     if engine == "pyspark":
         from pyspark.sql import functions as F

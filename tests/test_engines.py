@@ -358,3 +358,16 @@ def test_the_explorer_says_why_a_table_path_cannot_be_opened(tmp_path: Path) -> 
     (tmp_path / "bad.csv").write_bytes(b'a,b\n1,"2\n')
     error = ex.load_path(tmp_path / "bad.csv").error
     assert error is not None and "bad.csv" in error
+
+
+def test_an_aware_time_axis_is_bucketed_in_utc_as_pandas_buckets_it() -> None:
+    from chartkit import view
+
+    df = big_frame().with_columns(pl.col("at").dt.replace_time_zone("Europe/Berlin"))
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    expected = view(df.to_pandas(), DECL, max_points=1000)
+    for native in (df.lazy(), con.sql("SELECT * FROM t")):
+        v = view(native, DECL, max_points=1000)
+        assert chart_rows(v, ("at", "host", "gb")) == chart_rows(expected, ("at", "host", "gb"))
+        assert v.encodings["x"].title == expected.encodings["x"].title == "at (UTC)"
