@@ -1,0 +1,86 @@
+"""The explorer's chart options and alternatives, driven through AppTest like a person would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import chartkit.explorer._logic as ex
+
+APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
+
+
+@pytest.fixture
+def capacity(monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The explorer opened on the capacity example."""
+    monkeypatch.delenv(ex.ENV_FILE, raising=False)
+    monkeypatch.delenv("CHARTKIT_EXPLORE_MAX_MB", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=120).run()
+    at.selectbox(key="example").set_value("capacity_view")
+    return ok(at.run())
+
+
+RKEY = "example:capacity_view#0"
+
+
+def ok(at: AppTest) -> AppTest:
+    assert [e.value for e in at.exception] == []
+    return at
+
+
+def chart(at: AppTest) -> dict[str, Any]:
+    [spec] = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    return spec  # type: ignore[no-any-return]
+
+
+def pick(at: AppTest, name: str, value: Any) -> AppTest:
+    at.selectbox(key=f"chart-{name}:{RKEY}").set_value(value)
+    return ok(at.run())
+
+
+def test_aggregate_sort_scale_format_and_more_measures_redraw_the_chart(capacity: AppTest) -> None:
+    assert chart(capacity)["encoding"]["y"]["title"] == "mean of size_gb"
+    at = pick(capacity, "aggregate", "sum")
+    assert chart(at)["encoding"]["y"]["title"] == "sum of size_gb"
+    at = pick(at, "sort", "x")
+    order = chart(at)["encoding"]["x"]["sort"]
+    assert order == sorted(order)
+    at = pick(at, "scale", "log")
+    assert chart(at)["encoding"]["y"]["scale"]["type"] == "log"
+    at.text_input(key=f"chart-format:{RKEY}").set_value(",.1f")
+    at = ok(at.run())
+    assert chart(at)["encoding"]["y"]["axis"]["format"] == ",.1f"
+    at.multiselect(key=f"chart-more_y:{RKEY}").set_value(["size_gb", "used_pct"])
+    at = ok(at.run())
+    spec = chart(at)  # one bar per measure, side by side, the legend naming them
+    assert spec["encoding"]["color"]["field"] == "measure"
+    assert spec["encoding"]["xOffset"]["sort"] == ["size_gb", "used_pct"]
+
+
+def test_facet_draws_small_multiples_and_a_time_unit_buckets_dates(capacity: AppTest) -> None:
+    at = pick(capacity, "facet", "thin")
+    assert chart(at)["facet"]["field"] == "thin"
+    at.selectbox(key="example").set_value("latency_by_region")
+    at = ok(at.run())
+    at.selectbox(key="chart-time_unit:example:latency_by_region#0").set_value("day")
+    at = ok(at.run())
+    axis = chart(at)["encoding"]["x"]["axis"]
+    assert axis == {"format": "%Y-%m-%d", "tickCount": {"interval": "day", "step": 1}}
+
+
+def test_the_alternatives_are_thumbnails_and_one_click_draws_one(capacity: AppTest) -> None:
+    buttons = [b for b in capacity.button if b.key and b.key.startswith("alternative-")]
+    assert [b.label for b in buttons][:4] == ["total bars", "scatter", "histogram", "count bars"]
+    assert len(capacity.get("image")) == len(buttons)  # a thumbnail each
+    capacity.button(key=f"alternative-0:{RKEY}").click()
+    at = ok(capacity.run())
+    assert at.selectbox(key=f"chart-aggregate:{RKEY}").value == "sum"
+    assert chart(at)["encoding"]["y"]["title"] == "sum of size_gb"
+    at.button(key=f"alternative-1:{RKEY}").click()  # the scatter
+    at = ok(at.run())
+    assert chart(at)["mark"]["type"] == "point"
+    assert at.selectbox(key=f"axis-x:{RKEY}").value == "size_gb"
