@@ -333,7 +333,11 @@ def _judge(
         return out
 
     # 1. the counts (for an eager frame mostly null counts, which it keeps as metadata)
-    n = counts_of(_run(reading, frames.plain, sums, "count", names))
+    try:
+        n = counts_of(_run(reading, frames.plain, sums, "count", names))
+    except ChartkitError:
+        _name_the_column(reading, frames, plans)  # one query per column: which one fails
+        raise
     # 2. where a column offends in more than one way, which way comes first: row indexes
     at: list[int | None] = [None] * len(flat)
     by_plan: dict[int, list[int]] = {}
@@ -380,6 +384,18 @@ def _judge(
             )
         )
     return out
+
+
+def _name_the_column(reading: EngineReading, frames: _Frames, plans: list[_Column]) -> None:
+    """Raise the engine's error for the first column whose own count query fails."""
+    import narwhals as nw
+
+    if len(plans) < 2:
+        return
+    for plan in plans:
+        exprs = [*plan.nothing, *(cond.cast(nw.Int64).sum() for _, cond in plan.groups)]
+        _run(reading, frames.plain, [e.alias(f"n{i}") for i, e in enumerate(exprs)], "count",
+             repr(plan.name))  # fmt: skip
 
 
 def _samples(

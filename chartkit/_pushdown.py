@@ -76,6 +76,8 @@ def engine_view(
         # At most max_points rows; or an eager frame (already in memory) drawn in a way the
         # engine does not aggregate: pandas reads it, and decide.py reduces it as usual.
         frame = _collect(reading, reading.columns, "collect")
+        if reading.csv_text and declaration:
+            frame = _parsed_cells(frame, declaration)
     elif isinstance(reduced, str):
         return View(kind="table", reason=reduced, result=result, check=outcome)
     else:
@@ -103,6 +105,25 @@ def engine_view(
         alternatives=plan.alternatives,
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
+
+
+def _parsed_cells(
+    frame: pd.DataFrame, declaration: Mapping[str, ColumnDeclaration]
+) -> pd.DataFrame:
+    """A CSV's declared columns parsed by ``chartkit.csvread``'s rules, as the check judged them
+    in the engine (a cell that does not parse stays its text)."""
+    from chartkit.csvread import parse_cell
+
+    out = frame.copy()
+    for name, decl in declaration.items():
+        if name in out.columns:
+            cells = out[name].tolist()
+            out[name] = pd.Series(
+                [None if c is None else parse_cell(c, decl.type) for c in cells],
+                index=out.index,
+                dtype=object,
+            )
+    return out
 
 
 def _drawn_as_means(plan: Plan, measure: str) -> Plan:
@@ -215,6 +236,12 @@ def _reduce(
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
     )
+    if reading.csv_text:
+        return (
+            f"{over} for typed columns; a CSV's cells are text, parsed by the declaration only "
+            "when they leave the engine. Store the table as Parquet (typed) to chart it in "
+            "DuckDB, or filter it to at most max_points rows first."
+        )
     measures = of("number")
     ys = y if y is not None else (measures[0] if measures else None)
     xs = x if x is not None else next(iter(of("date") + of("string") + of("boolean")), None)

@@ -371,3 +371,40 @@ def test_an_aware_time_axis_is_bucketed_in_utc_as_pandas_buckets_it() -> None:
         v = view(native, DECL, max_points=1000)
         assert chart_rows(v, ("at", "host", "gb")) == chart_rows(expected, ("at", "host", "gb"))
         assert v.encodings["x"].title == expected.encodings["x"].title == "at (UTC)"
+
+
+def test_a_small_csv_in_duckdb_is_charted_as_csvread_reads_it(tmp_path: Path) -> None:
+    from chartkit import view
+
+    lines = ["at,gb,host"] + [
+        f"2024-01-0{1 + i % 5}T{i % 24:02d}:00,{'n/a' if i % 7 == 0 else i * 1.5},vdi-{i % 2}"
+        for i in range(60)
+    ]
+    path = tmp_path / "capacity.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    in_memory = view(read_csv(path, DECL), DECL)
+    in_duckdb = view(open_table(path), DECL, tool="capacity")
+    assert (in_duckdb.kind, in_duckdb.mark) == ("chart", "line")
+    assert (in_duckdb.spec, in_duckdb.notes) == (in_memory.spec, in_memory.notes)
+
+
+def test_a_query_error_names_the_failing_column() -> None:
+    rel = duckdb.sql("SELECT * FROM (VALUES ('1', 'a'), ('x', 'b')) t(lun, host)").project(
+        "CAST(lun AS INTEGER) AS lun, host"
+    )  # the cast fails only when a query reads lun
+    with pytest.raises(
+        ChartkitError,
+        match=r"^duckdb could not run the check's count query for column\(s\) 'lun': ",
+    ):
+        check_columns(rel, {"host": "string", "lun": "number"})
+
+
+def test_an_engine_that_is_not_installed_gets_its_install_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chartkit import MissingExtraError
+
+    (tmp_path / "t.parquet").write_bytes(b"PAR1")
+    monkeypatch.setitem(__import__("sys").modules, "duckdb", None)  # import duckdb fails
+    with pytest.raises(MissingExtraError, match=r"pip install 'chartkit\[duckdb\]'"):
+        open_table(tmp_path / "t.parquet")
