@@ -269,3 +269,18 @@ def test_a_bad_argument_is_a_chartkit_error_naming_parameter_value_and_what_is_a
     with pytest.raises(ChartkitError, match=message.replace("[", r"\[").replace("]", r"\]")
                        if "\\" not in message else message):  # fmt: skip
         view(ROWS, DECL, **kw)
+
+
+def test_long_labels_lie_flat_cut_to_their_slot_and_the_tooltip_has_the_full_text() -> None:
+    name = "a very long category name that cannot fit under its bar"
+    rows = [{"k": f"{name} {i}", "v": float(i)} for i in range(4)]
+    v = view(rows, {"k": "string", "v": "number"})
+    flat = [
+        (item["text"], item.get("angle", 0), item["limit"])
+        for g in scene(v)
+        if g["role"] == "axis-label"
+        for item in g["items"]
+        if item["text"].startswith(name)
+    ]
+    assert flat == [(f"{name} {i}", 0, 134) for i in (3, 2, 1, 0)]  # 560 px / 4, less a gap
+    assert marks(v, "rect")[0]["description"] == f"k: {name} 3; v: 3"

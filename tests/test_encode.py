@@ -72,3 +72,13 @@ def test_numbers_are_read_never_coerced_from_text() -> None:
     quoted = pd.Series(["1240", "3.7", " -1e3 "])
     assert numeric_strings_only(quoted, (quoted == quoted).to_numpy())
     assert not numeric_strings_only(pd.Series(["n/a"]), pd.Series([True]).to_numpy())
+
+
+def test_several_measures_describe_themselves_and_the_series_that_tells_them_apart() -> None:
+    from chartkit.encode import Encoding
+
+    y = Encoding("p50", "quantitative", "declared", aggregate="mean", field="value",
+                 declared="number", measures=("p50", "p95"))  # fmt: skip
+    color = Encoding("measure", "nominal", "declared", field="measure", measures=("p50", "p95"))
+    assert y.describe() == "mean of p50, p95: declared number → quantitative"
+    assert color.describe() == "one series per measure: p50, p95 → nominal"
