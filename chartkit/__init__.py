@@ -34,13 +34,15 @@ from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
 from chartkit.staging import Staged, StagedColumn, stage
-from chartkit.view import View, view
+from chartkit.rules import Alternative
+from chartkit.view import View, ViewState, view
 
 __all__ = [
     "CHECK_MODES",
     "COLUMN_TYPES",
     "COLUMN_TYPE_CEILING",
     "VEGALITE_TYPES",
+    "Alternative",
     "AxisRefusal",
     "ChartkitError",
     "CheckMode",
@@ -62,6 +64,7 @@ __all__ = [
     "ToolResult",
     "ToolResultError",
     "View",
+    "ViewState",
     "assert_result_columns",
     "check_columns",
     "check_result",
