@@ -33,10 +33,10 @@ import functools
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import Any, TypeVar
 from weakref import WeakSet
 
+from chartkit._page import view_html
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.integrity import CheckMode
@@ -75,19 +75,6 @@ VIEW_URI = "ui://chartkit/view.html"
 _F = TypeVar("_F", bound=Callable[..., Any])
 _CONTEXT = "chartkit_context"  # the Context parameter chart_tool adds when the tool has none
 _served: WeakSet[Apps] = WeakSet()
-
-
-@functools.cache
-def view_html() -> str:
-    """The page, ``ui://chartkit/view.html``: one self-contained HTML document (package data)."""
-    page = resources.files("chartkit").joinpath("web", "view.html")
-    try:
-        return page.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ChartkitError(
-            "chartkit/web/view.html is missing from this installation; reinstall chartkit, or "
-            "in a checkout build it with `make web`"
-        ) from None
 
 
 def add_view_resource(apps: Apps) -> None:

@@ -1,95 +1,42 @@
-"""Build the offline agent UI: the vega-embed bundle, and pages with View payloads embedded.
-
-    python examples/build_agent_ui.py
-        writes examples/vendor/vega-bundle.js (vega + vega-lite + vega-embed, from the
-        installed vl-convert-python), so examples/agent_ui.html can draw charts offline.
+"""Write the agent UI: chartkit's one View renderer as a page of its own, payloads embedded.
 
     python examples/build_agent_ui.py app/examples/host_group_mappings.json -o lun.html
         views each tool result in the file (.json or .jsonl) under --mode (default warn) and
-        writes lun.html — the agent UI with those payloads embedded — plus vendor/ next to it.
-        A file that already holds View payloads (View.to_json()) is embedded as it is.
+        writes lun.html with those payloads embedded. A file that already holds View payloads
+        (View.to_json()) is embedded as it is.
 
-The bundle is generated, not checked in: it is about 900 kB of third-party JavaScript whose
-exact version follows the installed vl-convert-python (and the Vega-Lite version Altair writes).
+    python examples/build_agent_ui.py -o page.html
+        writes the page with no payload: it opens the View payloads (View.to_json()) you pick
+        or drop. examples/agent_ui.html is that page already (a link to it).
+
+The page is chartkit/web/view.html — the very page MCP Apps hosts load as
+ui://chartkit/view.html (one renderer, two doors), built from web/ by `make web` and shipped
+in the package. It is one file: Vega, Vega-Lite, vega-embed and vega-interpreter are inlined,
+so it opens offline from file:// and fetches nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-PAGE = HERE / "agent_ui.html"
-BUNDLE = Path("vendor") / "vega-bundle.js"  # relative to the page, as the page loads it
-_PAYLOAD_ELEMENT = re.compile(r'(<script type="application/json" id="payload">)([^<]*)(</script>)')
+from chartkit._page import page_with_payloads, script_json
+
+__all__ = ["PAGE", "build_page", "page_with_payloads", "payloads_from_file", "script_json"]
+
+PAGE = Path(__file__).resolve().parent / "agent_ui.html"  # a link to chartkit/web/view.html
 
 
-def vegalite_version() -> str | None:
-    """The Vega-Lite version Altair writes specs for, if vl-convert ships it (e.g. ``"6.4"``)."""
-    import altair as alt
-    import vl_convert as vlc
-
-    major_minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
-    return major_minor if major_minor in vlc.get_vegalite_versions() else None
-
-
-def bundle_text() -> str:
-    """vega, vega-lite and vega-embed in one classic script that defines ``window.vegaEmbed``."""
-    import vl_convert as vlc
-
-    version = vegalite_version()
-    # The stub marks ``snippet`` as required; at run time it is optional (the default snippet
-    # sets window.vegaEmbed, window.vegaLite and window.vega), and None means the latest.
-    code = vlc.javascript_bundle(vl_version=version)  # type: ignore[call-arg]
-    header = (
-        "/* vega " + vlc.get_vega_version() + ", vega-lite " + (version or "latest") + ", "
-        "vega-embed " + vlc.get_vega_embed_version() + " (BSD-3-Clause, the Vega project), "
-        "bundled by vl-convert-python and written by examples/build_agent_ui.py. Generated: "
-        "do not edit. */\n"
-    )
-    # One function scope, so the bundle's top-level names do not become globals of the page.
-    return header + "(function () {\n" + code + "\n})();\n"
-
-
-def write_bundle(directory: Path = HERE) -> Path:
-    """Write ``vendor/vega-bundle.js`` under ``directory`` (next to the page); return its path."""
-    target = directory / BUNDLE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(bundle_text(), encoding="utf-8")
-    return target
-
-
-def script_json(value: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` left bare."""
-    text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def page_with_payloads(payloads: Sequence[dict[str, Any]] | dict[str, Any]) -> str:
-    """The agent UI page with ``payloads`` (one View payload or a list) embedded."""
-    page = PAGE.read_text(encoding="utf-8")
-    if len(_PAYLOAD_ELEMENT.findall(page)) != 1:
-        raise RuntimeError(f"{PAGE} must hold exactly one payload element to fill in")
-    body = script_json(payloads)
-    return _PAYLOAD_ELEMENT.sub(lambda m: m.group(1) + body + m.group(3), page)
-
-
-def build_page(
-    out: Path, payloads: Sequence[dict[str, Any]] | dict[str, Any], *, bundle: bool = True
-) -> Path:
-    """Write the page with ``payloads`` embedded to ``out``, and the bundle next to it."""
-    out = out.resolve()
-    if out == PAGE:
-        raise ValueError(f"{out} is the page template itself; write the built page elsewhere")
+def build_page(out: Path, payloads: Sequence[dict[str, Any]] | dict[str, Any] | None) -> Path:
+    """Write the page with ``payloads`` embedded (None: the empty page with its picker)."""
+    if out.resolve() == PAGE.resolve():
+        raise ValueError(f"{out} is the shipped page itself; write the built page elsewhere")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page_with_payloads(payloads), encoding="utf-8")
-    if bundle:
-        write_bundle(out.parent)
     return out
 
 
@@ -128,20 +75,20 @@ def _is_payload(value: object) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", type=Path, help="tool results or View payloads")
-    parser.add_argument("-o", "--out", type=Path, help="the page to write (with FILE)")
+    parser.add_argument("-o", "--out", type=Path, help="the page to write")
     parser.add_argument("--mode", choices=("off", "warn", "enforce"), default="warn")
     parser.add_argument("--x")
     parser.add_argument("--y")
     parser.add_argument("--color")
     args = parser.parse_args(argv)
-    if args.file is None:
-        print(f"wrote {write_bundle()}")
-        return 0
     if args.out is None:
-        parser.error("with FILE, give the page to write: -o PAGE.html")
+        parser.error("give the page to write: -o PAGE.html")
+    if args.file is None:
+        print(f"wrote {build_page(args.out, None)}")
+        return 0
     payloads = payloads_from_file(args.file, mode=args.mode, x=args.x, y=args.y, color=args.color)
     page = build_page(args.out, payloads)
-    print(f"wrote {page} ({len(payloads)} payloads) and {page.parent / BUNDLE}")
+    print(f"wrote {page} ({len(payloads)} payloads)")
     return 0
 
 

@@ -1,9 +1,10 @@
-"""``examples/agent_ui.html`` renders View payloads offline, in headless Chromium.
+"""The agent UI: chartkit's one View renderer (``chartkit/web/view.html``) opened on its own.
 
-The page is opened from ``file://`` with the payload of a real View embedded, and every request
-that is not a local file is aborted and recorded: the chart must be drawn from the local
-vega-embed bundle alone. Skips without Chromium or Playwright unless
-``CHARTKIT_BROWSER_TESTS=required``.
+The same page MCP Apps hosts load as ``ui://chartkit/view.html`` (``test_browser_mcp_app.py``)
+is opened here from ``file://``, with payloads of real Views embedded by
+``examples/build_agent_ui.py``. Every request is recorded and any that is not the page itself
+is aborted: the chart must be drawn from the page alone. Skips without Chromium or Playwright
+unless ``CHARTKIT_BROWSER_TESTS=required``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from _browser import REPO, browser_page, require_browser
 
 from chartkit import ToolResult, view
+from chartkit._page import view_html
 
 pytestmark = pytest.mark.browser
 
@@ -41,24 +43,13 @@ builder = load_builder()
 
 @pytest.fixture(autouse=True)
 def _quiet_findings(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.ERROR, logger="chartkit.integrity")
+    caplog.set_level(logging.ERROR, logger="chartkit")
 
 
 def payload(name: str, mode: str = "warn", **picks: str) -> dict[str, Any]:
     result = ToolResult.from_wire(json.loads((EXAMPLES / name).read_text(encoding="utf-8")))
     out: dict[str, Any] = view(result, mode=mode, **picks).to_dict()  # type: ignore[arg-type]
     return out
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory holding the generated vendor/vega-bundle.js, where the test pages go."""
-    require_browser()
-    directory = tmp_path_factory.mktemp("agent_ui")
-    bundle = builder.write_bundle(directory)
-    assert bundle == directory / "vendor" / "vega-bundle.js"
-    assert "window.vegaEmbed" in bundle.read_text(encoding="utf-8")
-    return directory
 
 
 class Visit:
@@ -72,13 +63,14 @@ class Visit:
 
 
 @pytest.fixture(scope="module")
-def browser_context(site: Path) -> Iterator[Any]:
+def browser_context() -> Iterator[Any]:
+    require_browser()
     with browser_page(width=1100, height=1400) as page:
         yield page.context
 
 
 @pytest.fixture
-def open_page(browser_context: Any, site: Path) -> Iterator[Callable[..., Visit]]:
+def open_page(browser_context: Any) -> Iterator[Callable[..., Visit]]:
     pages: list[Any] = []
 
     def visit(page_file: Path, *, init_script: str | None = None) -> Visit:
@@ -93,7 +85,7 @@ def open_page(browser_context: Any, site: Path) -> Iterator[Callable[..., Visit]
         )
 
         def offline(route: Any) -> None:
-            if route.request.url.startswith("file:"):
+            if route.request.url == page_file.as_uri():
                 route.continue_()
             else:
                 seen.blocked.append(route.request.url)
@@ -103,7 +95,11 @@ def open_page(browser_context: Any, site: Path) -> Iterator[Callable[..., Visit]
         if init_script is not None:
             page.add_init_script(init_script)
         page.goto(page_file.as_uri())
-        page.wait_for_function("document.body.dataset.state !== undefined")
+        page.wait_for_function("() => document.body.dataset.state !== undefined")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('article.message')]"
+            ".every(a => a.dataset.state !== undefined)"
+        )
         return seen
 
     yield visit
@@ -111,28 +107,26 @@ def open_page(browser_context: Any, site: Path) -> Iterator[Callable[..., Visit]
         page.close()
 
 
-def build(site: Path, name: str, payloads: Any) -> Path:
-    target = site / name
-    target.write_text(builder.page_with_payloads(payloads), encoding="utf-8")
-    return target
+def build(tmp_path: Path, name: str, payloads: Any) -> Path:
+    return builder.build_page(tmp_path / name, payloads)
 
 
-def assert_offline(seen: Visit) -> None:
+def assert_offline(seen: Visit, page_file: Path) -> None:
     assert seen.blocked == []
-    assert all(url.startswith("file://") for url in seen.requests), seen.requests
-    assert any(url.endswith("/vendor/vega-bundle.js") for url in seen.requests)
+    assert seen.requests == [page_file.as_uri()]
 
 
 # -- a chart with a finding ---------------------------------------------------------------
 
 
 def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding(
-    site: Path, open_page: Callable[..., Visit]
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     lun = payload("host_group_mappings.json", "warn")
-    seen = open_page(build(site, "lun.html", lun))
+    page_file = build(tmp_path, "lun.html", lun)
+    seen = open_page(page_file)
     page = seen.page
-    assert_offline(seen)
+    assert_offline(seen, page_file)
     assert seen.errors == []
     assert page.evaluate("document.body.dataset.state") == "done"
     article = page.locator("article.message")
@@ -146,6 +140,7 @@ def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding
     assert {row["host_group"] for row in dataset} <= set(axis_labels)
     assert page.evaluate("window.chartkit.views.length") == 1
 
+    assert page.locator(".verdict").inner_text() == "1 finding — shown as a chart."
     assert page.locator(".reason").inner_text() == lun["reason"]
     (finding,) = lun["findings"]
     assert page.locator(".finding-message").inner_text() == finding["message"]
@@ -158,63 +153,54 @@ def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding
         )
     )
     details = page.locator(".finding dl.violation dd").all_inner_texts()
-    assert details == [
+    assert details[:6] == [
         "logical_unit_number",
         "number (not nullable)",
         "column-type-mismatch",
         "166 of 2056",
         "0",
         '"" (string)',
-        "string",
     ]
     assert page.locator(".notes li").all_inner_texts() == lun["notes"]
     assert page.locator("h3").all_inner_texts()[:1] == ["1 FINDING"]
+    # The file picker stays at the top, with the page rendered below it.
+    assert page.locator("#open").is_visible()
 
 
 # -- a table: the reason and the refused axes ---------------------------------------------
 
 
 def test_the_volume_io_stats_table_shows_its_reason_and_each_refused_axis(
-    site: Path, open_page: Callable[..., Visit]
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     table = payload("volume_io_stats.json", "warn")
-    assert table["kind"] == "table"
-    seen = open_page(build(site, "table.html", table))
+    assert table["kind"] == "table" and table["refusals"]
+    seen = open_page(build(tmp_path, "table.html", table))
     page = seen.page
-    assert_offline(seen)
     assert seen.errors == []
     article = page.locator("article.message")
     assert article.get_attribute("data-kind") == "table"
     assert article.get_attribute("data-state") == "no-chart"
     assert page.locator("article svg").count() == 0
-    assert page.locator(".reason").inner_text() == (
-        "No usable column is declared number: read_iops, write_iops and latency_ms are declared "
-        "number but every row holds a number in quotes (the tool quotes its numbers); volume is "
-        "string, array is string."
-    )
+    assert page.locator(".reason").inner_text() == table["reason"]
     assert page.locator(".no-chart").inner_text() == (
         "No chart: this result is shown as a table (the payload carries no rows)."
     )
     reasons = page.locator(".refusal-reason").all_inner_texts()
-    assert reasons == [f"Refused y axis — {r['reason']}" for r in table["refusals"]]
-    assert reasons[0] == (
-        "Refused y axis — read_iops is declared number, but all 200 rows hold string (first: "
-        '"3015") — every one a number in quotes: the tool quotes its numbers. chartkit converts '
-        "nothing; fix the tool to return numbers, or declare the column string."
-    )
+    assert reasons == [f"Refused {r['channel']} axis — {r['reason']}" for r in table["refusals"]]
     first = page.locator(".refusal").first.locator("dl.violation dd").all_inner_texts()
     assert first[3:6] == ["200 of 200", "0", '"3015" (string)']
-    assert page.locator(".finding").count() == 3
+    assert page.locator(".finding").count() == len(table["findings"]) == 3
 
 
 def test_a_refused_result_shows_the_refusal_and_no_chart(
-    site: Path, open_page: Callable[..., Visit]
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     refused = payload("host_group_mappings.json", "enforce")
-    seen = open_page(build(site, "refused.html", refused))
+    seen = open_page(build(tmp_path, "refused.html", refused))
     page = seen.page
-    assert_offline(seen)
     assert page.locator("article").get_attribute("data-kind") == "refused"
+    assert page.locator(".verdict").inner_text() == "Refused: no data was returned."
     assert page.locator(".reason").inner_text() == refused["reason"]
     assert page.locator(".reason").inner_text().endswith("No data was returned.")
     assert page.locator(".no-chart").inner_text() == (
@@ -227,12 +213,13 @@ def test_a_refused_result_shows_the_refusal_and_no_chart(
 
 
 def test_a_list_of_payloads_renders_one_message_each(
-    site: Path, open_page: Callable[..., Visit]
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     payloads = builder.payloads_from_file(EXAMPLES / "run_incident.jsonl", mode="warn")
-    seen = open_page(build(site, "run.html", payloads))
+    page_file = build(tmp_path, "run.html", payloads)
+    seen = open_page(page_file)
     page = seen.page
-    assert_offline(seen)
+    assert_offline(seen, page_file)
     states = page.locator("article.message").evaluate_all(
         "nodes => nodes.map(n => [n.dataset.kind, n.dataset.state])"
     )
@@ -243,66 +230,95 @@ def test_a_list_of_payloads_renders_one_message_each(
 
 
 def test_a_host_can_hand_the_payload_over_as_window_chartkit_payload(
-    site: Path, open_page: Callable[..., Visit]
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     lun = payload("host_group_mappings.json", "warn")
-    plain = site / "plain.html"
-    plain.write_text(builder.PAGE.read_text(encoding="utf-8"), encoding="utf-8")
+    plain = build(tmp_path, "plain.html", None)
+    assert plain.read_text(encoding="utf-8") == view_html()  # the shipped page, as it is
     seen = open_page(plain, init_script=f"window.CHARTKIT_PAYLOAD = {builder.script_json(lun)};")
-    assert_offline(seen)
     assert seen.page.locator("article").get_attribute("data-state") == "drawn"
     assert seen.page.locator(".finding-message").inner_text() == lun["findings"][0]["message"]
 
 
-def test_the_bare_page_asks_for_a_payload_file_and_renders_the_one_opened(
-    site: Path, open_page: Callable[..., Visit], tmp_path: Path
+def test_the_bare_page_keeps_its_file_picker_and_says_a_bad_file_at_the_top(
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
-    plain = site / "plain.html"
-    plain.write_text(builder.PAGE.read_text(encoding="utf-8"), encoding="utf-8")
-    seen = open_page(plain)
+    seen = open_page(build(tmp_path, "bare.html", None))
     page = seen.page
     assert page.evaluate("document.body.dataset.state") == "empty"
     assert page.locator("#empty").is_visible()
+
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"hello": "world"}', encoding="utf-8")
+    page.set_input_files("#open", str(bad))
+    page.wait_for_selector("#errors .error")
+    assert page.locator("#errors .error").inner_text() == (
+        "Could not open notes.json: it is not a chartkit View payload (it needs kind chart, "
+        "table or refused, and a reason); write one with View.to_json()"
+    )
+    # The error sits above everything else on the page, where the eye is.
+    order = page.evaluate(
+        "[...document.querySelector('main').children].filter(e => !e.hidden && "
+        "e.getBoundingClientRect().height > 0).map(e => e.id)"
+    )
+    assert order[:2] == ["bar", "errors"]
+
     table = payload("volume_io_stats.json", "warn")
     opened = tmp_path / "view.json"
     opened.write_text(json.dumps(table), encoding="utf-8")
     page.set_input_files("#open", str(opened))
     page.wait_for_selector("article.message")
     assert page.locator(".reason").inner_text() == table["reason"]
+    assert page.locator("#errors .error").count() == 0  # the previous error is cleared
     assert not page.locator("#empty").is_visible()
+    assert page.locator("#open").is_visible()  # and the picker is still there for the next
+
+    lun = payload("host_group_mappings.json", "warn")
+    second = tmp_path / "lun.json"
+    second.write_text(json.dumps(lun), encoding="utf-8")
+    page.set_input_files("#open", str(second))
+    page.wait_for_function("() => document.querySelectorAll('article.message').length === 2")
 
 
-def test_a_payload_cannot_make_the_page_fetch_anything(
-    site: Path, open_page: Callable[..., Visit]
+def test_data_is_text_never_markup_and_the_page_fetches_nothing(
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     leaky = payload("capacity_view.json", "warn")
-    leaky["spec"].pop("datasets")
+    leaky["spec"].pop("datasets", None)
     leaky["spec"]["data"] = {"url": "https://example.com/rows.json"}
-    leaky["reason"] = "<img src='https://example.com/pixel.png'>"
-    seen = open_page(build(site, "leaky.html", leaky))
-    assert seen.page.locator(".reason").inner_text() == leaky["reason"]  # text, not HTML
-    assert seen.page.locator("article img").count() == 0
-    assert seen.blocked == []
-    assert [u for u in seen.requests if not u.startswith("file://")] == []
-    assert any("connect-src 'none'" in e for e in seen.errors), seen.errors
+    leaky["reason"] = "<img src='https://example.com/pixel.png'> **bold** $x^2$"
+    leaky["tool"] = "<b>tool</b>"
+    leaky["notes"] = ["<script>window.pwned = 1</script>"]
+    page_file = build(tmp_path, "leaky.html", leaky)
+    seen = open_page(page_file)
+    page = seen.page
+    assert page.locator(".reason").inner_text() == leaky["reason"]  # text, not HTML
+    assert page.locator("header .tool").inner_text() == "<b>tool</b>"
+    assert page.locator(".notes li").inner_text() == "<script>window.pwned = 1</script>"
+    assert page.locator("article img, article b, article script").count() == 0
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("article").get_attribute("data-state") == "error"
+    assert page.locator(".chart-slot .error").inner_text() == (
+        "The chart could not be drawn: its spec asks for data from outside the payload "
+        "(https://example.com/rows.json), and chartkit's view loads nothing."
+    )
+    assert_offline(seen, page_file)
 
 
-def test_without_the_bundle_the_page_says_how_to_build_it(
-    open_page: Callable[..., Visit], tmp_path: Path
+def test_the_page_follows_a_dark_colour_scheme(
+    tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
-    lonely = tmp_path / "lonely.html"
-    lonely.write_text(
-        builder.page_with_payloads(payload("capacity_view.json", "warn")), encoding="utf-8"
-    )
-    seen = open_page(lonely)
-    assert seen.page.locator("article").get_attribute("data-state") == "no-bundle"
-    assert seen.page.locator(".chart-slot .error").inner_text() == (
-        "The chart needs vendor/vega-bundle.js next to this page; build it with "
-        "`python examples/build_agent_ui.py`."
-    )
+    page_file = build(tmp_path, "dark.html", payload("host_group_mappings.json", "warn"))
+    seen = open_page(page_file, init_script="")
+    page = seen.page
+    page.emulate_media(color_scheme="dark")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
+    page.wait_for_function("() => document.querySelector('article').dataset.state === 'drawn'")
 
 
 def test_embedded_payload_text_cannot_close_the_script_element() -> None:
-    text = builder.script_json({"reason": "</script><script>alert(1)</script> & more"})
-    assert "<" not in text and ">" not in text and "&" not in text
-    assert json.loads(text) == {"reason": "</script><script>alert(1)</script> & more"}
+    text = builder.script_json({"reason": "</script><script>alert(1)</script> & more\u2028"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"reason": "</script><script>alert(1)</script> & more\u2028"}

@@ -91,11 +91,11 @@ class Host:
     def show(self, arguments: dict[str, Any], result: dict[str, Any]) -> None:
         self.page.evaluate("(args) => window.testHost.toolInput(args)", arguments)
         self.page.evaluate("(result) => window.testHost.toolResult(result)", result)
-        self.frame.wait_for_function("document.body.dataset.state === 'done'")
+        self.frame.wait_for_function("() => document.body.dataset.state === 'done'")
         article = self.frame.locator("article.message")
         if article.count():
             self.frame.wait_for_function(
-                "['drawn', 'no-chart', 'error'].includes("
+                "() => ['drawn', 'no-chart', 'error'].includes("
                 "document.querySelector('article.message').dataset.state)"
             )
 
@@ -118,7 +118,7 @@ def host(tmp_path: Path, session: dict[str, Any]) -> Iterator[Host]:
             lambda message: seen.errors.append(message.text) if message.type == "error" else None,
         )
         page.goto(page_file.as_uri())
-        page.wait_for_function("window.testHost !== undefined")
+        page.wait_for_function("() => window.testHost !== undefined")
         yield seen
         # Only the host page and its script were ever requested: the view fetched nothing.
         assert seen.requests == [page_file.as_uri(), HOST_JS.as_uri()]
@@ -172,11 +172,11 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
 
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
     host.page.evaluate("window.testHost.setTheme('dark')")
-    frame.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
     frame.wait_for_function(  # the chart is drawn again in Vega's dark theme: light axis labels
-        "(() => { const t = document.querySelector('.chart svg .role-axis-label text');"
-        " return t && getComputedStyle(t).fill !== 'rgb(0, 0, 0)'; })()"
+        "() => { const t = document.querySelector('.chart svg .role-axis-label text');"
+        " return t && getComputedStyle(t).fill !== 'rgb(0, 0, 0)'; }"
     )
     assert frame.locator(".chart svg .mark-rect.role-mark path").count() == 3
 

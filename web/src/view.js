@@ -215,6 +215,17 @@ function drawChart(slot, article, payload) {
     article.dataset.state = "error";
     return Promise.resolve(null);
   }
+  const url = outsideUrl(spec, 0);
+  if (url !== null) {
+    slot.appendChild(
+      el("p", {
+        class: "error",
+        text: `The chart could not be drawn: its spec asks for data from outside the payload (${url.slice(0, 80)}), and chartkit's view loads nothing.`,
+      }),
+    );
+    article.dataset.state = "error";
+    return Promise.resolve(null);
+  }
   // Vega writes the description as the chart's aria-label: the reason says what it shows.
   const described = { ...spec, description: typeof spec.description === "string" ? spec.description : payload.reason };
   const target = el("div", { class: "chart" });
@@ -222,6 +233,17 @@ function drawChart(slot, article, payload) {
   const entry = { target, spec: described, article, view: null };
   drawn.push(entry);
   return embed(entry);
+}
+
+// The first "url" a spec holds (data, images, projections), or null: chartkit's specs hold none.
+function outsideUrl(value, depth) {
+  if (depth > 64 || value === null || typeof value !== "object") return null;
+  if (!Array.isArray(value) && typeof value.url === "string") return value.url;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    const found = outsideUrl(item, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function embed(entry) {
