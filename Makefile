@@ -30,6 +30,7 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/check.py
 	$(BIN)/python bench/view.py
 	$(BIN)/python bench/stage.py
+	$(BIN)/python bench/engines.py
 
 examples:
 	$(PYTHON) app/generate_examples.py
