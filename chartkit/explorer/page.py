@@ -529,7 +529,7 @@ def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, sho
                 st.button(
                     alternative.chart,
                     key=f"alternative-{i}:{rkey}",
-                    help=alternative.reason,
+                    help=md(alternative.reason),
                     on_click=_choose,
                     args=(rkey, alternative.picks()),
                     width="stretch",
