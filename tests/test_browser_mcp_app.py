@@ -10,6 +10,7 @@ none, and sends tool-input and tool-result. Skips without Chromium or Playwright
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,6 +149,7 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
     frame = host.frame
 
     assert frame.locator("article.message").get_attribute("data-state") == "drawn"
+    assert not frame.locator("#open").is_visible()  # a host's page has no file picker
     # Vega drew one bar per row that holds a number; the "n/a" row is left out (and noted).
     bars = frame.locator(".chart svg .mark-rect.role-mark path")
     assert bars.count() == 3
@@ -171,6 +173,8 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
     assert sizes and sizes[-1]["height"] > 400
 
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+    if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):  # the README's picture
+        host.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app.png"))
     host.page.evaluate("window.testHost.setTheme('dark')")
     frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"

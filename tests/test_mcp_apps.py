@@ -327,6 +327,13 @@ def test_the_shipped_page_is_the_build_of_the_locked_versions() -> None:
     assert built["lockSha256"] == hashlib.sha256(lock_bytes).hexdigest(), (
         "chartkit/web/view.html was not built from web/package-lock.json; run `make web`"
     )
+    sources = hashlib.sha256()
+    for source in sorted((WEB / "src").iterdir()):
+        sources.update(source.name.encode())
+        sources.update(source.read_bytes())
+    assert built["sourceSha256"] == sources.hexdigest(), (
+        "chartkit/web/view.html was not built from web/src as it is; run `make web`"
+    )
     locked = json.loads(lock_bytes)["packages"]
     wanted = json.loads((WEB / "package.json").read_text(encoding="utf-8"))["dependencies"]
     assert {name: built["packages"][name] for name in wanted} == wanted  # the pins, exactly

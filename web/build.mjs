@@ -54,8 +54,13 @@ const bundled = {};
 for (const name of packagesOf(view.metafile)) {
   bundled[name] = JSON.parse(readFileSync(join(here, "node_modules", name, "package.json"), "utf8")).version;
 }
+const sources = createHash("sha256");
+for (const name of readdirSync(join(here, "src")).sort()) {
+  sources.update(name).update(readFileSync(join(here, "src", name)));
+}
 const build = {
   lockSha256: createHash("sha256").update(lock).digest("hex"),
+  sourceSha256: sources.digest("hex"),
   packages: bundled,
 };
 const meta = `<meta name="chartkit-build" content="${JSON.stringify(build).replace(/"/g, "&quot;")}">`;

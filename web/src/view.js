@@ -107,6 +107,16 @@ function verdict(payload) {
   return ["unchecked", `Shown as ${shown}.`];
 }
 
+// "ok" means the rows were delivered, not that they passed: findings colour it as a warning.
+function statusBadge(payload) {
+  const delivered = payload.status === "ok";
+  const warned = delivered && list(payload.findings).length > 0;
+  return el("span", {
+    class: `badge status-${warned ? "warn" : payload.status}`,
+    text: delivered ? "delivered" : payload.status,
+  });
+}
+
 function render(payload) {
   if (!isPayload(payload)) {
     throw new Error("this is not a chartkit View payload (it needs kind chart, table or refused, and a reason)");
@@ -119,7 +129,7 @@ function render(payload) {
       payload.callId ? el("span", { class: "call-id", text: `call ${payload.callId}` }) : null,
       el("span", { class: `badge kind-${payload.kind}`, text: payload.kind }),
       payload.mode ? el("span", { class: "badge mode", text: `check: ${payload.mode}` }) : null,
-      payload.status ? el("span", { class: `badge status-${payload.status}`, text: payload.status }) : null,
+      payload.status ? statusBadge(payload) : null,
     ]),
   );
   article.appendChild(el("p", { class: `verdict ${state}`, text: sentence }));
