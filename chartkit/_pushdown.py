@@ -255,20 +255,36 @@ def _reduce(
     colors = [
         c for c in [color] if c is not None and c in declaration and usable(c) and c not in (xs, ys)
     ]
+    spans: dict[str, tuple[Any, Any, int]] = {}
     if x_type == "date":
-        series = 1
+        # One scan answers which color and which span: for each candidate color its distinct
+        # values (without nulls, as pandas counts them) and the span of the rows it keeps.
         if color is None:  # decide.py's automatic color: a small string column
             colors = [c for c in of("string") + of("boolean") if c not in (xs, ys)]
-        if colors:  # distinct values without nulls, as pandas counts them: one query for all
-            counts = _collect(reading, colors, "series", _frame(reading).select(*(
-                (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(c)
-                for c in colors
-            )))  # fmt: skip
-            fits = [c for c in colors if 1 < int(counts[c].iloc[0]) <= MAX_COLOR_CATEGORIES]
-            picked = colors[0] if color is not None else (fits[0] if fits else None)
-            series = int(counts[picked].iloc[0]) if picked is not None else 1
-            colors = [picked] if picked is not None and series <= MAX_COLOR_CATEGORIES else []
-            series = series if colors else 1
+        fx = nw.col(xs)
+        exprs = []
+        for i, c in enumerate(["", *colors]):
+            kept = [xs, ys, c] if c else [xs, ys]
+            keep_c = _clean(None, kept, reading, declaration, [c] if c else [])
+            exprs += [
+                nw.when(keep_c).then(fx).min().alias(f"lo{i}"),
+                nw.when(keep_c).then(fx).max().alias(f"hi{i}"),
+                keep_c.cast(nw.Int64).sum().alias(f"n{i}"),
+            ]
+            if c:
+                distinct = nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)
+                exprs.append(distinct.alias(f"d{i}"))
+        stats = _collect(reading, [xs, ys, *colors], "span", _frame(reading).select(*exprs))
+        row = stats.iloc[0]
+        distinct_of = {c: int(row[f"d{i}"]) for i, c in enumerate(["", *colors]) if c}
+        fits = [c for c in colors if 1 < distinct_of[c] <= MAX_COLOR_CATEGORIES]
+        picked = colors[0] if color is not None and colors else (fits[0] if fits else None)
+        if picked is not None and distinct_of[picked] > MAX_COLOR_CATEGORIES:
+            picked = None
+        i = ["", *colors].index(picked or "")
+        spans[xs] = (row[f"lo{i}"], row[f"hi{i}"], int(row[f"n{i}"] or 0))
+        series = distinct_of[picked] if picked is not None else 1
+        colors = [picked] if picked is not None else []
     used = [xs, ys, *colors]
     frame = _frame(reading).select(*used)
     keep = _clean(frame, used, reading, declaration, colors)
@@ -283,11 +299,10 @@ def _reduce(
     ]
     fx, fy = nw.col(xs), nw.col(ys)
     if x_type == "date":
-        span = _collect(reading, used, "span", frame.select(fx.min().alias("lo"), fx.max().alias(
-            "hi"), nw.len().alias("n")))  # fmt: skip
-        if not int(span["n"].iloc[0]):
+        first, last, count = spans[xs]
+        if not count:
             return f"{over}, and no row holds a value of its declared type in {xs} and {ys}."
-        lo, hi = pd.Timestamp(span["lo"].iloc[0]), pd.Timestamp(span["hi"].iloc[0])
+        lo, hi = pd.Timestamp(first), pd.Timestamp(last)
         seconds = next(
             (
                 s
@@ -309,7 +324,7 @@ def _reduce(
         out.insert(0, xs, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
         out = out[[xs, ys, *colors]].reset_index(drop=True)
         notes.append(
-            f"{int(span['n'].iloc[0]):,} rows are drawn as {len(out):,} points, computed in "
+            f"{count:,} rows are drawn as {len(out):,} points, computed in "
             f"{reading.engine}: the mean of {ys} per {_duration(seconds)} bucket"
             f"{' for each ' + colors[0] if colors else ''}; only these points left the engine."
         )
