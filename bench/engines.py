@@ -11,14 +11,18 @@ A Parquet table is generated inside DuckDB (never in Python): ``at`` (one timest
   and at most ``max_points`` aggregated rows leave DuckDB.
 - **chartkit on polars lazy**: the same on ``pl.scan_parquet(...)``.
 - **chartkit on Spark local**: the same on ``spark.read.parquet(...)`` (``local[2]``); the time
-  excludes the JVM's start, the RSS is the Python process's (the JVM's peak is printed apart).
+  excludes the JVM's start, the RSS is the Python process's (the JVM's peak is printed apart)
+  and its CPU column counts the Python process only.
 - **pandas first**: ``pd.read_parquet`` (pyarrow), then ``check_columns`` and ``view`` on the
   pandas frame — what a user does without an engine path. At the large size it is run only
   when the machine's memory allows; otherwise its measured 10M-row RSS is scaled by rows and
   labelled as such.
 
-Every contender must report the same finding (column, affected, total) or the script exits
-with an error. Figures in README.md / bench/README.md come from this script's output.
+Times are wall clock, with the process's CPU time (all its threads) in parentheses: on a
+shared machine the wall time says how loaded it was, the CPU time what the work cost. The load
+average is printed after each set. Every contender must report the same finding (column,
+affected, total) or the script exits with an error. Figures in README.md / bench/README.md
+come from this script's output.
 """
 
 from __future__ import annotations
@@ -59,11 +63,12 @@ elif kind == "pandas":
     import pandas as pd
     data = pd.read_parquet(path)
     extra["load_s"] = time.perf_counter() - t0
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 found = check_columns(data, decl)
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), time.process_time()
 v = view(data, decl, mode="off")
-t3 = time.perf_counter()
+t3, c3 = time.perf_counter(), time.process_time()
+extra.update(check_cpu=c2 - c1, view_cpu=c3 - c2)
 (values,) = v.spec["datasets"].values()
 if kind == "spark":
     me, jvm = str(os.getpid()), 0  # the JVM is a child process: its peak RSS (VmHWM)
@@ -129,8 +134,10 @@ def gib(n: object) -> str:
 
 def table(title: str, results: dict[str, dict[str, object]]) -> None:
     print(f"\n{title}\n")
-    print("| contender            |  check |   view | peak RSS  | chart              | note |")
-    print("|----------------------|-------:|-------:|-----------|--------------------|------|")
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores after this set)\n")
+    head = ("contender", "check wall (CPU)", "view wall (CPU)", "peak RSS", "chart", "note")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join(["---", "---:", "---:", "---", "---", "---"]) + "|")
     for kind, r in results.items():
         note = []
         if "load_s" in r:
@@ -141,11 +148,19 @@ def table(title: str, results: dict[str, dict[str, object]]) -> None:
             )
         if r.get("scaled"):
             note.append(str(r["scaled"]))
-        check = f"{float(r['check_s']):.2f} s" if "check_s" in r else "—"  # type: ignore[arg-type]
-        view = f"{float(r['view_s']):.2f} s" if "view_s" in r else "—"  # type: ignore[arg-type]
+        check = (
+            f"{float(r['check_s']):.2f} s ({float(r['check_cpu']):.2f} s)"  # type: ignore[arg-type]
+            if "check_s" in r
+            else "—"
+        )
+        view = (
+            f"{float(r['view_s']):.2f} s ({float(r['view_cpu']):.2f} s)"  # type: ignore[arg-type]
+            if "view_s" in r
+            else "—"
+        )
         chart = f"{r.get('mark')}, {r.get('points')} pts" if "mark" in r else "—"
         print(
-            f"| {kind:<20} | {check:>6} | {view:>6} | {gib(r['self_rss']):<9} | {chart:<18} | "
+            f"| {kind:<20} | {check:>17} | {view:>18} | {gib(r['self_rss']):<9} | {chart:<14} | "
             f"{'; '.join(note)} |"
         )
 
