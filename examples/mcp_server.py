@@ -1,6 +1,7 @@
 """A real MCP server (stdio) serving chartkit's bundled example tools with their declarations.
 
 Run it as an MCP server:          python examples/mcp_server.py
+With chartkit's UI on each tool:  python examples/mcp_server.py --ui
 Call one of its tools from chartkit:
 
     from chartkit import check_result
@@ -15,6 +16,10 @@ examples — ``host_group_mappings.json`` and ``missing_column.json`` — come f
 example's rows exactly as recorded (``limit`` keeps the first N), and its ``resultColumns`` ride
 the tool's ``_meta`` through ``chartkit.mcp.declare_tool``; the undeclared example is served
 without one.
+
+With ``--ui`` each declared tool is attached to chartkit's MCP App page instead
+(``chartkit.mcp.chart_tool``): a host that renders MCP Apps draws the checked chart inline,
+and the model reads the verdict and the rows as text.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mcp.server.apps import Apps
 from mcp.server.mcpserver import MCPServer
 
-from chartkit.mcp import declare_tool
+from chartkit.mcp import chart_tool, declare_tool
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "app" / "examples"
 SERVER_NAME = "chartkit-examples"
@@ -40,26 +46,40 @@ def _tool(rows: list[dict[str, Any]]) -> Any:
     return tool
 
 
-def build_server(examples: Path = EXAMPLES) -> MCPServer[Any]:
-    """An MCPServer with one tool per example file, named after the file's stem."""
-    server: MCPServer[Any] = MCPServer(
-        SERVER_NAME,
-        instructions="chartkit's bundled example tool results, each served as a tool.",
-        log_level="WARNING",
-    )
+def build_server(examples: Path = EXAMPLES, *, ui: bool = False) -> MCPServer[Any]:
+    """An MCPServer with one tool per example file, named after the file's stem.
+
+    ``ui=True`` attaches chartkit's page to each declared tool (``chart_tool``).
+    """
+    apps = Apps()
+    plain: list[tuple[Any, str, str]] = []
+    declared_tools: list[tuple[Any, str, str, Any]] = []
     for path in sorted(examples.glob("*.json")):
         example = json.loads(path.read_text(encoding="utf-8"))
         fn = _tool(example["rows"])
         description = f"{example['tool']}: {example.get('description', '')}".strip()
         declared = example.get("resultColumns")
         if declared is None:
-            server.add_tool(fn, name=path.stem, description=description)
+            plain.append((fn, path.stem, description))
+        elif ui:
+            chart_tool(apps, declared, name=path.stem, description=description)(fn)
         else:
-            declare_tool(server, declared, name=path.stem, description=description)(fn)
+            declared_tools.append((fn, path.stem, description, declared))
+    # The SDK reads an Apps' tools when the server is built: every chart_tool comes first.
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME,
+        instructions="chartkit's bundled example tool results, each served as a tool.",
+        log_level="WARNING",
+        extensions=[apps] if ui else None,
+    )
+    for fn, name, description in plain:
+        server.add_tool(fn, name=name, description=description)
+    for fn, name, description, declared in declared_tools:
+        declare_tool(server, declared, name=name, description=description)(fn)
     return server
 
 
 if __name__ == "__main__":
     if not EXAMPLES.is_dir():
         sys.exit(f"no examples at {EXAMPLES}; run this from a chartkit checkout")
-    build_server().run("stdio")
+    build_server(ui="--ui" in sys.argv[1:]).run("stdio")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import html.parser
+import importlib.util
 import json
 import logging
 import sys
@@ -355,3 +356,20 @@ def test_the_page_loads_nothing_and_allows_no_eval() -> None:
     ]
     assert csp is not None and "connect-src 'none'" in csp and "unsafe-eval" not in csp
     assert "http://" not in csp and "https://" not in csp
+
+
+def test_the_example_server_attaches_the_page_to_each_declared_tool_with_ui() -> None:
+    spec = importlib.util.spec_from_file_location("mcp_server", REPO / "examples" / "mcp_server.py")
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    tools, _, _ = listing(examples.build_server(ui=True))
+    by_name = {t.name: t for t in tools}
+    assert by_name["host_group_mappings"].meta["ui"] == {"resourceUri": VIEW_URI}
+    assert "resultColumns" in by_name["host_group_mappings"].meta
+    assert [t.name for t in tools if t.meta is None or "ui" not in t.meta] == [
+        t.name for t in tools if t.meta is None or "resultColumns" not in t.meta
+    ]  # only the undeclared example goes without the page
+    answer = call(examples.build_server(ui=True), "host_group_mappings", {"limit": 40})
+    assert answer.structured_content["kind"] == "chart"
+    assert len(answer.structured_content["findings"]) == 1
