@@ -553,10 +553,11 @@ def test_a_table_has_nothing_to_save_and_says_why(tmp_path: Any) -> None:
         v.save(tmp_path / "t.png")
 
 
-def test_the_notebook_bundle_has_html_and_a_png_fallback() -> None:
-    bundle = view(LUN_ROWS, LUN_DECL)._repr_mimebundle_()
-    assert set(bundle) == {"text/html", "image/png", "text/plain"}
-    assert "<iframe srcdoc=" in bundle["text/html"]
+def test_the_notebook_bundle_is_vegalite_with_a_png_fallback() -> None:
+    shown = view(LUN_ROWS, LUN_DECL)
+    bundle = shown._repr_mimebundle_()
+    assert set(bundle) == {"application/vnd.vegalite.v6+json", "image/png", "text/plain"}
+    assert bundle["application/vnd.vegalite.v6+json"] == shown.spec  # no script, no iframe
     table = view([{"a": "x"}], {"a": "string"})._repr_mimebundle_()
     assert "No column is declared number: a is string." in table["text/html"]
     assert "image/png" not in table
