@@ -223,7 +223,7 @@ def parse_console(block: Block) -> list[tuple[str, str]]:
 def test_every_document_has_blocks_that_run_and_marks_few_as_not_run() -> None:
     assert [b for b in RUNNABLE if b.document.name == "README.md" and b.not_run is None]
     not_run = [b for b in RUNNABLE if b.not_run is not None]
-    assert len(not_run) <= 4, [b.id for b in not_run]
+    assert len(not_run) <= 6, [b.id for b in not_run]  # sparingly: a block that can run, runs
 
 
 def test_the_markdown_runner_reads_fences_markers_and_outputs(tmp_path: Path) -> None:
