@@ -202,6 +202,11 @@ def test_aware_times_are_staged_in_utc_and_mixed_ones_as_text(tmp_path: Path) ->
         "2024-01-05T09:00:00+00:00",
         "2024-01-05T12:00:00+00:00",
     ]
+    assert str(pd.read_parquet(staged.parquet)["at"].dtype) == "datetime64[us, UTC]"
+    assert pl.read_parquet(staged.parquet).schema["at"] == pl.Datetime("us", "UTC")
+    assert [str(t) for t in duckdb.sql(f"SELECT * FROM '{staged.parquet}'").types] == [
+        "TIMESTAMP WITH TIME ZONE"
+    ]
     mixed = ToolResult(
         "t", [{"at": "2024-01-05T10:00:00+01:00"}, {"at": "2024-01-05"}],
         result_columns={"at": "date"},
