@@ -33,8 +33,8 @@ from chartkit.integrity import (
 from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
-from chartkit.staging import Staged, StagedColumn, stage
 from chartkit.rules import Alternative
+from chartkit.staging import Staged, StagedColumn, stage
 from chartkit.view import View, ViewState, view
 
 __all__ = [
