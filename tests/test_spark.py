@@ -97,3 +97,17 @@ def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
     assert [n.replace("pyspark", "E") for n in in_spark.notes] == [
         n.replace("duckdb", "E") for n in in_duckdb.notes
     ]
+
+
+def test_java_regex_judges_iso_dates_as_fromisoformat_does(spark: SparkSession) -> None:
+    """Spark matches the ISO pattern with java.util.regex: the same verdicts, string by string."""
+    from pyspark.sql import functions as F
+    from test_isodate import EDGE_CASES, corpus, fromisoformat_accepts
+
+    from chartkit._isodate import engine_pattern
+
+    texts = EDGE_CASES + corpus(23, 3_000)
+    frame = spark.createDataFrame([(i, s) for i, s in enumerate(texts)], "i long, s string")
+    got = frame.select("i", F.col("s").rlike(engine_pattern()).alias("ok")).collect()
+    verdicts = [ok for _, ok in sorted((r["i"], r["ok"]) for r in got)]
+    assert verdicts == [fromisoformat_accepts(s) for s in texts]
