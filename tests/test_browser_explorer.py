@@ -82,7 +82,7 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
         )
         page.wait_for_selector(BARS, timeout=WAIT_MS)
         bars = page.locator(BARS).count()
-        assert bars == 8  # one bar per host group: the mean LUN of each
+        assert bars == 8  # one bar per host group: the mean capacity of each (never a mean LUN)
         assert page.locator(".vega-embed canvas").count() == 0  # drawn as SVG elements
         expect(page.get_by_text("column-type-mismatch", exact=True).first).to_be_visible()
 
@@ -93,7 +93,7 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
         assert payload["kind"] == "chart"
         assert payload["findings"][0]["column"] == "logical_unit_number"
         spec = json.loads(download(page, "Vega-Lite spec", tmp_path).read_text())
-        assert spec["encoding"]["x"]["field"] == "logical_unit_number"
+        assert spec["encoding"]["x"]["field"] == "capacity_gb"  # the measure the check found clean
 
         sidebar_radio(page, "The dial", "enforce")
         expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
