@@ -322,3 +322,20 @@ def test_embedded_payload_text_cannot_close_the_script_element() -> None:
     text = builder.script_json({"reason": "</script><script>alert(1)</script> & more\u2028"})
     assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
     assert json.loads(text) == {"reason": "</script><script>alert(1)</script> & more\u2028"}
+
+
+def test_a_page_holding_a_payload_renders_it_inside_a_frame_too(
+    tmp_path: Path, browser_context: Any
+) -> None:
+    inner = build(tmp_path, "inner.html", payload("host_group_mappings.json", "warn"))
+    outer = tmp_path / "outer.html"
+    outer.write_text(f'<iframe src="{inner.name}" width="900" height="900"></iframe>', "utf-8")
+    page = browser_context.new_page()
+    try:
+        page.goto(outer.as_uri())
+        frame = page.frame_locator("iframe")
+        frame.locator("article.message[data-state=drawn]").wait_for()
+        assert frame.locator(".chart svg .mark-rect.role-mark path").count() == 8
+        assert frame.locator("#status").inner_text() == ""  # not waiting for an MCP host
+    finally:
+        page.close()

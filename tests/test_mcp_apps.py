@@ -21,7 +21,7 @@ import pytest
 from mcp.client.extension import advertise
 from mcp.client.stdio import stdio_client
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 
 import chartkit.mcp_server as chart_server
 from chartkit import ResultColumnsError
@@ -109,6 +109,26 @@ def test_one_call_attaches_the_page_and_the_declaration_rides_beside_it() -> Non
     assert set(tool.input_schema["properties"]) == {"limit"}  # the tool's own parameters only
     assert [(r.uri, r.mime_type) for r in resources] == [(VIEW_URI, APP_MIME_TYPE)]
     assert page.text == view_html()
+
+
+def test_an_async_tool_keeps_its_own_parameters_and_context() -> None:
+    apps = Apps()
+    seen: list[str] = []
+
+    @chart_tool(apps, DECLARED, name="mappings", x="host_group", y="logical_unit_number")
+    async def host_group_mappings(group: str, ctx: Context[Any], *, limit: int = 10) -> Any:
+        seen.append(type(ctx).__name__)
+        return [r for r in MAPPINGS if r["host_group"] == group][:limit]
+
+    server = MCPServer("storage", extensions=[apps])
+    (tool,), _, _ = listing(server)
+    assert tool.name == "mappings"
+    assert set(tool.input_schema["properties"]) == {"group", "limit"}
+    assert tool.input_schema["required"] == ["group"]
+    answer = call(server, "mappings", {"group": "Orinoco-7"})
+    assert seen == ["Context"]
+    assert json.loads(answer.content[1].text) == MAPPINGS[:2]
+    assert answer.structured_content["encodings"]["x"]["column"] == "host_group"
 
 
 def test_a_malformed_declaration_is_refused_when_the_tool_is_defined() -> None:

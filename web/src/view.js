@@ -404,8 +404,15 @@ function hosted() {
       hostcontext: (context) => applyTheme(context.theme),
     },
   );
+  const lonely = setTimeout(() => {
+    if (document.body.dataset.state === "waiting") {
+      statusLine.textContent =
+        "Waiting for an MCP Apps host… (no host has answered yet; on its own, this page renders the View payloads embedded in it)";
+    }
+  }, 5000);
   return bridge
     .connect()
+    .finally(() => clearTimeout(lonely))
     .then((context) => applyTheme(context?.theme))
     .catch((err) => showError(`Could not connect to the host: ${err?.message ?? err}`));
 }
@@ -417,5 +424,13 @@ window.chartkit = {
   views,
 };
 
-if (window.parent !== window) hosted();
+// Inside a frame with no payload of its own, this page waits for an MCP Apps host; a page
+// holding a payload renders it wherever it is (a notebook's iframe, say).
+function holdsPayload() {
+  if (window.CHARTKIT_PAYLOAD !== undefined) return true;
+  const element = document.getElementById("payload");
+  return element !== null && element.textContent.trim() !== "null";
+}
+
+if (window.parent !== window && !holdsPayload()) hosted();
 else standalone();
