@@ -161,8 +161,10 @@ def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding
         "0",
         '"" (string)',
     ]
-    assert page.locator(".notes li").all_inner_texts() == lun["notes"]
+    assert page.locator("section.notes li").all_inner_texts() == lun["notes"]
     assert page.locator("h3").all_inner_texts()[:1] == ["1 FINDING"]
+    alternatives = page.locator("details.alternatives li")
+    assert alternatives.count() == len(lun.get("alternatives") or [])
     # The file picker stays at the top, with the page rendered below it.
     assert page.locator("#open").is_visible()
 
@@ -294,7 +296,7 @@ def test_data_is_text_never_markup_and_the_page_fetches_nothing(
     page = seen.page
     assert page.locator(".reason").inner_text() == leaky["reason"]  # text, not HTML
     assert page.locator("header .tool").inner_text() == "<b>tool</b>"
-    assert page.locator(".notes li").inner_text() == "<script>window.pwned = 1</script>"
+    assert page.locator("section.notes li").inner_text() == "<script>window.pwned = 1</script>"
     assert page.locator("article img, article b, article script").count() == 0
     assert page.evaluate("window.pwned") is None
     assert page.locator("article").get_attribute("data-state") == "error"

@@ -167,7 +167,7 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
     )
     assert frame.locator(".finding-message").inner_text() == finding["message"]
     assert frame.locator(".verdict").inner_text() == "1 finding — shown as a chart."
-    assert frame.locator(".notes li").all_inner_texts() == payload["notes"]
+    assert frame.locator("section.notes li").all_inner_texts() == payload["notes"]
     # The page reported its size to the host, which sized the iframe by it.
     sizes = host.page.evaluate("window.testHost.sizes")
     assert sizes and sizes[-1]["height"] > 400

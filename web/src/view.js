@@ -158,6 +158,21 @@ function render(payload) {
   const notes = list(payload.notes).map((n) => el("li", { text: text(n) }));
   if (notes.length) article.appendChild(section("notes", "Notes", [el("ul", { class: "notes" }, notes)]));
 
+  const alternatives = list(payload.alternatives).filter((a) => a && typeof a === "object");
+  if (alternatives.length) {
+    const items = alternatives.map((a) => {
+      const picks = a.picks && typeof a.picks === "object" ? Object.entries(a.picks) : [];
+      const said = picks.length ? ` (${picks.map(([k, v]) => `${k}: ${text(v)}`).join(", ")})` : "";
+      return el("li", { text: `${text(a.chart)}${said} — ${text(a.reason)}` });
+    });
+    article.appendChild(
+      el("details", { class: "alternatives" }, [
+        el("summary", { text: `Other charts of these rows (${alternatives.length})` }),
+        el("ul", { class: "notes" }, items),
+      ]),
+    );
+  }
+
   const encodings = payload.encodings && typeof payload.encodings === "object" ? payload.encodings : {};
   const channels = Object.keys(encodings);
   if (channels.length) {
