@@ -272,10 +272,15 @@ def test_quoted_numbers_are_found_and_each_column_is_one_block_with_its_refused_
     assert charts(at) == []
     assert shown.reason in texts(at, "info")
     assert "The rows are in the table below." in texts(at, "caption")
+    shared = next(c for c in texts(at, "caption") if c.startswith("Each of the above also"))
     for refused in shown.refusals:  # each refused axis in its column's block, once
-        line = f"**{refused.channel} axis refused** — {refused.reason}"
+        said = [s for s in re.split(r"(?<=[.])\s+", refused.reason) if s not in shared]
+        line = f"**{refused.channel} axis refused** — {' '.join(said)}"
         assert sum(text.count(line) for text in found.values()) == 1
         assert line in found[refused.column]
+    # what every block would repeat is said once, under them
+    assert shared.count("Nothing here blocked the call") == 1
+    assert all("Nothing here blocked the call" not in text for text in found.values())
     assert found["read_iops"].startswith("**column-type-mismatch** — 'volume_io_stats' declares")
     assert texts(at, "warning") == [verdict(at)]  # no other box repeats a problem
     cells = highlighted_cells(at)

@@ -146,3 +146,99 @@ def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
     assert page.locator(".katex, img[src*='beacon'], strong:text-is('b')").count() == 0
     outside = [u for u in page.requests_seen if not u.startswith((server, "data:", "blob:"))]
     assert outside == []
+
+
+# --- screenshots are tests ------------------------------------------------------------------
+
+SIZES = {"desktop": (1400, 1000), "phone": (390, 844)}
+
+LAYOUT_PROBLEMS = """
+() => {
+  const main = document.querySelector('[data-testid="stMain"]') || document.body;
+  const overflowing = [];
+  const shown = main.querySelectorAll([
+    '[data-testid="stMarkdownContainer"]', '[data-testid="stAlert"]', '[data-testid="stTable"]',
+    '[data-testid="stCaptionContainer"]', 'h1', 'h2', 'h3', 'button',
+    '[data-testid="stVegaLiteChart"]', '[data-testid="stDataFrame"]', '[data-testid="stExpander"]',
+  ].join(', '));
+  for (const el of shown) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0) continue;
+    const holder = el.parentElement.closest('[data-testid="stVerticalBlock"]');
+    const room = holder ? holder.getBoundingClientRect() : null;
+    const what = (el.getAttribute('data-testid') || el.tagName) + ': '
+                 + (el.innerText || '').slice(0, 60);
+    if (room && (box.left < room.left - 1 || box.right > room.right + 1)) {
+      overflowing.push(`${what} sticks out of its container`);
+    }
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0
+        && !el.matches('[data-testid="stDataFrame"]')) {
+      overflowing.push(`${what} is cut off (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+  }
+  const page = document.scrollingElement;
+  if (page.scrollWidth > window.innerWidth + 1) overflowing.push('the page scrolls sideways');
+  const sections = [[]];
+  for (const el of main.querySelectorAll('h1, h2, h3, [data-testid="stMarkdownContainer"]')) {
+    if (/^H[123]$/.test(el.tagName)) { sections.push([]); continue; }
+    if (el.closest('h1, h2, h3')) continue;
+    const text = (el.innerText || '').trim();
+    if (text) sections[sections.length - 1].push(text);
+  }
+  const repeated = [];
+  for (const texts of sections) {
+    const seen = new Map();
+    for (const [i, text] of texts.entries()) {
+      for (const sentence of text.split(/(?<=[.!?])\\s+/)) {
+        if (sentence.length < 60) continue;
+        if (seen.has(sentence) && seen.get(sentence) !== i) repeated.push(sentence);
+        seen.set(sentence, i);
+      }
+    }
+  }
+  return {overflowing, repeated};
+}
+"""
+
+
+def chart_box(page: Any) -> dict[str, float] | None:
+    charts = page.locator(".vega-embed")
+    return charts.first.bounding_box() if charts.count() else None
+
+
+def check_layout(page: Any, name: str, size: str, kind: str, folder: Path) -> None:
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    if kind == "chart":
+        page.wait_for_selector(".vega-embed svg .mark-group", timeout=WAIT_MS)
+    page.wait_for_timeout(400)  # the chart re-lays out to the new width
+    page.screenshot(path=folder / f"{name}-{size}.png")
+    problems = page.evaluate(LAYOUT_PROBLEMS)
+    assert problems == {"overflowing": [], "repeated": []}, (name, size)
+    box = chart_box(page)
+    if kind == "chart":
+        assert box is not None, (name, size)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (name, size, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (name, size, box)
+
+
+def test_the_opening_page_and_every_example_read_at_a_glance(
+    server: str, page: Any, tmp_path: Path
+) -> None:
+    """At 1400×1000 and 390×844: the whole chart in the first screen, nothing overflowing its
+    container, no sentence said twice in a section; the tab names the example."""
+    from chartkit.explorer._logic import examples, load_path
+    from chartkit.view import view
+
+    titles = set()
+    for name in ["opening", *(e.name for e in examples())]:
+        page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
+        page.goto(server if name == "opening" else f"{server}/?example={name}")
+        settle(page)
+        example = next((e for e in examples() if e.name == name), examples()[0])
+        kind = view(load_path(example.path).results[0]).kind
+        for size in SIZES:
+            check_layout(page, name, size, kind, tmp_path)
+        assert page.title().endswith(" — chartkit explorer")
+        titles.add(page.title())
+    assert len(titles) == len(examples())  # the opening page is the first example

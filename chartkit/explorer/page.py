@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -371,25 +372,25 @@ def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
             if result.result_columns is None
             else "the rows are not a list of objects"
         )
-        st.info(md(f"Not measured: {why}."), icon="⚪")
+        st.info(md(f"Not measured: {why}."), icon=":material/radio_button_unchecked:")
     elif outcome.refused:
         st.error(
             md(f"Refused under enforce — {findings} on {named}: the model gets the refusal "
                "sentence, not the rows."),
-            icon="⛔",
+            icon=":material/block:",
         )  # fmt: skip
     elif outcome.findings:
         st.warning(
             md(f"{findings} under {outcome.mode} on {named} — the rows pass as returned; "
                "details below the chart."),
-            icon="⚠️",
+            icon=":material/warning:",
         )  # fmt: skip
     else:
         declared = len(result.result_columns or {})
         st.success(
             md(f"Passes: each of the {declared} declared column{'s' if declared != 1 else ''} "
                "holds its declared type in every row — which is all the check can say (below)."),
-            icon="✅",
+            icon=":material/check_circle:",
         )  # fmt: skip
 
 
@@ -422,19 +423,29 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
     about: dict[str | None, list[str]] = {}
     for note in notes:
         about.setdefault(_column_of(note, columns), []).append(note)
+    entries: list[tuple[str, str, str]] = []  # (column, label, plain text)
+    for column in columns:
+        for finding in (f for f in outcome.findings if f.column == column):
+            text = (  # under enforce the refusal said it; here, only what was found
+                _finding_line(finding) if outcome.refused else _without_ceiling(finding.message)
+            )
+            entries.append((column, f"**{finding.kind}**", text))
+        for refused in (r for r in refusals if r.column == column):
+            entries.append((column, f"**{refused.channel} axis refused**", refused.reason))
+        for note in about.get(column, []):
+            entries.append((column, "Note", note))
+    shared = _repeated_sentences([text for _, _, text in entries])
     for column in columns:
         with st.container(border=True):
             lines = [f"**Column {md(repr(column), one_line=True)}**"]
-            for finding in (f for f in outcome.findings if f.column == column):
-                if outcome.refused:  # the refusal said it; here, only what was found
-                    lines.append(f"**{finding.kind}** — {md(_finding_line(finding))}")
-                else:
-                    lines.append(f"**{finding.kind}** — {md(_without_ceiling(finding.message))}")
-            for refused in (r for r in refusals if r.column == column):
-                lines.append(f"**{refused.channel} axis refused** — {md(refused.reason)}")
-            for note in about.get(column, []):
-                lines.append(f"Note — {md(note)}")
+            lines += [
+                f"{label} — {md(_without(text, shared))}"
+                for c, label, text in entries
+                if c == column
+            ]
             st.markdown("\n\n".join(lines))
+    if shared:  # said of several columns above: once, here
+        st.caption(md("Each of the above also says: " + " ".join(shared)))
     for note in about.get(None, []):
         st.caption(md(note))
     if outcome.armed and not outcome.findings:
@@ -443,6 +454,27 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
         st.caption(md(_not_measured(outcome)))
     st.markdown("**Disposition** — the two checks this result filed")
     _disposition(outcome.disposition, key="disposition")
+
+
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\)))\s+")
+
+
+def _repeated_sentences(texts: Sequence[str]) -> list[str]:
+    """The sentences (40 characters or more) that more than one of ``texts`` says, in order."""
+    seen: dict[str, set[int]] = {}
+    for i, text in enumerate(texts):
+        for sentence in _SENTENCE_END.split(text):
+            if len(sentence) >= 40:
+                seen.setdefault(sentence, set()).add(i)
+    return [s for s, where in seen.items() if len(where) > 1]
+
+
+def _without(text: str, sentences: Sequence[str]) -> str:
+    """``text`` less the given sentences (each is said once elsewhere on the page)."""
+    if not sentences:
+        return text
+    kept = [s for s in _SENTENCE_END.split(text) if s not in sentences]
+    return " ".join(kept)
 
 
 def _finding_line(finding: Any) -> str:
@@ -459,6 +491,17 @@ def _not_measured(outcome: CheckOutcome) -> str:
         "Not measured: the check needs both the dial and a declaration, and rows it can read "
         "(a non-empty list of objects); both checks are on the record as not applicable."
     )
+
+
+TABLE_CSS = """<style>
+[data-testid="stTable"] table { width: 100%; }
+@media (max-width: 640px) { h1 { font-size: 2rem !important; overflow-wrap: anywhere; } }
+[data-testid="stTable"] :is(th, td) { white-space: normal !important; }
+[data-testid="stTable"] :is(th, td) * {
+  overflow-wrap: anywhere !important; white-space: normal !important;
+}
+</style>"""
+"""Static tables fit their container at any width: a long cell wraps, even mid-word."""
 
 
 def _disposition(rows: Sequence[Any], *, key: str) -> None:
@@ -791,6 +834,7 @@ def _declared_help(decl: Any) -> str:
 
 def main() -> None:
     st.set_page_config(page_title="chartkit explorer", page_icon="📊", layout="wide")
+    st.html(TABLE_CSS)  # the page's own constant style; no data reaches it
     st.sidebar.title("chartkit explorer")
     skey, loaded = _source()
     picker_box, dial_box = st.sidebar.container(), st.sidebar.container()
