@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import statistics
@@ -105,10 +106,12 @@ def pandas_vegafusion(rows: list[dict[str, Any]], bucket_ms: int) -> tuple[int, 
 
 def line_chart(frame: pd.DataFrame) -> tuple[int, int]:
     import streamlit as st
-    import streamlit.logger
 
-    streamlit.logger.set_log_level("error")  # bare mode's "missing ScriptRunContext" notices
-    st.line_chart(frame, x="ts", y="latency_ms", color="region")
+    logging.disable(logging.WARNING)  # bare mode's "missing ScriptRunContext" notices
+    try:
+        st.line_chart(frame, x="ts", y="latency_ms", color="region")
+    finally:
+        logging.disable(logging.NOTSET)
     return len(frame), _line_chart_bytes(frame)
 
 
