@@ -28,7 +28,7 @@ from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.engines import EngineReading
 from chartkit.errors import ChartkitError
-from chartkit.rowset import RowsetReading
+from chartkit.rowset import RowsetReading, narwhals_to_pandas
 
 if TYPE_CHECKING:
     from chartkit.decide import Plan
@@ -187,7 +187,7 @@ def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None)
         frame = query if query is not None else _frame(reading).select(*columns)
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
-        out: pd.DataFrame = frame.to_pandas()
+        out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
     except ChartkitError:
         raise
     except Exception as exc:  # the engine's own error, whatever its class

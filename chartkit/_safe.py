@@ -25,6 +25,7 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any, Final
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -136,8 +137,10 @@ def _cap(value: Any, depth: int, budget: _Budget) -> Any:
         return _cap_int(value, budget)
     if isinstance(value, float):
         budget.take(24)
-        return value if value == value and value not in (float("inf"), float("-inf")) else (
-            repr(value)
+        return (
+            value
+            if value == value and value not in (float("inf"), float("-inf"))
+            else (repr(value))
         )
     if isinstance(value, str):
         text = cap_text(value, max(0, min(SAMPLE_MAX_CHARS, budget.left)))
@@ -187,20 +190,17 @@ def _decimal_text(value: Decimal) -> str:
 
 def _cap_int(value: int, budget: _Budget) -> Any:
     bits = value.bit_length()
-    if bits <= 128:  # up to 39 digits: quoted whole, as a number
-        budget.take(40)
+    if bits <= 140 and abs(value) < 10**_INT_DIGITS:  # up to 40 digits: quoted whole
+        budget.take(_INT_DIGITS)
         return value
-    digits = int(bits * 0.30103) + 1  # about; exact text of huge ints is refused by Python
-    if bits < 12_000:
-        text = str(abs(value))
-        digits = len(text)
-        head = text[:_INT_DIGITS]
-    else:
-        head = str(abs(value) >> (bits - 128))[:_INT_DIGITS]
-        head = f"about {head[:1]}"
-    sign = "-" if value < 0 else ""
     budget.take(_INT_DIGITS + 24)
-    return f"{sign}{head}{_ELLIPSIS} ({digits:,} digits)"
+    sign = "-" if value < 0 else ""
+    about = int(bits * 0.30102999566398) + 1  # digits, or one more (str() refuses huge ints)
+    if bits > 200_000:  # leading digits would cost a long division: say the size only
+        return f"{sign}{_ELLIPSIS} (about {about:,} digits)"
+    cut = max(0, about - _INT_DIGITS)
+    lead = str(abs(value) // 10**cut)
+    return f"{sign}{lead[:_INT_DIGITS]}{_ELLIPSIS} ({len(lead) + cut:,} digits)"
 
 
 def _cap_mapping(value: Mapping[Any, Any], depth: int, budget: _Budget) -> Any:
@@ -256,6 +256,9 @@ def sample_text(value: Any) -> str:
         text = _decimal_text(value)
         if value.is_finite() and len(text) <= SAMPLE_MAX_CHARS:
             return text  # a number, so unquoted, with the digits the tool returned
+    if isinstance(value, int) and not isinstance(value, bool):
+        capped_int = _cap_int(value, _Budget(SAMPLE_MAX_TEXT))
+        return str(capped_int)  # a number, so unquoted even when cut: 1000…(401 digits)
     capped = cap_sample(value)
     return visible(json.dumps(capped, ensure_ascii=False))
 
@@ -307,19 +310,20 @@ def workable_frame(frame: pd.DataFrame) -> pd.DataFrame:
     merely compared, so it becomes a quiet one — both are absences to the check, which has
     already judged the values as returned. Only object columns can hold either.
     """
-    fixed: dict[int, pd.Series] = {}
+    fixed: dict[int, np.ndarray[Any, Any]] = {}
     for i, dtype in enumerate(frame.dtypes):
-        if dtype != object:
+        if getattr(dtype, "kind", None) != "O":
             continue
         values = frame.iloc[:, i].tolist()
         if any(map(_unworkable, values)):
-            shown = [_workable(v) for v in values]
-            fixed[i] = pd.Series(shown, index=frame.index, dtype=object)
+            shown = np.empty(len(values), dtype=object)
+            shown[:] = [_workable(v) for v in values]
+            fixed[i] = shown
     if not fixed:
         return frame
     out = frame.copy(deep=False)
-    for i, series in fixed.items():
-        out.isetitem(i, series)
+    for i, column in fixed.items():
+        out.isetitem(i, column)
     return out
 
 

@@ -12,6 +12,7 @@ import hashlib
 import html
 import json
 import math
+import sys
 from typing import Any, Final
 
 import altair as alt
@@ -77,7 +78,9 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     """
     if plan.kind != "chart" or plan.data is None or plan.mark is None:
         raise ChartkitError(f"there is no chart to build: {plan.reason}")
-    records = json.loads(plan.data.to_json(orient="records", date_format="iso"))
+    records = json.loads(
+        plan.data.to_json(orient="records", date_format="iso"), parse_float=_finite_float
+    )
     chart = alt.Chart({"values": records})  # a plain dict: no per-row validation, no row limit
     mark_options: dict[str, Any] = {}
     colored = "color" in plan.encodings
@@ -214,6 +217,15 @@ def _category_axis(channel: str, plan: Plan) -> alt.Axis:
 def _vl_version() -> str:
     major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
+
+
+def _finite_float(text: str) -> float:
+    """A number pandas wrote: it writes inf and NaN as null, so an infinity read back can only
+    be a finite value near the float limit rounded up in the text; it is kept at the limit."""
+    value = float(text)
+    if math.isinf(value):
+        return math.copysign(sys.float_info.max, value)
+    return value
 
 
 _PINNED_CONFIG: dict[str, Any] = {"view": {"continuousWidth": 300, "continuousHeight": 300}}

@@ -11,7 +11,6 @@ object columns.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from chartkit._columnar import Absent as _Absent
+from chartkit._safe import cap_sample
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.rowset import read_rowset
@@ -47,7 +47,8 @@ ABSENCE_TYPE_NAMES: Final = frozenset({"null", "absent"})
 class ColumnViolation:
     """One declared column whose rows break the declaration.
 
-    ``sample`` is the first offending value as the tool returned it (None for an absence),
+    ``sample`` is the first offending value as the tool returned it (None for an absence;
+    ``to_dict`` and every sentence quote it bounded, see ``chartkit._safe.cap_sample``),
     ``sample_type`` its JSON-ish name; ``affected`` of ``total`` rows offend, ``absent`` of them
     by holding nothing (null, NaN, NaT or a key not set); ``offending_types`` names what the
     offenders hold, first seen first.
@@ -173,8 +174,11 @@ def _type_name(tp: type, value: object = None) -> str:
         return "absent"
     if issubclass(tp, _NULL_TYPES) or (_is_float(tp) and value is not None and _isnan(value)):
         return "null"
-    if issubclass(tp, np.datetime64) and value is not None and np.isnat(cast(Any, value)):
-        return "null"
+    if issubclass(tp, np.datetime64 | np.timedelta64) and value is not None:
+        if np.isnat(cast(Any, value)):
+            return "null"
+    if issubclass(tp, np.timedelta64 | dt.timedelta):
+        return "timedelta"  # a duration is no number (numpy calls it an integer) and no date
     if issubclass(tp, bool | np.bool_):
         return "boolean"
     if issubclass(tp, int | float | Decimal | np.integer | np.floating):
@@ -207,8 +211,10 @@ def _classify(declared: ColumnType, tp: type) -> int:
     """What holding a value of type ``tp`` means in a column declared ``declared``."""
     if issubclass(tp, _NULL_TYPES):
         return _NOTHING
-    if _is_float(tp) or issubclass(tp, np.datetime64):
+    if _is_float(tp) or issubclass(tp, np.datetime64 | np.timedelta64):
         return _LOOK  # NaN and NaT are absences; any other value is judged by its type
+    if issubclass(tp, dt.timedelta):
+        return _BAD  # a duration is none of the four types
     if declared == "number":
         if issubclass(tp, bool | np.bool_):
             return _BAD  # bool subclasses int in Python; True is not a number
@@ -227,10 +233,10 @@ def _look(declared: ColumnType, value: Any) -> int:
     """The verdict on one value whose type alone does not decide it."""
     if isinstance(value, str):  # only reached for a date column
         return _OK if _is_iso(value) else _BAD
-    if isinstance(value, np.datetime64):
+    if isinstance(value, np.datetime64 | np.timedelta64):
         if np.isnat(value):
             return _NOTHING
-        return _OK if declared == "date" else _BAD
+        return _OK if declared == "date" and isinstance(value, np.datetime64) else _BAD
     if _isnan(value):
         return _NOTHING
     return _OK if declared == "number" else _BAD
@@ -465,7 +471,7 @@ def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
         return None
     if api.is_bool_dtype(dtype):
         return _OK if declared == "boolean" else _BAD
-    if api.is_complex_dtype(dtype):
+    if api.is_complex_dtype(dtype) or api.is_timedelta64_dtype(dtype):
         return _BAD  # a complex value is no number a chart can place, as in a list of dicts
     if api.is_numeric_dtype(dtype):
         return _OK if declared == "number" else _BAD
@@ -508,11 +514,5 @@ def offending_mask(
 
 
 def _json_sample(value: Any) -> Any:
-    """The sample itself when JSON can hold it, else its JSON-ish text (numpy → number, …)."""
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        from chartkit.messages import render_sample  # messages builds on this module
-
-        return json.loads(render_sample(value))
-    return value
+    """The sample as a bounded JSON value (see ``chartkit._safe.cap_sample``)."""
+    return cap_sample(value)

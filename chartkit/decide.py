@@ -655,6 +655,8 @@ class _Planner:
         if api.is_bool_dtype(series.dtype):
             return series, unplaced
         labels = [v if _missing(v) else _label(v) for v in series.tolist()]
+        if len({type(v) for v in labels if not _missing(v)}) > 1:  # booleans among text:
+            labels = [v if _missing(v) else str(v) for v in labels]  # one type for Vega-Lite
         return pd.Series(labels, index=series.index, dtype=object), unplaced  # no str inference
 
     def _note_unplaced(
@@ -1134,7 +1136,7 @@ def _safe_field(name: str, taken: set[str]) -> str:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_
+        value, bool | np.bool_ | np.timedelta64  # numpy calls a timedelta an integer
     )
 
 

@@ -229,7 +229,9 @@ def _infer(series: pd.Series | None) -> VegaLiteType:
     """Altair's own inference for an undeclared column, narrowed to the three types we draw."""
     if series is None:
         return "nominal"
-    found = infer_vegalite_type_for_pandas(series)
+    with warnings.catch_warnings():  # "I don't know how to infer … Defaulting to nominal."
+        warnings.simplefilter("ignore", UserWarning)  # (Decimal, mixed): nominal is our answer
+        found = infer_vegalite_type_for_pandas(series)
     kind = found[0] if isinstance(found, tuple) else found
     if kind in ("quantitative", "temporal"):
         return kind
@@ -262,6 +264,8 @@ def _float(value: Any) -> float:
     (the caller leaves such a row out and says so — it never becomes some other number)."""
     if value is None or value is pd.NA or value is pd.NaT:
         return np.nan
+    if isinstance(value, np.datetime64 | np.timedelta64):
+        return np.nan  # only NaT gets here: any other such value is no number and left out
     try:
         return float(value)
     except OverflowError:

@@ -19,7 +19,7 @@ import pandas as pd
 from chartkit._columnar import ABSENT, read_columns
 from chartkit.errors import ChartkitError
 
-__all__ = ["RowsetReading", "read_rowset"]
+__all__ = ["RowsetReading", "narwhals_to_pandas", "read_rowset"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,6 +83,7 @@ class RowsetReading:
         if self.frame is not None:
             return self.frame
         names = self.columns
+        labels = _labels(names)
         read = self.values(names)
         # what ``DataFrame.from_records`` makes of the rows (NaN where a key is not set),
         # built from the columns already read instead of from every key of every row
@@ -94,7 +95,11 @@ class RowsetReading:
             text = _text_array(values)
             if text is not None:
                 data[i] = text
-        frame = pd.DataFrame(data).set_axis(list(names), axis=1)
+        try:
+            frame = pd.DataFrame(data).set_axis(labels, axis=1)
+        except UnicodeEncodeError:  # a lone surrogate: pandas' string dtype cannot hold it
+            objects = {i: pd.Series(_given(v), dtype=object) for i, v in enumerate(read)}
+            frame = pd.DataFrame(objects).set_axis(labels, axis=1)
         for i, name in enumerate(frame.columns):
             column = frame[name]
             if column.dtype.kind == "f" and column.isna().any():
@@ -175,7 +180,12 @@ def _string_labels(frame: pd.DataFrame) -> pd.DataFrame:
         )
     if all(type(c) is str for c in frame.columns):
         return frame
-    return frame.set_axis(labels, axis=1)
+    return frame.set_axis(_labels(labels), axis=1)
+
+
+def _labels(names: Sequence[str]) -> pd.Index:
+    """Column labels as an object index: pandas' string dtype refuses a lone surrogate."""
+    return pd.Index(list(names), dtype=object)
 
 
 def _as_pandas(value: object) -> pd.DataFrame | None:
@@ -191,5 +201,21 @@ def _as_pandas(value: object) -> pd.DataFrame | None:
         frame = nw.from_native(cast(Any, value), eager_only=True)
     except TypeError:
         return None
-    native: pd.DataFrame = frame.to_pandas()
-    return native
+    return narwhals_to_pandas(frame)
+
+
+def narwhals_to_pandas(frame: Any) -> pd.DataFrame:
+    """A narwhals eager frame as pandas, whatever its column names and dtypes.
+
+    The columns cross under positional names (polars panics on a NUL in a name) and get
+    their own names back as an object index; a dtype pandas has no twin for (polars
+    Int128, …) crosses as Python values in an object column, as returned.
+    """
+    names = list(frame.columns)
+    plain = frame.rename({name: f"c{i}" for i, name in enumerate(names)})
+    try:
+        native: pd.DataFrame = plain.to_pandas()
+    except Exception:  # no pandas twin for a dtype: each column as Python values
+        columns = plain.to_dict(as_series=False)
+        native = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in columns.items()})
+    return native.set_axis(_labels(names), axis=1)

@@ -17,16 +17,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
-from chartkit.charts import build_chart, spec_to_html, spec_to_png, spec_to_svg
+from chartkit._safe import cap_text, visible, workable_frame
+from chartkit.charts import build_chart, chart_spec, spec_to_html, spec_to_png, spec_to_svg
 from chartkit.check import check_columns
 from chartkit.decide import ChartOptions, Plan, plan_view
-from chartkit.rules import Alternative
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
+from chartkit.rules import Alternative
 
 if TYPE_CHECKING:
     import altair as alt
@@ -211,10 +212,40 @@ def view(
     >>> v.notes[0]
     '1 of 3 rows are left out of the y axis: lun is declared number and they hold string \
 (first: ""). Nothing was converted.'
+
+    Whatever the rows, the declaration or the picks, the only error raised is a
+    ``ChartkitError``: a failure chartkit did not foresee is wrapped in one that names it.
     """
-    chart_args: dict[str, Any] = {"facet": facet, "choose": choose, "options": ChartOptions.make(
-        aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
-    )}  # fmt: skip
+    try:
+        options = ChartOptions.make(
+            aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
+        )
+        chart_args: dict[str, Any] = {"facet": facet, "choose": choose, "options": options}
+        return _view(data, result_columns, tool, mode, x, y, color, max_points, chart_args)
+    except ChartkitError:
+        raise
+    except BaseException as exc:  # the last resort; real causes are fixed upstream
+        if not isinstance(exc, Exception) and type(exc).__name__ != "PanicException":
+            raise  # KeyboardInterrupt, SystemExit: not ours to turn into an error
+        # (a Rust library's panic surfaces as pyo3's PanicException, a BaseException)
+        what = cap_text(visible(f"{type(exc).__name__}: {exc}"), 300)
+        raise ChartkitError(
+            f"chartkit could not build a view of this result ({what}); this is a bug in "
+            "chartkit — please report it with the declaration and a few of the rows"
+        ) from exc
+
+
+def _view(
+    data: object,
+    result_columns: object,
+    tool: str | None,
+    mode: CheckMode,
+    x: str | None,
+    y: str | list[str] | None,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> View:
     result = _as_result(data, result_columns, tool)
     reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
     outcome = check_result(result, mode=mode, reading=reading)
@@ -239,7 +270,7 @@ def view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
             chart_args=chart_args,
         )  # fmt: skip
-    frame = reading.to_frame()
+    frame = workable_frame(reading.to_frame())  # the chart's copy: values pandas can handle
     declaration = result.result_columns
     if outcome.armed:
         violations = outcome.violations
@@ -260,7 +291,7 @@ def view(
         refusals=plan.refusals,
         notes=plan.notes,
         chart=chart,
-        spec=chart.to_dict() if chart is not None else None,
+        spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
         alternatives=plan.alternatives,
         left_out=plan.left_out,
