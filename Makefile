@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: explore test lint typecheck pytest bench soak examples gallery clean web
+.PHONY: explore test lint typecheck pytest bench soak examples gallery clean web screenshots
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chartkit needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -29,6 +29,9 @@ test: $(VENV)/.dev-installed
 # The property suite run long (over 100,000 generated examples); prints how many ran.
 soak: $(VENV)/.dev-installed
 	CHARTKIT_HYPOTHESIS_PROFILE=soak CHARTKIT_HYPOTHESIS_REPORT=1 $(BIN)/pytest -s -q -p no:cacheprovider tests/test_properties.py
+
+screenshots: $(VENV)/.dev-installed
+	$(BIN)/python docs/screenshot.py
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/check.py

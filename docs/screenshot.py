@@ -1,8 +1,10 @@
-"""Take the README's screenshot of the explorer: ``python docs/screenshot.py``.
+"""The explorer's screenshots for the docs: ``make screenshots`` (or ``python docs/screenshot.py``).
 
-Starts ``streamlit run app/explorer.py`` on a free localhost port, opens it in headless
-Chromium (Debian's ``/usr/bin/chromium``, through Playwright) on the LUN example, waits until
-Vega has drawn the chart, and writes ``docs/explorer.png``.
+Starts ``streamlit run app/explorer.py`` on a free localhost port and opens it in headless
+Chromium (Debian's ``/usr/bin/chromium``, through Playwright). Writes the opening page as
+``docs/explorer.png`` (1400×1000) and ``docs/screenshots/explorer-phone.png`` (390×844), and
+every bundled example as ``docs/screenshots/<example>.png`` (1400×1000), each once Vega has
+drawn the chart. ``tests/test_browser_explorer.py`` takes the same pictures and checks them.
 """
 
 from __future__ import annotations
@@ -16,24 +18,36 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from _browser import browser_page, settle, streamlit_server  # noqa: E402
 
+DESKTOP = (1400, 1000)
+PHONE = (390, 844)
+
+
+def shoot(page: object, url: str, path: Path, size: tuple[int, int]) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})  # type: ignore[attr-defined]
+    page.goto(url)  # type: ignore[attr-defined]
+    settle(page)
+    page.wait_for_timeout(2500)  # type: ignore[attr-defined]  # Vega draws, fades finish
+    page.screenshot(path=str(path))  # type: ignore[attr-defined]
+    print(f"wrote {path.relative_to(REPO)}")  # noqa: T201 - a script says what it wrote
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-o", "--output", type=Path, default=REPO / "docs" / "explorer.png")
-    parser.add_argument("--width", type=int, default=1440)
-    parser.add_argument("--height", type=int, default=1900)
+    parser.add_argument("-o", "--output", type=Path, default=REPO / "docs")
     args = parser.parse_args()
+    from chartkit.explorer._logic import examples
+
+    folder = args.output / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
     env = {"CHARTKIT_EXPLORE_FILE": "", "CHARTKIT_EXPLORE_MAX_MB": ""}
     with (
         streamlit_server(env=env) as url,
-        browser_page(width=args.width, height=args.height) as page,
+        browser_page(width=DESKTOP[0], height=DESKTOP[1]) as page,
     ):
-        page.goto(url)
-        page.wait_for_selector(".vega-embed svg g.mark-rect path", timeout=60_000)
-        settle(page)
-        page.wait_for_timeout(500)  # let the last fade-in finish
-        page.screenshot(path=str(args.output))
-    print(f"wrote {args.output}")  # noqa: T201 - a script says what it wrote
+        shoot(page, url, args.output / "explorer.png", DESKTOP)
+        shoot(page, url, folder / "explorer-phone.png", PHONE)
+        for example in examples():
+            shoot(page, f"{url}/?example={example.name}", folder / f"{example.name}.png", DESKTOP)
 
 
 if __name__ == "__main__":
