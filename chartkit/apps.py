@@ -60,6 +60,8 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 __all__ = [
     "APP_MIME_TYPE",
     "EXTENSION_ID",
+    "ROWS_META_KEY",
+    "TABLE_ROWS",
     "VIEW_URI",
     "add_view_resource",
     "chart_tool",
@@ -71,6 +73,10 @@ __all__ = [
 
 VIEW_URI = "ui://chartkit/view.html"
 """The ``ui://`` resource that draws chartkit View payloads."""
+ROWS_META_KEY = "chartkit/rows"
+"""The result ``_meta`` key under which a table View's first rows reach the page."""
+TABLE_ROWS = 200
+"""At most this many rows of a table View reach the page."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _CONTEXT = "chartkit_context"  # the Context parameter chart_tool adds when the tool has none
@@ -106,14 +112,37 @@ def tool_result(
 
     ``rows`` are the rows as the tool returned them, written after the summary when
     ``include_rows`` and the result was not refused. ``for_app=False`` (a client without MCP
-    Apps) leaves ``structuredContent`` out: the text is the whole answer.
+    Apps) leaves ``structuredContent`` out: the text is the whole answer. When the View is a
+    table, the page also gets the first ``TABLE_ROWS`` rows under ``_meta["chartkit/rows"]``
+    (kept out of the model's context, like the payload), so a host shows the table itself.
     """
     blocks = [mcp_types.TextContent(type="text", text=summary(shown))]
     if include_rows and shown.kind != "refused":
         blocks.append(mcp_types.TextContent(type="text", text=rows_json(rows)))
+    meta = None
+    if for_app and shown.kind == "table" and rows is not None:
+        meta = {ROWS_META_KEY: _table_rows(rows)}
     return mcp_types.CallToolResult(
-        content=list(blocks), structured_content=shown.to_dict() if for_app else None
+        content=list(blocks),
+        structured_content=shown.to_dict() if for_app else None,
+        _meta=meta,
     )
+
+
+def _table_rows(rows: object) -> dict[str, Any]:
+    """The first ``TABLE_ROWS`` rows as JSON values, and how many there are in all."""
+    try:
+        total = len(rows)  # type: ignore[arg-type]
+    except TypeError:
+        total = None
+    head: object
+    if isinstance(rows, list | tuple):
+        head = list(rows[:TABLE_ROWS])
+    elif callable(getattr(rows, "head", None)):
+        head = rows.head(TABLE_ROWS)  # type: ignore[attr-defined]
+    else:
+        head = rows
+    return {"rows": json.loads(rows_json(head)), "total": total}
 
 
 def summary(shown: View) -> str:

@@ -173,7 +173,9 @@ async def _answer(
     except ChartkitError as exc:
         raise ToolError(str(exc)) from None
     # The agent holds (or did not ask for) the rows: the text says what was drawn, not the rows.
-    return tool_result(shown, include_rows=False, for_app=client_supports_apps(ctx))
+    return tool_result(
+        shown, rows=result.rows, include_rows=False, for_app=client_supports_apps(ctx)
+    )
 
 
 def _result(tool: str, rows: Any, declaration: Any, like: ToolResult | None = None) -> ToolResult:

@@ -42,6 +42,11 @@ LATENCY = [
     {"region": "Vellichor-South", "p95_ms": 12.125},
 ]
 DECLARED = {"region": "string", "p95_ms": "number"}
+OWNERS = [
+    {"region": "eu", "owner": "<b>ann</b>"},
+    {"region": "us", "owner": None},
+    {"region": "ap"},
+]
 ROW_VALUES = ["Zanzibar-North", "Quixote-West", "Umbrage-East", "Vellichor-South", "41.5", "77.25"]
 
 
@@ -61,6 +66,8 @@ async def _session() -> dict[str, Any]:
         for name, mode in (("warn", "warn"), ("enforce", "enforce")):
             arguments = {"rows": LATENCY, "resultColumns": DECLARED, "mode": mode, "tool": "p95"}
             calls[name] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
+        arguments = {"rows": OWNERS, "resultColumns": {"region": "string", "owner": "string"}}
+        calls["table"] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
     return {"tools": tools, "page": page, "calls": calls}
 
 
@@ -96,7 +103,7 @@ class Host:
         article = self.frame.locator("article.message")
         if article.count():
             self.frame.wait_for_function(
-                "() => ['drawn', 'no-chart', 'error'].includes("
+                "() => ['drawn', 'table', 'no-chart', 'error'].includes("
                 "document.querySelector('article.message').dataset.state)"
             )
 
@@ -208,3 +215,20 @@ def test_an_enforce_refusal_shows_the_sentence_and_no_row_value_anywhere(
     dom = frame.evaluate("document.documentElement.outerHTML")
     assert [value for value in ROW_VALUES if value in dom] == []
     assert frame.locator("svg").count() == 0
+
+
+def test_a_table_shows_the_rows_the_host_handed_over_as_text(
+    host: Host, session: dict[str, Any]
+) -> None:
+    arguments, result = session["calls"]["table"]
+    assert result["structuredContent"]["kind"] == "table"
+    assert result["_meta"]["chartkit/rows"] == {"rows": OWNERS, "total": 3}
+    host.load(session["page"].text)
+    host.show(arguments, result)
+    frame = host.frame
+    assert frame.locator("article").get_attribute("data-state") == "table"
+    assert frame.locator(".rows caption").inner_text() == "3 rows, as returned"
+    assert frame.locator(".rows th").all_inner_texts() == ["region", "owner"]
+    cells = frame.locator(".rows td").all_inner_texts()
+    assert cells == ["eu", "<b>ann</b>", "us", "null", "ap", "(absent)"]
+    assert frame.locator(".rows b").count() == 0

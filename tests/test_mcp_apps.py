@@ -182,6 +182,21 @@ def test_a_client_without_the_apps_extension_gets_the_text_alone() -> None:
     assert json.loads(fallback.content[1].text) == MAPPINGS[:2]
 
 
+def test_a_table_hands_its_first_rows_to_the_page_only() -> None:
+    apps = Apps()
+    rows = [{"host_group": f"group-{i}", "owner": "ann"} for i in range(250)]
+
+    @chart_tool(apps, {"host_group": "string", "owner": "string"})
+    def owners() -> list[dict[str, Any]]:
+        return rows
+
+    server = MCPServer("storage", extensions=[apps])
+    answer = call(server, "owners", {})
+    assert answer.structured_content["kind"] == "table"
+    assert answer.meta["chartkit/rows"] == {"rows": rows[:200], "total": 250}
+    assert "chartkit/rows" not in (call(server, "owners", {}, apps=False).meta or {})
+
+
 # -- the ready server: chart_rows and chart_file ---------------------------------------------
 
 

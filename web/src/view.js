@@ -117,7 +117,7 @@ function statusBadge(payload) {
   });
 }
 
-function render(payload) {
+function render(payload, extras = {}) {
   if (!isPayload(payload)) {
     throw new Error("this is not a chartkit View payload (it needs kind chart, table or refused, and a reason)");
   }
@@ -197,7 +197,7 @@ function render(payload) {
   }
   messages.appendChild(article);
   empty.hidden = true;
-  return drawChart(slot, article, payload);
+  return drawChart(slot, article, payload, extras);
 }
 
 // -- the chart ------------------------------------------------------------------------------
@@ -220,8 +220,42 @@ function embedOptions() {
   };
 }
 
-function drawChart(slot, article, payload) {
+const MAX_COLUMNS = 40;
+
+// A table View's rows, when the host handed them over (the result's _meta): every cell as text,
+// a key the row does not have shown apart from a null.
+function rowsTable(table) {
+  const rows = list(table?.rows).filter((r) => r && typeof r === "object" && !Array.isArray(r));
+  if (!rows.length) return null;
+  const columns = [];
+  for (const row of rows) {
+    for (const key of Object.keys(row)) if (!columns.includes(key) && columns.length < MAX_COLUMNS) columns.push(key);
+  }
+  const total = Number.isInteger(table.total) ? table.total : rows.length;
+  const caption = total > rows.length ? `The first ${rows.length} of ${total} rows, as returned` : `${plural(rows.length, "row", "rows")}, as returned`;
+  const head = el("tr", {}, columns.map((c) => el("th", { text: c })));
+  const body = rows.map((row) =>
+    el(
+      "tr",
+      {},
+      columns.map((c) =>
+        Object.prototype.hasOwnProperty.call(row, c)
+          ? el("td", { text: row[c] === null ? "null" : typeof row[c] === "string" ? row[c] : JSON.stringify(row[c]), class: row[c] === null ? "null" : undefined })
+          : el("td", { class: "absent", text: "(absent)" }),
+      ),
+    ),
+  );
+  return el("div", { class: "rows" }, [el("table", {}, [el("caption", { text: caption }), head, ...body])]);
+}
+
+function drawChart(slot, article, payload, extras = {}) {
   const spec = payload.spec;
+  const table = payload.kind === "table" ? rowsTable(extras.rows) : null;
+  if (table) {
+    slot.appendChild(table);
+    article.dataset.state = "table";
+    return Promise.resolve(null);
+  }
   if (spec === null || spec === undefined) {
     slot.appendChild(
       el("p", {
@@ -388,7 +422,7 @@ function showToolResult(result) {
     return Promise.resolve(null);
   }
   if (isPayload(result?.structuredContent)) {
-    return render(result.structuredContent).then((view) => {
+    return render(result.structuredContent, { rows: result?._meta?.["chartkit/rows"] }).then((view) => {
       setState("done");
       return view;
     });
