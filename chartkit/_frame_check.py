@@ -27,7 +27,7 @@ from typing import Any, Final
 from chartkit._isodate import engine_pattern
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.engines import EngineReading
+from chartkit.engines import EngineReading, missing_extra
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading
 
@@ -292,6 +292,8 @@ def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names:
         return result.row(0)
     except ChartkitError:
         raise
+    except ModuleNotFoundError as exc:
+        raise missing_extra(reading.engine, exc) from exc
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(
             f"{reading.engine} could not run the check's {step} query for column(s) {names}: "
@@ -445,6 +447,8 @@ def _fetch(reading: EngineReading, query: Any, names: str) -> list[dict[str, Any
         if isinstance(query, nw.LazyFrame):
             query = query.collect()
         rows: list[dict[str, Any]] = query.rows(named=True)
+    except ModuleNotFoundError as exc:
+        raise missing_extra(reading.engine, exc) from exc
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(
             f"{reading.engine} could not run the check's sample query for column(s) {names}: "

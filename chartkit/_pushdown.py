@@ -26,7 +26,7 @@ import pandas as pd
 
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
-from chartkit.engines import EngineReading
+from chartkit.engines import EngineReading, missing_extra
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading, narwhals_to_pandas
 
@@ -190,6 +190,8 @@ def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None)
         out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
     except ChartkitError:
         raise
+    except ModuleNotFoundError as exc:
+        raise missing_extra(reading.engine, exc) from exc
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(
             f"{reading.engine} could not run the chart's {step} query over column(s) "

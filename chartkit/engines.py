@@ -28,6 +28,7 @@ __all__ = [
     "TableFile",
     "TextTable",
     "head",
+    "missing_extra",
     "open_table",
     "read_engine_frame",
 ]
@@ -43,8 +44,6 @@ ENGINE_EXTRAS: Final = {
 
 TABLE_SUFFIXES: Final = (".parquet", ".csv", ".jsonl", ".ndjson", ".json")
 """The file suffixes ``open_table`` reads."""
-
-_LAZY_MODULES: Final = frozenset({"duckdb", "pyspark", "ibis", "sqlframe"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,6 +144,14 @@ def read_engine_frame(value: object) -> EngineReading | None:
     )
 
 
+def missing_extra(engine: str, exc: ModuleNotFoundError) -> MissingExtraError:
+    """The error for a module an engine's answers need (pyarrow for Spark, say)."""
+    line = ENGINE_EXTRAS.get(engine, "pip install 'chartkit[polars]'")
+    return MissingExtraError(
+        f"reading {engine}'s answers needs the module {exc.name!r}, which is not installed: {line}"
+    )
+
+
 def _duckdb() -> Any:
     try:
         import duckdb
@@ -201,20 +208,20 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
                     "delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = true)"
                 )
             )
-        return _json_lines(con, literal)
+        return _json_lines(con, literal, "auto" if suffix == ".json" else "newline_delimited")
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
             f"DuckDB could not read {target.name!r} as a {suffix[1:]} table: {exc}"
         ) from exc
 
 
-def _json_lines(con: Any, literal: str) -> Any:
+def _json_lines(con: Any, literal: str, form: str) -> Any:
     """JSON lines with DuckDB's type inference, except that text stays text.
 
     DuckDB would read ``"2024-01-05"`` as a DATE; in JSON it is a string (the check then
     judges it as the ISO text it is), so such columns are read again as VARCHAR.
     """
-    rel = con.sql(f"SELECT * FROM read_json({literal}, format = 'newline_delimited')")
+    rel = con.sql(f"SELECT * FROM read_json({literal}, format = '{form}')")
     types = [str(t) for t in rel.types]
     if not any(t in {"DATE", "TIME"} or t.startswith("TIMESTAMP") for t in types):
         return rel
@@ -229,7 +236,7 @@ def _json_lines(con: Any, literal: str) -> Any:
         for c, t in zip(rel.columns, types, strict=True)
     )
     return con.sql(
-        f"SELECT * FROM read_json({literal}, format = 'newline_delimited', columns = {{{columns}}})"
+        f"SELECT * FROM read_json({literal}, format = '{form}', columns = {{{columns}}})"
     )
 
 
@@ -258,5 +265,7 @@ def head(reading: EngineReading, n: int) -> Any:
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
         return frame.to_pandas()
+    except ModuleNotFoundError as exc:
+        raise missing_extra(reading.engine, exc) from exc
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(f"{reading.engine} could not fetch the first {n} rows: {exc}") from exc

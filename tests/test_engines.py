@@ -408,3 +408,25 @@ def test_an_engine_that_is_not_installed_gets_its_install_line(
     monkeypatch.setitem(__import__("sys").modules, "duckdb", None)  # import duckdb fails
     with pytest.raises(MissingExtraError, match=r"pip install 'chartkit\[duckdb\]'"):
         open_table(tmp_path / "t.parquet")
+
+
+def test_a_json_array_file_opens_too(tmp_path: Path) -> None:
+    rows = [{"lun": 0, "host": "vdi-a"}, {"lun": "", "host": "vdi-b"}]
+    path = tmp_path / "mappings.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    declared = {"lun": "number", "host": "string"}
+    assert_same(check_columns(open_table(path), declared), check_columns(rows, declared))
+
+
+def test_a_module_the_answers_need_gets_its_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chartkit import MissingExtraError
+    from chartkit.engines import missing_extra
+
+    error = missing_extra(
+        "pyspark", ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow")
+    )
+    assert isinstance(error, MissingExtraError)
+    assert str(error) == (
+        "reading pyspark's answers needs the module 'pyarrow', which is not installed: "
+        "pip install 'chartkit[spark]'"
+    )
