@@ -59,6 +59,7 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 
 __all__ = [
     "APP_MIME_TYPE",
+    "CELL_CHARS",
     "EXTENSION_ID",
     "ROWS_META_KEY",
     "TABLE_ROWS",
@@ -77,6 +78,8 @@ ROWS_META_KEY = "chartkit/rows"
 """The result ``_meta`` key under which a table View's first rows reach the page."""
 TABLE_ROWS = 200
 """At most this many rows of a table View reach the page."""
+CELL_CHARS = 1000
+"""A cell longer than this (as text) reaches the page's table cut, with an ellipsis."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _CONTEXT = "chartkit_context"  # the Context parameter chart_tool adds when the tool has none
@@ -142,7 +145,21 @@ def _table_rows(rows: object) -> dict[str, Any]:
         head = rows.head(TABLE_ROWS)  # type: ignore[attr-defined]
     else:
         head = rows
-    return {"rows": json.loads(rows_json(head)), "total": total}
+    records = json.loads(rows_json(head))
+    if isinstance(records, list):
+        records = [_capped(r) if isinstance(r, dict) else r for r in records]
+    return {"rows": records, "total": total}
+
+
+def _capped(row: dict[str, Any]) -> dict[str, Any]:
+    """A row for display: a cell longer than ``CELL_CHARS`` (as text) cut, with an ellipsis."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if len(shown) > CELL_CHARS:
+            value = f"{shown[: CELL_CHARS - 1]}… ({len(shown):,} characters)"
+        out[key] = value
+    return out
 
 
 def summary(shown: View) -> str:

@@ -184,7 +184,8 @@ def test_a_client_without_the_apps_extension_gets_the_text_alone() -> None:
 
 def test_a_table_hands_its_first_rows_to_the_page_only() -> None:
     apps = Apps()
-    rows = [{"host_group": f"group-{i}", "owner": "ann"} for i in range(250)]
+    rows: list[dict[str, Any]] = [{"host_group": f"group-{i}", "owner": "ann"} for i in range(250)]
+    rows[1] = {"host_group": "x" * 5000, "owner": {"nested": ["y" * 2000]}}
 
     @chart_tool(apps, {"host_group": "string", "owner": "string"})
     def owners() -> list[dict[str, Any]]:
@@ -193,7 +194,14 @@ def test_a_table_hands_its_first_rows_to_the_page_only() -> None:
     server = MCPServer("storage", extensions=[apps])
     answer = call(server, "owners", {})
     assert answer.structured_content["kind"] == "table"
-    assert answer.meta["chartkit/rows"] == {"rows": rows[:200], "total": 250}
+    shown = answer.meta["chartkit/rows"]
+    assert shown["total"] == 250 and len(shown["rows"]) == 200
+    assert shown["rows"][0] == rows[0] and shown["rows"][2:] == rows[2:200]
+    assert shown["rows"][1] == {
+        "host_group": "x" * 999 + "… (5,000 characters)",
+        "owner": '{"nested": ["' + "y" * 986 + "… (2,016 characters)",
+    }
+    assert json.loads(answer.content[1].text) == rows  # the model's text: every row, uncut
     assert "chartkit/rows" not in (call(server, "owners", {}, apps=False).meta or {})
 
 
