@@ -72,8 +72,38 @@ def mimebundle(view: View) -> dict[str, Any]:
         return chart_bundle(view)
     body = words(view)
     if view.frame is not None:
-        body += view.frame.head(50).to_html(max_cols=30)
+        body += _table_html(view)
     return {"text/html": body, "text/plain": _text(view)}
+
+
+HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
+"""How a cell the check rejects is marked in the table fallback (as in the explorer)."""
+
+
+def _table_html(view: View, *, rows: int = 50, columns: int = 30) -> str:
+    """The table's first rows as HTML, every cell escaped; a cell whose value the check
+    rejects for its declared column is highlighted (``check.offending_mask``'s verdicts)."""
+    import pandas as pd
+
+    from chartkit.check import offending_mask
+    from chartkit.columns import normalize_result_columns
+
+    assert view.frame is not None
+    frame = view.frame.iloc[:rows, :columns]
+    declared = normalize_result_columns(view.result.result_columns or {})
+    css = pd.DataFrame("", index=frame.index, columns=frame.columns)
+    for name in frame.columns:
+        decl = declared.get(name)
+        if decl is not None:
+            flags = offending_mask(pd.Series(frame[name].tolist(), dtype=object), decl)
+            css[name] = [HIGHLIGHT if f else "" for f in flags]
+    styled = (
+        frame.style.apply(lambda _: css, axis=None)
+        .format(escape="html")
+        .format_index(escape="html", axis=0)
+        .format_index(escape="html", axis=1)
+    )
+    return str(styled.to_html())
 
 
 def ipython_display(view: View) -> None:
