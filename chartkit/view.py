@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from chartkit._safe import cap_text, visible, workable_frame
@@ -279,7 +280,10 @@ def _view(
     else:
         violations = ()
     profiles = profile_columns(frame, declaration, violations)
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing aggregate: noted below
+        plan = plan_view(
+            frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
+        )
     chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
@@ -289,7 +293,7 @@ def _view(
         mark=plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
-        notes=plan.notes,
+        notes=plan.notes + _overflow_notes(plan),
         chart=chart,
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
@@ -308,6 +312,29 @@ def _options(plan: Plan, options: ChartOptions) -> dict[str, Any]:
         "timeUnit": plan.time_unit,
         "sort": sort,
     }
+
+
+def _overflow_notes(plan: Plan) -> tuple[str, ...]:
+    """A note for each aggregate that overflowed: its marks are not drawn, and the chart says so.
+
+    A sum or mean of finite numbers near the float limit can exceed it; Vega-Lite would get
+    null and silently draw nothing there.
+    """
+    if plan.kind != "chart" or plan.data is None:
+        return ()
+    notes = []
+    for enc in plan.encodings.values():
+        if enc.type != "quantitative" or not enc.aggregate or enc.field not in plan.data.columns:
+            continue
+        values = pd.to_numeric(plan.data[enc.field], errors="coerce").to_numpy(dtype=float)
+        n = int(np.isinf(values).sum())
+        if n:
+            marks = "that mark is" if n == 1 else "those marks are"
+            notes.append(
+                f"The {enc.aggregate} of {enc.column} is beyond the largest number a chart can "
+                f"hold (about ±1.8e308) for {n} of {len(values)} marks; {marks} not drawn."
+            )
+    return tuple(notes)
 
 
 def _as_result(data: object, result_columns: object, tool: str | None) -> ToolResult:

@@ -224,6 +224,16 @@ def test_finite_values_near_the_float_limit_are_charted() -> None:
     assert v.kind == "chart"
 
 
+def test_an_overflowing_mean_is_noted_never_silently_null() -> None:
+    rows = [{"k": "a", "v": 1.7e308}, {"k": "a", "v": 1.7e308}, {"k": "b", "v": 1.0}]
+    v = view(rows, {"k": "string", "v": "number"})
+    assert v.kind == "chart"
+    assert v.notes == (
+        "The mean of v is beyond the largest number a chart can hold (about ±1.8e308) for 1 of 2 "
+        "marks; that mark is not drawn.",
+    )
+
+
 def test_a_timedelta_is_not_a_number_and_its_nat_is_an_absence() -> None:
     rows = [{"v": np.timedelta64(5, "s")}, {"v": np.timedelta64("NaT")}, {"v": 1}]
     (v,) = check_columns(rows, {"v": "number"})
