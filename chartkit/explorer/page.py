@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -160,8 +161,7 @@ def _source() -> tuple[str, ex.Loaded | None]:
     sources = ["Bundled example", "Upload a file", "Paste JSON"]
     if env_file:
         sources.insert(0, "File from the command line")
-    mcp = _mcp_module()
-    if mcp is not None:
+    if importlib.util.find_spec("mcp") is not None:  # imported only when picked: seconds
         sources.append("MCP server")
     choice = st.sidebar.radio("Source", sources, key="source")
     limit = ex.max_file_bytes()
@@ -200,7 +200,7 @@ def _source() -> tuple[str, ex.Loaded | None]:
         data = text.encode("utf-8")
         digest = _digest(data)
         return f"paste:{digest}", _load_data(digest, "pasted.json", limit, data)
-    if choice == "MCP server" and mcp is not None:
+    if choice == "MCP server" and (mcp := _mcp_module()) is not None:
         return _mcp_source(mcp)
     names = [e.name for e in ex.examples()]
     asked = st.query_params.get("example")
