@@ -341,3 +341,14 @@ def test_a_page_holding_a_payload_renders_it_inside_a_frame_too(
         assert frame.locator("#status").inner_text() == ""  # not waiting for an MCP host
     finally:
         page.close()
+
+
+def test_a_spec_cannot_change_how_it_is_embedded(
+    tmp_path: Path, open_page: Callable[..., Visit]
+) -> None:
+    lun = payload("host_group_mappings.json", "warn")
+    lun["spec"]["usermeta"] = {"embedOptions": {"ast": False, "actions": True}}
+    seen = open_page(build(tmp_path, "usermeta.html", lun))
+    assert seen.page.locator("article").get_attribute("data-state") == "drawn"
+    assert seen.page.locator(".vega-actions").count() == 0  # its options were not taken
+    assert seen.errors == []  # and no eval was attempted

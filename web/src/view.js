@@ -286,7 +286,9 @@ function drawChart(slot, article, payload, extras = {}) {
     return Promise.resolve(null);
   }
   // Vega writes the description as the chart's aria-label: the reason says what it shows.
-  const described = { ...spec, description: typeof spec.description === "string" ? spec.description : payload.reason };
+  // usermeta.embedOptions would let a spec change how it is embedded (eval, loaders): dropped.
+  const { usermeta: _ignored, ...own } = spec;
+  const described = { ...own, description: typeof spec.description === "string" ? spec.description : payload.reason };
   const target = el("div", { class: "chart" });
   slot.appendChild(target);
   const entry = { target, spec: described, article, view: null };
