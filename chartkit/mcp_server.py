@@ -267,6 +267,11 @@ def _read_file(path: str, *, index: int | None = None) -> ToolResult:
         raise
     except ChartkitError as exc:
         raise ToolError(f"cannot chart {path!r}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ToolError(
+            f"cannot read {path!r}: it is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"position {exc.start}); save it as UTF-8"
+        ) from None
     except (OSError, ValueError, RecursionError) as exc:
         raise ToolError(
             f"cannot read {path!r} as {suffix[1:].upper()}: {_short(exc)}; check that the file "

@@ -313,6 +313,12 @@ def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_s
     broken = tmp_path / "broken.json"
     broken.write_text('{"tool": "t", "rows": [', encoding="utf-8")
     assert "broken.json" in error_of(server, "chart_file", {"path": str(broken)})
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(b'{"city": "M\xfcnchen"}\n')
+    assert error_of(server, "chart_file", {"path": str(latin)}) == (
+        f"cannot read {str(latin)!r}: it is not UTF-8 text (byte 0xfc at position 11); save it "
+        "as UTF-8"
+    )
     assert error_of(server, "chart_file", {"path": str(tmp_path / "data.xlsx")}).startswith(
         f"cannot chart {str(tmp_path / 'data.xlsx')!r}: its suffix '.xlsx' is not one of .json, "
     )
