@@ -108,8 +108,14 @@ class Host:
             )
 
 
+@pytest.fixture(scope="module")
+def browser(session: dict[str, Any]) -> Iterator[Any]:
+    with browser_page(width=900, height=1000) as page:
+        yield page.context
+
+
 @pytest.fixture
-def host(tmp_path: Path, session: dict[str, Any]) -> Iterator[Host]:
+def host(tmp_path: Path, browser: Any) -> Iterator[Host]:
     page_file = tmp_path / "host.html"
     page_file.write_text(
         '<!doctype html><html><head><meta charset="utf-8"><title>test host</title></head>'
@@ -117,20 +123,23 @@ def host(tmp_path: Path, session: dict[str, Any]) -> Iterator[Host]:
         "</body></html>",
         encoding="utf-8",
     )
-    with browser_page(width=900, height=1000) as page:
-        seen = Host(page)
-        page.on("request", lambda request: seen.requests.append(request.url))
-        page.on("pageerror", lambda error: seen.errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: seen.errors.append(message.text) if message.type == "error" else None,
-        )
+    page = browser.new_page()
+    seen = Host(page)
+    page.on("request", lambda request: seen.requests.append(request.url))
+    page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: seen.errors.append(message.text) if message.type == "error" else None,
+    )
+    try:
         page.goto(page_file.as_uri())
         page.wait_for_function("() => window.testHost !== undefined")
         yield seen
-        # Only the host page and its script were ever requested: the view fetched nothing.
-        assert seen.requests == [page_file.as_uri(), HOST_JS.as_uri()]
-        assert seen.errors == []
+    finally:
+        page.close()
+    # Only the host page and its script were ever requested: the view fetched nothing.
+    assert seen.requests == [page_file.as_uri(), HOST_JS.as_uri()]
+    assert seen.errors == []
 
 
 def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
