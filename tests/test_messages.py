@@ -146,3 +146,28 @@ def test_a_decimal_sample_reads_as_a_number_in_the_finding() -> None:
         "column-type-mismatch", "host", "string", False, Decimal("1.5"), "number", 1, 1
     )
     assert "the first is 1.5 (number)." in finding_message(violation, tool="t", call_id=None)
+
+
+def test_a_very_long_column_name_is_cut_in_the_sentences() -> None:
+    name = "c" * 10_000
+    violation = ColumnViolation("missing-column", name, "number", False, None, "absent", 2, 2, 2)
+    message = finding_message(violation, tool="t", call_id=None)
+    assert message.startswith(
+        f"'t' declares column '{'c' * 200}… (10,000 characters)' as number, and none of the 2 "
+        "rows has that column"
+    )
+    refusal = refusal_sentence("t", [violation])
+    assert f"'{'c' * 200}… (10,000 characters)' is declared number" in refusal
+    assert len(refusal) < 600
+
+
+def test_a_tool_name_with_control_characters_is_shown_escaped_in_the_refusal() -> None:
+    violation = ColumnViolation("column-type-mismatch", "v", "number", False, "", "string", 1, 1)
+    refusal = refusal_sentence("evil\x1b[2J\ntool", [violation])
+    assert refusal.startswith("Result rejected: evil\\x1b[2J\\ntool returned rows that disagree")
+    assert "\x1b" not in refusal and "\n" not in refusal
+
+
+def test_a_sample_with_control_characters_is_quoted_with_escapes() -> None:
+    assert render_sample("a\x05\u2028b") == '"a\\u0005\\u2028b"'
+    assert render_sample("lone \ud800") == '"lone \\ud800"'
