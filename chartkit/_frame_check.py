@@ -116,11 +116,11 @@ def check_frame(
             _csv_groups(plan, i, helpers)
         elif native_types.get(name) == "JSON":
             _json_groups(plan, i, helpers)
-        elif native_types.get(name) in {"NULL", "Null"}:  # no value in any row
+        elif native_types.get(name) in {"NULL", "Null", "null"}:  # no value in any row
             if not decl.nullable:
                 plan.groups.append(("null", nw.col(name).is_null()))
         else:
-            _typed_groups(plan, schema[name], reading.engine)
+            _typed_groups(plan, schema[name], reading.engine, native_types.get(name))
         if plan.groups:
             plans.append(plan)
     if plans:
@@ -134,10 +134,14 @@ def check_frame(
 # --- the groups ---------------------------------------------------------------------------
 
 
-def _typed_groups(plan: _Column, dtype: Any, engine: str) -> None:
+_NATIVE_VALUE_TYPES: Final = {"binary": "bytes", "large_binary": "bytes", "BLOB": "bytes"}
+"""Types narwhals leaves Unknown, by the engine's own name for them."""
+
+
+def _typed_groups(plan: _Column, dtype: Any, engine: str, native: str | None = None) -> None:
     import narwhals as nw
 
-    tp = value_type(dtype)
+    tp = value_type(dtype) or _NATIVE_VALUE_TYPES.get(native or "")
     if tp is None:
         raise ChartkitError(
             f"{engine} column {plan.name!r} has the type {dtype}, which chartkit cannot judge "
@@ -156,7 +160,8 @@ def _typed_groups(plan: _Column, dtype: Any, engine: str) -> None:
         plan.counted[len(plan.groups)] = "present"
         plan.groups.append((tp, ~nothing))
     elif verdict == _LOOK:
-        plan.groups.append(("string", ~nothing & ~col.str.contains(engine_pattern())))
+        text = col if dtype == nw.String else col.cast(nw.String)  # categories: as their text
+        plan.groups.append(("string", ~nothing & ~text.str.contains(engine_pattern())))
 
 
 def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
@@ -227,6 +232,8 @@ def _lit(text: str) -> str:
 
 
 def _native_types(reading: EngineReading) -> dict[str, str]:
+    if reading.engine == "pyarrow":
+        return {f.name: str(f.type) for f in reading.native.schema}
     if reading.engine == "polars":
         return {c: str(t) for c, t in reading.native.collect_schema().items()}
     if reading.engine != "duckdb":

@@ -236,3 +236,40 @@ def test_numpy_datetimes_in_an_object_column_are_dates() -> None:
     )
     (found,) = check_columns(frame, {"seen": "date"})
     assert (found.affected, found.absent, found.sample_type) == (1, 1, "null")
+
+
+# --- every polars dtype, checked in place (chartkit.engines) --------------------------------
+
+
+def every_dtype() -> pl.DataFrame:
+    from decimal import Decimal
+
+    return pl.DataFrame(
+        {
+            "u8": pl.Series([1, None, 255], dtype=pl.UInt8),
+            "f32": pl.Series([1.5, float("nan"), None], dtype=pl.Float32),
+            "dec": pl.Series([Decimal("1.5"), None, Decimal("2")], dtype=pl.Decimal(10, 2)),
+            "cat": pl.Series(["a", None, "2024-01-01"], dtype=pl.Categorical),
+            "day": pl.Series([dt.date(2024, 1, 1), None, dt.date(2024, 1, 2)], dtype=pl.Date),
+            "aware": pl.Series(
+                [dt.datetime(2024, 1, 1, tzinfo=dt.UTC), None, None],
+                dtype=pl.Datetime("us", "UTC"),
+            ),
+            "took": pl.Series([dt.timedelta(seconds=1), None, None], dtype=pl.Duration("us")),
+            "clock": pl.Series([dt.time(8), None, dt.time(9)], dtype=pl.Time),
+            "raw": pl.Series([b"x", None, b"y"], dtype=pl.Binary),
+            "items": pl.Series([[1], None, [2, 3]], dtype=pl.List(pl.Int64)),
+            "obj": pl.Series([{"a": 1}, None, {"a": 2}], dtype=pl.Struct({"a": pl.Int64})),
+            "none": pl.Series([None, None, None], dtype=pl.Null),
+        }
+    )
+
+
+@pytest.mark.parametrize("column", every_dtype().columns)
+def test_every_polars_dtype_is_judged_as_its_rows_are(column: str) -> None:
+    frame = every_dtype()
+    rows = frame.to_dicts()
+    for native in (frame, frame.lazy(), frame.to_arrow()):
+        for decl in DECLARATIONS:
+            declared = {column: decl}
+            assert_same(check_columns(native, declared), check_columns(rows, declared))
