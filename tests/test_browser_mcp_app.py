@@ -199,6 +199,8 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
         " return t && getComputedStyle(t).fill !== 'rgb(0, 0, 0)'; }"
     )
     assert frame.locator(".chart svg .mark-rect.role-mark path").count() == 3
+    if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):
+        host.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app-dark.png"))
 
 
 def test_an_enforce_refusal_shows_the_sentence_and_no_row_value_anywhere(

@@ -228,6 +228,10 @@ def test_chart_rows_draws_rows_the_agent_holds_with_their_declaration(
     (summary,) = answer.content
     assert "Orinoco-7" not in summary.text
     assert summary.text.startswith("chartkit drew a bar chart of host_group_mappings (3 rows)")
+    arguments = {"rows": MAPPINGS, "resultColumns": DECLARED, "tool": "host_group_mappings"}
+    fallback = call(server, "chart_rows", arguments, apps=False)
+    assert fallback.structured_content is None
+    assert [b.text for b in fallback.content] == [summary.text]
 
     refused = call(
         server,
