@@ -430,3 +430,19 @@ def test_a_module_the_answers_need_gets_its_install_line(monkeypatch: pytest.Mon
         "reading pyspark's answers needs the module 'pyarrow', which is not installed: "
         "pip install 'chartkit[spark]'"
     )
+
+
+def test_every_duckdb_type_is_judged_as_the_rows_duckdb_returns() -> None:
+    """HUGEINT, DECIMAL, DATE, TIME, BLOB, LIST, STRUCT, ENUM, TIMESTAMPTZ, UTINYINT, BOOLEAN,
+    VARCHAR. (An INTERVAL is judged alike, but its sample comes back as Arrow's MonthDayNano.)"""
+    rel = duckdb.sql(
+        "SELECT * FROM (VALUES (1::HUGEINT, 1.5::DECIMAL(10,2), DATE '2024-01-01', TIME '08:00', "
+        "'x'::BLOB, [1, 2], {'a': 1}, 'a'::ENUM('a', 'b'), TIMESTAMPTZ '2024-01-01 00:00+00', "
+        "3::UTINYINT, true, '2024-01-05'), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+        "NULL, NULL, NULL)) t(h, d, day, clock, raw, items, obj, e, ts, u, b, s)"
+    )
+    rows = [dict(zip(rel.columns, r, strict=True)) for r in rel.fetchall()]
+    for column in rel.columns:
+        for decl in DECLARATIONS:
+            declared = {column: decl}
+            assert_same(check_columns(rel, declared), check_columns(rows, declared))
