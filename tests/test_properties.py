@@ -49,10 +49,19 @@ from chartkit.messages import NAME_MAX_CHARS
 
 _COMMON = {"deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
 # examples per test: (view, check, list vs frames, samples)
-_SIZES = {"ci": (250, 1000, 300, 1000), "soak": (20_000, 40_000, 20_000, 30_000)}
+_SIZES = {"ci": (250, 1000, 300, 1000), "soak": (10_000, 40_000, 5_000, 50_000)}
 PROFILE = os.environ.get("CHARTKIT_HYPOTHESIS_PROFILE", "ci")
 VIEWS, CHECKS, FRAMES, SAMPLES = _SIZES.get(PROFILE, _SIZES["ci"])
 RUNS: Counter[str] = Counter()  # examples run, per test
+PROGRESS = os.environ.get("CHARTKIT_HYPOTHESIS_PROGRESS")  # a file the soak's count goes to
+
+
+def _ran(test: str) -> None:
+    """Count one example (and, in a soak, write the count down every 1,000)."""
+    RUNS[test] += 1
+    if PROGRESS and sum(RUNS.values()) % 1000 == 0:
+        with open(PROGRESS, "w", encoding="utf-8") as out:
+            out.write(f"{sum(RUNS.values())} {dict(RUNS)}\n")
 OUTCOMES: Counter[str] = Counter()  # what view() made of them
 
 
@@ -216,7 +225,7 @@ def test_view_raises_only_chartkit_errors_and_every_payload_is_strict_valid_json
         data = _as_pandas(rows)
         if data is None:
             return
-    RUNS["view"] += 1
+    _ran("view")
     _assert_view_holds(data, declaration, mode=mode, x=x, y=y, color=color)
 
 
@@ -251,6 +260,17 @@ def _assert_view_holds(data: Any, declaration: Any, **picks: Any) -> None:
     if v.kind == "chart":
         assert v.spec is not None
         json.dumps(v.spec, ensure_ascii=False).encode("utf-8")  # encodable: no lone surrogate
+        _assert_something_is_drawn_or_said(v)
+
+
+def _assert_something_is_drawn_or_said(v: Any) -> None:
+    """A chart is never empty, and a measure it cannot draw at all is noted."""
+    (records,) = v.spec["datasets"].values()
+    assert records, "an empty chart"
+    for enc in v.encodings.values():
+        if enc.type == "quantitative" and enc.field and any(enc.field in r for r in records):
+            if all(r.get(enc.field) is None for r in records):
+                assert v.notes, f"every {enc.field} is null and no note says why"
 
 
 # --- the dial -------------------------------------------------------------------------------------
@@ -261,7 +281,7 @@ def _assert_view_holds(data: Any, declaration: Any, **picks: Any) -> None:
 def test_the_dial_delivers_the_very_rows_or_only_the_bounded_refusal(
     result: tuple[Any, Any, list[str]], mode: Any
 ) -> None:
-    RUNS["check"] += 1
+    _ran("check")
     rows, declaration, _ = result
     before = _snapshot(rows)
     try:
@@ -325,7 +345,7 @@ def _shape(violations: tuple[Any, ...]) -> list[tuple[Any, ...]]:
 def test_a_list_of_dicts_and_every_dataframe_give_the_same_violations(
     columns: dict[str, tuple[str, list[Any]]], data: st.DataObject
 ) -> None:
-    RUNS["frames"] += 1
+    _ran("frames")
     declaration = {c: data.draw(spelling) for c in columns}
     declaration.update(data.draw(st.dictionaries(names, spelling, max_size=1)))
     n = 5
@@ -355,7 +375,7 @@ def _pandas_dtype(kind: str) -> Any:
 @settings(max_examples=SAMPLES, **_COMMON)
 @given(values)
 def test_every_sample_is_bounded_strict_json_and_text(value: Any) -> None:
-    RUNS["samples"] += 1
+    _ran("samples")
     capped = cap_sample(value)
     assert len(json.dumps(capped, allow_nan=False)) <= SAMPLE_MAX_TEXT + 400
     text = sample_text(value)
