@@ -82,6 +82,11 @@ ModeArg = Annotated[
 ]
 PickArg = Annotated[str | None, Field(description="Optional: the column to put on this channel.")]
 
+# Both tools only read what they are given and draw it locally: a host may run them unasked.
+_READ_ONLY = mcp_types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
 _INSTRUCTIONS = (
     "chartkit charts data offline from declared column types. Call chart_rows with rows you "
     "hold (and their resultColumns when you know the types), or chart_file with a path. Each "
@@ -99,6 +104,7 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
         resource_uri=VIEW_URI,
         name="chart_rows",
         title="Chart rows",
+        annotations=_READ_ONLY,
         description=(
             "Chart rows you hold, checked against their declared column types. Answers what "
             "was drawn and why, every finding, and every refused axis."
@@ -122,6 +128,7 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
         resource_uri=VIEW_URI,
         name="chart_file",
         title="Chart a file",
+        annotations=_READ_ONLY,
         description=(
             "Chart a data file on this machine: .json (rows, or chartkit tool results), "
             ".jsonl, .csv or .parquet, up to 50 MiB. Pass resultColumns to check the columns "

@@ -149,6 +149,8 @@ def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
     assert set(tools) == {"chart_rows", "chart_file"}
     for tool in tools.values():
         assert tool.meta["ui"] == {"resourceUri": VIEW_URI}
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.open_world_hint is False
     assert page.mime_type == APP_MIME_TYPE
     assert page.text.startswith("<!doctype html>")
     assert "unsafe-eval" not in page.text
