@@ -20,7 +20,9 @@ the rows under the dial and answers:
   that negotiated MCP Apps only; hosts keep it out of the model's context;
 - ``content``: text the model reads — the verdict, the reason, findings, refused axes and
   notes, then the rows as JSON. Under ``enforce`` a refused result is the refusal sentence
-  alone: no row anywhere. Under ``off`` and ``warn`` the rows are the tool's, as returned.
+  alone: no row anywhere. Under ``off`` and ``warn`` the rows are the tool's, as returned;
+- ``_meta["chartkit/rows"]``: for a table View only (and MCP Apps clients only), its first
+  ``TABLE_ROWS`` rows for the page to show, each cell cut at ``CELL_CHARS`` characters.
 
 The page is one self-contained HTML document (Vega, Vega-Lite, vega-embed and
 vega-interpreter bundled; no network, no eval) built from ``web/`` by ``make web`` and shipped
@@ -51,7 +53,7 @@ try:
     from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
-except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
+except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
         f"chartkit.apps needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
         "install it with: pip install 'chartkit[mcp]'"

@@ -36,7 +36,7 @@ try:
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import Field
-except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
+except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
         f"chartkit mcp needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
         "install it with: pip install 'chartkit[mcp]'"
