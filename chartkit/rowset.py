@@ -125,7 +125,7 @@ def _text_array(values: list[Any]) -> Any:
     dtype = _text_dtype()
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
         return None
-    if not values or set(map(type, values)) != {str}:
+    if not values or type(values[0]) is not str or set(map(type, values)) != {str}:
         return None
     import pyarrow as pa  # type: ignore[import-untyped]
 
