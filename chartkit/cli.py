@@ -697,7 +697,11 @@ def _explore(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     staged: Path | None = None
     if args.file is not None:
-        _, results = _read(args.file)  # unreadable input fails here, as it does for check
+        if Path(args.file).suffix.lower() in (".parquet", ".csv"):
+            # a table: the explorer opens it in DuckDB, so only that it opens is checked here
+            _read_in_place(argparse.Namespace(file=args.file, columns=None))
+        else:
+            _, results = _read(args.file)  # unreadable input fails here, as it does for check
         if args.file == "-":
             data = "\n".join(json.dumps(r.to_wire(), ensure_ascii=False) for r in results)
             with tempfile.NamedTemporaryFile(

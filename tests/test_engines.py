@@ -446,3 +446,19 @@ def test_every_duckdb_type_is_judged_as_the_rows_duckdb_returns() -> None:
         for decl in DECLARATIONS:
             declared = {column: decl}
             assert_same(check_columns(rel, declared), check_columns(rows, declared))
+
+
+def test_chartkit_explore_hands_a_table_file_over_without_reading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import chartkit.cli as cli
+
+    launched: list[dict[str, str]] = []
+    monkeypatch.setattr(cli, "_launch", lambda command, env, cwd: launched.append(env) or 0)
+    path = tmp_path / "big.parquet"
+    big_frame(300).write_parquet(path)
+    assert cli.main(["explore", str(path), "--headless"]) == 0
+    assert launched[0][cli.EXPLORE_FILE_ENV] == str(path.resolve())
+    assert cli.main(["explore", str(tmp_path / "gone.parquet"), "--headless"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert len(launched) == 1
