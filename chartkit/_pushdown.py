@@ -10,9 +10,12 @@ narwhals, to what the chart draws — then charted from that small pandas frame:
 - a string or boolean × number bar chart: the mean per category (the ``max_points`` categories
   with the highest means, so the bars ``decide.py`` keeps are among them).
 
-Rows whose used columns offend their declaration are left out in the engine, by the check's
-own expressions, and a note says how many (from the ``ColumnViolation``). Other shapes over
-``max_points`` rows answer a table whose reason says what to pick.
+Rows whose used x and y hold nothing (and a color column not declared nullable) are left out in
+the engine, and a note says how many offend (from the ``ColumnViolation``); the measure's axis
+reads ``mean of …``. A CSV read as text is collected only up to ``max_points`` rows, its
+declared columns parsed by ``chartkit.csvread``'s rules. Over ``max_points`` rows, other shapes
+and chart options (histograms, heatmaps, ``aggregate``, facets …) go to pandas for an eager
+frame (already in memory) and answer a table saying what to pick for a lazy one.
 """
 
 from __future__ import annotations
