@@ -7,10 +7,12 @@ a CSV cell, a JSON value — judged per row by an expression the engine runs: th
 ``chartkit._isodate`` (exactly ``datetime.fromisoformat``'s acceptance set), the CSV rules of
 ``chartkit.csvread``, DuckDB's ``json_type``. A string is never cast to a number.
 
-Then at most three queries, none of which returns rows: the counts per offending group (the
-null counts alone, for an eager frame, which keeps them as metadata), the first row index of
-each group that has any, and one bounded fetch of the first offender of each broken column.
-The ``ColumnViolation``s equal the in-memory check's on the same rows (``tests/test_engines.py``).
+Then a few queries, none of which returns more than one row per broken column: one aggregate
+of the counts per offending group (a typed column's null count, which an eager frame keeps as
+metadata); for a column that offends in more than one way, the first row index of each way (to
+order them, as the in-memory check does); and the first offending value of each broken column
+— ``filter … LIMIT 1`` in the engine's scan order, or by that row index. The ``ColumnViolation``s
+equal the in-memory check's on the same rows (``tests/test_engines.py``).
 
 narwhals is the common door; the native API is used where narwhals has no operation: a row
 index on a lazy frame (narwhals asks for an ``order_by`` column, which a table need not have),
