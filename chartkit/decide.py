@@ -258,7 +258,7 @@ class _Planner:
                     cand.x,
                     None if count else ys,
                     color or cand.color,
-                    facet or cand.facet,
+                    facet or (cand.facet if cand.facet != color else None),
                     auto_x=True,
                     auto_color=False,
                 )
@@ -418,6 +418,17 @@ class _Planner:
                 )  # fmt: skip
             return self._bars(xp, yps, facet_p, horizontal_ok=auto_x)
         return self._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
+
+    def _note_unsplit(self, xp: ColumnProfile) -> None:
+        """A category too wide for colors or small charts is said, never silently merged."""
+        for q in self.profiles.values():
+            if q.usable and q.type == "nominal" and not q.id_like and q.distinct > MAX_FACETS:
+                self.notes.append(
+                    f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
+                    f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
+                    f"not split by it; pick it as x for bars per {q.name}."
+                )
+                return
 
     def _too_many_colors(
         self, cp: ColumnProfile, fp: ColumnProfile | None
@@ -797,6 +808,8 @@ class _Planner:
                     f"Several rows share a {share}{by_series}; the chart draws the mean of "
                     f"{what} for each."
                 )
+            if cp is None and fp is None and not multi:
+                self._note_unsplit(xp)
             data = _reduce(data, keys, fy, aggregate)
         else:
             data = data.sort_values(fx, kind="stable").reset_index(drop=True)

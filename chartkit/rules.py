@@ -206,19 +206,22 @@ def _generate(c: _Columns) -> Iterator[Alternative]:
     if c.dates and c.measures:
         t, m = c.dates[0], c.measures[0]
         s = series[0] if series else None
+        # past ten values a series is told apart by small charts, not by colors
+        wide = facets[0] if s is None and facets else None
+        said = f", one per {s.name} ({s.distinct} values)," if s else ""
+        if wide is not None:
+            said = (
+                f", one small chart per {wide.name} ({wide.distinct} values: more than ten colors),"
+            )
         yield Alternative(
             "lines",
-            _text(
-                "lines",
-                x=t.name,
-                y=m.name,
-                series=f", one per {s.name} ({s.distinct} values)," if s else "",
-            ),
+            _text("lines", x=t.name, y=m.name, series=said),
             x=t.name,
             y=m.name,
             color=s.name if s else None,
+            facet=wide.name if wide else None,
         )
-        if facets:
+        if facets and wide is None:
             f = facets[0]
             yield Alternative(
                 "faceted lines",

@@ -284,3 +284,16 @@ def test_long_labels_lie_flat_cut_to_their_slot_and_the_tooltip_has_the_full_tex
     ]
     assert flat == [(f"{name} {i}", 0, 134) for i in (3, 2, 1, 0)]  # 560 px / 4, less a gap
     assert marks(v, "rect")[0]["description"] == f"k: {name} 3; v: 3"
+
+
+def test_a_series_too_wide_for_colors_opens_as_facets_and_a_wider_one_is_said() -> None:
+    decl = {"t": "date", "s": "string", "v": "number"}
+    rows = [{"t": f"2024-01-{1 + i % 5:02d}", "s": f"s{i % 14}", "v": float(i)} for i in range(140)]
+    v = view(rows, decl)
+    assert v.encodings["facet"].column == "s" and "color" not in v.encodings
+    assert len(lines(v)) == 14
+    wide = [{"t": f"2024-01-{1 + i % 5:02d}", "s": f"s{i % 30}", "v": float(i)} for i in range(300)]
+    assert view(wide, decl).notes[-1] == (
+        "s has 30 values, more than 10 colors or 20 small charts can tell apart, so the line "
+        "over t is not split by it; pick it as x for bars per s."
+    )
