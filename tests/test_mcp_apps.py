@@ -426,3 +426,17 @@ def test_the_example_server_attaches_the_page_to_each_declared_tool_with_ui() ->
     answer = call(examples.build_server(ui=True), "host_group_mappings", {"limit": 40})
     assert answer.structured_content["kind"] == "chart"
     assert len(answer.structured_content["findings"]) == 1
+
+
+def test_chartkit_mcp_without_the_sdk_exits_2_naming_the_extra() -> None:
+    import subprocess
+
+    code = (
+        "import sys; sys.modules['mcp'] = None\n"
+        "from chartkit.cli import main\n"
+        "sys.exit(main(['mcp']))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 2
+    assert done.stderr.startswith("chartkit mcp: chartkit.apps needs the MCP SDK 2.3 or newer")
+    assert done.stderr.rstrip().endswith("install it with: pip install 'chartkit[mcp]'")
