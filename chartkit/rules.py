@@ -10,7 +10,8 @@ one mark, and offers the rest as ``View.alternatives``.
 =====================  ============================================  =====  =================
 chart                  needs                                         opens  drawn as
 =====================  ============================================  =====  =================
-lines                  date × number (+ string ≤ 10 values: series)  yes    line per series
+lines                  date × number (+ string ≤ 10 values: series;  yes    line per series
+                       11–20 values: small multiples)
 faceted lines          date × number × string (2–20 values)          no     small multiples
 lines per measure      date × two or more numbers                    no     line per measure
 bars                   string or boolean × number                    yes    mean per category
