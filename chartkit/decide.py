@@ -1000,7 +1000,9 @@ class _Planner:
                       "facet": fp.name if fp else None}  # fmt: skip
         if len(data) > self.max_points:
             bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.max_points))))
-            counts, xe, ye = np.histogram2d(data[fx], data[fy], bins=bins)
+            counts, xe, ye = np.histogram2d(
+                data[fx], data[fy], bins=[_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)]
+            )
             ix, iy = np.nonzero(counts)
             rows = len(data)
             data = pd.DataFrame(
@@ -1064,7 +1066,7 @@ class _Planner:
                 "counting the rows of each."
             )
             return self._chart("bar", reason, enc, data, title=f"rows by {q.name}")
-        binned, edges = np.histogram(values, bins=HISTOGRAM_BINS)
+        binned, edges = np.histogram(values, bins=_bin_edges(values, HISTOGRAM_BINS))
         data = pd.DataFrame({f: edges[:-1], f"{f}_end": edges[1:], "count": binned})
         enc = {
             "x": self._enc("x", q, bin=True),
@@ -1145,6 +1147,16 @@ def _safe_field(name: str, taken: set[str]) -> str:
         n += 1
         out = f"{base}_{n}"
     return out
+
+
+def _bin_edges(values: Any, bins: int) -> Any:
+    """``bins`` equal bins over the values' range, even when the range itself overflows a
+    float (values near ±1.8e308): numpy's own edges would be infinite there."""
+    lo, hi = float(np.min(values)), float(np.max(values))
+    if lo == hi or np.isfinite(hi - lo):
+        return bins  # numpy's edges, exactly as before
+    share = np.arange(bins + 1) / bins  # the span overflows; weighted ends do not
+    return lo * (1 - share) + hi * share
 
 
 def _is_number(value: Any) -> bool:

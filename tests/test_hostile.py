@@ -224,6 +224,17 @@ def test_finite_values_near_the_float_limit_are_charted() -> None:
     assert v.kind == "chart"
 
 
+def test_a_histogram_and_a_heatmap_span_the_whole_float_range() -> None:
+    spread = [{"v": 1.7e308}, {"v": -1.7e308}] + [{"v": float(i)} for i in range(40)]
+    v = view(spread, {"v": "number"})
+    assert (v.kind, v.mark) == ("chart", "bar")
+    (edges,) = v.spec["datasets"].values() if v.spec else [[]]
+    assert edges[0]["v"] == -1.7e308 and edges[-1]["v_end"] == 1.7e308
+    pairs = [{"x": 1.7e308 * (i / 40) * (-1) ** i, "y": float(i)} for i in range(40)] * 200
+    heat = view(pairs, {"x": "number", "y": "number"})
+    assert (heat.kind, heat.mark) == ("chart", "rect")
+
+
 def test_an_overflowing_mean_is_noted_never_silently_null() -> None:
     rows = [{"k": "a", "v": 1.7e308}, {"k": "a", "v": 1.7e308}, {"k": "b", "v": 1.0}]
     v = view(rows, {"k": "string", "v": "number"})
