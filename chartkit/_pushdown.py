@@ -374,7 +374,7 @@ def _clean(
 def _with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
     """``frame`` with ``__ms``: ``name``'s milliseconds since the epoch.
 
-    narwhals has no ``dt.timestamp`` for DuckDB and Spark, so those two use their own function.
+    narwhals has no ``dt.timestamp`` for DuckDB, Spark and Ibis, so those use their own function.
     """
     import narwhals as nw
 
@@ -392,4 +392,7 @@ def _with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
         return nw.from_native(
             native.withColumn("__ms", F.unix_millis(F.col(name).cast("timestamp")))
         )
+    if engine == "ibis":  # epoch seconds are enough: a bucket is at least a second
+        native = frame.to_native()
+        return nw.from_native(native.mutate(__ms=native[name].epoch_seconds() * 1000))
     return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))

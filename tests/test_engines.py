@@ -213,7 +213,15 @@ def test_a_line_over_max_points_is_bucketed_in_the_engine_to_the_same_points() -
     con = duckdb.connect()
     con.register("t", df.to_arrow())
     expected = chart_rows(view(df.to_pandas(), DECL, max_points=1000), ("at", "host", "gb"))
-    for native in (df, df.lazy(), df.to_arrow(), con.sql("SELECT * FROM t")):
+    ibis = pytest.importorskip("ibis")
+    natives = (
+        df,
+        df.lazy(),
+        df.to_arrow(),
+        con.sql("SELECT * FROM t"),
+        ibis.memtable(df.to_arrow()),
+    )
+    for native in natives:
         v = view(native, DECL, max_points=1000)
         assert (v.kind, v.mark) == ("chart", "line")
         assert chart_rows(v, ("at", "host", "gb")) == expected
