@@ -312,15 +312,18 @@ DECL = {"k": "string", "v": "number"}
 
 def test_view_works_with_vegafusion_enabled_and_leaves_it_enabled() -> None:
     plain = view(ROWS, DECL).spec
-    before = alt.data_transformers.active
+    before = alt.data_transformers.active, alt.renderers.active
     alt.data_transformers.enable("vegafusion")
+    alt.renderers.enable("svg")
     try:
         v = view(ROWS, DECL)
         assert v.kind == "chart" and v.spec == plain
-        assert len(v.to_png(scale=1.0)) > 1000
-        assert alt.data_transformers.active == "vegafusion"
+        assert len(v.to_png(scale=1.0)) > 1000 and v.to_html()
+        v._repr_mimebundle_()
+        assert (alt.data_transformers.active, alt.renderers.active) == ("vegafusion", "svg")
     finally:
-        alt.data_transformers.enable(before)
+        alt.data_transformers.enable(before[0])
+        alt.renderers.enable(before[1])
 
 
 def test_a_custom_theme_neither_changes_the_spec_nor_is_changed() -> None:
