@@ -8,12 +8,12 @@ nothing downstream learns there were two spellings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from chartkit._safe import cap_text, sample_text
 from chartkit.errors import ResultColumnsError
 
 __all__ = [
@@ -98,7 +98,7 @@ def _normalize(bag: object, *, tool: str | None) -> ResultColumns:
         and all(type(v) is ColumnDeclaration and type(k) is str and k for k, v in bag.items())
     ):
         return MappingProxyType(dict(bag))  # already normalized: nothing to look at again
-    who = f"tool {tool!r}" if tool is not None else "the declaration"
+    who = f"tool {_name(tool)}" if tool is not None else "the declaration"
     if not isinstance(bag, Mapping):
         raise ResultColumnsError(
             f"{who} has resultColumns of type {type(bag).__name__}, expected an object "
@@ -121,7 +121,7 @@ def _declaration(who: str, name: str, value: object) -> ColumnDeclaration:
     if isinstance(value, str):
         if value not in COLUMN_TYPES:
             raise ResultColumnsError(
-                f"{who} declares column {name!r} as {_show(value)}; use one of {_ALLOWED} "
+                f"{who} declares column {_name(name)} as {_show(value)}; use one of {_ALLOWED} "
                 "(or leave the column undeclared)"
             )
         return ColumnDeclaration(value)
@@ -129,18 +129,18 @@ def _declaration(who: str, name: str, value: object) -> ColumnDeclaration:
         unknown = [k for k in value if k not in _OBJECT_KEYS]
         if unknown:
             raise ResultColumnsError(
-                f"{who} declares column {name!r} with unknown key(s) "
+                f"{who} declares column {_name(name)} with unknown key(s) "
                 f"{', '.join(_show(k) for k in unknown)}; the object form takes only "
                 '"type" and "nullable"'
             )
         if "type" not in value:
             raise ResultColumnsError(
-                f'{who} declares column {name!r} without a type; add "type": one of {_ALLOWED}'
+                f'{who} declares column {_name(name)} without a type; add "type": one of {_ALLOWED}'
             )
         nullable = value.get("nullable", False)
         if not isinstance(nullable, bool):
             raise ResultColumnsError(
-                f"{who} declares column {name!r} with nullable {_show(nullable)}; "
+                f"{who} declares column {_name(name)} with nullable {_show(nullable)}; "
                 "nullable must be true or false"
             )
         declared = (
@@ -148,19 +148,21 @@ def _declaration(who: str, name: str, value: object) -> ColumnDeclaration:
         )
         if declared is None:
             raise ResultColumnsError(
-                f"{who} declares column {name!r} with type {_show(value['type'])}; use one of "
+                f"{who} declares column {_name(name)} with type {_show(value['type'])}; use one of "
                 f"{_ALLOWED}"
             )
         return ColumnDeclaration(declared.type, nullable)
     raise ResultColumnsError(
-        f"{who} declares column {name!r} as {_show(value)}; use a type name ({_ALLOWED}) "
+        f"{who} declares column {_name(name)} as {_show(value)}; use a type name ({_ALLOWED}) "
         'or an object like {"type": "string", "nullable": true}'
     )
 
 
+def _name(name: str) -> str:
+    """A tool or column name in a message: repr-quoted, cut past 200 characters."""
+    return repr(cap_text(name, 200))
+
+
 def _show(value: object) -> str:
-    """A value as JSON where it can be, else its repr: what the declaration actually held."""
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+    """What the declaration actually held, as bounded JSON-ish text (``chartkit._safe``)."""
+    return sample_text(value)

@@ -210,3 +210,19 @@ def test_assert_result_columns_answers_the_normalized_declaration() -> None:
         "logical_unit_number": ColumnDeclaration("number"),
         "comment": ColumnDeclaration("string", nullable=True),
     }
+
+
+def test_a_hostile_declaration_is_refused_in_a_bounded_message() -> None:
+    deep: list[object] = []
+    cur = deep
+    for _ in range(100_000):
+        nxt: list[object] = []
+        cur.append(nxt)
+        cur = nxt
+    for bad in ({"v": "x" * 5_000_000}, {"v": deep}, {"v": {"type": deep}}, {"c" * 5000: 7}):
+        with pytest.raises(ResultColumnsError) as caught:
+            assert_result_columns("t", bad)
+        assert len(str(caught.value)) < 700
+    nested = re.escape("""declares column 'v' as [[["[… 1 item]"]]]""")
+    with pytest.raises(ResultColumnsError, match=nested):
+        assert_result_columns("t", {"v": deep})
