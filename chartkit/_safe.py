@@ -312,8 +312,8 @@ def workable_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """
     fixed: dict[int, np.ndarray[Any, Any]] = {}
     for i, dtype in enumerate(frame.dtypes):
-        if getattr(dtype, "kind", None) != "O":
-            continue
+        if not (isinstance(dtype, np.dtype) and dtype.kind == "O"):
+            continue  # pandas' string dtype (kind "O" too) cannot hold a lone surrogate at all
         values = frame.iloc[:, i].tolist()
         if any(map(_unworkable, values)):
             shown = np.empty(len(values), dtype=object)
