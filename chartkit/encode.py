@@ -254,7 +254,12 @@ def numeric_strings_only(series: pd.Series, mask: BoolArray) -> bool:
 
 def as_numbers(series: pd.Series) -> pd.Series:
     """Conforming number values as floats (offenders already removed; nothing is coerced)."""
-    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
+    api = pd.api.types
+    if (
+        api.is_numeric_dtype(series.dtype)
+        and not api.is_bool_dtype(series.dtype)
+        and not api.is_complex_dtype(series.dtype)  # casting would drop the imaginary part
+    ):
         return series.astype("float64")
     return pd.Series([_float(v) for v in series.tolist()], index=series.index, dtype="float64")
 
@@ -264,8 +269,8 @@ def _float(value: Any) -> float:
     (the caller leaves such a row out and says so — it never becomes some other number)."""
     if value is None or value is pd.NA or value is pd.NaT:
         return np.nan
-    if isinstance(value, np.datetime64 | np.timedelta64):
-        return np.nan  # only NaT gets here: any other such value is no number and left out
+    if isinstance(value, np.datetime64 | np.timedelta64 | complex | np.complexfloating):
+        return np.nan  # NaT, or a value already left out as no number (a complex is none)
     try:
         return float(value)
     except OverflowError:

@@ -77,8 +77,9 @@ class RowsetReading:
     def to_frame(self) -> pd.DataFrame:
         """The rows as a pandas DataFrame, values as returned.
 
-        pandas would turn ints beside a missing value into floats (``1`` → ``1.0``); such a
-        column is kept as objects instead, so every value reads as the tool returned it.
+        pandas would turn ints beside a missing value into floats (``1`` → ``1.0``), and every
+        number beside a complex one into a complex; such a column is kept as objects instead,
+        so every value reads as the tool returned it.
         """
         if self.frame is not None:
             return self.frame
@@ -105,6 +106,10 @@ class RowsetReading:
             if column.dtype.kind == "f" and column.isna().any():
                 values = _given(read[i])
                 if any(type(v) is not float for v in values if v is not None):
+                    frame[name] = pd.Series(values, index=frame.index, dtype=object)
+            elif column.dtype.kind == "c":  # pandas would make every number beside one complex
+                values = _given(read[i])
+                if any(type(v) is not complex for v in values):
                     frame[name] = pd.Series(values, index=frame.index, dtype=object)
         return _string_labels(frame)
 

@@ -359,3 +359,14 @@ def test_a_nul_in_a_polars_column_name_is_charted() -> None:
     v = view(frame, {"\x00": "number", "k": "string"})
     assert v.kind == "chart"
     assert v.encodings["y"].column == "\x00"
+
+
+def test_a_complex_value_is_left_out_never_cast_and_its_neighbours_stay_numbers() -> None:
+    v = view([{"h": 1 + 2j}, {"h": 3}, {"h": 4.5}, {"h": 7}], None, mode="off")
+    assert v.kind == "chart"
+    assert v.notes[-1] == (
+        '1 row holds something other than a number in h (first: "(1+2j)") and is left out of '
+        "the x axis. Nothing was converted."
+    )
+    assert view([{"h": 1 + 2j}], None).kind == "table"
+    assert view(pd.DataFrame({"h": [1 + 2j, 3, 4]}), None).kind == "table"
