@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from collections.abc import Mapping
 from decimal import Decimal
@@ -151,7 +152,13 @@ def _cap(value: Any, depth: int, budget: _Budget) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return _cap_items(value, depth, budget)
     if isinstance(value, Decimal):
-        return _cap(_decimal_text(value), depth, budget)
+        text = _decimal_text(value)
+        if value.is_finite() and len(text) <= SAMPLE_MAX_CHARS:
+            number = float(value)
+            if math.isfinite(number):
+                budget.take(len(text))
+                return number  # a number in JSON, as it was before it was capped
+        return _cap(text, depth, budget)
     if isinstance(value, dt.date | dt.time):
         return _cap(value.isoformat(), depth, budget)
     item = getattr(value, "item", None)  # a numpy scalar: its Python value

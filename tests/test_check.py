@@ -491,3 +491,15 @@ def test_every_string_of_a_date_column_is_parsed_even_when_nearly_all_differ(whe
     rows[-2]["at"] = rows[-2]["at"] + "Z"  # fromisoformat takes a Z: still a date
     (found,) = check_columns(rows, {"at": "date"})
     assert (found.affected, found.sample, found.sample_type) == (1, "2024-02-30T00:00:00", "string")
+
+
+def test_the_payload_sample_is_bounded_json_and_keeps_numbers_numbers() -> None:
+    def sample(value: object) -> object:
+        (v,) = check_columns([{"v": value}], {"v": "boolean"})
+        return v.to_dict()["sample"]
+
+    assert sample(Decimal("1.50")) == 1.5
+    assert sample(Decimal("1e999")) == "1E+999"  # no float holds it: its text, never Infinity
+    assert sample(float("inf")) == "inf"
+    assert sample("x" * 1000) == "x" * 120 + "… (1,000 characters)"
+    assert sample({"k": list(range(20))}) == {"k": [0, 1, 2, 3, 4, 5, 6, 7, "… (20 items)"]}
