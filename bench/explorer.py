@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import logging
 import os
 import statistics
 import sys
@@ -148,6 +149,7 @@ def switching(repeat: int) -> None:
 
     from chartkit.explorer import _logic as ex
 
+    logging.disable(logging.WARNING)  # AppTest's "missing ScriptRunContext" notices
     at = AppTest.from_file(str(REPO / "app" / "explorer.py"), default_timeout=120)
     start = time.perf_counter()
     at.run()

@@ -292,7 +292,7 @@ def main() -> None:
     speed(args.rows, args.repeat)
     print(f"\nPeak memory of view() on {args.memory_rows:,} rows (tracemalloc, own process)\n")
     print(
-        f"| {'input':<14} | {'view() peak':>11} | {'the pandas frame of it':>22} | {'ratio':>6} |"
+        f"| {'input':<14} | {'view() peak':>11} | {'the pandas frame of it':>26} | {'ratio':>6} |"
     )
     print(f"|{'-' * 16}|{'-' * 12}:|{'-' * 23}:|{'-' * 7}:|")
     for kind, frame in (("typed frame", "frame"), ("list of dicts", "pd.DataFrame(rows)")):
