@@ -448,8 +448,6 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
         st.caption(md("Each of the above also says: " + " ".join(shared)))
     for note in about.get(None, []):
         st.caption(md(note))
-    if outcome.armed and not outcome.findings:
-        st.caption("No findings: every declared column holds its declared type in every row.")
     if not outcome.armed:
         st.caption(md(_not_measured(outcome)))
     st.markdown("**Disposition** — the two checks this result filed")
