@@ -13,6 +13,10 @@ Everything a tool returns is untrusted. Three rules, each in one place here:
 - **A spec reaches the renderer only as text it can draw** (``renderable``): every string,
   key or value, passes ``visible`` (vl-convert aborts the process on a control character),
   and every encoding title is escaped for the Vega expression Vega-Lite builds from it.
+
+Two helpers serve the same end: ``script_json`` (a spec inside an HTML ``<script>`` stays
+data) and ``workable_frame`` (the chart's copy of the rows holds only values pandas can work
+on: a lone surrogate escaped, a signalling ``Decimal`` NaN made quiet).
 """
 
 from __future__ import annotations
