@@ -68,6 +68,8 @@ async def _session() -> dict[str, Any]:
             calls[name] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
         arguments = {"rows": OWNERS, "resultColumns": {"region": "string", "owner": "string"}}
         calls["table"] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
+        arguments = {"rows": 42}
+        calls["bad"] = (arguments, _dump(await client.call_tool("chart_rows", arguments)))
     return {"tools": tools, "page": page, "calls": calls}
 
 
@@ -245,3 +247,18 @@ def test_a_table_shows_the_rows_the_host_handed_over_as_text(
     cells = frame.locator(".rows td").all_inner_texts()
     assert cells == ["eu", "<b>ann</b>", "us", "null", "ap", "(absent)"]
     assert frame.locator(".rows b").count() == 0
+
+    # A tool error: its text at the top, in words, and nothing of the previous result.
+    _, bad = session["calls"]["bad"]
+    assert bad["isError"] is True
+    host.page.evaluate("(result) => window.testHost.toolResult(result)", bad)
+    frame.locator("#errors .error").wait_for()
+    assert frame.locator("#errors .error").inner_text() == bad["content"][0]["text"]
+    assert (
+        frame.locator("#errors .error")
+        .inner_text()
+        .startswith(
+            "Error executing tool chart_rows: rows must be a JSON array of objects, one per row"
+        )
+    )
+    assert frame.locator("article").count() == 0
