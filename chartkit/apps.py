@@ -174,8 +174,12 @@ def summary(shown: View) -> str:
     if shown.kind == "refused":
         return shown.reason  # the refusal sentence, and nothing of the rows
     rows = _count(shown.result.rows)
-    what = f"a {shown.mark} chart" if shown.kind == "chart" and shown.mark else "a table"
-    lines = [f"chartkit drew {what} of {shown.result.tool}{rows} — {shown.reason}"]
+    if shown.kind == "chart":
+        what = f"a {shown.mark} chart" if shown.mark else "a chart"
+        head = f"chartkit drew {what} of {shown.result.tool}{rows}"
+    else:
+        head = f"chartkit shows {shown.result.tool}{rows} as a table, not a chart"
+    lines = [f"{head} — {shown.reason}"]
     lines += [f"Finding: {f.message}" for f in shown.check.findings]
     lines += [f"Refused {r.channel} axis: {r.reason}" for r in shown.refusals]
     lines += [f"Note: {n}" for n in shown.notes]
@@ -183,6 +187,8 @@ def summary(shown: View) -> str:
 
 
 def _count(rows: object) -> str:
+    if isinstance(rows, str | bytes | dict):
+        return ""
     try:
         n = len(rows)  # type: ignore[arg-type]
     except TypeError:
