@@ -36,6 +36,8 @@ _CONTROLS = re.compile(f"[\x00-\x09\x0b-\x1f{_ACTING}]")
 _CONTROLS_AND_NEWLINE = re.compile(f"[\x00-\x1f{_ACTING}]")
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEADING_SPACE = re.compile(r"^[ ]+", re.MULTILINE)
+_AUTOLINK = re.compile(r":(?=//)|(?<![\w])www(?=\.)|@", re.IGNORECASE)
+_WORD_JOINER = "\u2060"
 
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -61,14 +63,18 @@ def visible_controls(text: str, *, newlines: bool = False) -> str:
 def markdown_literal(value: object, *, one_line: bool = False) -> str:
     r"""``value`` as Markdown that renders exactly its characters.
 
-    Every ASCII punctuation character is backslash-escaped; control characters are written as
-    escapes; a newline stays a line break (``one_line``: shown as ``\n``), and a line's leading
-    spaces become no-break spaces, so indentation cannot make a code block.
+    Every ASCII punctuation character is backslash-escaped, and a word joiner (U+2060) follows
+    the colon of ``://``, a ``www`` and an ``@``, so no autolink forms; control characters are
+    written as escapes; a newline stays a line break (``one_line``: shown as ``\n``), and a
+    line's leading spaces become no-break spaces, so indentation cannot make a code block.
 
     >>> markdown_literal("![x](http://e.test/b.png) **b** $x$ `c`")
-    '\\!\\[x\\]\\(http\\:\\/\\/e\\.test\\/b\\.png\\) \\*\\*b\\*\\* \\$x\\$ \\`c\\`'
+    '\\!\\[x\\]\\(http\\:\u2060\\/\\/e\\.test\\/b\\.png\\) \\*\\*b\\*\\* \\$x\\$ \\`c\\`'
     """
     text = visible_controls(str(value), newlines=one_line)
+    # GFM turns bare addresses in text (http://…, www.…, a@b.c) into links after escapes are
+    # read; a word joiner (U+2060, invisible) inside each keeps them text.
+    text = _AUTOLINK.sub(lambda m: m.group() + _WORD_JOINER, text)
     text = _PUNCTUATION.sub(r"\\\1", text)
     if one_line or "\n" not in text:
         return text

@@ -115,7 +115,10 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
     assert (tmp_path / "explorer.png").stat().st_size > 10_000
 
 
-HOSTILE = "![x](http://beacon.invalid/t.png) **b** $x^2$ `c` <img src=http://beacon.invalid/i>"
+HOSTILE = (
+    "![x](http://beacon.invalid/t.png) **b** $x^2$ `c` <img src=http://beacon.invalid/i> "
+    ":red[r] :smile: www.beacon.invalid"
+)
 
 
 def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
@@ -140,10 +143,17 @@ def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
     box.press("Control+Enter")
     settle(page)
     heading = page.locator("h1").filter(has_text="beacon.invalid")
-    expect(heading).to_have_text(HOSTILE, timeout=WAIT_MS)  # shown as typed, every character
+    expect(heading).to_be_visible(timeout=WAIT_MS)
+    # shown as typed, every character (a word joiner, invisible, keeps each address unlinked)
+    assert heading.inner_text().replace("\u2060", "").strip() == HOSTILE
     expect(page.get_by_text("$x^2$").first).to_be_visible()
     page.wait_for_timeout(500)
-    assert page.locator(".katex, img[src*='beacon'], strong:text-is('b')").count() == 0
+    for markup in (".katex", "img[src*='beacon']", "a[href*='beacon']", "strong:text-is('b')",
+                   "code:text-is('c')"):  # fmt: skip
+        found = page.locator(markup)
+        assert found.count() == 0, (markup, found.evaluate_all(
+            "els => els.map(e => [e.closest('[data-testid]')?.getAttribute('data-testid'),"
+            " e.closest('[data-testid=stElementContainer]')?.innerText.slice(0, 80)])"))
     outside = [u for u in page.requests_seen if not u.startswith((server, "data:", "blob:"))]
     assert outside == []
 
