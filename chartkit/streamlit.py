@@ -194,8 +194,8 @@ def violation_line(v: ColumnViolation) -> str:
     """
     declared = f"{v.declared}, nullable" if v.nullable else v.declared
     if v.kind == "missing-column":
-        first = "none — no row has the column"
-    elif v.sample_type in ("null", "absent"):
+        return f"Column {v.column!r} · declared {declared} · in none of the {v.total:,} rows"
+    if v.sample_type in ("null", "absent"):
         first = f"nothing ({v.sample_type})"
     else:
         first = f"{render_sample(v.sample)} ({v.sample_type})"

@@ -227,6 +227,8 @@ def test_violation_lines_name_column_declared_type_first_offender_and_counts() -
     nullable = ColumnViolation(
         "column-type-mismatch", "n", "number", True, "x", "string", 1, 1_000_000
     )
+    missing = ColumnViolation("missing-column", "lun", "number", False, None, "absent", 40, 40)
+    assert violation_line(missing) == "Column 'lun' · declared number · in none of the 40 rows"
     assert violation_line(nullable) == (
         "Column 'n' · declared number, nullable · first offender \"x\" (string) · "
         "1 of 1,000,000 rows affected"
