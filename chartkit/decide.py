@@ -164,7 +164,9 @@ def plan_view(
         raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
     opts = options or ChartOptions()
     cands = candidates(profiles)
-    plan = _Planner(frame, profiles, max_points, opts, cands).plan(x, ys, color, facet)
+    # with a pick, the opening chart is only probed: which candidate it is, not its data
+    planner = _Planner(frame, profiles, max_points, opts, cands, probe=choose is not None)
+    plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
     if not 0 <= choose < len(plan.alternatives):
@@ -210,12 +212,17 @@ class _Planner:
         max_points: int,
         opts: ChartOptions,
         cands: tuple[Alternative, ...],
+        *,
+        probe: bool = False,
     ) -> None:
         self.frame = frame
         self.profiles = profiles
         self.max_points = max_points
         self.opts = opts
         self.cands = cands
+        # a probe stops as soon as a chart surely holds more than one mark: it learns what
+        # would be drawn (``drawn``, hence the alternatives) without aggregating the rows
+        self.probe = probe
         self._reset()
 
     def _reset(self) -> None:
@@ -782,6 +789,10 @@ class _Planner:
         series += [self.fields[fp.name]] if fp is not None else []
         keys = [fx, *series]
         how, unit = self.opts.aggregate, self.opts.time_unit
+        if self.probe and self._line_varies(data, fx, series):
+            self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+            return self._proven("line")
         period = unit or xp.name
         aggregate: str | None = None
         if unit is not None:
@@ -871,6 +882,10 @@ class _Planner:
         fy, what = self._measure(yps)
         keys = [fx] + ([MEASURE] if multi else []) + ([self.fields[fp.name]] if fp else [])
         how = self.opts.aggregate
+        if self.probe and any(_varies(data[k]) for k in keys):  # a bar per key, at least two
+            self.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
+                          "aggregate": how}  # fmt: skip
+            return self._proven("bar")
         if not yps:
             aggregate: str | None = "count"
             data = _reduce(data, keys, fy, "count")
@@ -998,6 +1013,8 @@ class _Planner:
             )
         self.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                       "facet": fp.name if fp else None}  # fmt: skip
+        if self.probe and len(data) > self.max_points and _spread(data[fx], data[fy]):
+            return self._proven("rect")  # the lowest and the highest fall in different bins
         if len(data) > self.max_points:
             bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.max_points))))
             counts, xe, ye = np.histogram2d(
@@ -1053,6 +1070,8 @@ class _Planner:
         f = self.fields[q.name]
         self.drawn = {"x": q.name}
         values = data[f].to_numpy(dtype=float)
+        if self.probe and values.min() != values.max():
+            return self._proven("bar")  # two values: two count bars, or ten bins
         distinct = np.unique(values)
         if self.opts.scale == "log":
             self.notes.append("scale='log' is not applied: a histogram's bins are linear.")
@@ -1111,6 +1130,32 @@ class _Planner:
             format=self.opts.format,
             time_unit=self.opts.time_unit,
         )
+
+    def _line_varies(self, data: pd.DataFrame, fx: str, series: list[str]) -> bool:
+        """True when the line surely draws more than one point (its rows are not aggregated).
+
+        Two series, or a first and a last date in different buckets, are two points. False
+        when that cannot be told this cheaply; the probe then plans the chart in full.
+        """
+        varies = [_varies(data[k]) for k in series]
+        if any(varies):
+            return True
+        if None in varies:  # unsure how many series: the bucket depends on it
+            return False
+        x = data[fx]
+        ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
+        if self.opts.time_unit is not None:
+            ends = _floor(ends, self.opts.time_unit)
+        elif len(data) > self.max_points:  # one series (or none): the bucket _line picks
+            ends = ends.dt.floor(f"{_bucket_seconds(x, self.max_points)}s")
+        return bool(ends.iloc[0] != ends.iloc[1])
+
+    def _proven(self, mark: str) -> Plan:
+        """A probe's answer: a chart proven to hold more than one mark, its data not built.
+
+        Never returned by ``plan_view``: only its ``drawn`` picks (the alternatives) are used.
+        """
+        return Plan(kind="chart", reason="", mark=mark, data=pd.DataFrame(index=range(2)))
 
     def _table(self, reason: str) -> Plan:
         return Plan(
@@ -1270,6 +1315,35 @@ def _floor(times: pd.Series, unit: str) -> pd.Series:
         else times.dt.to_period(_PERIODS[unit]).dt.start_time
     )
     return floored
+
+
+_PLAIN: Final = (str, int, float, bool)
+
+
+def _varies(series: pd.Series) -> bool | None:
+    """Whether ``groupby(dropna=False)`` surely finds two groups in a column (True), surely
+    one (False), or a quick look cannot tell (None: objects other than text and numbers)."""
+    missing = series.isna().to_numpy()
+    if missing.all():
+        return False
+    if missing.any():
+        return True  # no value is a group of its own, beside the values
+    first = series.iloc[0]
+    try:
+        differs = series.ne(first).to_numpy(dtype=bool)
+    except (TypeError, ValueError):
+        return None
+    if series.dtype != object:
+        return bool(differs.any())
+    if not differs.any():
+        return None  # equal objects of different types: let groupby decide
+    other = series.iloc[int(differs.argmax())]
+    return True if type(first) in _PLAIN and type(other) in _PLAIN else None
+
+
+def _spread(x: pd.Series, y: pd.Series) -> bool:
+    """Whether points span more than one heatmap cell: a lowest and a highest value apart."""
+    return bool(x.min() != x.max() or y.min() != y.max())
 
 
 def _y_pick(yps: list[ColumnProfile]) -> str | tuple[str, ...] | None:
