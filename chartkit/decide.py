@@ -798,12 +798,12 @@ class _Planner:
         if unit is not None:
             data = data.assign(**{fx: _floor(data[fx], unit)})
         if unit is None and len(data) > self.max_points:
-            series_n = max(1, len(data.drop_duplicates(series))) if series else 1
-            seconds = _bucket_seconds(data[fx], self.max_points // series_n)
+            series_n, known = _distinct_rows(data, series) if series else (1, {})
+            seconds = _bucket_seconds(data[fx], self.max_points // max(1, series_n))
             rows = len(data)
             data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
             aggregate = how or "mean"
-            data = _reduce(data, keys, fy, aggregate)
+            data = _reduce(data, keys, fy, aggregate, known)  # the same rows: codes reused
             period = f"{_duration(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
             self.notes.append(
@@ -1252,10 +1252,15 @@ def _duration(seconds: int) -> str:
     return f"{seconds}-second"
 
 
-def _reduce(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
-    """One row per key: the aggregate of ``fy`` and the count of rows behind it (``rows``)."""
+def _reduce(
+    data: pd.DataFrame, keys: list[str], fy: str, how: str, known: _Codes | None = None
+) -> pd.DataFrame:
+    """One row per key: the aggregate of ``fy`` and the count of rows behind it (``rows``).
+
+    ``known`` holds keys already factorized (``_sorted_codes``) over the same rows.
+    """
     if len(keys) > 1:
-        combined = _reduce_by_one_key(data, keys, fy, how)
+        combined = _reduce_by_one_key(data, keys, fy, how, known)
         if combined is not None:
             return combined
     grouped = data.groupby(keys, sort=True, dropna=False)
@@ -1266,36 +1271,41 @@ def _reduce(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFr
 
 
 def _reduce_by_one_key(
-    data: pd.DataFrame, keys: list[str], fy: str, how: str
+    data: pd.DataFrame, keys: list[str], fy: str, how: str, known: _Codes | None = None
 ) -> pd.DataFrame | None:
     """``_reduce`` over several keys, grouped by one integer per row instead.
 
     Each key is factorized in sorted order (missing last, as ``groupby(sort=True,
     dropna=False)`` orders them) and the codes are combined into one int64, so pandas groups
     one array rather than building codes, ids and an indexer for every key: on millions of
-    rows this halves the memory a line's buckets take. The groups, their order and the values
-    are the same; None when a key cannot be sorted or the codes would not fit.
+    rows this halves the memory a line's buckets take. The combined codes are then made dense
+    (in the same sorted order) and grouped as a categorical, which pandas groups without
+    hashing them again. The groups, their order and the values are the same; None when a key
+    cannot be sorted or the codes would not fit.
     """
+    if data.empty:
+        return None
     code = np.zeros(len(data), dtype=np.int64)
     uniques: list[Any] = []
     for k in keys:
-        try:
-            codes, found = pd.factorize(data[k], sort=True, use_na_sentinel=False)
-        except (TypeError, ValueError):  # values that do not sort: let groupby decide
+        factorized = (known or {}).get(k) or _sorted_codes(data[k])
+        if factorized is None:  # values that do not sort: let groupby decide
             return None
+        codes, found = factorized
         size = max(1, len(found))
         if float(code.max(initial=0)) * size + size >= 2.0**62:
             return None
         code *= size
         code += codes
         uniques.append(found)
+    at, dense = _dense(code)  # the groups in sorted order, and each row's group among them
     if how == "count":
-        counted = pd.Series(np.zeros(len(data), dtype=np.int8)).groupby(code, sort=True).size()
-        at, columns = counted.index.to_numpy(), {"count": counted.reset_index(drop=True)}
+        columns = {"count": pd.Series(np.bincount(dense, minlength=len(at)).astype(np.int64))}
     else:
+        groups = pd.CategoricalIndex(pd.Categorical.from_codes(dense, pd.RangeIndex(len(at))))
         values = data[fy].reset_index(drop=True)
-        agg = values.groupby(code, sort=True).agg([how, "size"]).reset_index(drop=True)
-        at = np.unique(code)  # the groups, in the order groupby sorted them
+        agg = values.groupby(groups, sort=True, observed=True).agg([how, "size"])
+        agg = agg.reset_index(drop=True)
         columns = {fy: agg[how], ROWS: agg["size"]}
     out: dict[str, Any] = {}
     for k, found in zip(keys[::-1], uniques[::-1], strict=True):
@@ -1305,6 +1315,56 @@ def _reduce_by_one_key(
         out[k] = pd.Series(taken).infer_objects() if taken.dtype == object else taken
         at = at // size
     return pd.DataFrame({**{k: out[k] for k in keys}, **columns})
+
+
+_Codes = Mapping[str, tuple[Any, Any]]
+"""Keys already factorized: column → (codes, sorted values), as ``_sorted_codes`` gives."""
+
+
+def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
+    """``pd.factorize`` in sorted order, missing last; None when the values do not sort."""
+    try:
+        codes, found = pd.factorize(values, sort=True, use_na_sentinel=False)
+    except (TypeError, ValueError):
+        return None
+    return codes, found
+
+
+def _dense(code: Any) -> tuple[Any, Any]:
+    """The distinct codes in sorted order, and each code's index among them."""
+    span = int(code.max()) + 1
+    if span > 4 * len(code) + 1024:  # sparse: a sort
+        at, dense = np.unique(code, return_inverse=True)
+        return at, dense.reshape(-1)
+    present = np.bincount(code, minlength=span) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[code]
+
+
+def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
+    """``len(data.drop_duplicates(keys))``, and the keys' codes for ``_reduce`` to reuse.
+
+    From each key's codes where its dtype holds one kind of missing value (``drop_duplicates``
+    keeps None and NaN apart in an object column, ``factorize`` does not): no codes there.
+    """
+    known: dict[str, tuple[Any, Any]] = {}
+    for k in keys:
+        dtype = data[k].dtype
+        factorized = (
+            None
+            if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
+            else _sorted_codes(data[k])
+        )
+        if factorized is None:
+            return len(data.drop_duplicates(keys)), {}
+        known[k] = factorized
+    code = np.zeros(len(data), dtype=np.int64)
+    for codes, found in known.values():
+        size = max(1, len(found))
+        if float(code.max(initial=0)) * size + size >= 2.0**62:
+            return len(data.drop_duplicates(keys)), known
+        code *= size
+        code += codes
+    return (len(_dense(code)[0]) if len(code) else 0), known
 
 
 def _floor(times: pd.Series, unit: str) -> pd.Series:
@@ -1333,7 +1393,7 @@ def _varies(series: pd.Series) -> bool | None:
         differs = series.ne(first).to_numpy(dtype=bool)
     except (TypeError, ValueError):
         return None
-    if series.dtype != object:
+    if not pd.api.types.is_object_dtype(series.dtype):
         return bool(differs.any())
     if not differs.any():
         return None  # equal objects of different types: let groupby decide
