@@ -606,7 +606,7 @@ class _Planner:
             values, unplaced = self._values(channel, q, series)
             out[self.fields[q.name]] = values
             dropped |= unplaced
-        data = pd.DataFrame(out)
+        data = pd.DataFrame(out, copy=False)  # copy-on-write: the frame's columns stay as they are
         if dropped.any():
             data = data[~dropped]
         self.left_out += int((~keep).sum()) + int(dropped.sum())
@@ -616,7 +616,9 @@ class _Planner:
         placed = [
             self.fields[q.name] for _, q in used if q.type != "nominal" and q.name not in skip
         ]
-        empty = data[placed].isna().any(axis=1).to_numpy()
+        empty = np.zeros(len(data), dtype=bool)
+        for name in placed:
+            empty |= data[name].isna().to_numpy()
         if empty.any():
             names = _join(
                 list(
@@ -802,6 +804,8 @@ class _Planner:
             seconds = _bucket_seconds(data[fx], self.max_points // max(1, series_n))
             rows = len(data)
             data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
+            buckets = _bucket_codes(data[fx], seconds)
+            known = {**known, fx: buckets} if buckets is not None else known
             aggregate = how or "mean"
             data = _reduce(data, keys, fy, aggregate, known)  # the same rows: codes reused
             period = f"{_duration(seconds)} bucket"
@@ -1327,6 +1331,29 @@ def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
         codes, found = pd.factorize(values, sort=True, use_na_sentinel=False)
     except (TypeError, ValueError):
         return None
+    return codes, found
+
+
+_PER_SECOND: Final[Mapping[str, int]] = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def _bucket_codes(times: pd.Series, seconds: int) -> tuple[Any, Any] | None:
+    """``_sorted_codes`` of naive dates floored to ``seconds``, by arithmetic rather than a hash:
+    each date's bucket counted from the first. Every bucket in the span is a value, so codes
+    may skip some; None when the dates are not such (zoned, missing, or off the buckets)."""
+    values = times.to_numpy()
+    if values.dtype.kind != "M" or not len(values):
+        return None
+    unit, count = np.datetime_data(values.dtype)
+    if unit not in _PER_SECOND or count != 1 or np.isnat(values).any():
+        return None
+    ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
+    lo = int(ints.min())
+    codes, off = np.divmod(ints - lo, step)
+    span = int(codes.max()) + 1
+    if off.any() or span > 4 * len(values) + 1024:
+        return None
+    found = pd.DatetimeIndex((lo + step * np.arange(span, dtype=np.int64)).view(values.dtype))
     return codes, found
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from chartkit.decide import _dense, _distinct_rows, _reduce
+from chartkit.decide import _bucket_codes, _dense, _distinct_rows, _reduce
 
 
 def reference(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
@@ -69,3 +69,33 @@ def test_dense_codes_keep_the_sorted_order_whether_the_codes_are_sparse_or_not()
         at, dense = _dense(code)
         assert list(at) == sorted(set(code.tolist()))
         assert list(at[dense]) == list(code)
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("seconds", [1, 1800, 86400])
+def test_bucket_codes_are_the_sorted_factorization_of_floored_dates(
+    unit: str, seconds: int
+) -> None:
+    rng = np.random.default_rng(seconds)
+    raw = pd.Series(
+        pd.to_datetime("2024-03-01") + pd.to_timedelta(rng.integers(0, 1500 * seconds, 500), "s")
+    )
+    times = raw.astype(f"datetime64[{unit}]").dt.floor(f"{seconds}s")
+    got = _bucket_codes(times, seconds)
+    assert got is not None
+    codes, found = got
+    assert found.dtype == times.dtype and found.is_monotonic_increasing
+    assert (found.take(codes) == pd.DatetimeIndex(times)).all()
+    data = pd.DataFrame({"t": times, "r": rng.choice(["a", "b"], 500), "y": rng.random(500)})
+    pd.testing.assert_frame_equal(
+        _reduce(data, ["t", "r"], "y", "mean", {"t": got}), reference(data, ["t", "r"], "y", "mean")
+    )
+
+
+def test_dates_off_their_buckets_or_missing_get_no_bucket_codes() -> None:
+    times = pd.Series(pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:10"]))
+    assert _bucket_codes(times, 3600) is None  # 00:10 is not on an hour
+    assert _bucket_codes(pd.Series([times[0], pd.NaT]), 60) is None
+    assert _bucket_codes(times.dt.tz_localize("UTC"), 60) is None
+    apart = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-11"]))
+    assert _bucket_codes(apart, 1) is None  # 864,001 buckets for 2 dates: left to factorize
