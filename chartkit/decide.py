@@ -963,7 +963,9 @@ class _Planner:
     def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
         """The category order: by the measure (``-y``, the default), by category, or listed."""
         sort = self.opts.sort
-        present = [v for v in by_value if not _missing(v)]
+        present = [  # Python values: Vega-Lite's sort takes JSON, never numpy's bool_
+            v.item() if isinstance(v, np.generic) else v for v in by_value if not _missing(v)
+        ]
         if sort is None or sort == "-y":
             return present
         if sort == "y":
@@ -1444,7 +1446,12 @@ def _show_sort(sort: str | tuple[Any, ...]) -> str:
 
 
 def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and np.isnan(value))
+    return (
+        value is None
+        or value is pd.NA  # a nullable dtype's gap (boolean, Int64, string)
+        or value is pd.NaT
+        or (isinstance(value, float) and np.isnan(value))
+    )
 
 
 def _category_key(value: Any) -> tuple[int, Any]:

@@ -370,3 +370,17 @@ def test_a_complex_value_is_left_out_never_cast_and_its_neighbours_stay_numbers(
     )
     assert view([{"h": 1 + 2j}], None).kind == "table"
     assert view(pd.DataFrame({"h": [1 + 2j, 3, 4]}), None).kind == "table"
+
+
+def test_a_nullable_boolean_frame_column_is_a_category_axis() -> None:
+    frame = pd.DataFrame(
+        {
+            "up": pd.Series([True, False, True, False, None], dtype="boolean"),
+            "n": pd.Series([1, 2, 3, 4, 5], dtype="Int64"),
+        }
+    )
+    v = view(frame, {"up": {"type": "boolean", "nullable": True}, "n": "number"}, mode="off")
+    assert v.kind == "chart" and v.spec is not None
+    order = v.spec["encoding"]["x"]["sort"]
+    assert sorted(order) == [False, True]
+    assert all(type(b) is bool for b in order)  # Python booleans, never numpy's
