@@ -2,39 +2,53 @@
 
 An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
 and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
-narwhals, to what the chart draws — then charted from that small pandas frame:
+narwhals' lazy API (the engine's own only where narwhals lacks an operation, said in place), to
+what the chart draws; ``decide.py`` then plans the chart from that small frame, as it plans
+every chart, and the rows behind each mark are put back:
 
-- a date × number line: the mean of the measure per time bucket (the bucket ``decide.py``
-  picks for the same span and ``max_points``), one series per value of a string color column
-  with at most ``MAX_COLOR_CATEGORIES`` values;
-- a string or boolean × number bar chart: the mean per category (the ``max_points`` categories
-  with the highest means, so the bars ``decide.py`` keeps are among them).
+- lines over time: the aggregate (``aggregate=``, the mean by default, or the rows counted)
+  per time bucket — ``time_unit=``, or the bucket ``decide.py`` picks for the span,
+  ``max_points`` and the series — per color, measure (``y=[…]``) and facet;
+- bars per category: the aggregate per category, measure and facet, or the rows counted
+  (ranked by them, the top 30 kept, as ``decide.py`` ranks them); ``sort=`` as in pandas;
+- one number alone: count bars of its values (fewer than 15), else a histogram of 10 bins;
+- two numbers: a heatmap of counts, binned on ``decide.py``'s very edges (a value on an edge
+  opens the next bin, as numpy places it);
+- ``choose=N``: the Nth alternative of the same call, drawn by the rules above.
 
-Rows whose used x and y hold nothing (and a color column not declared nullable) are left out in
-the engine, and a note says how many offend (from the ``ColumnViolation``); the measure's axis
-reads ``mean of …``. A CSV read as text is collected only up to ``max_points`` rows, its
-declared columns parsed by ``chartkit.csvread``'s rules. Over ``max_points`` rows, other shapes
-and chart options (histograms, heatmaps, ``aggregate``, facets …) go to pandas for an eager
-frame (already in memory) and answer a table saying what to pick for a lazy one.
+The shape follows ``decide.py``'s rules for the same picks, so the chart, its rows, reason and
+alternatives equal those of the same rows in pandas (tests/test_engines.py holds each kind to
+that). A histogram or heatmap is planned from a small stand-in with the same range (hence the
+same bin edges), its counts replaced by the engine's. Rows that cannot be placed are left out
+in the engine, and a note says how many offend (from the ``ColumnViolation``).
+
+Not computed in the engine: a CSV read as text (its cells are parsed by the declaration only
+when they leave; over ``max_points`` it is a table saying so), and a column whose engine type
+is not its declared type (a text column declared date, say). An eager frame falls back to
+pandas there (it is in memory already); a lazy one is a table saying what to do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import fields, replace
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
 import pandas as pd
 
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
+from chartkit.encode import describe_offenders
 from chartkit.engines import EngineReading, missing_extra
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading, narwhals_to_pandas
 
 if TYPE_CHECKING:
     from chartkit.decide import Plan
+    from chartkit.encode import ColumnProfile
     from chartkit.integrity import CheckOutcome
     from chartkit.result import ToolResult
     from chartkit.view import View
@@ -70,10 +84,12 @@ def engine_view(
     else:
         violations = ()
     notes: tuple[str, ...] = ()
-    reduced: tuple[pd.DataFrame, tuple[str, ...]] | str | None = None
+    reduced: _Reduced | str | None = None
     if reading.total > max_points:
-        reduced = _unsupported_options(reading, y, chart_args) or _reduce(
-            reading, declaration or {}, violations, x, y, color, max_points
+        if chart_args.get("choose") is not None:
+            return _chosen(result, reading, outcome, x, y, color, max_points, chart_args)
+        reduced = _reduce(
+            reading, declaration or {}, violations, x, y, color, max_points, chart_args
         )
     if reduced is None or (isinstance(reduced, str) and not reading.lazy):
         # At most max_points rows; or an eager frame (already in memory) drawn in a way the
@@ -84,14 +100,22 @@ def engine_view(
     elif isinstance(reduced, str):
         return View(kind="table", reason=reduced, result=result, check=outcome)
     else:
-        frame, notes = reduced
+        frame, notes = reduced.frame, reduced.notes
         declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
+        checked = violations
         violations = ()  # the offenders stayed in the engine; the notes say how many
     frame = workable_frame(frame)
     profiles = profile_columns(frame, declaration, violations)
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
-    if reduced is not None and not isinstance(reduced, str) and plan.kind == "chart":
-        plan = _drawn_as_means(plan, reduced[0].columns[1])
+    if isinstance(reduced, _Reduced):  # the groups stand for all the rows: none is an id
+        profiles = {n: replace(q, rows=reading.total) for n, q in profiles.items()}
+        plan = _engine_plan(reading, result, checked, frame, profiles, reduced, x, y, color,
+                            max_points, chart_args)  # fmt: skip
+    else:
+        plan = plan_view(
+            frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
+        )
+    if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
+        frame = plan.data  # the counts that left the engine, not the stand-in they replaced
     chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
@@ -108,6 +132,79 @@ def engine_view(
         alternatives=plan.alternatives,
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
+
+
+def _engine_plan(
+    reading: EngineReading,
+    result: ToolResult,
+    checked: tuple[ColumnViolation, ...],
+    frame: pd.DataFrame,
+    profiles: Mapping[str, ColumnProfile],
+    reduced: _Reduced,
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> Plan:
+    """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
+    all the rows, and the alternatives of all the declared columns."""
+    from chartkit.decide import ChartOptions, plan_view
+    from chartkit.rules import candidates
+
+    opts = chart_args.get("options") or ChartOptions()
+    args = dict(chart_args)
+    if reduced.mean:
+        # the engine computed decide.py's default mean: decide.py names it as its own
+        args["options"] = replace(opts, aggregate="mean")
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **args)
+    # which chart was drawn, among the candidates of the answer's columns; the plan of the
+    # user's own options says (a forced mean is not a pick of the user's)
+    plain = plan if args is chart_args or plan.kind != "chart" else plan_view(
+        frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
+    )  # fmt: skip
+    offered = {repr(a.picks()) for a in plain.alternatives}
+    drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
+    full = _all_profiles(reading, result, checked, profiles)
+    alternatives = tuple(a for a in candidates(full) if repr(a.picks()) not in drawn)
+    plan = replace(plan, alternatives=alternatives)
+    if plan.kind == "chart":
+        plan = _put_back(plan, reduced)
+    return plan
+
+
+def _all_profiles(
+    reading: EngineReading,
+    result: ToolResult,
+    checked: tuple[ColumnViolation, ...],
+    answer: Mapping[str, ColumnProfile],
+) -> dict[str, ColumnProfile]:
+    """Every declared column's profile, its distinct values counted in the engine."""
+    from chartkit.encode import ColumnProfile, vegalite_type
+
+    declaration = result.result_columns or {}
+    schema = dict(reading.schema)
+    nominal = [
+        n for n, d in declaration.items() if n in schema and vegalite_type(d.type) == "nominal"
+    ]
+    distinct = _distinct(reading, nominal)  # the answer's may be a stand-in's, or the top
+    broken = {v.column: v for v in checked}
+    out: dict[str, ColumnProfile] = {}
+    # in profile_columns' order: the frame's columns, then declared columns it lacks
+    order = [c for c in reading.columns if c in declaration]
+    for name in [*order, *(n for n in declaration if n not in set(order))]:
+        decl = declaration[name]
+        if name in answer:
+            out[name] = replace(
+                answer[name], violation=broken.get(name),
+                distinct=distinct.get(name, answer[name].distinct),
+            )  # fmt: skip
+            continue
+        out[name] = ColumnProfile(
+            name, vegalite_type(decl.type), "declared", decl, broken.get(name), name in schema,
+            distinct.get(name, 0), reading.total,
+        )  # fmt: skip
+    return out
 
 
 def _parsed_cells(
@@ -127,53 +224,6 @@ def _parsed_cells(
                 dtype=object,
             )
     return out
-
-
-def _drawn_as_means(plan: Plan, measure: str) -> Plan:
-    """The plan of engine-computed means says so: the measure's axis and the title read
-    ``mean of …``, as decide.py labels the means it computes itself."""
-    what = f"mean of {measure}"
-    encodings = {
-        channel: replace(e, aggregate="mean", title=what)
-        if e.column == measure and e.aggregate is None and channel in ("x", "y")
-        else e
-        for channel, e in plan.encodings.items()
-    }
-    title = plan.title
-    if title is not None and title.startswith(f"{measure} "):
-        title = what + title[len(measure) :]
-    return replace(plan, encodings=encodings, title=title)
-
-
-def _unsupported_options(reading: EngineReading, y: Any, chart_args: Mapping[str, Any]) -> str:
-    """Why the engine cannot aggregate with these picks ("" when it can)."""
-    from chartkit.decide import ChartOptions
-
-    given = [
-        name
-        for name, value in (
-            ("facet", chart_args.get("facet")),
-            ("choose", chart_args.get("choose")),
-            ("several measures as y", None if y is None or isinstance(y, str) else y),
-        )
-        if value is not None
-    ]
-    options = chart_args.get("options")
-    if options is not None and options != ChartOptions():
-        given += [
-            f.name
-            for f in fields(ChartOptions)
-            if getattr(options, f.name) != getattr(ChartOptions(), f.name)
-        ]
-    if not given:
-        return ""
-    return (
-        f"The {reading.engine} frame has {reading.total:,} rows, over max_points, so chartkit "
-        f"aggregates it in {reading.engine}, with the automatic chart's defaults; "
-        f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not done there yet. Drop "
-        f"{'it' if len(given) == 1 else 'them'}, or filter the frame to at most max_points "
-        "rows first."
-    )
 
 
 def _frame(reading: EngineReading) -> Any:
@@ -203,6 +253,73 @@ def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None)
     return out
 
 
+def _chosen(
+    result: ToolResult,
+    reading: EngineReading,
+    outcome: CheckOutcome,
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> View:
+    """``choose=N``: the Nth alternative of the same call, drawn with its own picks."""
+    from chartkit.decide import ChartOptions
+
+    choose = chart_args["choose"]
+    if not isinstance(choose, int) or isinstance(choose, bool):
+        raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
+    args = {**chart_args, "choose": None}
+    first = engine_view(
+        result, reading, outcome, x=x, y=y, color=color, max_points=max_points, chart_args=args
+    )
+    if not 0 <= choose < len(first.alternatives):
+        allowed = f"0 to {len(first.alternatives) - 1}" if first.alternatives else "none"
+        raise ChartkitError(
+            f"choose={choose!r} is not an alternative of this view; it has "
+            f"{len(first.alternatives)} ({allowed})"
+        )
+    alt = first.alternatives[choose]
+    picks = alt.picks()
+    opts = args.get("options") or ChartOptions()
+    args["options"] = replace(opts, aggregate=alt.aggregate or opts.aggregate)
+    args["facet"] = picks.get("facet")
+    return engine_view(
+        result, reading, outcome, x=picks.get("x"), y=picks.get("y"), color=picks.get("color"),
+        max_points=max_points, chart_args=args,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Reduced:
+    """What leaves the engine: the small frame ``plan_view`` plans from, and what to put back.
+
+    ``kind`` "groups": ``frame`` holds one row per group (the engine's aggregate in the
+    measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
+    the measure when there are several). "bins": ``frame`` is a stand-in with the same range
+    (hence the same bin edges in decide.py); ``counts`` replace the stand-in's counts, or
+    ``cells`` (a heatmap's) replace its data, and ``standin`` rows are said as ``drawn``.
+    """
+
+    frame: pd.DataFrame
+    notes: tuple[str, ...]
+    kind: Literal["groups", "bins"] = "groups"
+    rows: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
+    keys: tuple[str, ...] = ()
+    how: str | None = None
+    ranked: tuple[Any, ...] | None = None  # count bars: the categories, most rows first
+    categories: int | None = None  # the categories of x in the engine, when cut to the top
+    counts: tuple[int, ...] = ()
+    cells: pd.DataFrame | None = None
+    standin: int = 0
+    drawn: int = 0
+    measures: tuple[str, ...] = ()
+    sort: Any = None
+    said: tuple[str, ...] = ()  # decide.py's notes for all the rows, in its words
+    mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
+    period: str | None = None  # the line's time bucket, as decide.py names it
+
+
 def _reduce(
     reading: EngineReading,
     declaration: Mapping[str, ColumnDeclaration],
@@ -211,31 +328,39 @@ def _reduce(
     y: Any,
     color: str | None,
     max_points: int,
-) -> tuple[pd.DataFrame, tuple[str, ...]] | str:
-    """The aggregated frame and its notes, or the reason for a table."""
-    import narwhals as nw
+    chart_args: Mapping[str, Any],
+) -> _Reduced | str:
+    """The engine's answer for the chart decide.py would draw, or the reason for a table.
 
+    The shape (x, measures, color, facet, aggregate, bucket) follows decide.py's rules for the
+    same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
+    """
     from chartkit._frame_check import value_type
-    from chartkit.decide import _BUCKETS_S, MAX_COLOR_CATEGORIES, _duration
-    from chartkit.encode import describe_offenders
+    from chartkit.decide import ChartOptions
+    from chartkit.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
     broken = {v.column: v for v in violations}
-
     schema = dict(reading.schema)
+    opts = chart_args.get("options") or ChartOptions()
+    facet = chart_args.get("facet")
 
-    def usable(name: str) -> bool:
+    def usable(name: str | None) -> bool:
         """Present, not wholly offending, and of its declared type in the engine's schema."""
+        if name is None:
+            return False
         v = broken.get(name)
         decl = declaration.get(name)
         return (
             name in schema
             and (v is None or v.affected < v.total)
-            and not reading.csv_text
-            and (decl is None or value_type(schema[name]) == decl.type)
+            and decl is not None
+            and value_type(schema[name]) == decl.type
         )
 
-    def of(kind: str) -> list[str]:
-        return [n for n, d in declaration.items() if d.type == kind and usable(n)]
+    def of(*kinds: str) -> list[str]:
+        """The usable columns declared one of ``kinds``, in the frame's order (decide.py's)."""
+        return [n for n in reading.columns if n in declaration and declaration[n].type in kinds
+                and usable(n)]  # fmt: skip
 
     over = (
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
@@ -247,102 +372,658 @@ def _reduce(
             "when they leave the engine. Store the table as Parquet (typed) to chart it in "
             "DuckDB, or filter it to at most max_points rows first."
         )
-    measures = of("number")
-    ys = y if y is not None else (measures[0] if measures else None)
-    xs = x if x is not None else next(iter(of("date") + of("string") + of("boolean")), None)
-    if ys is None or xs is None or ys not in measures or not usable(xs):
+    for name in [x, color, facet, *([y] if isinstance(y, str) else list(y or []))]:
+        if name is not None and name in declaration and name in schema and not usable(name):
+            decl = declaration[name]
+            if value_type(schema[name]) != decl.type and (
+                broken.get(name) is None or broken[name].affected < broken[name].total
+            ):
+                return (
+                    f"{over} from columns whose engine type holds their declared type; "
+                    f"{name} is declared {decl.type} but the engine holds it as "
+                    f"{schema[name]}, and it is judged value by value only when the rows leave "
+                    "the engine. Filter the frame to at most max_points rows first, or cast "
+                    f"{name} in {reading.engine}."
+                )
+    measures = sorted(of("number"), key=lambda n: n in broken)  # decide.py's order
+    ys = [y] if isinstance(y, str) else list(y) if y is not None else None
+    how, unit = opts.aggregate, opts.time_unit
+    if x is None and ys is None and how != "count":
+        # decide.py's automatic chart: the first measure over a date, else over a category
+        # (not an identifier), else a histogram of it
+        firsts = of("date") or [c for c in of("string", "boolean") if not _id_like(reading, c)]
+        x = firsts[0] if firsts else None
+        ys = measures[:1] if measures else None
+        if x is None and not measures:
+            return f"{over}; no column is declared number or date, so there is nothing to draw."
+    elif x is None:  # aggregate="count", or y alone: over a date, a category, or a measure
+        firsts = of("date") or [c for c in of("string", "boolean") if not _id_like(reading, c)]
+        if not firsts and how != "count":
+            firsts = [m for m in measures if m not in (ys or [])]
+        x = firsts[0] if firsts else None
+    if x is not None and not usable(x):
+        return _cannot(over, x)
+    x_type = declaration[x].type if x is not None else None
+    if ys is not None:
+        picked = ys
+        ys = [m for m in dict.fromkeys(ys) if m in measures and m != x]
+        if picked and not ys:
+            return (
+                f"{over}, and y={y!r} names no usable column declared number: "
+                f"{_names(picked)} cannot be drawn as a measure."
+            )
+    if x is None or x_type == "number":
+        # one number alone: a histogram (or count bars); two: a scatter, a heatmap over max_points
+        lone = x if x is not None and not ys else (ys[0] if ys else None)
+        if lone is None:
+            return f"{over}; pick a column declared number to draw."
+        if x is not None and ys:
+            return _heatmap(reading, declaration, broken, x, ys[0], color, facet, max_points, over)
+        others = [m for m in measures if m != lone]
+        return _histogram(reading, declaration, broken, lone, others, over)
+    if how == "count":
+        ys = []
+    elif ys is None:
+        others = [m for m in measures if m != x]
+        ys = others[:1]
+    if not ys and how != "count" and x_type == "date":
         return (
-            f"{over}, which it does for a date × number line and a string or boolean × number "
-            "bar chart; pick x (a column declared date, string or boolean) and y (one declared "
-            "number) for one of those."
+            f"{over}; {x} is on x, but no usable column is declared number to measure over it. "
+            "Pick y, or aggregate='count' to count the rows."
         )
-    x_type = declaration[xs].type if xs in declaration else None
-    colors = [
-        c for c in [color] if c is not None and c in declaration and usable(c) and c not in (xs, ys)
-    ]
-    spans: dict[str, tuple[Any, Any, int]] = {}
-    if x_type == "date":
-        # One scan answers which color and which span: for each candidate color its distinct
-        # values (without nulls, as pandas counts them) and the span of the rows it keeps.
-        if color is None:  # decide.py's automatic color: a small string column
-            colors = [c for c in of("string") + of("boolean") if c not in (xs, ys)]
-        fx = nw.col(xs)
-        exprs = []
-        for i, c in enumerate(["", *colors]):
-            kept = [xs, ys, c] if c else [xs, ys]
-            keep_c = _clean(None, kept, reading, declaration, [c] if c else [])
-            exprs += [
-                nw.when(keep_c).then(fx).min().alias(f"lo{i}"),
-                nw.when(keep_c).then(fx).max().alias(f"hi{i}"),
-                keep_c.cast(nw.Int64).sum().alias(f"n{i}"),
-            ]
-            if c:
-                distinct = nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)
-                exprs.append(distinct.alias(f"d{i}"))
-        stats = _collect(reading, [xs, ys, *colors], "span", _frame(reading).select(*exprs))
-        row = stats.iloc[0]
-        distinct_of = {c: int(row[f"d{i}"]) for i, c in enumerate(["", *colors]) if c}
-        fits = [c for c in colors if 1 < distinct_of[c] <= MAX_COLOR_CATEGORIES]
-        picked = colors[0] if color is not None and colors else (fits[0] if fits else None)
-        if picked is not None and distinct_of[picked] > MAX_COLOR_CATEGORIES:
-            picked = None
-        i = ["", *colors].index(picked or "")
-        spans[xs] = (row[f"lo{i}"], row[f"hi{i}"], int(row[f"n{i}"] or 0))
-        series = distinct_of[picked] if picked is not None else 1
-        colors = [picked] if picked is not None else []
-    used = [xs, ys, *colors]
-    frame = _frame(reading).select(*used)
-    keep = _clean(frame, used, reading, declaration, colors)
+    multi = len(ys) > 1
+    colors: list[str] = []
+    facets = [facet] if facet is not None and usable(facet) and facet != x else []
+    if x_type == "date" and not multi and (color is not None or how != "count"):
+        wanted = [color] if color is not None else []
+        if color is None:  # decide.py's automatic color: a small string or boolean column
+            wanted = [c for c in of("string", "boolean") if c not in (x, *ys, *facets)]
+        distinct = _distinct(reading, [c for c in wanted if usable(c)])
+        if color is not None:
+            d = distinct.get(color, 0)
+            if usable(color) and color not in facets and 0 < d <= MAX_FACETS:
+                if d > MAX_COLOR_CATEGORIES and not facets:
+                    facets = [color]  # too many colors: one small chart per value instead
+                elif d <= MAX_COLOR_CATEGORIES:
+                    colors = [color]
+        else:
+            fits = [c for c in wanted if 1 < distinct.get(c, 0) <= MAX_COLOR_CATEGORIES]
+            colors = fits[:1]
+    used = [x, *ys, *colors, *facets]
+    frame = _frame(reading).select(*dict.fromkeys(used))
+    nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
+    keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
     if keep is not None:
         frame = frame.filter(keep)
     notes = [
         f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
         f"{reading.engine}: {c} is declared {declaration[c].type} and they "
         f"{describe_offenders(broken[c])}. Nothing was converted."
-        for c in used
+        for c in dict.fromkeys(used)
         if c in broken
     ]
-    fx, fy = nw.col(xs), nw.col(ys)
     if x_type == "date":
-        first, last, count = spans[xs]
-        if not count:
-            return f"{over}, and no row holds a value of its declared type in {xs} and {ys}."
-        lo, hi = pd.Timestamp(first), pd.Timestamp(last)
+        return _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
+    return _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
+
+
+def _cannot(over: str, name: str) -> str:
+    return f"{over}, but no row of {name} holds a value of its declared type to draw."
+
+
+def _id_like(reading: EngineReading, name: str) -> bool:
+    """decide.py's identifier rule (over 80% distinct), counted in the engine."""
+    from chartkit.encode import ID_LIKE_MIN_ROWS, ID_LIKE_SHARE
+
+    if reading.total <= ID_LIKE_MIN_ROWS:
+        return False
+    n = _distinct(reading, [name]).get(name, 0)
+    return n > ID_LIKE_SHARE * reading.total
+
+
+def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
+    """The distinct values of each column, without nulls (as pandas counts them)."""
+    import narwhals as nw
+
+    if not names:
+        return {}
+    exprs = [
+        (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(f"d{i}")
+        for i, c in enumerate(names)
+    ]
+    row = _collect(reading, names, "distinct", _frame(reading).select(*exprs)).iloc[0]
+    return {c: int(row[f"d{i}"]) for i, c in enumerate(names)}
+
+
+def _agg(name: str, how: str, alias: str) -> Any:
+    import narwhals as nw
+
+    col = nw.col(name)
+    expr = {
+        "sum": col.sum, "mean": col.mean, "median": col.median, "min": col.min, "max": col.max,
+    }[how]()  # fmt: skip
+    return expr.alias(alias)
+
+
+def _groups(
+    reading: EngineReading,
+    frame: Any,
+    keys: list[str],
+    ys: list[str],
+    how: str | None,
+    step: str,
+    used: list[str],
+) -> pd.DataFrame:
+    """One row per key: each measure's aggregate (``how``, decide.py's mean by default) in its
+    own column, the rows behind it in ``__rows<i>``; or, with no measure, ``__count``."""
+    import narwhals as nw
+
+    if ys:
+        aggs = [_agg(m, how or "mean", m) for m in ys]
+        aggs += [nw.col(m).count().alias(f"__rows{i}") for i, m in enumerate(ys)]
+    else:
+        aggs = [nw.len().alias("__count")]
+    grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
+    return _collect(reading, used, step, grouped)
+
+
+def _rows_by_key(out: pd.DataFrame, keys: list[str], ys: list[str]) -> dict[tuple[Any, ...], int]:
+    """The rows behind each mark, by (key values …, measure name when several)."""
+    rows: dict[tuple[Any, ...], int] = {}
+    for record in out.to_dict("records"):
+        base = tuple(_norm(record[k]) for k in keys)
+        if not ys:
+            rows[base] = int(record["__count"])
+        elif len(ys) == 1:
+            rows[base] = int(record["__rows0"])
+        else:
+            for i, m in enumerate(ys):
+                rows[(*base, m)] = int(record[f"__rows{i}"])
+    return rows
+
+
+def _norm(value: Any) -> Any:
+    """A key value as it reads in the engine's answer and in decide.py's chart data alike."""
+    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NaT:
+        return None
+    if isinstance(value, pd.Timestamp | dt.datetime | np.datetime64):
+        t = pd.Timestamp(value)
+        if t.tzinfo is not None:
+            t = t.tz_convert("UTC").tz_localize(None)
+        return ("t", t.value)
+    if isinstance(value, bool | np.bool_):
+        return ("b", bool(value))
+    return ("s", str(value))
+
+
+def _lines(
+    reading: EngineReading,
+    frame: Any,
+    x: str,
+    ys: list[str],
+    colors: list[str],
+    facets: list[str],
+    how: str | None,
+    unit: str | None,
+    max_points: int,
+    notes: list[str],
+    over: str,
+) -> _Reduced | str:
+    """Lines over time: the aggregate per time bucket (``time_unit``, or the bucket decide.py
+    picks for the span and ``max_points``) for each series, computed in the engine."""
+    import narwhals as nw
+
+    from chartkit.decide import _BUCKETS_S, _duration
+
+    series = [*colors, *facets]
+    used = [x, *ys, *series]
+    aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
+    if len(ys) > 1:  # several measures: the rows holding one of them, counted per measure
+        held = nw.any_horizontal(*[~nw.col(m).is_null() for m in ys], ignore_nulls=True)
+        frame = frame.filter(held)
+    spans = [
+        nw.col(x).min().alias("lo"),
+        nw.col(x).max().alias("hi"),
+        nw.len().alias("n"),
+        *[nw.col(m).count().alias(f"c{i}") for i, m in enumerate(ys)],
+    ]
+    stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
+    count = int(stats["n"] or 0)
+    if not count:
+        return f"{over}, and no row holds a value of its declared type in {_names(used)}."
+    drawn = sum(int(stats[f"c{i}"]) for i in range(len(ys))) if len(ys) > 1 else count
+    keys = ["__bucket", *series]
+    if unit is not None:
+        bucketed = _floored(frame, x, unit, reading.engine, aware)
+        period = f"{unit} of {x}"
+        seconds = 0
+    else:
+        n_series = len(ys) if len(ys) > 1 else 1
+        if series:
+            combos = frame.select(*series).unique().select(nw.len().alias("n"))
+            n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
+        lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
         seconds = next(
             (
                 s
                 for s in _BUCKETS_S
-                if (hi - lo).total_seconds() / s + 1 <= max(1, max_points // series)
+                if (hi - lo).total_seconds() / s + 1 <= max(1, max_points // n_series)
             ),
             _BUCKETS_S[-1],
         )  # decide.py's bucket for this span
-        keys = ["__bucket", *colors]
-        step = seconds * 1000
-        aware = getattr(dict(reading.schema)[xs], "time_zone", None) is not None
-        grouped = _with_epoch_ms(frame, xs, reading.engine, aware)
-        grouped = grouped.with_columns((nw.col("__ms") // step).alias("__bucket"))
-        grouped = grouped.group_by(keys).agg(fy.mean())
-        out = _collect(reading, used, "line bucket", grouped).sort_values(keys, kind="stable")
+        if drawn <= max_points:  # decide.py would not bucket these rows: nor does the engine
+            seconds = 0
+        step = max(seconds, 1) * 1000
+        if seconds == 0:
+            bucketed = frame.with_columns(nw.col(x).alias("__bucket"))
+        else:
+            bucketed = _with_epoch_ms(frame, x, reading.engine, aware)
+            bucketed = bucketed.with_columns((nw.col("__ms") // step).alias("__bucket"))
+        period = f"{_duration(seconds)} bucket" if seconds else x
+    out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
+    if unit is None and seconds:
         start = pd.to_datetime(out.pop("__bucket") * seconds, unit="s")
-        tz = getattr(lo, "tz", None)
+        tz = getattr(pd.Timestamp(stats["lo"]), "tz", None)
         # epoch milliseconds count from UTC: an aware axis gets its zone back
-        out.insert(0, xs, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
-        out = out[[xs, ys, *colors]].reset_index(drop=True)
-        notes.append(
-            f"{count:,} rows are drawn as {len(out):,} points, computed in "
-            f"{reading.engine}: the mean of {ys} per {_duration(seconds)} bucket"
-            f"{' for each ' + colors[0] if colors else ''}; only these points left the engine."
+        out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
+    else:
+        bucket = out.pop("__bucket")
+        if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch milliseconds (UTC wall clock)
+            bucket = pd.to_datetime(bucket, unit="ms")
+        out.insert(0, x, bucket)
+    out = out.sort_values([x, *series], kind="stable").reset_index(drop=True)
+    rows = _rows_by_key(out, [x, *series], ys)
+    points = sum(1 for n in rows.values() if n)
+    aggregate = how or ("mean" if ys else "count")
+    what = _names(ys) if ys else "rows"
+    said: list[str] = []  # decide.py's own sentences for these rows
+    if unit is None and seconds:
+        split = f" for each {colors[0]}" if colors else ""
+        said.append(
+            f"{drawn:,} rows are drawn as {points:,} points: the {aggregate} of {what} per "
+            f"{period}{split} (over max_points={max_points:,} rows)."
         )
-        return out, tuple(notes)
-    grouped = frame.group_by(xs).agg(fy.mean(), nw.len().alias("__rows"))
-    grouped = grouped.sort(ys, descending=True, nulls_last=True).head(max_points)
-    out = _collect(reading, used, "bar group-by", grouped)
-    rows = int(out.pop("__rows").sum())
+    elif how is None and ys and any(n > 1 for n in rows.values()):
+        by_series = f" and {colors[0]}" if colors else ""
+        said.append(
+            f"Several rows share a {unit + ' of ' + x if unit else x}{by_series}; the chart "
+            f"draws the mean of {what} for each."
+        )
     notes.append(
-        f"{rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: the mean "
-        f"of {ys} per {xs}; only these rows left the engine."
+        f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; only "
+        "these points left the engine."
     )
-    return out[[xs, ys]].reset_index(drop=True), tuple(notes)
+    frame_out = out[[x, *ys, *series]] if ys else out[[x, *series]]
+    return _Reduced(
+        frame_out.reset_index(drop=True), tuple(notes), rows=rows, keys=(x, *series),
+        how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
+        mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
+        period=f"{_duration(seconds)} bucket" if unit is None and seconds else None,
+    )  # fmt: skip
+
+
+def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool) -> Any:
+    """``frame`` with ``__bucket``: ``x`` floored to the start of its ``unit`` in UTC, as
+    decide.py floors it (weeks start on Monday)."""
+    import narwhals as nw
+
+    ms = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000}
+    if unit in ms or unit == "week":
+        out = _with_epoch_ms(frame, x, engine, aware)
+        if unit == "week":  # 1970-01-01 was a Thursday: day + 3 is 0 on a Monday, mod 7
+            day = nw.col("__ms") // 86_400_000
+            start = (day - (day + 3) % 7) * 86_400_000
+        else:
+            start = nw.col("__ms") // ms[unit] * ms[unit]
+        out = out.with_columns(start.alias("__ms"))
+        return _from_epoch_ms(out, engine)
+    col = nw.col(x)
+    if aware:
+        col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
+    every = {"month": "1mo", "quarter": "1q", "year": "1y"}[unit]
+    return frame.with_columns(col.dt.truncate(every).alias("__bucket"))
+
+
+def _from_epoch_ms(frame: Any, engine: str) -> Any:
+    """``__bucket``: the timestamp (UTC wall clock) of ``__ms``."""
+    import narwhals as nw
+
+    if engine in ("duckdb", "pyspark", "ibis"):  # narwhals has no from-epoch for these
+        return frame.with_columns(nw.col("__ms").alias("__bucket"))  # converted once collected
+    return frame.with_columns(nw.col("__ms").cast(nw.Datetime("ms")).alias("__bucket"))
+
+
+def _bars(
+    reading: EngineReading,
+    frame: Any,
+    x: str,
+    ys: list[str],
+    facets: list[str],
+    how: str | None,
+    max_points: int,
+    notes: list[str],
+    opts: Any,
+) -> _Reduced | str:
+    """Bars per category: the aggregate per (category, facet), or the rows counted."""
+    import narwhals as nw
+
+    from chartkit.decide import MAX_BAR_CATEGORIES
+
+    keys = [x, *facets]
+    used = [x, *ys, *facets]
+    categories: int | None = None
+    if ys and len(ys) == 1 and not facets:
+        # one value per category: the top max_points by value hold decide.py's top bars
+        grouped = frame.group_by(x, drop_null_keys=False).agg(
+            _agg(ys[0], how or "mean", ys[0]), nw.col(ys[0]).count().alias("__rows0")
+        )
+        top = grouped.sort(ys[0], descending=True, nulls_last=True).head(max_points)
+        out = _collect(reading, used, "bar group-by", top)
+        if len(out) == max_points:
+            categories = _collect(
+                reading, [x], "categories", grouped.select(nw.len().alias("n"))
+            ).iloc[0]["n"]
+    else:
+        out = _groups(reading, frame, keys, ys, how, "bar group-by", used)
+    if out.empty:
+        return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
+    rows = _rows_by_key(out, keys, ys)
+    ranked: tuple[Any, ...] | None = None
+    if not ys:
+        # decide.py ranks categories by their rows (the most first, ties in key order); its
+        # one-row groups would all tie, so the engine's counts rank them here
+        out = out.sort_values(keys, kind="stable", na_position="last")
+        total = out.groupby(x, sort=False, dropna=False)["__count"].sum()
+        total = total.sort_values(ascending=False, kind="stable")
+        if len(total) > MAX_BAR_CATEGORIES:
+            notes.append(
+                f"{x} has {len(total):,} values; the {MAX_BAR_CATEGORIES} most frequent are "
+                f"shown, the other {len(total) - MAX_BAR_CATEGORIES:,} are left out."
+            )
+            total = total.head(MAX_BAR_CATEGORIES)
+            out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
+        ranked = tuple(total.index)
+    n_rows = sum(rows.values())
+    what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
+    notes.append(
+        f"{n_rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: the "
+        f"{what} per {_names(keys)}; only these rows left the engine."
+    )
+    return _Reduced(
+        out[[*keys, *ys]].reset_index(drop=True), tuple(notes), rows=rows, keys=tuple(keys),
+        how="count" if not ys else how, ranked=ranked, measures=tuple(ys), sort=opts.sort,
+        mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
+        categories=int(categories) if categories is not None else None,
+    )  # fmt: skip
+
+
+def _histogram(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+    name: str,
+    others: list[str],
+    over: str,
+) -> _Reduced | str:
+    """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
+    decide.py's very edges; only the counts leave the engine."""
+    import narwhals as nw
+
+    from chartkit.decide import COUNT_BARS_UNDER, HISTOGRAM_BINS
+
+    frame = _frame(reading).select(name)
+    keep = _clean(frame, [name], reading, declaration, [])
+    if keep is not None:
+        frame = frame.filter(keep)
+    col = nw.col(name)
+    stats = _collect(
+        reading, [name], "range",
+        frame.select(col.min().alias("lo"), col.max().alias("hi"), nw.len().alias("n"),
+                     col.n_unique().alias("d")),
+    ).iloc[0]  # fmt: skip
+    n = int(stats["n"] or 0)
+    if not n:
+        return _cannot(over, name)
+    notes = _left_out(reading, declaration, broken, [name])
+    if int(stats["d"]) < COUNT_BARS_UNDER:
+        counted = _collect(
+            reading, [name], "value counts",
+            frame.group_by(name).agg(nw.len().alias("__count")),
+        )  # fmt: skip
+        counted[name] = counted[name].astype(float)
+        counted = counted.sort_values(name, kind="stable").reset_index(drop=True)
+        notes.append(
+            f"{n:,} rows are drawn as {len(counted)} bars, computed in {reading.engine}: the rows "
+            f"counted per value of {name}; only these counts left the engine."
+        )
+        return _Reduced(
+            _beside(counted[[name]], name, others), tuple(notes), kind="bins",
+            counts=tuple(int(c) for c in counted["__count"]),
+        )  # fmt: skip
+    edges = _edges(float(stats["lo"]), float(stats["hi"]), HISTOGRAM_BINS)
+    binned = frame.with_columns(_bin_of(name, edges).alias("__bin"))
+    counted = _collect(
+        reading, [name], "histogram", binned.group_by("__bin").agg(nw.len().alias("__count"))
+    )
+    counts = dict(zip(counted["__bin"].astype(int), counted["__count"].astype(int), strict=True))
+    notes.append(
+        f"{n:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, computed in "
+        f"{reading.engine}; only the counts left the engine."
+    )
+    # a stand-in of 15 values from the lowest to the highest: decide.py draws its histogram
+    # with the same edges, and the engine's counts replace the stand-in's
+    standin = pd.DataFrame({name: np.linspace(float(stats["lo"]), float(stats["hi"]), 15)})
+    standin.iloc[-1, 0] = float(stats["hi"])
+    return _Reduced(
+        _beside(standin, name, others), tuple(notes), kind="bins",
+        counts=tuple(counts.get(i, 0) for i in range(HISTOGRAM_BINS)),
+    )  # fmt: skip
+
+
+def _heatmap(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+    x: str,
+    y: str,
+    color: str | None,
+    facet: str | None,
+    max_points: int,
+    over: str,
+) -> _Reduced | str:
+    """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
+    engine on the same edges; at most ``max_points`` placeable rows leave as they are."""
+    import narwhals as nw
+
+    from chartkit.decide import HEATMAP_BINS
+    from chartkit.rules import MAX_COLOR_CATEGORIES
+
+    frame = _frame(reading).select(x, y)
+    keep = _clean(frame, [x, y], reading, declaration, [])
+    if keep is not None:
+        frame = frame.filter(keep)
+    fx, fy = nw.col(x), nw.col(y)
+    stats = _collect(
+        reading, [x, y], "range",
+        frame.select(fx.min().alias("xlo"), fx.max().alias("xhi"), fy.min().alias("ylo"),
+                     fy.max().alias("yhi"), nw.len().alias("n")),
+    ).iloc[0]  # fmt: skip
+    n = int(stats["n"] or 0)
+    if not n:
+        return _cannot(over, f"{x} and {y}")
+    notes = _left_out(reading, declaration, broken, [x, y])
+    if n <= max_points:  # decide.py draws these points one by one: they may leave
+        return _Reduced(
+            _collect(reading, [x, y], "points", frame), tuple(notes), kind="bins", drawn=n
+        )
+    bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
+    xe = _edges(float(stats["xlo"]), float(stats["xhi"]), bins)
+    ye = _edges(float(stats["ylo"]), float(stats["yhi"]), bins)
+    binned = frame.select(_bin_of(x, xe).alias("__ix"), _bin_of(y, ye).alias("__iy"))
+    cells = _collect(
+        reading, [x, y], "heatmap",
+        binned.group_by("__ix", "__iy").agg(nw.len().alias("count")),
+    ).sort_values(["__ix", "__iy"], kind="stable")  # fmt: skip
+    ix, iy = cells["__ix"].to_numpy(int), cells["__iy"].to_numpy(int)
+    data = pd.DataFrame(
+        {"x": xe[ix], "x_end": xe[ix + 1], "y": ye[iy], "y_end": ye[iy + 1],
+         "count": cells["count"].to_numpy(int)}
+    )  # fmt: skip
+    notes.append(
+        f"{n:,} rows are binned in {reading.engine}; only the {len(data):,} cells that hold "
+        "rows left the engine."
+    )
+    m = max_points + 1  # a stand-in over max_points with the same ranges: the same plan
+    standin = pd.DataFrame(
+        {x: np.linspace(float(stats["xlo"]), float(stats["xhi"]), m),
+         y: np.linspace(float(stats["ylo"]), float(stats["yhi"]), m)}
+    )  # fmt: skip
+    standin.iloc[-1] = [float(stats["xhi"]), float(stats["yhi"])]
+    if color is None:  # decide.py's automatic color: the first small category (not drawn)
+        small = [
+            c for c in reading.columns
+            if c in declaration and declaration[c].type in ("string", "boolean") and c != facet
+        ]  # fmt: skip
+        counted = _distinct(reading, small)
+        color = next((c for c in small if 1 < counted[c] <= MAX_COLOR_CATEGORIES), None)
+    for extra in dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)):
+        standin[extra] = np.resize(np.array(["a", "b"], dtype=object), m)  # two values
+    return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n)
+
+
+def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame:
+    """The stand-in with the other measures beside it (copies), so decide.py words the
+    histogram as it would with them there ("the only measure" or not)."""
+    return standin.assign(**{m: standin[name] for m in others if m != name})
+
+
+def _edges(lo: float, hi: float, bins: int) -> Any:
+    """decide.py's bin edges for values from ``lo`` to ``hi`` (numpy's, from the range alone)."""
+    from chartkit.decide import _bin_edges
+
+    ends = np.array([lo, hi])
+    return np.histogram_bin_edges(ends, bins=_bin_edges(ends, bins))
+
+
+def _bin_of(name: str, edges: Any) -> Any:
+    """The bin of each value, as numpy places it: the count of inner edges at or below it (a
+    value on an edge opens the next bin; the highest closes the last)."""
+    import narwhals as nw
+
+    col = nw.col(name).cast(nw.Float64)
+    inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
+    return nw.sum_horizontal(*inner)
+
+
+def _left_out(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+    used: list[str],
+) -> list[str]:
+    from chartkit.encode import describe_offenders
+
+    return [
+        f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
+        f"{reading.engine}: {c} is declared {declaration[c].type} and they "
+        f"{describe_offenders(broken[c])}. Nothing was converted."
+        for c in dict.fromkeys(used)
+        if c in broken
+    ]
+
+
+def _names(names: Sequence[str]) -> str:
+    names = list(dict.fromkeys(names))
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
+    """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
+    from chartkit.decide import MEASURE, ROWS
+
+    data = plan.data
+    if data is None:
+        return plan
+    data = data.copy()
+    if reduced.kind == "bins":
+        if reduced.cells is not None and plan.mark == "rect":
+            fx, fy = plan.encodings["x"].field, plan.encodings["y"].field
+            cells = reduced.cells.rename(
+                columns={"x": fx, "x_end": f"{fx}_end", "y": fy, "y_end": f"{fy}_end"}
+            )
+            said = f"{reduced.standin:,} rows"
+            real = f"{reduced.drawn:,} rows"
+            return replace(
+                plan, data=cells[list(data.columns)], reason=plan.reason.replace(said, real),
+                notes=tuple(n.replace(said, real) for n in plan.notes),
+            )  # fmt: skip
+        if reduced.counts and "count" in data.columns and len(data) == len(reduced.counts):
+            data["count"] = list(reduced.counts)
+            return replace(plan, data=data)
+        return plan
+    by_column = {
+        e.column: e.field
+        for e in plan.encodings.values()
+        if e.field and e.aggregate is None and not e.measures
+    }
+    fields = []
+    for k in reduced.keys:
+        if k not in by_column:
+            return plan  # decide.py drew it otherwise (a column refused): as it drew it
+        fields.append(by_column[k])
+    multi = MEASURE in data.columns
+    keys = [tuple(_norm(v) for v in r) for r in data[fields].itertuples(index=False)]
+    if multi:
+        keys = [(*k, m) for k, m in zip(keys, data[MEASURE], strict=True)]
+    rows = [reduced.rows.get(k) for k in keys]
+    if any(r is None for r in rows):
+        raise ChartkitError(
+            "the engine's groups do not match the chart's marks; please report this with the "
+            "frame's schema"
+        )
+    if reduced.how == "count" and "count" in data.columns:
+        data["count"] = rows
+    elif ROWS in data.columns:
+        data[ROWS] = rows
+    plan = replace(plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *reduced.said))))
+    if reduced.period is not None:
+        x = reduced.keys[0]
+        reason = plan.reason
+        for what in (f"of the {reduced.how or 'mean'} per ", "of the rows counted per "):
+            reason = reason.replace(f"{what}{x}", f"{what}{reduced.period}", 1)
+        plan = replace(plan, reason=reason)
+    if reduced.ranked is not None and plan.order is not None:
+        plan = _ranked(plan, reduced, fields[0])
+    if reduced.categories is not None:
+        cut = f"has {len(reduced.frame):,} values; the"
+        plan = replace(
+            plan,
+            notes=tuple(
+                n.replace(cut, f"has {reduced.categories:,} values; the", 1).replace(
+                    f"the other {len(reduced.frame) - 30:,} are",
+                    f"the other {reduced.categories - 30:,} are",
+                )
+                for n in plan.notes
+            ),
+        )
+    return plan
+
+
+def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:
+    """Count bars in decide.py's order by rows (``sort`` None, ``-y`` or ``y``)."""
+    assert plan.data is not None and reduced.ranked is not None
+    sort = reduced.sort
+    if sort not in (None, "-y", "y"):
+        return plan
+    order = [v for v in reduced.ranked if not (v is None or (isinstance(v, float) and np.isnan(v)))]
+    order = [v if isinstance(v, str | bool) else str(v) for v in order]
+    if sort == "y":
+        order = order[::-1]
+    position = {v: i for i, v in enumerate(order)}
+    data = plan.data.sort_values(
+        fx, key=lambda s: s.map(lambda v: position.get(v, len(position))), kind="stable"
+    ).reset_index(drop=True)
+    return replace(plan, data=data, order=tuple(order))
 
 
 def _clean(
@@ -350,23 +1031,34 @@ def _clean(
     used: list[str],
     reading: Any,
     declaration: Mapping[str, ColumnDeclaration],
-    colors: list[str],
+    nominal: list[str],
+    *,
+    optional: Sequence[str] = (),
 ) -> Any:
-    """The rows the chart can place: x and y hold a value (a finite one for floats), and a
-    color column holds one unless it is declared nullable (null categories keep their rows)."""
+    """The rows the chart can place, as decide.py keeps them: x and y hold a value (a finite
+    one for floats); a category, color or facet holds one unless it is declared nullable (a
+    null category keeps its rows); of several measures (``optional``) a null or NaN stays for
+    the others unless the column is declared not nullable, and an infinite one leaves the row.
+    """
     import narwhals as nw
 
     schema = dict(reading.schema)
     keep = None
-    for name in used:
+    for name in dict.fromkeys(used):
         decl = declaration.get(name)
-        if name in colors and decl is not None and decl.nullable:
+        nullable = decl is not None and decl.nullable
+        if name in nominal and nullable:
             continue
         dtype = schema[name]
         col = nw.col(name)
-        ok = ~col.is_null()
-        if dtype.is_float():
-            ok = ok & ~col.is_nan() & col.is_finite()
+        if name in optional and nullable:
+            if not dtype.is_float():
+                continue
+            ok = ~(~col.is_finite() & ~col.is_nan() & ~col.is_null())
+        else:
+            ok = ~col.is_null()
+            if dtype.is_float():
+                ok = ok & ~col.is_nan() & col.is_finite()
         keep = ok if keep is None else keep & ok
     return keep
 

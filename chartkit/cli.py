@@ -354,6 +354,9 @@ def _rows_count(result: ToolResult) -> str:
     rows = result.rows
     if isinstance(rows, list):
         return f"{len(rows):,} row{'s' if len(rows) != 1 else ''}"
+    reading = read_rowset(rows)  # a dataframe, or an engine's table (counted where it lives)
+    if reading is not None:
+        return f"{reading.total:,} row{'s' if reading.total != 1 else ''}"
     return f"rows of type {type(rows).__name__}"
 
 
