@@ -385,6 +385,9 @@ def _reduce(
                     "the engine. Filter the frame to at most max_points rows first, or cast "
                     f"{name} in {reading.engine}."
                 )
+    if opts.aggregate == "median" and reading.engine == "pyarrow":
+        # narwhals' pyarrow median is an approximate one (a t-digest): pandas' is exact
+        return f"{over} except an exact median, which pyarrow does not compute."
     measures = sorted(of("number"), key=lambda n: n in broken)  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit

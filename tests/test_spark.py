@@ -103,6 +103,27 @@ def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
     ]
 
 
+def test_spark_computes_the_chart_options_pandas_computes(spark: SparkSession) -> None:
+    """Bars of a sum per category with facets, and a histogram: the rows pandas draws."""
+    import pandas as pd
+    from test_engines import same_view
+
+    from chartkit import view
+
+    rows = [
+        (float(i % 50) if i % 97 else None, f"vdi-{i % 3}", "ns"[i % 2], (i * 7) % 101)
+        for i in range(3000)
+    ]
+    frame = spark.createDataFrame(rows, "gb double, host string, site string, n long")
+    pandas = pd.DataFrame(rows, columns=["gb", "host", "site", "n"])
+    declared = {"gb": "number", "host": "string", "site": "string", "n": "number"}
+    for picks in ({"x": "host", "facet": "site", "aggregate": "sum"}, {"x": "n"}):
+        expected = view(pandas, declared, max_points=500, **picks)
+        in_spark = view(frame, declared, max_points=500, **picks)
+        same_view(expected, in_spark)
+        assert any("computed in pyspark" in n for n in in_spark.notes)
+
+
 def test_java_regex_judges_iso_dates_as_fromisoformat_does(spark: SparkSession) -> None:
     """Spark matches the ISO pattern with java.util.regex: the same verdicts, string by string."""
     from pyspark.sql import functions as F
