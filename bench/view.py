@@ -25,8 +25,8 @@ A typed frame (datetime64[UTC], float64, str):
 
 Then view()'s chart options on the typed frame, each raced against plain ``view(frame)``:
 an aggregate with a time unit, a format with a log scale and a sort, facets, an alternative
-drawn from its picks, and ``choose=0`` (which plans the opening chart first, to know its
-alternatives).
+drawn from its picks, and ``choose=0`` (which draws that same alternative, after probing
+which chart the view opens on: its alternatives depend on it).
 
 Then peak memory: ``view()`` on 5,000,000 rows (a typed frame, and a list of dicts), each in
 its own subprocess under ``tracemalloc`` (the input itself not counted), against the size of
@@ -272,7 +272,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("format=',.1f', scale='log', sort='x'", {"format": ",.1f", "scale": "log", "sort": "x"}),
     ("facet='region'", {"facet": "region"}),
     ("**alternatives[0].picks() (faceted lines)", FACETED),
-    ("choose=0 (plans the opening chart too)", {"choose": 0}),
+    ("choose=0 (probes the opening chart)", {"choose": 0}),
 ]
 """view()'s chart options, each timed against plain ``view(frame)`` in the same rounds."""
 

@@ -1351,12 +1351,24 @@ def _bucket_codes(times: pd.Series, seconds: int) -> tuple[Any, Any] | None:
         return None
     ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
     lo = int(ints.min())
-    codes, off = np.divmod(ints - lo, step)
-    span = int(codes.max()) + 1
-    if off.any() or span > 4 * len(values) + 1024:
+    span = (int(ints.max()) - lo) // step + 1
+    if span > 4 * len(values) + 1024:
         return None
+    codes = ints - lo
+    for at in range(0, len(codes), 1 << 20):  # off the buckets? (a block at a time: memory)
+        if np.remainder(codes[at : at + (1 << 20)], step).any():
+            return None
+    np.floor_divide(codes, step, out=codes)
     found = pd.DatetimeIndex((lo + step * np.arange(span, dtype=np.int64)).view(values.dtype))
-    return codes, found
+    return _compact(codes, span), found
+
+
+def _compact(codes: Any, size: int) -> Any:
+    """Codes below ``size`` in the smallest signed integer type that holds them (memory)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if size <= np.iinfo(dtype).max:
+            return codes.astype(dtype, copy=False)
+    return codes
 
 
 def _dense(code: Any) -> tuple[Any, Any]:
@@ -1364,9 +1376,18 @@ def _dense(code: Any) -> tuple[Any, Any]:
     span = int(code.max()) + 1
     if span > 4 * len(code) + 1024:  # sparse: a sort
         at, dense = np.unique(code, return_inverse=True)
-        return at, dense.reshape(-1)
+        return at, _compact(dense.reshape(-1), len(at))
     present = np.bincount(code, minlength=span) > 0
-    return np.flatnonzero(present), (np.cumsum(present) - 1)[code]
+    at = np.flatnonzero(present)
+    return at, _compact(np.cumsum(present) - 1, len(at))[code]
+
+
+def _distinct(code: Any) -> int:
+    """How many distinct codes there are (``len(_dense(code)[0])``, without the inverse)."""
+    span = int(code.max()) + 1
+    if span > 4 * len(code) + 1024:
+        return len(np.unique(code))
+    return int(np.count_nonzero(np.bincount(code, minlength=span)))
 
 
 def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
@@ -1385,7 +1406,7 @@ def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
         )
         if factorized is None:
             return len(data.drop_duplicates(keys)), {}
-        known[k] = factorized
+        known[k] = (_compact(factorized[0], len(factorized[1])), factorized[1])
     code = np.zeros(len(data), dtype=np.int64)
     for codes, found in known.values():
         size = max(1, len(found))
@@ -1393,7 +1414,7 @@ def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
             return len(data.drop_duplicates(keys)), known
         code *= size
         code += codes
-    return (len(_dense(code)[0]) if len(code) else 0), known
+    return (_distinct(code) if len(code) else 0), known
 
 
 def _floor(times: pd.Series, unit: str) -> pd.Series:
