@@ -914,8 +914,23 @@ def _bin_of(name: str, edges: Any) -> Any:
     import narwhals as nw
 
     col = nw.col(name).cast(nw.Float64)
-    inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
-    return nw.sum_horizontal(*inner)
+    bins = len(edges) - 1
+    lo, hi = float(edges[0]), float(edges[-1])
+    step = (hi - lo) / bins
+    spaced = np.arange(bins + 1) * step + lo  # numpy's linspace, its last edge the highest
+    spaced[-1] = hi
+    if not (np.isfinite(step) and step > 0 and np.array_equal(spaced, edges)):
+        # edges not k * step + lo (a range that overflows a float): compare with each one
+        inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
+        return nw.sum_horizontal(*inner)
+    # a guess by arithmetic, then one step down or up where it falls outside its edges, so a
+    # value lands where the comparisons (numpy's searchsorted) would put it
+    guess = ((col - lo) / step).floor().clip(0, bins - 1).cast(nw.Int64)
+    start = guess.cast(nw.Float64) * step + lo
+    end = nw.when(guess == bins - 1).then(hi).otherwise((guess + 1).cast(nw.Float64) * step + lo)
+    below = (col < start).cast(nw.Int64)
+    above = ((col >= end) & (guess < bins - 1)).cast(nw.Int64)
+    return guess - below + above
 
 
 def _left_out(

@@ -388,17 +388,25 @@ def test_pyarrow_and_ibis_compute_the_same_rows_too(kind: str) -> None:
         same_view(expected, view(native, WIDE, max_points=1000, **KINDS[kind]))
 
 
-def test_an_engine_heatmap_counts_the_cells_numpy_counts_on_its_very_edges() -> None:
+@pytest.mark.parametrize("seed", range(3))
+def test_engine_bins_count_what_numpy_counts_on_its_very_edges(seed: int) -> None:
     """Values on the bin edges open the next bin, the highest closes the last: as numpy."""
+    import numpy as np
+
     from chartkit import view
 
-    n = 3000
-    df = pl.DataFrame({"a": [float(i % 41) for i in range(n)], "b": [i % 7 for i in range(n)]})
+    rng = random.Random(seed)
+    lo, hi = rng.uniform(-1e3, 0), rng.uniform(1, 1e3)
+    edges = [*np.linspace(lo, hi, 11), *np.linspace(lo, hi, 32 if seed else 11)]
+    a = [rng.choice(edges) if rng.random() < 0.5 else rng.uniform(lo, hi) for _ in range(3000)]
+    b = [rng.choice(edges) if rng.random() < 0.5 else rng.uniform(lo, hi) for _ in range(3000)]
+    df = pl.DataFrame({"a": [lo, hi, *a], "b": [hi, lo, *b]})
     decl = {"a": "number", "b": "number"}
-    expected = view(df.to_pandas(), decl, max_points=100, x="a", y="b")
-    assert expected.mark == "rect"
-    for native in (df.lazy(), duckdb.sql("SELECT * FROM df")):
-        same_view(expected, view(native, decl, max_points=100, x="a", y="b"))
+    for picks in ({"x": "a", "y": "b"}, {"x": "a"}):
+        expected = view(df.to_pandas(), decl, max_points=961 if seed else 100, **picks)
+        assert expected.mark in ("rect", "bar")
+        for native in (df.lazy(), duckdb.sql("SELECT * FROM df")):
+            same_view(expected, view(native, decl, max_points=961 if seed else 100, **picks))
 
 
 # --- the command line: a table file opened where it lies -----------------------------------
