@@ -153,3 +153,10 @@ def settle(page: Any, *, timeout_ms: float = 60_000) -> None:
     page.wait_for_selector(
         '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout_ms
     )
+    # the explorer's opening run sends the chart alone; the browser then asks for the rest
+    page.wait_for_function(
+        "() => !document.body.innerText.includes('Loading the check, the controls and the rows')"
+        " && document.querySelector("
+        '\'[data-testid="stApp"][data-test-script-state="notRunning"]\')',
+        timeout=timeout_ms,
+    )
