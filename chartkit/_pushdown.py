@@ -154,6 +154,14 @@ def _engine_plan(
 
     opts = chart_args.get("options") or ChartOptions()
     args = dict(chart_args)
+    full = _all_profiles(reading, result, checked, profiles)
+    picked = [x, color, chart_args.get("facet"), *([y] if isinstance(y, str) else list(y or []))]
+    absent = [n for n in dict.fromkeys(picked) if n in full and n not in frame.columns]
+    if absent:  # picked, not drawn: there for decide.py to refuse, as it refuses them in pandas
+        frame = frame.assign(**{n: None for n in absent})
+        profiles = {**profiles, **{n: full[n] for n in absent}}
+    if x is None and opts.aggregate == "count" and reduced.x is not None:
+        x = reduced.x  # the rows counted over the x the engine placed them on
     if reduced.mean:
         # the engine computed decide.py's default mean: decide.py names it as its own
         args["options"] = replace(opts, aggregate="mean")
@@ -165,7 +173,6 @@ def _engine_plan(
     )  # fmt: skip
     offered = {repr(a.picks()) for a in plain.alternatives}
     drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
-    full = _all_profiles(reading, result, checked, profiles)
     alternatives = tuple(a for a in candidates(full) if repr(a.picks()) not in drawn)
     plan = replace(plan, alternatives=alternatives)
     if plan.kind == "chart":
@@ -318,6 +325,7 @@ class _Reduced:
     said: tuple[str, ...] = ()  # decide.py's notes for all the rows, in its words
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     period: str | None = None  # the line's time bucket, as decide.py names it
+    x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
 
 
 def _reduce(
@@ -437,6 +445,11 @@ def _reduce(
     multi = len(ys) > 1
     colors: list[str] = []
     facets = [facet] if facet is not None and usable(facet) and facet != x else []
+    if facets and (
+        declaration[facets[0]].type not in ("string", "boolean")
+        or not 0 < _distinct(reading, facets)[facets[0]] <= MAX_FACETS
+    ):
+        facets = []  # decide.py refuses it, and says why
     if x_type == "date" and not multi and (color is not None or how != "count"):
         wanted = [color] if color is not None else []
         if color is None:  # decide.py's automatic color: a small string or boolean column
@@ -444,7 +457,8 @@ def _reduce(
         distinct = _distinct(reading, [c for c in wanted if usable(c)])
         if color is not None:
             d = distinct.get(color, 0)
-            if usable(color) and color not in facets and 0 < d <= MAX_FACETS:
+            nominal_color = usable(color) and declaration[color].type in ("string", "boolean")
+            if nominal_color and color not in facets and 0 < d <= MAX_FACETS:
                 if d > MAX_COLOR_CATEGORIES and not facets:
                     facets = [color]  # too many colors: one small chart per value instead
                 elif d <= MAX_COLOR_CATEGORIES:
@@ -466,8 +480,10 @@ def _reduce(
         if c in broken
     ]
     if x_type == "date":
-        return _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
-    return _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
+        out = _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
+    else:
+        out = _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
+    return replace(out, x=x) if isinstance(out, _Reduced) else out
 
 
 def _cannot(over: str, name: str) -> str:
@@ -633,6 +649,8 @@ def _lines(
         bucket = out.pop("__bucket")
         if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch milliseconds (UTC wall clock)
             bucket = pd.to_datetime(bucket, unit="ms")
+        if aware and unit is not None and getattr(bucket.dt, "tz", None) is None:
+            bucket = bucket.dt.tz_localize("UTC")  # a UTC wall clock: decide.py shows it so
         out.insert(0, x, bucket)
     out = out.sort_values([x, *series], kind="stable").reset_index(drop=True)
     rows = _rows_by_key(out, [x, *series], ys)
@@ -680,6 +698,12 @@ def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool) -> Any:
             start = nw.col("__ms") // ms[unit] * ms[unit]
         out = out.with_columns(start.alias("__ms"))
         return _from_epoch_ms(out, engine)
+    if aware and engine == "duckdb":
+        # DuckDB keeps a zone in the connection, not the type: narwhals cannot convert it
+        q = '"' + x.replace('"', '""') + '"'
+        return nw.from_native(
+            frame.to_native().project(f"*, date_trunc('{unit}', timezone('UTC', {q})) AS __bucket")
+        )
     col = nw.col(x)
     if aware:
         col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)

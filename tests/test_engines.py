@@ -341,7 +341,7 @@ KINDS: dict[str, dict[str, Any]] = {
 
 
 def same_view(a: Any, b: Any) -> None:
-    """``b`` draws what ``a`` draws: kind, mark, reason, encodings, rows (in order), order,
+    """``b`` draws what ``a`` draws: kind, mark, reason, encodings, refusals, rows, order,
     alternatives, and every note decide.py wrote about the chart's rows."""
     assert (b.kind, b.mark, b.reason) == (a.kind, a.mark, a.reason)
     assert dict(b.encodings) == dict(a.encodings)
@@ -350,8 +350,13 @@ def same_view(a: Any, b: Any) -> None:
     assert sorted(rows_b[0]) == sorted(rows_a[0])
     fields = tuple(sorted(rows_a[0]))
     assert chart_rows(b, fields) == chart_rows(a, fields)
-    assert [r[fields[0]] for r in rows_b] == [r[fields[0]] for r in rows_a]  # the drawn order
+    axis = next(e.field for c, e in a.encodings.items() if c in ("x", "y") and e.aggregate is None)
+    assert list(dict.fromkeys(r[axis] for r in rows_b)) == list(
+        dict.fromkeys(r[axis] for r in rows_a)
+    )  # the order along the axis (categories, bins, times)
     assert [x.to_dict() for x in b.alternatives] == [x.to_dict() for x in a.alternatives]
+    refused = [(r.column, r.channel, r.reason) for r in a.refusals]
+    assert [(r.column, r.channel, r.reason) for r in b.refusals] == refused
     said = [n for n in a.notes if "left out" not in n and "no value in" not in n]
     assert set(said) <= set(b.notes)
 
@@ -386,6 +391,65 @@ def test_pyarrow_and_ibis_compute_the_same_rows_too(kind: str) -> None:
     expected = view(df.to_pandas(), WIDE, max_points=1000, **KINDS[kind])
     for native in (df.to_arrow(), ibis.memtable(df.to_arrow())):
         same_view(expected, view(native, WIDE, max_points=1000, **KINDS[kind]))
+
+
+def odd_frame(n: int = 6000) -> pl.DataFrame:
+    """Columns that test the rules' edges: a Date, an aware time, a nullable boolean, an id, a
+    15-valued and a 25-valued category, a nullable measure and a number with 9 values."""
+    rng = random.Random(3)
+    start = dt.datetime(2024, 1, 1)
+    times = [start + dt.timedelta(minutes=i * 13) for i in range(n)]
+    return pl.DataFrame(
+        {
+            "day": [(start + dt.timedelta(hours=i * 5)).date() for i in range(n)],
+            "tz": pl.Series(times).dt.replace_time_zone("Europe/Paris"),
+            "ok": [rng.choice([True, False, None]) for _ in range(n)],
+            "gb": [rng.gauss(100, 10) for _ in range(n)],
+            "v2": [None if i % 5 == 0 else float(i % 17) for i in range(n)],
+            "id": [f"id{i}" for i in range(n)],
+            "wide": [f"w{i % 15}" for i in range(n)],
+            "huge": [f"h{i % 25}" for i in range(n)],
+            "cnt": [i % 9 for i in range(n)],
+        }
+    )
+
+
+ODD = {
+    "day": "date", "tz": "date", "ok": {"type": "boolean", "nullable": True}, "gb": "number",
+    "v2": {"type": "number", "nullable": True}, "id": "string", "wide": "string",
+    "huge": "string", "cnt": "number",
+}  # fmt: skip
+EDGES: dict[str, dict[str, Any]] = {
+    "bars per boolean": {"x": "ok"},
+    "bars per identifier": {"x": "id"},
+    "15 colors become facets": {"x": "tz", "color": "wide"},
+    "25 colors are refused": {"x": "tz", "color": "huge"},
+    "25 facets are refused": {"x": "tz", "facet": "huge"},
+    "a number as color is refused": {"x": "tz", "color": "cnt"},
+    "a Date per week": {"x": "day", "time_unit": "week"},
+    "an aware time per day": {"x": "tz", "time_unit": "day"},
+    "an aware time per month": {"x": "tz", "time_unit": "month"},
+    "a nullable measure beside another": {"x": "day", "y": ["gb", "v2"], "aggregate": "sum"},
+    "a scatter refuses a second y": {"x": "gb", "y": ["v2", "cnt"]},
+    "rows counted, automatic": {"aggregate": "count"},
+    "a listed sort": {"x": "wide", "sort": ["w3", "w1", "zz"]},
+    "a log scale refused": {"x": "wide", "scale": "log", "aggregate": "min"},
+    "a facet of a nullable boolean": {"x": "wide", "facet": "ok"},
+    "a far alternative": {"choose": 5},
+}
+
+
+@pytest.mark.parametrize("case", EDGES)
+def test_the_rules_edges_are_computed_in_the_engine_as_pandas_draws_them(case: str) -> None:
+    from chartkit import view
+
+    df = odd_frame()
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    expected = view(df.to_pandas(), ODD, max_points=500, **EDGES[case])
+    assert expected.kind == "chart"
+    for native in (df.lazy(), con.sql("SELECT * FROM t")):
+        same_view(expected, view(native, ODD, max_points=500, **EDGES[case]))
 
 
 @pytest.mark.parametrize("seed", range(3))
