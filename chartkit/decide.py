@@ -178,7 +178,7 @@ def plan_view(
     alt = plan.alternatives[choose]
     picks = alt.picks()
     opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
-    return _Planner(frame, profiles, max_points, opts, cands).plan(
+    return _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared).plan(
         picks.get("x"), _measure_names(picks.get("y"), profiles), picks.get("color"),
         picks.get("facet"),
     )  # fmt: skip
@@ -204,6 +204,16 @@ def _measure_names(
     return tuple(dict.fromkeys(names))
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """A column as ``_values`` prepared it for one axis, and the notes it made doing so."""
+
+    values: pd.Series
+    unplaced: Any
+    notes: tuple[str, ...]
+    utc: bool
+
+
 class _Planner:
     def __init__(
         self,
@@ -214,6 +224,7 @@ class _Planner:
         cands: tuple[Alternative, ...],
         *,
         probe: bool = False,
+        prepared: dict[tuple[str, str], _Prepared] | None = None,
     ) -> None:
         self.frame = frame
         self.profiles = profiles
@@ -223,6 +234,8 @@ class _Planner:
         # a probe stops as soon as a chart surely holds more than one mark: it learns what
         # would be drawn (``drawn``, hence the alternatives) without aggregating the rows
         self.probe = probe
+        # a column prepared for an axis (every row kept), shared by the probe and the chosen plan
+        self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._reset()
 
     def _reset(self) -> None:
@@ -603,7 +616,7 @@ class _Planner:
                 continue
             series = self.frame[q.name] if every else self.frame[q.name][keep]
             self.fields[q.name] = _safe_field(q.name, set(self.fields.values()))
-            values, unplaced = self._values(channel, q, series)
+            values, unplaced = self._prepared(channel, q, series, every)
             out[self.fields[q.name]] = values
             dropped |= unplaced
         data = pd.DataFrame(out, copy=False)  # copy-on-write: the frame's columns stay as they are
@@ -678,6 +691,24 @@ class _Planner:
         if len({type(v) for v in labels if not _missing(v)}) > 1:  # booleans among text:
             labels = [v if _missing(v) else str(v) for v in labels]  # one type for Vega-Lite
         return pd.Series(labels, index=series.index, dtype=object), unplaced  # no str inference
+
+    def _prepared(
+        self, channel: Channel, q: ColumnProfile, series: pd.Series, every: bool
+    ) -> tuple[pd.Series, np.ndarray[Any, np.dtype[np.bool_]]]:
+        """``_values``, remembered (with the notes it made) when every row of the column is kept."""
+        key = (channel, q.name)
+        if every and key in self.prepared:
+            got = self.prepared[key]
+            self.notes.extend(got.notes)
+            if got.utc:
+                self.utc.add(q.name)
+            return got.values, got.unplaced
+        before = len(self.notes)
+        values, unplaced = self._values(channel, q, series)
+        if every:
+            notes = tuple(self.notes[before:])
+            self.prepared[key] = _Prepared(values, unplaced, notes, q.name in self.utc)
+        return values, unplaced
 
     def _note_unplaced(
         self, channel: Channel, q: ColumnProfile, series: pd.Series, mask: Any, what: str
