@@ -70,6 +70,26 @@ def engine_view(
     """``view()`` for an engine frame: a bounded frame leaves the engine, then as usual."""
     if not isinstance(reading, EngineReading):
         raise ChartkitError("engine_view reads an EngineReading (chartkit.engines)")
+    try:
+        return _engine_view(
+            result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
+            chart_args=chart_args,
+        )  # fmt: skip
+    finally:
+        _COUNTED.pop(id(reading), None)
+
+
+def _engine_view(
+    result: ToolResult,
+    reading: EngineReading,
+    outcome: CheckOutcome,
+    *,
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> View:
     from chartkit._safe import workable_frame
     from chartkit.charts import build_chart, chart_spec
     from chartkit.decide import plan_view
@@ -277,7 +297,7 @@ def _chosen(
     if not isinstance(choose, int) or isinstance(choose, bool):
         raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
     args = {**chart_args, "choose": None}
-    first = engine_view(
+    first = _engine_view(
         result, reading, outcome, x=x, y=y, color=color, max_points=max_points, chart_args=args
     )
     if not 0 <= choose < len(first.alternatives):
@@ -291,7 +311,7 @@ def _chosen(
     opts = args.get("options") or ChartOptions()
     args["options"] = replace(opts, aggregate=alt.aggregate or opts.aggregate)
     args["facet"] = picks.get("facet")
-    return engine_view(
+    return _engine_view(
         result, reading, outcome, x=picks.get("x"), y=picks.get("y"), color=picks.get("color"),
         max_points=max_points, chart_args=args,
     )  # fmt: skip
@@ -500,18 +520,34 @@ def _id_like(reading: EngineReading, name: str) -> bool:
     return n > ID_LIKE_SHARE * reading.total
 
 
+_COUNTED: dict[int, tuple[EngineReading, dict[str, int]]] = {}
+"""Distinct values counted during one ``view()``, by the reading's id (the reading is kept, so
+the id stays its own): the rules, the plan and the alternatives ask for the same counts."""
+
+
 def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
-    """The distinct values of each column, without nulls (as pandas counts them)."""
+    """The distinct values of each column, without nulls (as pandas counts them); one query
+    for every declared category the first time, so later questions cost nothing."""
     import narwhals as nw
 
-    if not names:
-        return {}
-    exprs = [
-        (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(f"d{i}")
-        for i, c in enumerate(names)
-    ]
-    row = _collect(reading, names, "distinct", _frame(reading).select(*exprs)).iloc[0]
-    return {c: int(row[f"d{i}"]) for i, c in enumerate(names)}
+    from chartkit._frame_check import value_type
+
+    _, known = _COUNTED.setdefault(id(reading), (reading, {}))
+    wanted = [n for n in dict.fromkeys(names) if n not in known]
+    if wanted:
+        if not known:  # the first question: every column that can be a category, at once
+            schema = dict(reading.schema)
+            wanted += [
+                c for c in reading.columns
+                if c not in wanted and value_type(schema[c]) in ("string", "boolean")
+            ]  # fmt: skip
+        exprs = [
+            (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(f"d{i}")
+            for i, c in enumerate(wanted)
+        ]
+        row = _collect(reading, wanted, "distinct", _frame(reading).select(*exprs)).iloc[0]
+        known.update({c: int(row[f"d{i}"]) for i, c in enumerate(wanted)})
+    return {n: known[n] for n in names}
 
 
 def _agg(name: str, how: str, alias: str) -> Any:
@@ -605,6 +641,8 @@ def _lines(
         nw.col(x).max().alias("hi"),
         nw.len().alias("n"),
         *[nw.col(m).count().alias(f"c{i}") for i, m in enumerate(ys)],
+        # one series column: its values, a null among them (groupby keeps it), in this scan
+        *([nw.col(series[0]).n_unique().alias("series")] if len(series) == 1 else []),
     ]
     stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
     count = int(stats["n"] or 0)
@@ -618,7 +656,9 @@ def _lines(
         seconds = 0
     else:
         n_series = len(ys) if len(ys) > 1 else 1
-        if series:
+        if len(series) == 1:
+            n_series *= max(1, int(stats["series"]))
+        elif series:
             combos = frame.select(*series).unique().select(nw.len().alias("n"))
             n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
         lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
