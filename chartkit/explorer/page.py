@@ -832,8 +832,12 @@ def _declared_help(decl: Any) -> str:
 
 def main() -> None:
     st.set_page_config(page_title="chartkit explorer", page_icon="📊", layout="wide")
-    st.html(TABLE_CSS)  # the page's own constant style; no data reaches it
     st.sidebar.title("chartkit explorer")
+    if _chart_first() and (opening := _opening_source()) is not None:
+        first_key, first = opening  # the sidebar's widgets are drawn by the run after this one
+        _chart_only(f"{first_key}#0", ex.DEFAULT_MODE, first.results[0], first)
+        return
+    st.html(TABLE_CSS)  # the page's own constant style; no data reaches it
     skey, loaded = _source()
     picker_box, dial_box = st.sidebar.container(), st.sidebar.container()
     with dial_box:
@@ -852,9 +856,6 @@ def main() -> None:
         index = _pick_result(skey, results)
     original = results[index]
     rkey = f"{skey}#{index}"
-    if _chart_first():
-        _chart_only(rkey, mode, original, loaded)
-        return
     # The page reads top down: who and what, the verdict, the chart, then the details. The
     # editor sits below them but runs first, since its choices are the declaration.
     header, verdict, chart, details, ledger, editor, rows = (st.container() for _ in range(7))
@@ -909,6 +910,33 @@ def _chart_first() -> bool:
     if st.session_state.get(CHART_FIRST_KEY) or not st.context.headers:
         return False
     return True
+
+
+def _opening_source() -> tuple[str, ex.Loaded] | None:
+    """What a browser's first run shows, read without the sidebar's widgets (their defaults):
+    the file named on the command line, else the example the address names (``?example=``),
+    else the first example. None when that holds no result (the full page says why)."""
+    limit = ex.max_file_bytes()
+    env_file = os.environ.get(ex.ENV_FILE)
+    if env_file:
+        try:
+            stat = Path(env_file).stat()
+            mtime, size = stat.st_mtime, stat.st_size
+        except OSError:
+            return None
+        skey = f"file:{env_file}:{mtime}"
+        with st.spinner(f"Reading {Path(env_file).name}…"):
+            loaded = _load_path(env_file, mtime, size, limit)
+    else:
+        found = {e.name: e for e in ex.examples()}
+        asked = st.query_params.get("example")
+        example = found.get(asked or "") or found.get(ex.DEFAULT_EXAMPLE)
+        if example is None:
+            return None
+        stat = example.path.stat()
+        skey = f"example:{example.name}"
+        loaded = _load_path(str(example.path), stat.st_mtime, stat.st_size, limit)
+    return (skey, loaded) if loaded.results else None
 
 
 def _chart_only(rkey: str, mode: CheckMode, result: ToolResult, loaded: ex.Loaded) -> None:
