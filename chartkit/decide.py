@@ -234,7 +234,7 @@ class _Planner:
         # a probe stops as soon as a chart surely holds more than one mark: it learns what
         # would be drawn (``drawn``, hence the alternatives) without aggregating the rows
         self.probe = probe
-        # a column prepared for an axis (every row kept), shared by the probe and the chosen plan
+        # a column a probe prepared for an axis (every row kept), for the chosen chart's plan
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._reset()
 
@@ -695,7 +695,8 @@ class _Planner:
     def _prepared(
         self, channel: Channel, q: ColumnProfile, series: pd.Series, every: bool
     ) -> tuple[pd.Series, np.ndarray[Any, np.dtype[np.bool_]]]:
-        """``_values``, remembered (with the notes it made) when every row of the column is kept."""
+        """``_values``, remembered (with the notes it made) by a probe when every row of the
+        column is kept, for the chosen chart's plan (only then: it holds the column)."""
         key = (channel, q.name)
         if every and key in self.prepared:
             got = self.prepared[key]
@@ -705,7 +706,7 @@ class _Planner:
             return got.values, got.unplaced
         before = len(self.notes)
         values, unplaced = self._values(channel, q, series)
-        if every:
+        if every and self.probe:
             notes = tuple(self.notes[before:])
             self.prepared[key] = _Prepared(values, unplaced, notes, q.name in self.utc)
         return values, unplaced
