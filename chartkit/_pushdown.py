@@ -1077,13 +1077,16 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
     if reduced.ranked is not None and plan.order is not None:
         plan = _ranked(plan, reduced, fields[0])
     if reduced.categories is not None:
+        # only the top max_points categories left the engine: decide.py counted those
+        from chartkit.decide import MAX_BAR_CATEGORIES as TOP
+
         cut = f"has {len(reduced.frame):,} values; the"
         plan = replace(
             plan,
             notes=tuple(
                 n.replace(cut, f"has {reduced.categories:,} values; the", 1).replace(
-                    f"the other {len(reduced.frame) - 30:,} are",
-                    f"the other {reduced.categories - 30:,} are",
+                    f"the other {len(reduced.frame) - TOP:,} are",
+                    f"the other {reduced.categories - TOP:,} are",
                 )
                 for n in plan.notes
             ),
