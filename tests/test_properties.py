@@ -49,7 +49,7 @@ from chartkit.messages import NAME_MAX_CHARS
 
 _COMMON = {"deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
 # examples per test: (view, check, list vs frames, samples)
-_SIZES = {"ci": (250, 1000, 300, 1000), "soak": (6_000, 40_000, 3_000, 52_000)}
+_SIZES = {"ci": (250, 1000, 300, 1000), "soak": (4_000, 20_000, 1_500, 76_000)}
 PROFILE = os.environ.get("CHARTKIT_HYPOTHESIS_PROFILE", "ci")
 VIEWS, CHECKS, FRAMES, SAMPLES = _SIZES.get(PROFILE, _SIZES["ci"])
 RUNS: Counter[str] = Counter()  # examples run, per test
