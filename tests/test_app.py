@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -948,6 +949,20 @@ def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(explorer: App
         )
     )
     assert the_chart(at) == the_view("host_group_mappings")
+
+
+def test_the_default_server_works_without_a_checkout(tmp_path: Path) -> None:
+    """From a wheel there is no examples/mcp_server.py: the default is ``python -m chartkit
+    mcp``, and it lists chartkit's own tools."""
+    import chartkit.mcp as mcp
+
+    assert ex.mcp_default_command()[0].endswith("examples/mcp_server.py")  # in the checkout
+    command, serves = ex.mcp_default_command(tmp_path / "missing.py")
+    assert shlex.split(command)[1:] == ["-m", "chartkit", "mcp"]
+    assert serves == "chartkit's own tools (chart_rows, chart_file)"
+    listed = ex.mcp_list_tools(mcp, command)
+    assert listed.error is None, listed.error
+    assert {t.name for t in listed.tools} == {"chart_rows", "chart_file"}
 
 
 def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +58,7 @@ __all__ = [
     "load_path",
     "max_file_bytes",
     "mcp_call_tool",
+    "mcp_default_command",
     "mcp_list_tools",
     "mcp_tool_label",
     "offending_cells",
@@ -593,6 +596,25 @@ class MCPListing:
     tools: tuple[Any, ...] = ()
     error: str | None = None
     problems: tuple[str, ...] = ()
+
+
+def mcp_default_command(server: Path | None = None) -> tuple[str, str]:
+    """The MCP source's default command line, and what it serves.
+
+    In a checkout: ``examples/mcp_server.py``, the bundled examples with their declarations.
+    From an installed wheel (no such file): ``python -m chartkit mcp``, chartkit's own server
+    (``chart_rows`` and ``chart_file``).
+    """
+    server = MCP_EXAMPLE_SERVER if server is None else server
+    if server.is_file():
+        return (
+            shlex.join([sys.executable, str(server)]),
+            "the bundled examples with their declarations",
+        )
+    return (
+        shlex.join([sys.executable, "-m", "chartkit", "mcp"]),
+        "chartkit's own tools (chart_rows, chart_file)",
+    )
 
 
 def mcp_list_tools(mcp: Any, command: str) -> MCPListing:

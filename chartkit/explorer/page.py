@@ -14,8 +14,6 @@ import importlib.util
 import json
 import os
 import re
-import shlex
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -228,12 +226,12 @@ def _mcp_module() -> Any:
 def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
     """Start an MCP server from a command line, list its tools, call one, show its result."""
     bar = st.sidebar
+    default, serves = ex.mcp_default_command()
     command = bar.text_input(
         "Server command line (stdio)",
-        value=shlex.join([sys.executable, str(ex.MCP_EXAMPLE_SERVER)]),
+        value=default,
         key="mcp-command",
-        help="The command that starts an MCP server over stdio; the default serves the "
-        "bundled examples with their declarations.",
+        help=f"The command that starts an MCP server over stdio; the default serves {serves}.",
     )
     listed = st.session_state.get("mcp-tools")
     if bar.button("List tools", key="mcp-list"):
