@@ -121,9 +121,17 @@ def _chart_options(rkey: str) -> str:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _thumbnail(rkey: str, decl: str, mode: str, picks: str, _result: ToolResult) -> str:
-    """A small SVG of one alternative (about a third cheaper to render than a PNG)."""
-    return view(_result, mode=mode, **json.loads(picks)).to_svg()  # type: ignore[arg-type]
+def _thumbnail(rkey: str, decl: str, mode: str, picks: str, _result: ToolResult) -> str | bytes:
+    """A small picture of one alternative: SVG (about a third cheaper to render than a PNG)
+    unless it draws more than ``THUMBNAIL_SVG_MARKS`` data points, where an SVG grows large
+    (2,056 points: 0.58 MB) and a small PNG stays a few kilobytes."""
+    shown = view(_result, mode=mode, **json.loads(picks))  # type: ignore[arg-type]
+    datasets = (shown.spec or {}).get("datasets") or {}
+    points = sum(len(d) for d in datasets.values() if isinstance(d, list))
+    return shown.to_svg() if points <= THUMBNAIL_SVG_MARKS else shown.to_png(scale=0.4)
+
+
+THUMBNAIL_SVG_MARKS = 500
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -564,7 +572,7 @@ def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, sho
             picks = json.dumps(alternative.picks(), sort_keys=True)
             with column:
                 with contextlib.suppress(ChartkitError):
-                    st.image(_thumbnail(rkey, decl, mode, picks, result), width="stretch")
+                    st.image(_thumbnail(rkey, decl, mode, picks, result))
                 st.button(
                     alternative.chart,
                     key=f"alternative-{i}:{rkey}",
