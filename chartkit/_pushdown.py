@@ -22,9 +22,15 @@ that). A histogram or heatmap is planned from a small stand-in with the same ran
 same bin edges), its counts replaced by the engine's. Rows that cannot be placed are left out
 in the engine, and a note says how many offend (from the ``ColumnViolation``).
 
-Not computed in the engine: a CSV read as text (its cells are parsed by the declaration only
-when they leave; over ``max_points`` it is a table saying so), and a column whose engine type
-is not its declared type (a text column declared date, say). An eager frame falls back to
+Text read by the declaration in DuckDB first (``_typed``): a CSV's declared number, boolean
+and date cells, and a DuckDB text column declared date, are parsed there by
+``chartkit.csvread``'s acceptance rules (a cell that does not parse is left out, as pandas
+leaves it out, with the same note), then aggregated as above.
+
+Not computed in the engine: a column whose engine type is not its declared type elsewhere (a
+text column declared date in polars, Spark or Ibis, say), a date column holding an ISO form
+DuckDB does not read exactly as ``fromisoformat`` (an offset, a week date, …), and a picked
+column that is not declared (its type is inferred from values). An eager frame falls back to
 pandas there (it is in memory already); a lazy one is a table saying what to do.
 """
 
@@ -76,7 +82,10 @@ def engine_view(
             chart_args=chart_args,
         )  # fmt: skip
     finally:
+        typed = _TYPED.pop(id(reading), None)
         _COUNTED.pop(id(reading), None)
+        if isinstance(typed, EngineReading):
+            _COUNTED.pop(id(typed), None)
 
 
 def _engine_view(
@@ -108,9 +117,15 @@ def _engine_view(
     if reading.total > max_points:
         if chart_args.get("choose") is not None:
             return _chosen(result, reading, outcome, x, y, color, max_points, chart_args)
-        reduced = _reduce(
-            reading, declaration or {}, violations, x, y, color, max_points, chart_args
-        )
+        # text cells parsed in DuckDB by the declaration, then aggregated there too
+        typed = _typed(reading, declaration or {}, max_points)
+        if isinstance(typed, str):
+            reduced = typed
+        else:
+            reading = typed
+            reduced = _reduce(
+                reading, declaration or {}, violations, x, y, color, max_points, chart_args
+            )
     if reduced is None or (isinstance(reduced, str) and not reading.lazy):
         # At most max_points rows; or an eager frame (already in memory) drawn in a way the
         # engine does not aggregate: pandas reads it, and decide.py reduces it as usual.
@@ -251,6 +266,118 @@ def _parsed_cells(
                 dtype=object,
             )
     return out
+
+
+_TYPED: dict[int, EngineReading | str] = {}
+"""The typed reading (or the reason there is none) of a text reading during one ``view()``."""
+
+PLAIN_DATE = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)?"
+)
+"""The ISO forms DuckDB casts to the very ``datetime`` ``fromisoformat`` gives: a date, with
+an optional time to the minute, second or microsecond, no offset. Only a cell the ISO pattern
+accepts too (so its fields are in range) is cast."""
+
+
+def _typed(
+    reading: EngineReading, declaration: Mapping[str, ColumnDeclaration], max_points: int
+) -> Any:
+    """``reading`` with its text cells parsed by the declaration inside DuckDB, or the reason
+    they cannot be; the reading itself when there is nothing to parse.
+
+    A CSV's declared number, boolean and date columns, and a DuckDB text column declared date,
+    become typed columns by the acceptance rules of ``chartkit.csvread`` (the check's rules):
+    a number cell the ``NUMBER`` regex accepts (and a float holds) is cast to DOUBLE, exact
+    once the regex matched; a boolean cell by its spellings; a date cell that both the ISO
+    pattern and ``PLAIN_DATE`` accept is cast to TIMESTAMP. Any other cell is missing from the
+    chart (the check filed it; the note says how many). A date column holding a cell the ISO
+    pattern accepts in another form (an offset, a week date, …) is not cast: the reason says
+    so, and the chart is a table.
+    """
+    if reading.engine != "duckdb" or not reading.lazy:
+        return reading
+    known = _TYPED.get(id(reading))
+    if known is not None:
+        return known
+    from chartkit._frame_check import value_type
+    from chartkit._isodate import engine_pattern
+    from chartkit.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
+
+    def lit(text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    schema = dict(reading.schema)
+    exprs: list[str] = []
+    dates: list[str] = []
+    changed = False
+    for name in reading.columns:
+        q = '"' + name.replace('"', '""') + '"'
+        decl = declaration.get(name)
+        kind = decl.type if decl is not None else None
+        text = value_type(schema[name]) == "string"
+        if kind == "date" and text:
+            dates.append(name)
+            exprs.append(
+                f"CASE WHEN regexp_matches({q}, {lit(engine_pattern())}) AND "
+                f"regexp_full_match({q}, {lit(PLAIN_DATE)}) THEN CAST({q} AS TIMESTAMP) END "
+                f"AS {q}"
+            )
+        elif reading.csv_text and kind == "number":
+            # the regex alone says the text is a decimal literal; the cast then reads it exactly
+            # (csvread's float()), and a literal no float holds (1e999) is left out as csvread
+            # leaves it text
+            exprs.append(
+                f"CASE WHEN regexp_full_match({q}, {lit(NUMBER.pattern)}) THEN (CASE WHEN "
+                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END AS {q}"
+            )
+        elif reading.csv_text and kind == "boolean":
+            yes = ", ".join(map(lit, sorted(BOOLEAN_TRUE)))
+            no = ", ".join(map(lit, sorted(BOOLEAN_FALSE)))
+            exprs.append(
+                f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END AS {q}"
+            )
+        else:
+            exprs.append(q)
+            continue
+        changed = True
+    if not changed:
+        _TYPED[id(reading)] = reading
+        return reading
+    import narwhals as nw
+
+    try:
+        if dates:
+            counts = ", ".join(
+                f"count_if(regexp_matches({q}, {lit(engine_pattern())}) AND NOT "
+                f"regexp_full_match({q}, {lit(PLAIN_DATE)}))"
+                for q in ('"' + n.replace('"', '""') + '"' for n in dates)
+            )
+            (other,) = reading.native.aggregate(counts).fetchall()
+            odd = [(n, int(c)) for n, c in zip(dates, other, strict=True) if c]
+            if odd:
+                name, count = odd[0]
+                reason = (
+                    f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
+                    f"{max_points:,}, so chartkit aggregates it in {reading.engine}; {name} is "
+                    "declared date and "
+                    f"{count:,} of its values are ISO dates in a form DuckDB does not read "
+                    "exactly as Python does (an offset, a week or ordinal date, a basic form; "
+                    "DuckDB reads only YYYY-MM-DD with an optional time). Filter the frame to "
+                    f"at most max_points rows first, or cast {name} to TIMESTAMP in DuckDB."
+                )
+                _TYPED[id(reading)] = reason
+                return reason
+        native = reading.native.project(", ".join(exprs))
+        schema_out = tuple(nw.from_native(native).collect_schema().items())
+    except Exception as exc:  # duckdb's own errors
+        raise ChartkitError(
+            f"duckdb could not run the chart's parse query (the text cells read by the "
+            f"declaration): {str(exc)[:400]}"
+        ) from exc
+    typed = replace(reading, native=native, schema=schema_out, csv_text=False)
+    _TYPED[id(reading)] = typed
+    return typed
 
 
 def _frame(reading: EngineReading) -> Any:
@@ -394,13 +521,19 @@ def _reduce(
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
     )
-    if reading.csv_text:
+    picks = [x, color, facet, *([y] if isinstance(y, str) else list(y or []))]
+    undeclared = [n for n in dict.fromkeys(picks) if n in schema and n not in declaration]
+    if undeclared:
+        # decide.py infers an undeclared column's type from its values: those stay in the engine
+        name = undeclared[0]
+        kind = value_type(schema[name]) or "string"
         return (
-            f"{over} for typed columns; a CSV's cells are text, parsed by the declaration only "
-            "when they leave the engine. Store the table as Parquet (typed) to chart it in "
-            "DuckDB, or filter it to at most max_points rows first."
+            f"{over} from declared columns; {name} is not declared, and its type would be "
+            "inferred from values that stay in the engine. Declare it in result_columns "
+            f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
+            "rows first."
         )
-    for name in [x, color, facet, *([y] if isinstance(y, str) else list(y or []))]:
+    for name in picks:
         if name is not None and name in declaration and name in schema and not usable(name):
             decl = declaration[name]
             if value_type(schema[name]) != decl.type and (

@@ -659,3 +659,138 @@ def test_chartkit_explore_hands_a_table_file_over_without_reading_it(
     assert cli.main(["explore", str(tmp_path / "gone.parquet"), "--headless"]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert len(launched) == 1
+
+
+# A CSV over max_points: its text cells parsed in DuckDB by csvread's rules, then aggregated there
+CSV_DECL: dict[str, Any] = {
+    "at": "date",
+    "gb": "number",
+    "host": "string",
+    "up": "boolean",
+    "n": {"type": "number", "nullable": True},
+}
+CSV_PICKS: dict[str, dict[str, Any]] = {
+    "automatic line": {},
+    "bars of the mean": {"x": "host"},
+    "histogram": {"x": "gb"},
+    "count bars of a boolean": {"x": "up", "aggregate": "count"},
+    "heatmap": {"x": "gb", "y": "n"},
+    "lines of two measures": {"x": "at", "y": ["gb", "n"]},
+    "bars of the max": {"x": "host", "y": "n", "aggregate": "max"},
+    "an alternative": {"choose": 1},
+}
+
+
+def csv_file(tmp_path: Path, extra: str = "") -> Path:
+    """1,200 rows: numbers as integers, fractions and exponents, offenders csvread keeps as
+    text (`n/a`, ` 3`, `1e999`, `0x1F`, `1_5`), booleans in every spelling and some not,
+    ISO dates with and without a time, empty cells."""
+    bad = ["n/a", " 3", "1e999", "0x1F", "1_5"]
+    lines = ["at,gb,host,up,n"]
+    for i in range(1200):
+        gb = bad[i % 5] if i % 11 == 0 else (f"{i * 1.25}" if i % 3 else f"{i}")
+        time = "" if i % 4 == 0 else f"T{i % 24:02d}:{i % 60:02d}"
+        if i % 4 and i % 2 == 0:
+            time += f":{i % 60:02d}.{i % 1000:03d}"
+        at = f"2024-0{1 + i % 3}-{1 + i % 28:02d}{time}"
+        up = ["true", "FALSE", "yes", "True", "", "false", "TRUE", "1"][i % 8]
+        n = "" if i % 6 == 0 else f".{i}e1"
+        lines.append(f"{at},{gb},vdi-{i % 4},{up},{n}")
+    if extra:
+        lines[5] = extra
+    path = tmp_path / "capacity.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", CSV_PICKS)
+def test_a_csv_over_max_points_is_parsed_and_charted_in_duckdb_as_csvread_reads_it(
+    tmp_path: Path, kind: str
+) -> None:
+    from chartkit import view
+
+    path = csv_file(tmp_path)
+    picks = CSV_PICKS[kind]
+    expected = view(read_csv(path, CSV_DECL), CSV_DECL, max_points=100, **picks)
+    v = view(open_table(path), CSV_DECL, max_points=100, tool="capacity", **picks)
+    assert v.kind == "chart"
+    same_view(expected, v)
+    assert any("computed in duckdb" in n or "binned in duckdb" in n for n in v.notes)
+    left_out = [n for n in v.notes if "left out of the chart in duckdb" in n]
+    offending = {"histogram": "gb", "heatmap": "gb", "lines of two measures": "gb",
+                 "an alternative": "gb", "count bars of a boolean": "up"}  # fmt: skip
+    if kind in offending:
+        col = offending[kind]
+        (said,) = [n for n in expected.notes if f": {col} is declared" in n]
+        # the same count and first offender as the pandas note; nothing was converted
+        for axis in ("x axis", "y axis"):
+            said = said.replace(f"out of the {axis}", "out of the chart in duckdb")
+        assert left_out == [said]
+    else:
+        assert left_out == []
+
+
+def test_a_text_date_over_max_points_is_parsed_in_duckdb_as_fromisoformat_reads_it() -> None:
+    from chartkit import view
+
+    n = 1200
+    df = pl.DataFrame(
+        {
+            "at": [
+                f"2024-0{1 + i % 3}-{1 + i % 28:02d}"
+                + ("" if i % 3 == 0 else f" {i % 24:02d}:{i % 60:02d}:0{i % 10}.{i:06d}")
+                for i in range(n)
+            ],
+            "gb": [i * 0.5 for i in range(n)],
+            "host": [f"vdi-{i % 3}" for i in range(n)],
+        }
+    )
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    for picks in ({}, {"x": "at", "aggregate": "max"}, {"x": "at", "time_unit": "day"}):
+        expected = view(df.to_pandas(), DECL, max_points=100, **picks)
+        v = view(con.sql("SELECT * FROM t"), DECL, max_points=100, **picks)
+        assert (v.kind, v.mark) == ("chart", "line")
+        same_view(expected, v)
+
+
+def test_an_iso_date_duckdb_would_not_read_exactly_leaves_the_chart_a_table_saying_so(
+    tmp_path: Path,
+) -> None:
+    from chartkit import view
+
+    path = csv_file(tmp_path, extra="2024-01-05T10:30+01:00,3,vdi-0,true,1")
+    v = view(open_table(path), CSV_DECL, max_points=100, tool="capacity")
+    assert v.kind == "table"
+    assert v.reason == (
+        "The duckdb frame has 1,200 rows, over max_points=100, so chartkit aggregates it in "
+        "duckdb; at is declared date and 1 of its values are ISO dates in a form DuckDB does "
+        "not read exactly as Python does (an offset, a week or ordinal date, a basic form; "
+        "DuckDB reads only YYYY-MM-DD with an optional time). Filter the frame to at most "
+        "max_points rows first, or cast at to TIMESTAMP in DuckDB."
+    )
+    # a column that is not picked and not drawn does not stop the chart
+    v = view(open_table(path), {"gb": "number", "host": "string"}, max_points=100, x="host")
+    assert (v.kind, v.mark) == ("chart", "bar")
+
+
+def test_an_undeclared_column_picked_over_max_points_is_a_table_saying_to_declare_it() -> None:
+    from chartkit import view
+
+    df = big_frame().with_columns(zone=pl.col("host"))
+    for picks in ({"x": "zone"}, {"x": "at", "color": "zone"}, {"x": "host", "y": "zone"}):
+        v = view(df.lazy(), DECL, max_points=1000, **picks)
+        assert v.kind == "table"
+        assert v.reason == (
+            f"The polars frame has {len(df):,} rows, over max_points=1,000, so chartkit "
+            "aggregates it in polars from declared columns; zone is not declared, and its type "
+            "would be inferred from values that stay in the engine. Declare it in "
+            "result_columns ('zone': 'string', say) to chart it, or filter the frame to at "
+            "most max_points rows first."
+        )
+    # declared as the reason says, it is charted in the engine as pandas charts it
+    decl = {**DECL, "zone": "string"}
+    same_view(
+        view(df.to_pandas(), decl, max_points=1000, x="zone"),
+        view(df.lazy(), decl, max_points=1000, x="zone"),
+    )
