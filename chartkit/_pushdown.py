@@ -533,7 +533,11 @@ def _reduce(
             f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
             "rows first."
         )
-    for name in picks:
+    # with no x picked, decide.py puts the first date column on x: one the engine holds as text
+    # is in play too (left unread, the engine would draw another chart than pandas)
+    firsts = [n for n in reading.columns if x is None and getattr(declaration.get(n), "type",
+              None) == "date"]  # fmt: skip
+    for name in [*picks, *firsts]:
         if name is not None and name in declaration and name in schema and not usable(name):
             decl = declaration[name]
             if value_type(schema[name]) != decl.type and (

@@ -254,15 +254,18 @@ def test_a_text_column_declared_date_over_max_points_is_a_table_saying_to_cast_i
     from chartkit import view
 
     df = big_frame().with_columns(pl.col("at").dt.strftime("%Y-%m-%dT%H:%M"))
-    v = view(df.lazy(), DECL, max_points=1000, x="at")
-    assert v.kind == "table"
-    assert v.reason == (
-        "The polars frame has 20,000 rows, over max_points=1,000, so chartkit aggregates it "
-        "in polars from columns whose engine type holds their declared type; at is declared "
-        "date but the engine holds it as String, and it is judged value by value only when the "
-        "rows leave the engine. Filter the frame to at most max_points rows first, or cast at "
-        "in polars."
-    )
+    # picked, or left for the automatic chart (whose x decide.py would make it): not bars instead
+    for picks in ({"x": "at"}, {}, {"y": "gb"}):
+        v = view(df.lazy(), DECL, max_points=1000, **picks)
+        assert v.kind == "table"
+        assert v.reason == (
+            "The polars frame has 20,000 rows, over max_points=1,000, so chartkit aggregates it "
+            "in polars from columns whose engine type holds their declared type; at is declared "
+            "date but the engine holds it as String, and it is judged value by value only when "
+            "the rows leave the engine. Filter the frame to at most max_points rows first, or "
+            "cast at in polars."
+        )
+    assert view(df.to_pandas(), DECL, max_points=1000).mark == "line"
 
 
 @pytest.mark.parametrize("seed", range(3))
