@@ -20,6 +20,7 @@ import pytest
 from test_dataframes import DECLARATIONS, assert_same
 
 from chartkit import ChartkitError, check_columns, read_rowset
+from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.csvread import read_csv
 from chartkit.engines import EngineReading, TextTable, open_table
 
@@ -792,3 +793,53 @@ def test_an_undeclared_column_picked_over_max_points_is_a_table_saying_to_declar
         view(df.to_pandas(), decl, max_points=1000, x="zone"),
         view(df.lazy(), decl, max_points=1000, x="zone"),
     )
+
+
+def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) -> None:
+    """Cell by cell, the typed relation the chart aggregates holds csvread's value, or nothing
+    where csvread keeps the text (an offender): numbers read as Python's float reads them,
+    plain ISO dates as fromisoformat, booleans by the six spellings."""
+    from chartkit._pushdown import _typed
+    from chartkit.csvread import parse_cell
+
+    rng = random.Random(7)
+
+    def number() -> str:
+        sign = rng.choice(["", "-", "+"])
+        whole = str(rng.randint(0, 10 ** rng.randint(0, 25)))
+        frac = str(rng.randint(0, 10 ** rng.randint(0, 25)))
+        return rng.choice(
+            [f"{sign}{whole}", f"{sign}{whole}.{frac}e{rng.randint(-330, 310)}", f"{sign}.{frac}",
+             f"{sign}{whole}.", " 12", "0x1F", "1_000", "nan", "inf", "1e999", "", "1,5"]
+        )  # fmt: skip
+
+    def date() -> str:
+        d = f"{rng.randint(1, 9999):04d}-{rng.randint(1, 13):02d}-{rng.randint(1, 31):02d}"
+        t = f"{rng.randint(0, 24):02d}:{rng.randint(0, 59):02d}"
+        return rng.choice(
+            [d, f"{d}T{t}", f"{d} {t}:{rng.randint(0, 60):02d}",
+             f"{d}T{t}:0{rng.randint(0, 9)}.{rng.randint(0, 10**6 - 1):0{rng.randint(1, 6)}d}",
+             "2024-02-29", "2023-02-29", "yesterday", ""]
+        )  # fmt: skip
+
+    flags = ["true", "True", "TRUE", "false", "False", "FALSE", "1", "yes", "t", ""]
+    rows = [(number(), date(), rng.choice(flags)) for _ in range(3000)]
+    path = tmp_path / "cells.csv"
+    path.write_text(
+        "gb,at,up\n" + "".join(f'"{g}",{a},{u}\n' for g, a, u in rows), encoding="utf-8"
+    )
+    kinds: tuple[ColumnType, ...] = ("number", "date", "boolean")
+    reading = read_rowset(open_table(path))
+    assert isinstance(reading, EngineReading) and reading.csv_text
+    decl = {n: ColumnDeclaration(k) for n, k in zip(("gb", "at", "up"), kinds, strict=True)}
+    typed = _typed(reading, decl, 100)
+    assert isinstance(typed, EngineReading) and not typed.csv_text
+    got = typed.native.fetchall()
+    assert len(got) == len(rows)
+    for cells, values in zip(rows, got, strict=True):
+        for cell, kind, value in zip(cells, kinds, values, strict=True):
+            parsed = parse_cell(cell, kind)
+            wanted = None if isinstance(parsed, str) else parsed
+            if type(wanted) is int:  # an integer literal: the chart's float of it
+                wanted = float(wanted)
+            assert (value, type(value)) == (wanted, type(wanted)), (cell, kind)
