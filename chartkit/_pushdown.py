@@ -82,7 +82,7 @@ def engine_view(
             chart_args=chart_args,
         )  # fmt: skip
     finally:
-        typed = _TYPED.pop(id(reading), None)
+        _, typed = _TYPED.pop(id(reading), (None, None))
         _COUNTED.pop(id(reading), None)
         if isinstance(typed, EngineReading):
             _COUNTED.pop(id(typed), None)
@@ -268,8 +268,9 @@ def _parsed_cells(
     return out
 
 
-_TYPED: dict[int, EngineReading | str] = {}
-"""The typed reading (or the reason there is none) of a text reading during one ``view()``."""
+_TYPED: dict[int, tuple[EngineReading, EngineReading | str]] = {}
+"""The typed reading (or the reason there is none) of a text reading during one ``view()``, by
+the text reading's id (the reading is kept, so the id stays its own)."""
 
 PLAIN_DATE = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
@@ -298,8 +299,8 @@ def _typed(
     if reading.engine != "duckdb" or not reading.lazy:
         return reading
     known = _TYPED.get(id(reading))
-    if known is not None:
-        return known
+    if known is not None and known[0] is reading:
+        return known[1]
     from chartkit._frame_check import value_type
     from chartkit._isodate import engine_pattern
     from chartkit.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
@@ -342,7 +343,7 @@ def _typed(
             continue
         changed = True
     if not changed:
-        _TYPED[id(reading)] = reading
+        _TYPED[id(reading)] = (reading, reading)
         return reading
     import narwhals as nw
 
@@ -366,7 +367,7 @@ def _typed(
                     "DuckDB reads only YYYY-MM-DD with an optional time). Filter the frame to "
                     f"at most max_points rows first, or cast {name} to TIMESTAMP in DuckDB."
                 )
-                _TYPED[id(reading)] = reason
+                _TYPED[id(reading)] = (reading, reason)
                 return reason
         native = reading.native.project(", ".join(exprs))
         schema_out = tuple(nw.from_native(native).collect_schema().items())
@@ -376,7 +377,7 @@ def _typed(
             f"declaration): {str(exc)[:400]}"
         ) from exc
     typed = replace(reading, native=native, schema=schema_out, csv_text=False)
-    _TYPED[id(reading)] = typed
+    _TYPED[id(reading)] = (reading, typed)
     return typed
 
 
