@@ -301,14 +301,16 @@ def _typed(
     known = _TYPED.get(id(reading))
     if known is not None and known[0] is reading:
         return known[1]
-    from chartkit._frame_check import value_type
     from chartkit._isodate import engine_pattern
     from chartkit.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
 
     def lit(text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
 
-    schema = dict(reading.schema)
+    # DuckDB's own types: a JSON column is text to narwhals, but its values are JSON (judged by
+    # json_type in the check), so only VARCHAR is parsed here
+    native = reading.native
+    native_types = dict(zip(native.columns, map(str, native.types), strict=True))
     exprs: list[str] = []
     dates: list[str] = []
     changed = False
@@ -316,7 +318,7 @@ def _typed(
         q = '"' + name.replace('"', '""') + '"'
         decl = declaration.get(name)
         kind = decl.type if decl is not None else None
-        text = value_type(schema[name]) == "string"
+        text = native_types.get(name) == "VARCHAR"
         if kind == "date" and text:
             dates.append(name)
             exprs.append(

@@ -848,3 +848,25 @@ def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) 
             if type(wanted) is int:  # an integer literal: the chart's float of it
                 wanted = float(wanted)
             assert (value, type(value)) == (wanted, type(wanted)), (cell, kind)
+
+
+def test_a_json_column_declared_date_over_max_points_is_not_parsed_as_text(tmp_path: Path) -> None:
+    """A JSON-lines column mixing ISO strings and numbers is DuckDB JSON (quoted values), not
+    text: it is not cast, and the chart is the table saying to cast it."""
+    from chartkit import view
+
+    rows = [
+        {"at": f"2024-01-{1 + i % 28:02d}" if i % 50 else 5, "gb": i * 0.5, "host": f"h{i % 3}"}
+        for i in range(1200)
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    v = view(open_table(path), DECL, max_points=100)
+    assert v.kind == "table"
+    assert v.reason == (
+        "The duckdb frame has 1,200 rows, over max_points=100, so chartkit aggregates it in "
+        "duckdb from columns whose engine type holds their declared type; at is declared date "
+        "but the engine holds it as String, and it is judged value by value only when the rows "
+        "leave the engine. Filter the frame to at most max_points rows first, or cast at in "
+        "duckdb."
+    )
