@@ -165,6 +165,12 @@ def _engine_view(
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
         alternatives=plan.alternatives,
+        # the rows the chart does not place, so View.state says "rows left out" as in pandas
+        left_out=(
+            reading.total - reduced.placed
+            if isinstance(reduced, _Reduced) and reduced.placed is not None
+            else plan.left_out
+        ),
         options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
     )
 
@@ -474,6 +480,7 @@ class _Reduced:
     sort: Any = None
     said: tuple[str, ...] = ()  # decide.py's notes for all the rows, in its words
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
+    placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     period: str | None = None  # the line's time bucket, as decide.py names it
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
 
@@ -860,6 +867,7 @@ def _lines(
         how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
         period=f"{_duration(seconds)} bucket" if unit is None and seconds else None,
+        placed=count,
     )  # fmt: skip
 
 
@@ -960,7 +968,7 @@ def _bars(
         out[[*keys, *ys]].reset_index(drop=True), tuple(notes), rows=rows, keys=tuple(keys),
         how="count" if not ys else how, ranked=ranked, measures=tuple(ys), sort=opts.sort,
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
-        categories=int(categories) if categories is not None else None,
+        categories=int(categories) if categories is not None else None, placed=n_rows,
     )  # fmt: skip
 
 
@@ -1005,7 +1013,7 @@ def _histogram(
         )
         return _Reduced(
             _beside(counted[[name]], name, others), tuple(notes), kind="bins",
-            counts=tuple(int(c) for c in counted["__count"]),
+            counts=tuple(int(c) for c in counted["__count"]), placed=n,
         )  # fmt: skip
     edges = _edges(float(stats["lo"]), float(stats["hi"]), HISTOGRAM_BINS)
     binned = frame.with_columns(_bin_of(name, edges).alias("__bin"))
@@ -1023,7 +1031,7 @@ def _histogram(
     standin.iloc[-1, 0] = float(stats["hi"])
     return _Reduced(
         _beside(standin, name, others), tuple(notes), kind="bins",
-        counts=tuple(counts.get(i, 0) for i in range(HISTOGRAM_BINS)),
+        counts=tuple(counts.get(i, 0) for i in range(HISTOGRAM_BINS)), placed=n,
     )  # fmt: skip
 
 
@@ -1061,7 +1069,8 @@ def _heatmap(
     notes = _left_out(reading, declaration, broken, [x, y])
     if n <= max_points:  # decide.py draws these points one by one: they may leave
         return _Reduced(
-            _collect(reading, [x, y], "points", frame), tuple(notes), kind="bins", drawn=n
+            _collect(reading, [x, y], "points", frame), tuple(notes), kind="bins", drawn=n,
+            placed=n,
         )
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
     xe = _edges(float(stats["xlo"]), float(stats["xhi"]), bins)
@@ -1095,7 +1104,9 @@ def _heatmap(
         color = next((c for c in small if 1 < counted[c] <= MAX_COLOR_CATEGORIES), None)
     for extra in dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)):
         standin[extra] = np.resize(np.array(["a", "b"], dtype=object), m)  # two values
-    return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n)
+    return _Reduced(
+        standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n
+    )
 
 
 def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame:

@@ -870,3 +870,28 @@ def test_a_json_column_declared_date_over_max_points_is_not_parsed_as_text(tmp_p
         "leave the engine. Filter the frame to at most max_points rows first, or cast at in "
         "duckdb."
     )
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [{"x": "g", "y": "v"}, {"x": "t", "y": "v"}, {"x": "v"}, {"x": "i", "y": "v"}],
+    ids=["bars", "line", "histogram", "heatmap"],
+)
+def test_rows_left_out_in_the_engine_set_the_state_a_ui_shows_as_pandas_does(
+    picks: dict[str, str],
+) -> None:
+    from chartkit import view
+
+    con = duckdb.connect()
+    rel = con.sql(
+        "select range as i, 'g' || (range % 7)::varchar as g, "
+        "timestamp '2024-01-01' + to_seconds(range) as t, "
+        "case when range % 100 = 0 then null else range::double end as v from range(20000)"
+    )
+    declaration = {"g": "string", "v": "number", "i": "number", "t": "date"}
+    engine = view(rel, declaration, max_points=1000, **picks)
+    pandas = view(rel.df(), declaration, max_points=1000, **picks)
+    assert engine.mark == pandas.mark
+    assert (engine.state, engine.left_out) == (pandas.state, pandas.left_out)
+    assert (engine.state, engine.left_out) == ("rows left out", 200)
+    assert engine.to_dict()["state"] == "rows left out"
