@@ -1460,11 +1460,20 @@ def _floor(times: pd.Series, unit: str) -> pd.Series:
 
 
 _PLAIN: Final = (str, int, float, bool)
+_HEAD: Final = 1024  # rows _varies looks at before the whole column
 
 
 def _varies(series: pd.Series) -> bool | None:
     """Whether ``groupby(dropna=False)`` surely finds two groups in a column (True), surely
     one (False), or a quick look cannot tell (None: objects other than text and numbers)."""
+    if len(series) > _HEAD and not pd.api.types.is_object_dtype(series.dtype):
+        head = series.iloc[:_HEAD]  # two values in the first rows already make two groups
+        if not head.isna().any():
+            try:
+                if bool(head.ne(head.iloc[0]).to_numpy(dtype=bool).any()):
+                    return True
+            except (TypeError, ValueError):
+                pass
     missing = series.isna().to_numpy()
     if missing.all():
         return False
