@@ -25,7 +25,7 @@ import datetime as dt
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from itertools import islice
 from typing import Any, Final
@@ -34,10 +34,12 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "NAME_MAX_CHARS",
     "SAMPLE_MAX_CHARS",
     "SAMPLE_MAX_DEPTH",
     "SAMPLE_MAX_ITEMS",
     "SAMPLE_MAX_TEXT",
+    "cap_names",
     "cap_sample",
     "cap_text",
     "renderable",
@@ -98,6 +100,30 @@ def cap_text(text: str, limit: int = SAMPLE_MAX_CHARS) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}{_ELLIPSIS} ({len(text):,} characters)"
+
+
+NAME_MAX_CHARS: Final = 200
+"""Characters of a tool or column name quoted in a sentence before it is cut with ``…``."""
+
+
+def cap_names(text: str, names: Iterable[object]) -> str:
+    """``text`` with every name longer than ``NAME_MAX_CHARS`` cut as ``cap_text`` cuts it.
+
+    A sentence is written with the column names as they are; this is the one pass that keeps
+    it bounded, so a name of a few characters reads exactly as before and a 5 MB one is quoted
+    as its first ``NAME_MAX_CHARS`` characters and ``… (N characters)``.
+
+    >>> cap_names("bars per " + "n" * 300 + ".", ["n" * 300])[-25:]
+    'nnnn… (300 characters).'
+    """
+    long = sorted({n for n in map(str, names) if len(n) > NAME_MAX_CHARS}, key=len, reverse=True)
+    for name in long:  # longest first: a long name that contains another is cut whole
+        quoted = repr(name)  # a name quoted with repr shows its escapes, not the raw name
+        if quoted in text:
+            text = text.replace(quoted, repr(cap_text(name, NAME_MAX_CHARS)))
+        if name in text:
+            text = text.replace(name, cap_text(name, NAME_MAX_CHARS))
+    return text
 
 
 class _Budget:

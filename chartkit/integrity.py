@@ -21,6 +21,7 @@ from chartkit.rowset import RowsetReading, read_rowset
 
 __all__ = [
     "CHECK_MODES",
+    "FINDINGS_MAX",
     "CheckMode",
     "CheckOutcome",
     "DispositionLedger",
@@ -31,6 +32,8 @@ __all__ = [
 
 CheckMode = Literal["off", "warn", "enforce"]
 CHECK_MODES: tuple[CheckMode, ...] = get_args(CheckMode)
+FINDINGS_MAX = 20
+"""Findings one check files at most; the last one filed counts the broken columns left."""
 
 logger = logging.getLogger("chartkit.integrity")
 
@@ -150,6 +153,8 @@ def check_result(
     refusal = (
         refusal_sentence(result.tool, violations) if mode == "enforce" and violations else None
     )
+    filed = violations[:FINDINGS_MAX]  # bounded: the rest are counted in the last one
+    more = len(violations) - len(filed)
     findings = tuple(
         Finding(
             kind=v.kind,
@@ -159,11 +164,16 @@ def check_result(
             message=(
                 f"{refusal} {COLUMN_TYPE_CEILING}"
                 if refusal is not None
-                else finding_message(v, tool=result.tool, call_id=result.call_id)
+                else finding_message(
+                    v,
+                    tool=result.tool,
+                    call_id=result.call_id,
+                    more=more if i == len(filed) - 1 else 0,
+                )
             ),
             violation=v,
         )
-        for v in violations
+        for i, v in enumerate(filed)
     )
     for f in findings:
         logger.warning(f.message, extra={"chartkit_finding": f.kind, "chartkit_column": f.column})

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from chartkit._safe import cap_text, sample_text, visible
+from chartkit._safe import NAME_MAX_CHARS, cap_text, sample_text, visible
 from chartkit.check import ColumnViolation
 
 __all__ = [
     "COLUMN_TYPE_CEILING",
     "NAME_MAX_CHARS",
     "NOTHING_CHANGED",
+    "REFUSAL_MAX_CLAUSES",
     "finding_message",
     "refusal_sentence",
     "render_sample",
@@ -36,8 +37,8 @@ NOTHING_CHANGED = (
     "the rows exactly as the tool returned them."
 )
 
-NAME_MAX_CHARS: Final = 200
-"""Characters of a tool or column name quoted in a sentence before it is cut with ``…``."""
+REFUSAL_MAX_CLAUSES: Final = 20
+"""Broken columns a refusal describes one by one; the rest are counted in one clause."""
 
 
 def render_sample(value: Any) -> str:
@@ -82,7 +83,7 @@ def _nullable_hint(v: ColumnViolation) -> str:
     )
 
 
-def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None) -> str:
+def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more: int = 0) -> str:
     """The warn-mode finding for one violation, ceiling and call id included.
 
     >>> from chartkit.check import ColumnViolation
@@ -109,7 +110,22 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None) -> st
         )
         if v.about_absence:
             head += _nullable_hint(v)
+    if more:
+        head += _more_columns(more)
     return f"{head} {COLUMN_TYPE_CEILING}{call} {NOTHING_CHANGED}"
+
+
+def _more_columns(more: int) -> str:
+    """What the last filed finding says when more columns broke than are filed one by one."""
+    if more == 1:
+        return (
+            " 1 more column of this result disagrees with its declaration too and is not "
+            "filed as a finding of its own."
+        )
+    return (
+        f" {more:,} more columns of this result disagree with their declarations too and are "
+        "not each filed as a finding of their own."
+    )
 
 
 def _clause(v: ColumnViolation) -> str:
@@ -144,7 +160,14 @@ def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
     """
     if not violations:
         raise ValueError("a refusal needs at least one violation")
-    clauses = "; ".join(_clause(v) for v in violations)
+    clauses = "; ".join(_clause(v) for v in violations[:REFUSAL_MAX_CLAUSES])
+    if len(violations) > REFUSAL_MAX_CLAUSES:
+        more = len(violations) - REFUSAL_MAX_CLAUSES
+        clauses += (
+            "; and 1 more column disagrees with its declaration"
+            if more == 1
+            else f"; and {more:,} more columns disagree with their declarations"
+        ) + " (not each described here)"
     if all(v.kind == "missing-column" for v in violations):
         fix = "Fix the query so it selects every declared column, or change the declaration."
     elif any(v.kind == "missing-column" for v in violations):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from chartkit._safe import cap_text, visible, workable_frame
+from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
 from chartkit.charts import build_chart, chart_spec, spec_to_html, spec_to_png, spec_to_svg
 from chartkit.check import check_columns
 from chartkit.decide import ChartOptions, Plan, plan_view
@@ -80,6 +80,7 @@ class View:
 
         Its JSON Schema is ``chartkit.view_payload_schema()``.
         """
+        long = _long_names(self)
         return {
             "version": PAYLOAD_VERSION,
             "kind": self.kind,
@@ -98,7 +99,7 @@ class View:
                     "bin": e.bin,
                     "field": e.field,
                     "title": e.title,
-                    "description": e.describe(),
+                    "description": cap_names(e.describe(), long),
                 }
                 for ch, e in self.encodings.items()
             },
@@ -222,7 +223,9 @@ def view(
             aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
         )
         chart_args: dict[str, Any] = {"facet": facet, "choose": choose, "options": options}
-        return _view(data, result_columns, tool, mode, x, y, color, max_points, chart_args)
+        return _bounded(
+            _view(data, result_columns, tool, mode, x, y, color, max_points, chart_args)
+        )
     except ChartkitError:
         raise
     except BaseException as exc:  # the last resort; real causes are fixed upstream
@@ -234,6 +237,36 @@ def view(
             f"chartkit could not build a view of this result ({what}); this is a bug in "
             "chartkit — please report it with the declaration and a few of the rows"
         ) from exc
+
+
+def _bounded(v: View) -> View:
+    """The view with every column name its sentences quote cut at ``NAME_MAX_CHARS``.
+
+    Reasons, notes, axis refusals and the alternatives' reasons are written with the names as
+    they are; this one pass bounds them (``chartkit._safe.cap_names``), so a name of a few
+    characters reads as before and a 5 MB one cannot make a 5 MB sentence.
+    """
+    names = _long_names(v)
+    if not names:
+        return v
+    return replace(
+        v,
+        reason=cap_names(v.reason, names),
+        notes=tuple(cap_names(n, names) for n in v.notes),
+        refusals=tuple(replace(r, reason=cap_names(r.reason, names)) for r in v.refusals),
+        alternatives=tuple(replace(a, reason=cap_names(a.reason, names)) for a in v.alternatives),
+    )
+
+
+def _long_names(v: View) -> set[str]:
+    """The column names of the view longer than ``NAME_MAX_CHARS``: those a sentence cuts."""
+    names = {
+        *map(str, v.result.result_columns or ()),
+        *(e.column for e in v.encodings.values()),
+        *(r.column for r in v.refusals),
+        *(str(c) for c in (v.frame.columns if v.frame is not None else ())),
+    }
+    return {n for n in names if len(n) > NAME_MAX_CHARS}
 
 
 def _view(

@@ -23,7 +23,15 @@ import pytest
 from chartkit import COLUMN_TYPE_CEILING, ChartkitError, check_columns, view
 from chartkit._safe import SAMPLE_MAX_TEXT, cap_sample, visible
 from chartkit.charts import spec_to_html
-from chartkit.messages import NOTHING_CHANGED, render_sample
+from chartkit.integrity import FINDINGS_MAX, check_result
+from chartkit.messages import (
+    NAME_MAX_CHARS,
+    NOTHING_CHANGED,
+    REFUSAL_MAX_CLAUSES,
+    refusal_sentence,
+    render_sample,
+)
+from chartkit.result import ToolResult
 
 EVERY_CONTROL = "".join(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) + "\u2028\u2029\ufffe\uffff"
 HOSTILE_NAMES = ["a\nb", 'a\\"b', "a\u2028b", "a\bb", "a\fb", "a\\", 'x"y', "a\x05b", "\ud800"]
@@ -384,3 +392,104 @@ def test_a_nullable_boolean_frame_column_is_a_category_axis() -> None:
     order = v.spec["encoding"]["x"]["sort"]
     assert sorted(order) == [False, True]
     assert all(type(b) is bool for b in order)  # Python booleans, never numpy's
+
+
+# --- bounded sentences: huge names, thousands of broken columns ----------------------------------
+
+HUGE_NAME = "n" * 5_000_000
+SENTENCE_MAX = 5_000  # a sentence quotes a few names, each cut at NAME_MAX_CHARS
+
+
+def _sentences(v: Any) -> list[str]:
+    """Every human sentence a view's payload carries."""
+    d = v.to_dict()
+    return [
+        d["reason"],
+        *d["notes"],
+        *(r["reason"] for r in d["refusals"]),
+        *(a["reason"] for a in d["alternatives"]),
+        *(e["description"] for e in d["encodings"].values()),
+        *(f["message"] for f in d["findings"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("declaration", "mode"),
+    [
+        ({HUGE_NAME: "number", "v": "number"}, "warn"),  # a scatter: reasons, alternatives
+        ({"d": "date", HUGE_NAME: "number"}, "warn"),  # a line over time
+        ({HUGE_NAME: "string", "v": "number"}, "warn"),  # a broken column: findings, refusals
+        ({HUGE_NAME: "string", "v": "number"}, "enforce"),  # the refusal
+        ({HUGE_NAME: "number", "v": "string"}, "warn"),  # an axis refused, noted
+    ],
+    ids=["scatter", "line", "broken-warn", "broken-enforce", "refused-axis"],
+)
+def test_a_5_mb_column_name_is_cut_in_every_sentence(
+    declaration: dict[str, str], mode: Any
+) -> None:
+    rows = [{HUGE_NAME: i, "v": float(i), "d": f"2024-01-0{i + 1}"} for i in range(5)]
+    v = view(rows, declaration, mode=mode)
+    sentences = _sentences(v)
+    assert sentences and all(len(s) < SENTENCE_MAX for s in sentences), max(map(len, sentences))
+    assert any("n… (5,000,000 characters)" in s for s in sentences)
+
+
+def test_a_normal_name_reads_as_written() -> None:
+    name = "n" * NAME_MAX_CHARS  # at the cap: not cut
+    v = view([{name: i, "v": float(i)} for i in range(5)], {name: "number", "v": "number"})
+    assert name in v.reason and "characters)" not in v.reason
+
+
+def _broken(n: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    row = {f"c{i}": "x" * 1_000 for i in range(n)}
+    return [row, dict(row)], {f"c{i}": "number" for i in range(n)}
+
+
+@pytest.mark.parametrize("mode", ["warn", "enforce"])
+def test_5000_broken_columns_give_a_bounded_refusal_and_findings(mode: Any) -> None:
+    rows, declaration = _broken(5_000)
+    outcome = check_result(ToolResult("t", rows, result_columns=declaration), mode=mode)
+    assert len(outcome.violations) == 5_000
+    assert len(outcome.findings) == FINDINGS_MAX
+    total = sum(len(f.message) for f in outcome.findings)
+    assert total < FINDINGS_MAX * (REFUSAL_MAX_CLAUSES * 600 + 2_000)  # ≈ 280,000 characters
+    if mode == "enforce":
+        assert outcome.refusal is not None and outcome.delivered == outcome.refusal
+        assert outcome.refusal.startswith(
+            "Result rejected: t returned rows that disagree with the columns it declares — "
+            "'c0' is declared number and 2 of 2 rows hold string (first: \"xxx"
+        )
+        assert outcome.refusal.endswith(
+            "; and 4,980 more columns disagree with their declarations (not each described "
+            "here). Fix the tool so each column holds what it declares, or change the "
+            "declaration. No data was returned."
+        )
+        assert outcome.refusal.count("is declared number") == REFUSAL_MAX_CLAUSES
+        assert len(outcome.refusal) < REFUSAL_MAX_CLAUSES * 600 + 500
+        assert all(
+            f.message == f"{outcome.refusal} {COLUMN_TYPE_CEILING}" for f in outcome.findings
+        )
+    else:
+        assert outcome.delivered is rows
+        *first, last = outcome.findings
+        assert all("more columns" not in f.message for f in first)
+        assert (
+            " 4,980 more columns of this result disagree with their declarations too and are "
+            f"not each filed as a finding of their own. {COLUMN_TYPE_CEILING}"
+        ) in last.message
+        assert last.message.endswith(NOTHING_CHANGED)
+
+
+def test_a_refusal_at_the_clause_cap_lists_every_column() -> None:
+    rows, declaration = _broken(REFUSAL_MAX_CLAUSES)
+    violations = check_columns(rows, declaration)
+    refusal = refusal_sentence("t", violations)
+    assert refusal.count("is declared number") == REFUSAL_MAX_CLAUSES
+    assert "more column" not in refusal
+    rows, declaration = _broken(REFUSAL_MAX_CLAUSES + 1)
+    refusal = refusal_sentence("t", check_columns(rows, declaration))
+    assert refusal.endswith(
+        "; and 1 more column disagrees with its declaration (not each described here). Fix the "
+        "tool so each column holds what it declares, or change the declaration. No data was "
+        "returned."
+    )
