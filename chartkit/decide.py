@@ -812,6 +812,11 @@ class _Planner:
     ) -> Plan:
         if cp is None and auto_color:
             cp = self._auto_color({xp.name, fp.name if fp else None, *(m.name for m in yps)})
+        how, unit = self.opts.aggregate, self.opts.time_unit
+        if self.probe and self._head_varies(xp, yps, cp, fp):
+            self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+            return self._proven("line")
         data = self._used(("x", xp), yps, "y", cp, fp)
         multi = len(yps) > 1
         if multi:
@@ -822,7 +827,6 @@ class _Planner:
         series += [MEASURE] if multi else []
         series += [self.fields[fp.name]] if fp is not None else []
         keys = [fx, *series]
-        how, unit = self.opts.aggregate, self.opts.time_unit
         if self.probe and self._line_varies(data, fx, series):
             self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
                           "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
@@ -1168,6 +1172,29 @@ class _Planner:
             format=self.opts.format,
             time_unit=self.opts.time_unit,
         )
+
+    def _head_varies(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+    ) -> bool:
+        """True when the first rows alone, cleaned as ``_line`` cleans every row, hold two
+        series: rows are kept or left out one by one, so the whole line holds them too.
+
+        Lets a probe skip preparing every row. False when that cannot be told so (several
+        measures: their rows are dropped after melting; no series; one series in the head).
+        """
+        if len(self.frame) <= _HEAD or len(yps) > 1 or (cp is None and fp is None):
+            return False
+        head = _Planner(self.frame.iloc[:_HEAD], self.profiles, self.max_points, self.opts,
+                        self.cands)  # fmt: skip
+        try:
+            data = head._used(("x", xp), yps, "y", cp, fp)
+        except _NothingToDraw:
+            return False
+        return any(_varies(data[head.fields[q.name]]) for q in (cp, fp) if q is not None)
 
     def _line_varies(self, data: pd.DataFrame, fx: str, series: list[str]) -> bool:
         """True when the line surely draws more than one point (its rows are not aggregated).

@@ -26,6 +26,21 @@ def series(n: int, *, regions: int, minutes: int, nulls: bool = False) -> list[d
 
 
 SERIES_DECL = {"ts": "date", "ms": "number", "region": "string"}
+
+
+def second_series(n: int, *, late: bool, head_unplaced: bool, minutes: int) -> list[dict[str, Any]]:
+    """A second region past the first 1,024 rows (what a probe reads first) when ``late``;
+    with ``head_unplaced``, in the head too, but only on rows no line can place."""
+    rows = series(n, regions=1, minutes=minutes)
+    for i, row in enumerate(rows):
+        if (late and i >= 1100) or (head_unplaced and i < 1100 and i % 2):
+            row["region"] = "us"
+            if i < 1100:
+                row["ms"] = None if i % 4 == 1 else "n/a"
+    return rows
+
+
+SECOND = {"late": True, "head_unplaced": False, "minutes": 3000}
 CASES: list[tuple[str, list[dict[str, Any]], Any, dict[str, Any]]] = [
     ("bucketed lines", series(300, regions=5, minutes=3000), SERIES_DECL, {}),
     ("one series", series(300, regions=1, minutes=3000), SERIES_DECL, {}),
@@ -35,6 +50,13 @@ CASES: list[tuple[str, list[dict[str, Any]], Any, dict[str, Any]]] = [
     ("monthly sums", series(300, regions=2, minutes=90_000), SERIES_DECL,
      {"time_unit": "month", "aggregate": "sum"}),
     ("dates in one hour", series(300, regions=1, minutes=50), SERIES_DECL, {"time_unit": "hour"}),
+    ("bucketed lines past the probe's head", series(1500, regions=5, minutes=3000),
+     SERIES_DECL, {}),
+    ("one series past the probe's head", series(1500, regions=1, minutes=3000), SERIES_DECL, {}),
+    ("a second series after the head", second_series(1500, **SECOND), SERIES_DECL, {}),
+    ("a second series unplaced in the head", second_series(1500, **{**SECOND, "late": False,
+     "head_unplaced": True, "minutes": 0}), SERIES_DECL, {}),
+    ("one date, one series past the head", series(1500, regions=1, minutes=0), SERIES_DECL, {}),
     ("one category (one bar)", [{"g": "a", "v": i} for i in range(200)],
      {"g": "string", "v": "number"}, {}),
     ("categories", [{"g": "abc"[i % 3], "v": i % 7} for i in range(200)],
