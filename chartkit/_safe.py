@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "NAMES_MAX_LISTED",
     "NAME_MAX_CHARS",
     "SAMPLE_MAX_CHARS",
     "SAMPLE_MAX_DEPTH",
@@ -42,6 +43,7 @@ __all__ = [
     "cap_names",
     "cap_sample",
     "cap_text",
+    "name_list",
     "renderable",
     "sample_text",
     "script_json",
@@ -113,7 +115,7 @@ def cap_names(text: str, names: Iterable[object]) -> str:
     it bounded, so a name of a few characters reads exactly as before and a 5 MB one is quoted
     as its first ``NAME_MAX_CHARS`` characters and ``… (N characters)``.
 
-    >>> cap_names("bars per " + "n" * 300 + ".", ["n" * 300])[-25:]
+    >>> cap_names("bars per " + "n" * 300 + ".", ["n" * 300])[-23:]
     'nnnn… (300 characters).'
     """
     long = sorted({n for n in map(str, names) if len(n) > NAME_MAX_CHARS}, key=len, reverse=True)
@@ -123,6 +125,29 @@ def cap_names(text: str, names: Iterable[object]) -> str:
             text = text.replace(quoted, repr(cap_text(name, NAME_MAX_CHARS)))
         if name in text:
             text = text.replace(name, cap_text(name, NAME_MAX_CHARS))
+    return text
+
+
+NAMES_MAX_LISTED: Final = 20
+"""Column names a sentence lists one by one; the rest are counted."""
+
+
+def name_list(names: Iterable[object]) -> str:
+    """Names repr-quoted and comma-joined, each cut at ``NAME_MAX_CHARS``, at most 20 of them.
+
+    >>> name_list(["a", "b"]), name_list(map(str, range(22)))[-29:]
+    ("'a', 'b'", "'18', '19' and 2 more columns")
+    """
+    listed: list[str] = []
+    more = 0
+    for name in names:
+        if len(listed) < NAMES_MAX_LISTED:
+            listed.append(repr(cap_text(str(name), NAME_MAX_CHARS)))
+        else:
+            more += 1
+    text = ", ".join(listed)
+    if more:
+        text += f" and {more:,} more column{'s' if more > 1 else ''}"
     return text
 
 

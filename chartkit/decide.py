@@ -37,6 +37,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit._safe import name_list
 from chartkit.check import offending_mask
 from chartkit.encode import (
     AxisRefusal,
@@ -158,7 +159,7 @@ def plan_view(
         if name is not None and (not isinstance(name, str) or name not in profiles):
             raise ChartkitError(
                 f"{channel}={name!r} names no column of this result; its columns are "
-                f"{', '.join(map(repr, profiles))}"
+                f"{name_list(profiles)}"
             )
     if choose is not None and (not isinstance(choose, int) or isinstance(choose, bool)):
         raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
@@ -199,7 +200,7 @@ def _measure_names(
         if not isinstance(name, str) or name not in profiles:
             raise ChartkitError(
                 f"y={y!r} names {name!r}, which is no column of this result; its columns are "
-                f"{', '.join(map(repr, profiles))}"
+                f"{name_list(profiles)}"
             )
     return tuple(dict.fromkeys(names))
 

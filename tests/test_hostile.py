@@ -493,3 +493,15 @@ def test_a_refusal_at_the_clause_cap_lists_every_column() -> None:
         "tool so each column holds what it declares, or change the declaration. No data was "
         "returned."
     )
+
+
+def test_a_pick_naming_no_column_lists_the_columns_bounded() -> None:
+    rows = [{HUGE_NAME: 1.0, "v": 2.0}] * 3
+    with pytest.raises(ChartkitError) as caught:
+        view(rows, {HUGE_NAME: "number", "v": "number"}, x="nope")
+    assert len(str(caught.value)) < SENTENCE_MAX
+    assert str(caught.value).endswith("… (5,000,000 characters)', 'v'")
+    wide = [{f"c{i}": 1.0 for i in range(5_000)}] * 2
+    with pytest.raises(ChartkitError) as caught:
+        view(wide, {"c0": "number"}, y=["nope"])
+    assert str(caught.value).endswith("'c18', 'c19' and 4,980 more columns")
