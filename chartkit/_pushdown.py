@@ -39,7 +39,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -100,10 +99,9 @@ def _engine_view(
     chart_args: Mapping[str, Any],
 ) -> View:
     from chartkit._safe import workable_frame
-    from chartkit.charts import build_chart, chart_spec
     from chartkit.decide import plan_view
     from chartkit.encode import profile_columns
-    from chartkit.view import View, _options
+    from chartkit.view import View, _view_of_plan
 
     declaration = result.result_columns
     if outcome.armed:
@@ -151,28 +149,12 @@ def _engine_view(
         )
     if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
         frame = plan.data  # the counts that left the engine, not the stand-in they replaced
-    chart = build_chart(plan) if plan.kind == "chart" else None
-    return View(
-        kind=plan.kind,
-        reason=plan.reason,
-        result=result,
-        check=outcome,
-        mark=plan.mark,
-        encodings=MappingProxyType(dict(plan.encodings)),
-        refusals=plan.refusals,
-        notes=tuple(plan.notes) + notes,
-        chart=chart,
-        spec=chart_spec(chart) if chart is not None else None,
-        frame=frame,
-        alternatives=plan.alternatives,
-        # the rows the chart does not place, so View.state says "rows left out" as in pandas
-        left_out=(
-            reading.total - reduced.placed
-            if isinstance(reduced, _Reduced) and reduced.placed is not None
-            else plan.left_out
-        ),
-        options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
-    )
+    # the rows the chart does not place, so View.state says "rows left out" as in pandas
+    placed = reduced.placed if isinstance(reduced, _Reduced) else None
+    return _view_of_plan(
+        result, outcome, plan, frame, chart_args["options"], notes=notes,
+        left_out=None if placed is None else reading.total - placed,
+    )  # fmt: skip
 
 
 def _engine_plan(

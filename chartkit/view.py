@@ -317,6 +317,24 @@ def _view(
         plan = plan_view(
             frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
         )
+    return _view_of_plan(result, outcome, plan, frame, chart_args["options"])
+
+
+def _view_of_plan(
+    result: ToolResult,
+    outcome: CheckOutcome,
+    plan: Plan,
+    frame: pd.DataFrame,
+    options: ChartOptions,
+    *,
+    notes: tuple[str, ...] = (),
+    left_out: int | None = None,
+) -> View:
+    """The View of a plan: the one construction the in-memory and the engine paths share.
+
+    ``notes`` are the caller's own (an engine says what left it); ``left_out`` replaces the
+    plan's count when the rows were reduced elsewhere and the plan saw only the answer.
+    """
     chart = build_chart(plan) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
@@ -326,13 +344,13 @@ def _view(
         mark=plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
-        notes=plan.notes + _overflow_notes(plan),
+        notes=tuple(plan.notes) + _overflow_notes(plan) + notes,
         chart=chart,
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
         alternatives=plan.alternatives,
-        left_out=plan.left_out,
-        options=_options(plan, chart_args["options"]) if plan.kind == "chart" else {},
+        left_out=plan.left_out if left_out is None else left_out,
+        options=_options(plan, options) if plan.kind == "chart" else {},
     )
 
 
