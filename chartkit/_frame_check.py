@@ -29,7 +29,7 @@ from typing import Any, Final
 from chartkit._isodate import engine_pattern
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.engines import EngineReading, missing_extra
+from chartkit.engines import EngineReading, query_errors
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading
 
@@ -294,20 +294,11 @@ def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> _Frames:
 def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names: str) -> Any:
     import narwhals as nw
 
-    try:
+    with query_errors(reading, f"run the check's {step} query for column(s) {names}"):
         result = frame.select(*exprs)
         if isinstance(result, nw.LazyFrame):
             result = result.collect()
         return result.row(0)
-    except ChartkitError:
-        raise
-    except ModuleNotFoundError as exc:
-        raise missing_extra(reading.engine, exc) from exc
-    except Exception as exc:  # the engine's own error, whatever its class
-        raise ChartkitError(
-            f"{reading.engine} could not run the check's {step} query for column(s) {names}: "
-            f"{str(exc)[:400]}"
-        ) from exc
 
 
 def _judge(
@@ -452,15 +443,8 @@ def _samples(
 def _fetch(reading: EngineReading, query: Any, names: str) -> list[dict[str, Any]]:
     import narwhals as nw
 
-    try:
+    with query_errors(reading, f"run the check's sample query for column(s) {names}"):
         if isinstance(query, nw.LazyFrame):
             query = query.collect()
         rows: list[dict[str, Any]] = query.rows(named=True)
-    except ModuleNotFoundError as exc:
-        raise missing_extra(reading.engine, exc) from exc
-    except Exception as exc:  # the engine's own error, whatever its class
-        raise ChartkitError(
-            f"{reading.engine} could not run the check's sample query for column(s) {names}: "
-            f"{str(exc)[:400]}"
-        ) from exc
     return rows

@@ -47,7 +47,7 @@ import pandas as pd
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
-from chartkit.engines import EngineReading, missing_extra
+from chartkit.engines import EngineReading, query_errors
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading, narwhals_to_pandas
 
@@ -381,20 +381,12 @@ def _frame(reading: EngineReading) -> Any:
 def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None) -> pd.DataFrame:
     import narwhals as nw
 
-    try:
+    what = f"run the chart's {step} query over column(s) {', '.join(map(repr, columns))}"
+    with query_errors(reading, what):
         frame = query if query is not None else _frame(reading).select(*columns)
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
         out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
-    except ChartkitError:
-        raise
-    except ModuleNotFoundError as exc:
-        raise missing_extra(reading.engine, exc) from exc
-    except Exception as exc:  # the engine's own error, whatever its class
-        raise ChartkitError(
-            f"{reading.engine} could not run the chart's {step} query over column(s) "
-            f"{', '.join(map(repr, columns))}: {str(exc)[:400]}"
-        ) from exc
     return out
 
 

@@ -13,6 +13,8 @@ DuckDB, no server — without reading it into Python.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +32,7 @@ __all__ = [
     "head",
     "missing_extra",
     "open_table",
+    "query_errors",
     "read_engine_frame",
 ]
 
@@ -152,6 +155,21 @@ def missing_extra(engine: str, exc: ModuleNotFoundError) -> MissingExtraError:
     )
 
 
+@contextmanager
+def query_errors(reading: EngineReading, what: str) -> Iterator[None]:
+    """Inside: an engine's own error becomes a ``ChartkitError`` saying which engine could not
+    do ``what`` (the query step and its columns), its text cut at 400 characters; a module the
+    answers need becomes the extra's install line."""
+    try:
+        yield
+    except ChartkitError:
+        raise
+    except ModuleNotFoundError as exc:
+        raise missing_extra(reading.engine, exc) from exc
+    except Exception as exc:  # the engine's own error, whatever its class
+        raise ChartkitError(f"{reading.engine} could not {what}: {str(exc)[:400]}") from exc
+
+
 def _duckdb() -> Any:
     try:
         import duckdb
@@ -260,12 +278,8 @@ def head(reading: EngineReading, n: int) -> Any:
     import narwhals as nw
 
     native = reading.native.relation if isinstance(reading.native, TextTable) else reading.native
-    try:
+    with query_errors(reading, f"fetch the first {n} rows"):
         frame = nw.from_native(native).head(n)
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
         return frame.to_pandas()
-    except ModuleNotFoundError as exc:
-        raise missing_extra(reading.engine, exc) from exc
-    except Exception as exc:  # the engine's own error, whatever its class
-        raise ChartkitError(f"{reading.engine} could not fetch the first {n} rows: {exc}") from exc
