@@ -10,11 +10,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.app-installed: pyproject.toml | $(BIN)/python
+# setup.py and the C source too: a change rebuilds chartkit._speedups in place
+$(VENV)/.app-installed: pyproject.toml setup.py chartkit/_speedups.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[app]'
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml setup.py chartkit/_speedups.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.app-installed
 

@@ -1,18 +1,59 @@
 """One reading of a list of dicts: each column's values pulled out once, in C.
 
 The check, the frame and the date parse all start from a column's values. Reading them is
-most of the cost of a list of dicts, so a ``RowsetReading`` reads each column once with
-``read_columns`` and keeps the lists; everything downstream shares them.
+most of the cost of a list of dicts, so a ``RowsetReading`` reads each column once and keeps
+the lists; everything downstream shares them.
+
+Two readers give the same values. ``read_census`` uses the compiled ``chartkit._speedups``
+(built at install when a C compiler is there): one pass over the rows reads every column and,
+on the way, takes each column's ``Census`` (values per exact type, and the first of each) and
+parses its ISO dates into a ``WallClock``, so the check judges most columns from their census
+and the chart does not parse the dates again. Without it (or with ``CHARTKIT_PURE_PYTHON=1``
+in the environment at import) ``read_columns`` reads in Python and the check judges every
+column from its values: the same verdicts, more slowly.
 """
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
+from types import ModuleType
 from typing import Any, Final
 
-__all__ = ["ABSENT", "Absent", "read_columns"]
+import numpy as np
+
+__all__ = [
+    "ABSENT",
+    "CENSUS_CLASSES",
+    "SPEEDUPS",
+    "Absent",
+    "Census",
+    "ColumnRead",
+    "WallClock",
+    "known_wall_clock",
+    "read_census",
+    "read_columns",
+    "remember_wall_clock",
+]
+
+
+def _load_speedups() -> ModuleType | None:
+    """The compiled reader, unless it was not built or ``CHARTKIT_PURE_PYTHON=1`` is set."""
+    if os.environ.get("CHARTKIT_PURE_PYTHON") == "1":
+        return None
+    try:
+        from chartkit import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
+SPEEDUPS: ModuleType | None = _load_speedups()
+"""``chartkit._speedups`` when it is used, else None (tests set it to None for pure Python)."""
 
 COLUMNS_AT_ONCE: Final = 8  # columns read in one pass over the rows (memory: one list each)
 ROWS_AT_ONCE: Final = 1024  # rows read per column before the next column (they stay in cache)
@@ -76,3 +117,108 @@ def _read_plain(
                     del values[start:]  # drop what the failed pass appended
             values.extend(map(dict.get, block, repeat(names[i]), repeat(ABSENT)))
     return out, gaps
+
+
+# --- the compiled reader ---------------------------------------------------------------------
+
+CENSUS_CLASSES: Final = (
+    "int",  # exactly int
+    "float",  # exactly float, not NaN
+    "nan",  # exactly float, NaN
+    "str",  # exactly str (every one, whatever the three below say)
+    "bool",  # exactly bool
+    "none",  # None
+    "absent",  # the row has no such key
+    "other",  # any other type: the census does not decide the column
+    "iso",  # a str ``datetime.fromisoformat`` accepts (decided in C)
+    "not_iso",  # a str ``datetime.fromisoformat`` refuses (decided in C)
+    "unsure_iso",  # a str the C validator leaves to ``fromisoformat``
+)
+"""The census's classes, in the order ``chartkit/_speedups.c`` counts them."""
+
+_CLASS_AT: Final = {name: i for i, name in enumerate(CENSUS_CLASSES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """How many of a column's values fall in each class of ``CENSUS_CLASSES``, and where the
+    first of each is (-1 when there is none)."""
+
+    counts: tuple[int, ...]
+    firsts: tuple[int, ...]
+
+    def count(self, name: str) -> int:
+        return self.counts[_CLASS_AT[name]]
+
+    def first(self, name: str) -> int:
+        return self.firsts[_CLASS_AT[name]]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WallClock:
+    """A column of ISO date strings parsed once: wall-clock microseconds since 1970 (aware
+    values in UTC, naive ones as given — ``chartkit.encode.as_wall_clock``'s reading), and
+    whether any value carried a zone (``any_aware``)."""
+
+    micros: bytes
+    aware: bool
+
+    def times(self) -> np.ndarray[Any, np.dtype[np.datetime64]]:
+        """The times as a read-only ``datetime64[us]`` array over the parsed bytes."""
+        return np.frombuffer(self.micros, dtype="datetime64[us]")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ColumnRead:
+    """One column as the compiled reader read it."""
+
+    values: list[Any]
+    gap: bool  # some row lacks the key (``ABSENT`` among the values)
+    census: Census
+    clock: WallClock | None  # every value an ISO date string the C validator parsed
+
+
+def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[ColumnRead] | None:
+    """Each named column read in one pass in C, with its census and parsed dates; None when
+    the compiled reader is not used. Every row must be exactly a ``dict``.
+
+    Each row is fetched once and every name looked up in it; a key whose ``__eq__`` or
+    ``__hash__`` raises during a lookup raises here as it would in Python.
+    """
+    if SPEEDUPS is None:
+        return None
+    size = len(CENSUS_CLASSES)
+    out: list[ColumnRead] = []
+    for values, census, clock, aware in SPEEDUPS.read_columns(rows, names, ABSENT):
+        counted = Census(census[:size], census[size:])
+        out.append(
+            ColumnRead(
+                values,
+                counted.count("absent") > 0,
+                counted,
+                None if clock is None else WallClock(clock, aware),
+            )
+        )
+    return out
+
+
+# --- parsed dates handed to the chart --------------------------------------------------------
+
+# The wall clocks of the date columns ``RowsetReading.to_frame`` built, by the identity of the
+# Arrow array the frame holds (immutable data: while it lives, it is these strings). An entry
+# goes when its array does.
+_CLOCKS: Final[dict[int, tuple[weakref.ref[Any], WallClock]]] = {}
+
+
+def remember_wall_clock(arrow: Any, clock: WallClock) -> None:
+    """Note that ``arrow`` (a pyarrow array of date strings) reads as ``clock``."""
+    key = id(arrow)
+    _CLOCKS[key] = (weakref.ref(arrow, lambda _: _CLOCKS.pop(key, None)), clock)
+
+
+def known_wall_clock(arrow: Any) -> WallClock | None:
+    """The wall clock remembered for exactly this pyarrow array, if any."""
+    got = _CLOCKS.get(id(arrow))
+    if got is None or got[0]() is not arrow:
+        return None
+    return got[1]

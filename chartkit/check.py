@@ -1,11 +1,17 @@
 """The column check: rows against their declaration → one ``ColumnViolation`` per broken column.
 
-This is the hot path. A list of dicts is judged a column at a time, by value *type* first
-(listed in C with ``map(type, ...)``); only the types whose values need a look of their own
-(a float that may be NaN, a string that may be an ISO date) are looked at value by value, and
-even those mostly in C (``v != v`` for NaN, ``fromisoformat`` once per distinct string). A
-dataframe is judged by dtype where the dtype decides the question, and value by value only for
-object columns.
+This is the hot path. A list of plain dicts read by the compiled reader
+(``chartkit._speedups``) comes with each column's census — how many values of each exact type
+(int, float, NaN, str, bool, None, absent; strings of a date column as ISO or not), and where
+the first of each is — and a column whose census covers every value is judged from it alone.
+Any other column (a type the census does not know, a date string the C validator left to
+``fromisoformat``, or every column when the reader is not built) is judged from its values by
+``_check_values``, a column at a time, by value *type* first (listed in C with
+``map(type, ...)``); only the types whose values need a look of their own (a float that may be
+NaN, a string that may be an ISO date) are looked at value by value, and even those mostly in
+C (``v != v`` for NaN, ``fromisoformat`` once per distinct string). Both give the same
+violation. A dataframe is judged by dtype where the dtype decides the question, and value by
+value only for object columns.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from chartkit._columnar import Absent as _Absent
+from chartkit._columnar import Census
 from chartkit._safe import cap_sample
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
@@ -139,7 +146,14 @@ def check_columns(
     assert reading.rows is not None
     names = list(declared)
     for name, values in zip(names, reading.values(names), strict=True):
-        found = _check_values(values, name, declared[name], reading.total)
+        census = reading.census(name)
+        offenders = None if census is None else _census_offenders(census, declared[name])
+        if offenders is None:
+            found = _check_values(values, name, declared[name], reading.total)
+        elif census is not None and census.count("absent") == reading.total:
+            found = ColumnViolation.missing(name, declared[name], reading.total)
+        else:
+            found = _violation(offenders, values, name, declared[name], reading.total)
         if found is not None:
             out.append(found)
     return tuple(out)
@@ -305,8 +319,17 @@ def _check_values(
             verdict = _look(declared, value)
             if verdict == _BAD or (verdict == _NOTHING and not nullable):
                 found.add(_type_name(type(value), value), 1, i)
+    return _violation(found, values, name, decl, total)
+
+
+def _violation(
+    found: _Offenders, values: Sequence[Any], name: str, decl: ColumnDeclaration, total: int
+) -> ColumnViolation | None:
+    """The column's violation from its offenders grouped by type name (None if there are none):
+    the first offender's group leads, as the tool's rows show them."""
     if not found.groups:
         return None
+    declared, nullable = decl.type, decl.nullable
     ordered = sorted(found.groups.items(), key=lambda item: item[1][1])
     nothing = sum(n for kind, (n, _) in ordered if kind in ABSENCE_TYPE_NAMES)
     affected = sum(n for _, (n, _) in ordered)
@@ -323,6 +346,40 @@ def _check_values(
         nothing,
         tuple(kind for kind, _ in ordered[:4]),
     )
+
+
+def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | None:
+    """``_check_values``'s offenders, from a column's census alone; None when the census does
+    not decide the column (a value of a type it does not know, or an ISO-like string the C
+    validator left to ``fromisoformat``).
+
+    The same rules as ``_classify``/``_type_name``: absent is "absent", None and NaN are
+    "null" (offending unless nullable); an int or a float that is not NaN is a "number" (bool
+    is not one), a str a "string" — offending outside their own declared type, and a str in a
+    date column only when ``fromisoformat`` refuses it.
+    """
+    declared, nullable = decl.type, decl.nullable
+    if census.count("other") or (declared == "date" and census.count("unsure_iso")):
+        return None
+    found = _Offenders()
+
+    def add(type_name: str, cls: str) -> None:
+        found.add(type_name, census.count(cls), census.first(cls))
+
+    if not nullable:
+        add("absent", "absent")
+        add("null", "none")
+        add("null", "nan")
+    if declared != "number":
+        add("number", "int")
+        add("number", "float")
+    if declared != "boolean":
+        add("boolean", "bool")
+    if declared == "date":
+        add("string", "not_iso")
+    elif declared != "string":
+        add("string", "str")
+    return found
 
 
 def _judge_floats(

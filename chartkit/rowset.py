@@ -16,7 +16,13 @@ from typing import Any, Final, cast
 
 import pandas as pd
 
-from chartkit._columnar import ABSENT, read_columns
+from chartkit._columnar import (
+    ABSENT,
+    Census,
+    WallClock,
+    read_census,
+    read_columns,
+)
 from chartkit.errors import ChartkitError
 
 __all__ = ["RowsetReading", "narwhals_to_pandas", "read_rowset"]
@@ -30,8 +36,10 @@ class RowsetReading:
     ``plain`` says every row is exactly a ``dict`` (no subclass), which the check may read
     faster.
 
-    A list of dicts is read one column at a time, once: ``values`` keeps what it read, so the
-    check and ``to_frame`` share one pass over the rows.
+    A list of dicts is read once: ``values`` keeps what it read, so the check and ``to_frame``
+    share one pass over the rows. Plain rows are read in C where ``chartkit._speedups`` is
+    built, which also keeps each column's ``census`` (for the check) and ``wall_clock`` (its
+    ISO dates parsed, for the chart).
     """
 
     total: int
@@ -40,6 +48,8 @@ class RowsetReading:
     plain: bool = field(default=False, repr=False)
     _read: dict[Any, list[Any]] = field(default_factory=dict, init=False, repr=False)
     _gaps: dict[Any, bool] = field(default_factory=dict, init=False, repr=False)
+    _census: dict[Any, Census] = field(default_factory=dict, init=False, repr=False)
+    _clocks: dict[Any, WallClock] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def columns(self) -> tuple[str, ...]:
@@ -69,10 +79,27 @@ class RowsetReading:
         assert self.rows is not None, "values() reads a list of dicts; a frame has columns"
         todo = [name for name in dict.fromkeys(names) if name not in self._read]
         if todo:
-            got, gaps = read_columns(self.rows, todo, self.plain)
-            self._read.update(zip(todo, got, strict=True))
-            self._gaps.update(zip(todo, gaps, strict=True))
+            read = read_census(self.rows, todo) if self.plain else None
+            if read is None:
+                got, gaps = read_columns(self.rows, todo, self.plain)
+                self._read.update(zip(todo, got, strict=True))
+                self._gaps.update(zip(todo, gaps, strict=True))
+            else:
+                for name, column in zip(todo, read, strict=True):
+                    self._read[name], self._gaps[name] = column.values, column.gap
+                    self._census[name] = column.census
+                    if column.clock is not None:
+                        self._clocks[name] = column.clock
         return [self._read[name] for name in names]
+
+    def census(self, name: Any) -> Census | None:
+        """The column's census as the C reader took it (after ``values`` read it), or None
+        when it was read in Python."""
+        return self._census.get(name)
+
+    def wall_clock(self, name: Any) -> WallClock | None:
+        """The column's ISO dates as the C reader parsed them, when every value is one."""
+        return self._clocks.get(name)
 
     def to_frame(self) -> pd.DataFrame:
         """The rows as a pandas DataFrame, values as returned.
@@ -93,6 +120,9 @@ class RowsetReading:
             for i, (name, values) in enumerate(zip(names, read, strict=True))
         }
         for i, values in data.items():
+            census = self._census.get(names[i])
+            if census is not None and census.count("str") != len(values):
+                continue  # not every value is a str: no text array (the census says so in C)
             text = _text_array(values)
             if text is not None:
                 data[i] = text

@@ -1,0 +1,462 @@
+/* chartkit._speedups: one pass over a list of plain dicts, in C.
+ *
+ * The optional compiled half of chartkit._columnar (the markupsafe / simplejson pattern):
+ * when it is not built, the pure-Python reader and judge in chartkit._columnar and
+ * chartkit.check do the same work, and tests hold both to the same answers.
+ *
+ * read_columns(rows, names, absent) reads the rows once, row-major: each row is fetched once
+ * and every named key looked up in it. For each column it answers
+ *
+ *   (values, census, clock, aware)
+ *
+ * - values: a new list, the column's value in each row (`absent` where the row lacks the key);
+ * - census: a tuple of 2 * N_CLASSES ints, how many values fall in each class below and the
+ *   index of the first (-1 when none), so the check can judge a column from its census alone;
+ * - clock: when every value is a str this reader fully understands as an ISO date (class
+ *   ISO_OK), the bytes of an int64 array of wall-clock microseconds since 1970-01-01 (aware
+ *   values converted to UTC, naive ones as given, as chartkit.encode.as_wall_clock does);
+ *   otherwise None;
+ * - aware: whether any of those dates carried a zone (Z or an offset).
+ *
+ * Classes are decided by EXACT type only (int, float, str, bool, None, the absent marker);
+ * anything else (a subclass, numpy scalars, Decimal, dates, ...) is counted as OTHER and the
+ * caller judges that column in Python. The reader never calls back into Python code except
+ * through the dict lookup itself (a key's __eq__ may run there); errors propagate.
+ *
+ * iso_verdict(text) exposes the date validator for tests: (verdict, microseconds, aware).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* --- value classes (keep in step with CENSUS_CLASSES in chartkit/_columnar.py) ---------- */
+
+enum {
+    C_INT,       /* exactly int */
+    C_FLOAT,     /* exactly float, not NaN */
+    C_NAN,       /* exactly float, NaN */
+    C_STR,       /* exactly str (every one, whatever ISO_* says) */
+    C_BOOL,      /* exactly bool */
+    C_NONE,      /* None */
+    C_ABSENT,    /* the row has no such key */
+    C_OTHER,     /* any other type: the column is judged in Python */
+    C_ISO_OK,    /* a str datetime.fromisoformat accepts (decided here) */
+    C_ISO_BAD,   /* a str datetime.fromisoformat refuses (decided here) */
+    C_ISO_UNSURE,/* a str this validator does not fully understand: Python decides */
+    N_CLASSES
+};
+
+/* --- ISO 8601 validation and parse ------------------------------------------------------- */
+
+enum { ISO_OK = 0, ISO_BAD = 1, ISO_UNSURE = 2 };
+
+typedef struct {
+    PyObject *text;
+    int kind;
+    const void *data;
+    Py_ssize_t len;
+} Text;
+
+/* The ASCII digit at position i, or -1 (a non-ASCII digit such as U+FF12 is no digit here:
+ * CPython's fromisoformat reads ASCII digits only, and whatever it does, we say "unsure"). */
+static inline int
+digit_at(const Text *t, Py_ssize_t i)
+{
+    if (i >= t->len)
+        return -1;
+    Py_UCS4 c = PyUnicode_READ(t->kind, t->data, i);
+    return (c >= '0' && c <= '9') ? (int)(c - '0') : -1;
+}
+
+static inline Py_UCS4
+char_at(const Text *t, Py_ssize_t i)
+{
+    return i < t->len ? PyUnicode_READ(t->kind, t->data, i) : 0;
+}
+
+/* n ASCII digits at position i as a number, or -1 when any is not an ASCII digit. */
+static int
+digits(const Text *t, Py_ssize_t i, int n)
+{
+    int value = 0;
+    for (int k = 0; k < n; k++) {
+        int d = digit_at(t, i + k);
+        if (d < 0)
+            return -1;
+        value = value * 10 + d;
+    }
+    return value;
+}
+
+static int
+is_leap(int y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+days_in_month(int y, int m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return (m == 2 && is_leap(y)) ? 29 : days[m - 1];
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's
+ * days_from_civil), valid for every year 1..9999. */
+static int64_t
+days_from_civil(int y, int m, int d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* Whether datetime.fromisoformat (Python 3.11) accepts the text, for the forms decided here:
+ *
+ *   YYYY-MM-DD
+ *   YYYY-MM-DD[T ]HH[:MM[:SS[.f{1,6}]]][Z | +HH | -HH | +HH:MM | -HH:MM]
+ *
+ * Those are ISO_OK (with *micros the wall clock, *aware set for a zone) when every field is in
+ * range, ISO_BAD when the shape is one of these but a date or time field is out of range (a
+ * month 13, February 30, hour 24, ...). A text that does not begin with four ASCII digits is
+ * ISO_BAD too: every form fromisoformat accepts does. Everything else (week dates, basic
+ * forms such as 20240105, a comma before the fraction, offsets with seconds or past 23:59,
+ * other separators, trailing text) is ISO_UNSURE, and the caller asks fromisoformat itself.
+ */
+static int
+iso_parse(const Text *t, int64_t *micros, int *aware)
+{
+    *aware = 0;
+    *micros = 0;
+    int y = digits(t, 0, 4);
+    if (y < 0)
+        return ISO_BAD; /* includes "" and anything shorter than four characters */
+    if (t->len < 10 || char_at(t, 4) != '-' || char_at(t, 7) != '-')
+        return ISO_UNSURE;
+    int m = digits(t, 5, 2), d = digits(t, 8, 2);
+    if (m < 0 || d < 0)
+        return ISO_UNSURE;
+    int bad = y < 1 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, m < 1 || m > 12 ? 1 : m);
+    int64_t seconds = days_from_civil(y, (m < 1 || m > 12) ? 1 : m, d) * 86400;
+    int64_t fraction = 0;
+    Py_ssize_t i = 10;
+    if (i == t->len)
+        goto done;
+    Py_UCS4 sep = char_at(t, i);
+    if (sep != 'T' && sep != ' ')
+        return ISO_UNSURE;
+    i++;
+    /* the time: HH, then optionally :MM, :SS, .f{1,6} */
+    int hh = digits(t, i, 2);
+    if (hh < 0)
+        return ISO_UNSURE;
+    bad |= hh > 23;
+    seconds += (int64_t)hh * 3600;
+    i += 2;
+    if (char_at(t, i) == ':') {
+        int mm = digits(t, i + 1, 2);
+        if (mm < 0)
+            return ISO_UNSURE;
+        bad |= mm > 59;
+        seconds += mm * 60;
+        i += 3;
+        if (char_at(t, i) == ':') {
+            int ss = digits(t, i + 1, 2);
+            if (ss < 0)
+                return ISO_UNSURE;
+            bad |= ss > 59;
+            seconds += ss;
+            i += 3;
+            if (char_at(t, i) == '.') {
+                int n = 0;
+                i++;
+                while (n < 7 && digit_at(t, i + n) >= 0)
+                    n++;
+                if (n == 0 || n > 6)
+                    return ISO_UNSURE; /* fromisoformat's own rules for those */
+                fraction = digits(t, i, n);
+                for (int k = n; k < 6; k++)
+                    fraction *= 10;
+                i += n;
+            }
+        }
+    }
+    if (i == t->len)
+        goto done;
+    /* the zone: Z at the very end, or a sign and HH or HH:MM under 24 hours */
+    Py_UCS4 z = char_at(t, i);
+    if (z == 'Z') {
+        if (i + 1 != t->len)
+            return ISO_UNSURE;
+        *aware = 1;
+        goto done;
+    }
+    if (z != '+' && z != '-')
+        return ISO_UNSURE;
+    int oh = digits(t, i + 1, 2), om = 0;
+    if (oh < 0 || oh > 23)
+        return ISO_UNSURE;
+    if (i + 3 != t->len) {
+        if (char_at(t, i + 3) != ':' || i + 6 != t->len)
+            return ISO_UNSURE;
+        om = digits(t, i + 4, 2);
+        if (om < 0 || om > 59)
+            return ISO_UNSURE;
+    }
+    *aware = 1;
+    int64_t offset = (int64_t)oh * 3600 + om * 60;
+    seconds -= z == '+' ? offset : -offset; /* local = UTC + offset */
+done:
+    if (bad)
+        return ISO_BAD;
+    *micros = seconds * 1000000 + fraction;
+    return ISO_OK;
+}
+
+static int
+iso_text(PyObject *text, int64_t *micros, int *aware)
+{
+    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    return iso_parse(&t, micros, aware);
+}
+
+/* --- the reader --------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *key;    /* borrowed from names */
+    PyObject *values; /* new list of n items, untracked by the GC until it is complete */
+    Py_ssize_t count[N_CLASSES];
+    Py_ssize_t first[N_CLASSES];
+    PyObject *clock; /* bytes of n int64 while every value so far is ISO_OK, else NULL */
+    int aware;
+} Column;
+
+static inline void
+tally(Column *c, int cls, Py_ssize_t i)
+{
+    if (c->count[cls]++ == 0)
+        c->first[cls] = i;
+}
+
+/* Count one value into its column's census (and wall clock). -1 with an exception set when
+ * the wall clock cannot be allocated. */
+static int
+take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
+{
+    PyTypeObject *tp = Py_TYPE(v);
+    int cls;
+    if (tp == &PyLong_Type)
+        cls = C_INT;
+    else if (tp == &PyUnicode_Type) {
+        tally(c, C_STR, i);
+        int64_t micros;
+        int aware;
+        int verdict = iso_text(v, &micros, &aware);
+        if (verdict == ISO_OK) {
+            cls = C_ISO_OK;
+            if (i == 0 && n <= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) {
+                /* a first date: the column may be all dates, keep a wall clock */
+                c->clock = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+                if (c->clock == NULL)
+                    return -1;
+            }
+            if (c->clock != NULL) {
+                ((int64_t *)PyBytes_AS_STRING(c->clock))[i] = micros;
+                c->aware |= aware;
+            }
+        }
+        else
+            cls = verdict == ISO_BAD ? C_ISO_BAD : C_ISO_UNSURE;
+    }
+    else if (tp == &PyFloat_Type)
+        cls = isnan(PyFloat_AS_DOUBLE(v)) ? C_NAN : C_FLOAT;
+    else if (tp == &PyBool_Type)
+        cls = C_BOOL;
+    else if (v == Py_None)
+        cls = C_NONE;
+    else if (v == absent)
+        cls = C_ABSENT;
+    else
+        cls = C_OTHER;
+    tally(c, cls, i);
+    if (cls != C_ISO_OK && c->clock != NULL) {
+        Py_CLEAR(c->clock); /* not every value is a date read here: no wall clock */
+        c->aware = 0;
+    }
+    return 0;
+}
+
+static void
+free_columns(Column *cols, Py_ssize_t width)
+{
+    for (Py_ssize_t k = 0; k < width; k++) {
+        Py_XDECREF(cols[k].values); /* list_dealloc tolerates the slots not yet filled */
+        Py_XDECREF(cols[k].clock);
+    }
+    PyMem_Free(cols);
+}
+
+/* The answer for one column: (values, census, clock or None, aware). */
+static PyObject *
+column_answer(Column *c)
+{
+    PyObject *census = PyTuple_New(2 * N_CLASSES);
+    if (census == NULL)
+        return NULL;
+    for (int k = 0; k < N_CLASSES; k++) {
+        PyObject *n = PyLong_FromSsize_t(c->count[k]);
+        PyObject *at = PyLong_FromSsize_t(c->first[k]);
+        if (n == NULL || at == NULL) {
+            Py_XDECREF(n);
+            Py_XDECREF(at);
+            Py_DECREF(census);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(census, k, n);
+        PyTuple_SET_ITEM(census, N_CLASSES + k, at);
+    }
+    PyObject *clock = c->clock != NULL ? c->clock : Py_None;
+    return Py_BuildValue("(ONOO)", c->values, census, clock, c->aware ? Py_True : Py_False);
+}
+
+static PyObject *
+read_columns(PyObject *module, PyObject *args)
+{
+    PyObject *rows_arg, *names_arg, *absent;
+    if (!PyArg_ParseTuple(args, "OOO:read_columns", &rows_arg, &names_arg, &absent))
+        return NULL;
+    PyObject *rows = PySequence_Fast(rows_arg, "rows must be a list or tuple of dicts");
+    if (rows == NULL)
+        return NULL;
+    PyObject *names = PySequence_Tuple(names_arg);
+    if (names == NULL) {
+        Py_DECREF(rows);
+        return NULL;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    const Py_ssize_t width = PyTuple_GET_SIZE(names);
+    PyObject *out = NULL;
+    Column *cols = PyMem_Calloc(width ? width : 1, sizeof(Column));
+    if (cols == NULL) {
+        PyErr_NoMemory();
+        goto finally;
+    }
+    for (Py_ssize_t k = 0; k < width; k++) {
+        Column *c = &cols[k];
+        c->key = PyTuple_GET_ITEM(names, k);
+        for (int j = 0; j < N_CLASSES; j++)
+            c->first[j] = -1;
+        c->values = PyList_New(n);
+        if (c->values == NULL)
+            goto fail;
+        /* Until every slot is filled the list must not be seen: a key's __eq__ runs Python
+         * code in the middle of the reading, and the GC would hand it the list. */
+        PyObject_GC_UnTrack(c->values);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* a key's __eq__ may have shortened the list: never read past its end */
+        if (i >= PySequence_Fast_GET_SIZE(rows)) {
+            PyErr_SetString(PyExc_RuntimeError, "the rows changed size while being read");
+            goto fail;
+        }
+        PyObject *row = PySequence_Fast_GET_ITEM(rows, i);
+        if (!PyDict_CheckExact(row)) {
+            PyErr_Format(PyExc_TypeError, "row %zd is a %.200s, not a dict", i,
+                         Py_TYPE(row)->tp_name);
+            goto fail;
+        }
+        Py_INCREF(row); /* held while its keys are looked up: __eq__ may drop it from rows */
+        for (Py_ssize_t k = 0; k < width; k++) {
+            Column *c = &cols[k];
+            PyObject *v = PyDict_GetItemWithError(row, c->key); /* borrowed */
+            if (v == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(row);
+                    goto fail;
+                }
+                v = absent;
+            }
+            Py_INCREF(v); /* ours before the next lookup can run code that frees it */
+            PyList_SET_ITEM(c->values, i, v);
+            if (take(c, v, absent, i, n) < 0) {
+                Py_DECREF(row);
+                goto fail;
+            }
+        }
+        Py_DECREF(row);
+    }
+    out = PyList_New(width);
+    if (out == NULL)
+        goto fail;
+    for (Py_ssize_t k = 0; k < width; k++) {
+        Column *c = &cols[k];
+        PyObject_GC_Track(c->values); /* complete: every slot holds a value */
+        PyObject *answer = column_answer(c);
+        if (answer == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, k, answer);
+    }
+    free_columns(cols, width);
+    goto finally;
+fail:
+    Py_CLEAR(out);
+    if (cols != NULL)
+        free_columns(cols, width);
+finally:
+    Py_DECREF(rows);
+    Py_DECREF(names);
+    return out;
+}
+
+static PyObject *
+iso_verdict(PyObject *module, PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "iso_verdict takes a str, not %.200s",
+                     Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    int64_t micros;
+    int aware;
+    int verdict = iso_text(text, &micros, &aware);
+    return Py_BuildValue("(iLO)", verdict, (long long)micros, aware ? Py_True : Py_False);
+}
+
+static PyMethodDef methods[] = {
+    {"read_columns", read_columns, METH_VARARGS,
+     "read_columns(rows, names, absent) -> [(values, census, clock, aware)] per name"},
+    {"iso_verdict", iso_verdict, METH_O,
+     "iso_verdict(text) -> (0 accepted | 1 refused | 2 unsure, wall-clock micros, aware)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "chartkit._speedups",
+    "One pass over a list of plain dicts in C: columns, their census, ISO dates parsed once.",
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "N_CLASSES", N_CLASSES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,11 @@
+"""Types of the optional compiled reader (chartkit/_speedups.c)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+N_CLASSES: int
+
+def read_columns(
+    rows: Sequence[dict[Any, Any]], names: Sequence[Any], absent: object, /
+) -> list[tuple[list[Any], tuple[int, ...], bytes | None, bool]]: ...
+def iso_verdict(text: str, /) -> tuple[int, int, bool]: ...
