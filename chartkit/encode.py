@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from altair.utils.core import infer_vegalite_type_for_pandas
 
+from chartkit._columnar import known_wall_clock
 from chartkit._safe import sample_text
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
@@ -315,10 +316,16 @@ def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
     """``as_wall_clock`` and ``any_aware`` from one parse: the naive timestamps, and whether any
     value carried a time zone.
 
-    Strings are parsed once, in C (pandas' ISO 8601 reader, which keeps a zone when every value
-    shares it); values with several zones, or zones beside naive values, which pandas will not
-    hold in one column, take the two separate steps.
+    A column of ISO strings that a list of dicts' reading already parsed (in C, while the
+    check validated them: ``RowsetReading.to_frame`` hands those on with the exact Arrow
+    array it built) is not parsed again. Other strings are parsed once, in C (pandas' ISO 8601
+    reader, which keeps a zone when every value shares it); values with several zones, or
+    zones beside naive values, which pandas will not hold in one column, take the two separate
+    steps.
     """
+    known = _parsed_by_reading(series)
+    if known is not None:
+        return known
     if not pd.api.types.is_datetime64_any_dtype(series.dtype):
         try:
             with warnings.catch_warnings():
@@ -330,6 +337,21 @@ def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
             return as_wall_clock(series), any_aware(series)
         series = parsed
     return as_wall_clock(series), getattr(series.dt, "tz", None) is not None
+
+
+def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:
+    """``wall_clock``'s answer when the series holds exactly the Arrow array of date strings a
+    reading parsed (see ``chartkit._columnar.remember_wall_clock``); None otherwise."""
+    array = series.array
+    if not isinstance(array, pd.arrays.ArrowStringArray):
+        return None
+    clock = known_wall_clock(array.__arrow_array__())
+    if clock is None:
+        return None
+    times = clock.times()
+    if len(times) != len(series):
+        return None
+    return pd.Series(times, index=series.index, name=series.name), clock.aware
 
 
 def _wall_clock(value: Any) -> dt.datetime | None:

@@ -22,6 +22,7 @@ from chartkit._columnar import (
     WallClock,
     read_census,
     read_columns,
+    remember_wall_clock,
 )
 from chartkit.errors import ChartkitError
 
@@ -119,6 +120,7 @@ class RowsetReading:
             i: [_NAN if v is ABSENT else v for v in values] if self._gaps[name] else values
             for i, (name, values) in enumerate(zip(names, read, strict=True))
         }
+        texts: list[int] = []
         for i, values in data.items():
             census = self._census.get(names[i])
             if census is not None and census.count("str") != len(values):
@@ -126,11 +128,17 @@ class RowsetReading:
             text = _text_array(values)
             if text is not None:
                 data[i] = text
+                texts.append(i)
         try:
             frame = pd.DataFrame(data).set_axis(labels, axis=1)
         except UnicodeEncodeError:  # a lone surrogate: pandas' string dtype cannot hold it
             objects = {i: pd.Series(_given(v), dtype=object) for i, v in enumerate(read)}
             frame = pd.DataFrame(objects).set_axis(labels, axis=1)
+        else:
+            for i in texts:  # dates parsed by the reading are handed on with their column
+                clock = self._clocks.get(names[i])
+                if clock is not None:
+                    remember_wall_clock(frame.iloc[:, i].array.__arrow_array__(), clock)
         for i, name in enumerate(frame.columns):
             column = frame[name]
             if column.dtype.kind == "f" and column.isna().any():
