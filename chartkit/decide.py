@@ -840,11 +840,18 @@ class _Planner:
             series_n, known = _distinct_rows(data, series) if series else (1, {})
             seconds = _bucket_seconds(data[fx], self.max_points // max(1, series_n))
             rows = len(data)
-            data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
-            buckets = _bucket_codes(data[fx], seconds)
-            known = {**known, fx: buckets} if buckets is not None else known
             aggregate = how or "mean"
-            data = _reduce(data, keys, fy, aggregate, known)  # the same rows: codes reused
+            # each date's bucket counted by integer arithmetic, the dates themselves not floored
+            buckets = _bucket_codes(data[fx], seconds, floor=True)
+            reduced = (
+                _reduce_by_one_key(data, keys, fy, aggregate, {**known, fx: buckets})
+                if buckets is not None
+                else None
+            )
+            if reduced is None:  # dates the arithmetic does not floor: pandas floors them
+                data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
+                reduced = _reduce(data, keys, fy, aggregate, known)  # the same rows: codes reused
+            data = reduced
             period = f"{_duration(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
             self.notes.append(
@@ -1272,7 +1279,8 @@ def _bin_edges(values: Any, bins: int) -> Any:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_ | np.timedelta64  # numpy calls a timedelta an integer
+        value,
+        bool | np.bool_ | np.timedelta64,  # numpy calls a timedelta an integer
     )
 
 
@@ -1365,14 +1373,18 @@ def _reduce_by_one_key(
         code += codes
         uniques.append(found)
     at, dense = _dense(code)  # the groups in sorted order, and each row's group among them
+    sizes = pd.Series(np.bincount(dense, minlength=len(at)).astype(np.int64))
     if how == "count":
-        columns = {"count": pd.Series(np.bincount(dense, minlength=len(at)).astype(np.int64))}
+        columns = {"count": sizes}
     else:
-        groups = pd.CategoricalIndex(pd.Categorical.from_codes(dense, pd.RangeIndex(len(at))))
-        values = data[fy].reset_index(drop=True)
-        agg = values.groupby(groups, sort=True, observed=True).agg([how, "size"])
-        agg = agg.reset_index(drop=True)
-        columns = {fy: agg[how], ROWS: agg["size"]}
+        # every category holds a row (the codes are dense), so grouping by all of them
+        # (observed=False) is grouping by those observed, without pandas looking for which
+        groups = pd.CategoricalIndex(
+            pd.Categorical.from_codes(dense, pd.RangeIndex(len(at)), validate=False)
+        )
+        values = pd.Series(data[fy].to_numpy(copy=False))
+        agg = values.groupby(groups, sort=True, observed=False).agg(how)
+        columns = {fy: agg.reset_index(drop=True), ROWS: sizes}
     out: dict[str, Any] = {}
     for k, found in zip(keys[::-1], uniques[::-1], strict=True):
         size = max(1, len(found))
@@ -1399,10 +1411,15 @@ def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
 _PER_SECOND: Final[Mapping[str, int]] = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 
-def _bucket_codes(times: pd.Series, seconds: int) -> tuple[Any, Any] | None:
+def _bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tuple[Any, Any] | None:
     """``_sorted_codes`` of naive dates floored to ``seconds``, by arithmetic rather than a hash:
     each date's bucket counted from the first. Every bucket in the span is a value, so codes
-    may skip some; None when the dates are not such (zoned, missing, or off the buckets)."""
+    may skip some; None when the dates are not such (zoned, missing, or off the buckets).
+
+    With ``floor``, dates off the buckets are floored here, on their integer ticks, as
+    ``times.dt.floor(f"{seconds}s")`` floors them (towards the past, from 1970-01-01), so
+    the caller need not floor the column first.
+    """
     values = times.to_numpy()
     if values.dtype.kind != "M" or not len(values):
         return None
@@ -1411,14 +1428,20 @@ def _bucket_codes(times: pd.Series, seconds: int) -> tuple[Any, Any] | None:
         return None
     ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
     lo = int(ints.min())
+    if floor:
+        lo = lo // step * step  # the first date's bucket
     span = (int(ints.max()) - lo) // step + 1
     if span > 4 * len(values) + 1024:
         return None
-    codes = ints - lo
-    for at in range(0, len(codes), 1 << 20):  # off the buckets? (a block at a time: memory)
-        if np.remainder(codes[at : at + (1 << 20)], step).any():
-            return None
-    np.floor_divide(codes, step, out=codes)
+    if floor:
+        codes = np.floor_divide(ints, step)
+        codes -= lo // step
+    else:
+        codes = ints - lo
+        for at in range(0, len(codes), 1 << 20):  # off the buckets? (a block at a time: memory)
+            if np.remainder(codes[at : at + (1 << 20)], step).any():
+                return None
+        np.floor_divide(codes, step, out=codes)
     found = pd.DatetimeIndex((lo + step * np.arange(span, dtype=np.int64)).view(values.dtype))
     return _compact(codes, span), found
 

@@ -1,0 +1,151 @@
+"""view()'s fast paths give the View the paths they replace give: the same spec, notes, reason
+and rows left out, on the edge cases where they could part (``chartkit.decide``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import chartkit.decide as decide
+from chartkit import View, view
+from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key
+
+
+def same_view(a: View, b: View) -> None:
+    assert (a.kind, a.reason, a.mark) == (b.kind, b.reason, b.mark)
+    assert a.notes == b.notes and a.left_out == b.left_out and a.refusals == b.refusals
+    assert dict(a.encodings) == dict(b.encodings) and dict(a.options) == dict(b.options)
+    assert a.spec == b.spec
+
+
+def slow_view(monkeypatch: pytest.MonkeyPatch, data: Any, decl: Any, **kw: Any) -> View:
+    """The view as the replaced path makes it: dates floored by pandas, then grouped."""
+    with monkeypatch.context() as m:
+        m.setattr(decide, "_bucket_codes", lambda *a, **k: None)
+        return view(data, decl, **kw)
+
+
+def series(n: int, *, start: str = "2024-03-30", freq: str = "37s", tz: str | None = "UTC",
+           regions: int = 3, seed: int = 0) -> pd.DataFrame:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "ts": pd.date_range(start, periods=n, freq=freq, tz=tz),
+            "v": rng.gamma(2.0, 5.0, n),
+            "r": [f"r{i % regions}" for i in range(n)],
+        }
+    )
+
+
+DECL = {"ts": "date", "v": "number", "r": "string"}
+
+
+def with_gaps(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    out.loc[::7, "ts"] = pd.NaT
+    out.loc[::5, "v"] = np.nan
+    out.loc[::11, "r"] = None
+    return out
+
+
+CASES = {
+    "utc": series(900),
+    "naive": series(900, tz=None),
+    "paris across DST": series(900, start="2024-03-31 00:30", freq="20s", tz="Europe/Paris"),
+    "new york, fall back": series(900, start="2024-11-03 05:00", tz="America/New_York"),
+    "before 1970": series(900, start="1969-12-31 23:00", tz=None),
+    "NaT, NaN and no region": with_gaps(series(900)),
+    "one series": series(900, regions=1),
+    "many series (facets)": series(900, regions=14),
+    "one row per region": series(900, regions=900),
+    "one date": series(900).assign(ts=pd.Timestamp("2024-05-01", tz="UTC")),
+    "on bucket boundaries": series(900, start="2024-01-01", freq="60s"),
+    "nanoseconds apart": series(900, freq="1ns"),
+    "milliseconds unit": series(900).astype({"ts": "datetime64[ms, UTC]"}),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_bucketed_line_is_the_view_pandas_floor_and_groupby_give(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = CASES[name]
+    for kw in ({}, {"aggregate": "max"}, {"aggregate": "count"}, {"facet": "r"}, {"y": "v"}):
+        fast = view(frame, DECL, max_points=100, **kw)
+        same_view(fast, slow_view(monkeypatch, frame, DECL, max_points=100, **kw))
+
+
+def test_a_bucketed_line_from_rows_with_iso_dates_is_the_same_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frame = series(600, start="2024-10-27 00:00", freq="23s", tz="Europe/Berlin")
+    rows = frame.assign(ts=frame["ts"].map(lambda t: t.isoformat())).to_dict("records")
+    rows[3]["ts"] = None
+    rows[8]["v"] = "n/a"  # an offender, left out and noted
+    fast = view(rows, DECL, max_points=100)
+    assert fast.kind == "chart" and fast.left_out == 2
+    same_view(fast, slow_view(monkeypatch, rows, DECL, max_points=100))
+
+
+def test_one_row_and_an_all_null_series_are_the_same_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    one = series(1)
+    same_view(view(one, DECL, max_points=100), slow_view(monkeypatch, one, DECL, max_points=100))
+    empty = series(400).assign(r=None)
+    same_view(
+        view(empty, DECL, max_points=100), slow_view(monkeypatch, empty, DECL, max_points=100)
+    )
+
+
+def reference(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
+    grouped = data.groupby(keys, sort=True, dropna=False)
+    if how == "count":
+        return grouped.size().rename("count").reset_index()
+    return grouped[fy].agg([how, "size"]).reset_index().rename(columns={how: fy, "size": "rows"})
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("seconds", [1, 60, 1800, 86400])
+def test_floored_bucket_codes_are_the_factorization_of_pandas_floor(
+    unit: str, seconds: int
+) -> None:
+    rng = np.random.default_rng(seconds)
+    offsets = pd.to_timedelta(rng.integers(-1500 * seconds, 1500 * seconds, 500), "s")
+    times = pd.Series(pd.Timestamp("1970-01-01 00:00:00.5") + offsets).astype(f"datetime64[{unit}]")
+    times[:3] = times[0].floor(f"{seconds}s")  # dates on a boundary, and just past it
+    times[3] = times[0].floor(f"{seconds}s") - pd.Timedelta(1, unit)
+    got = _bucket_codes(times, seconds, floor=True)
+    assert got is not None
+    codes, found = got
+    floored = times.dt.floor(f"{seconds}s")
+    assert found.dtype == times.dtype and found.is_monotonic_increasing
+    assert (found.take(codes) == pd.DatetimeIndex(floored)).all()
+    data = pd.DataFrame({"t": times, "r": rng.choice(["a", "b"], 500), "y": rng.random(500)})
+    for keys in (["t", "r"], ["t"]):
+        for how in ("mean", "sum", "median", "min", "max", "count"):
+            pd.testing.assert_frame_equal(
+                _reduce_by_one_key(data, keys, "y", how, {"t": got}),
+                reference(data.assign(t=floored), keys, "y", how),
+            )
+
+
+def test_floored_bucket_codes_refuse_what_the_arithmetic_cannot_floor() -> None:
+    times = pd.Series(pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:10"]))
+    assert _bucket_codes(times, 3600, floor=True) is not None  # floored, not refused
+    assert _bucket_codes(pd.Series([times[0], pd.NaT]), 60, floor=True) is None
+    assert _bucket_codes(times.dt.tz_localize("UTC"), 60, floor=True) is None
+    apart = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-11"]))
+    assert _bucket_codes(apart, 1, floor=True) is None
+
+
+def test_a_reduction_of_one_value_or_one_row_groups_as_groupby_does() -> None:
+    for data in (
+        pd.DataFrame({"t": pd.to_datetime(["2024-01-01"] * 4), "r": ["a"] * 4, "y": [1.0] * 4}),
+        pd.DataFrame({"t": pd.to_datetime(["2024-01-01"]), "r": ["a"], "y": [np.nan]}),
+    ):
+        for how in ("mean", "sum", "count"):
+            pd.testing.assert_frame_equal(
+                _reduce(data, ["t", "r"], "y", how), reference(data, ["t", "r"], "y", how)
+            )
