@@ -1359,23 +1359,19 @@ def _reduce_by_one_key(
     """
     if data.empty:
         return None
-    code = np.zeros(len(data), dtype=np.int64)
-    uniques: list[Any] = []
+    factorized: list[tuple[Any, Any]] = []
     for k in keys:
-        factorized = (known or {}).get(k) or _sorted_codes(data[k])
-        if factorized is None:  # values that do not sort: let groupby decide
+        got = (known or {}).get(k) or _sorted_codes(data[k])
+        if got is None:  # values that do not sort: let groupby decide
             return None
-        codes, found = factorized
-        size = max(1, len(found))
-        if float(code.max(initial=0)) * size + size >= 2.0**62:
-            return None
-        code *= size
-        code += codes
-        uniques.append(found)
-    at, dense = _dense(code)  # the groups in sorted order, and each row's group among them
-    sizes = pd.Series(np.bincount(dense, minlength=len(at)).astype(np.int64))
+        factorized.append(got)
+    code = _combined(factorized)
+    if code is None:
+        return None
+    at, dense, sizes = _groups(code)  # the groups in sorted order, each row's group, its rows
+    rows = pd.Series(sizes.astype(np.int64, copy=False))
     if how == "count":
-        columns = {"count": sizes}
+        columns = {"count": rows}
     else:
         # every category holds a row (the codes are dense), so grouping by all of them
         # (observed=False) is grouping by those observed, without pandas looking for which
@@ -1384,9 +1380,9 @@ def _reduce_by_one_key(
         )
         values = pd.Series(data[fy].to_numpy(copy=False))
         agg = values.groupby(groups, sort=True, observed=False).agg(how)
-        columns = {fy: agg.reset_index(drop=True), ROWS: sizes}
+        columns = {fy: agg.reset_index(drop=True), ROWS: rows}
     out: dict[str, Any] = {}
-    for k, found in zip(keys[::-1], uniques[::-1], strict=True):
+    for k, (_, found) in zip(keys[::-1], factorized[::-1], strict=True):
         size = max(1, len(found))
         taken = found.take(at % size)
         # groupby infers a better dtype for object keys (strings → str); so do we
@@ -1399,12 +1395,56 @@ _Codes = Mapping[str, tuple[Any, Any]]
 """Keys already factorized: column → (codes, sorted values), as ``_sorted_codes`` gives."""
 
 
+def _combined(factorized: list[tuple[Any, Any]]) -> Any:
+    """Several keys' codes as one int64 per row, the first key the most significant (so the
+    combined codes sort as the keys do); None when they would not fit in 62 bits."""
+    bound = 1
+    for _, found in factorized:
+        bound *= max(1, len(found))
+    if bound >= 2**62:
+        return None
+    code: Any = None
+    for codes, found in factorized:
+        if code is None:
+            code = codes.astype(np.int64)  # a copy: it is added to in place
+        else:
+            code *= max(1, len(found))
+            code += codes
+    return code
+
+
 def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
     """``pd.factorize`` in sorted order, missing last; None when the values do not sort."""
+    text = _text_codes(values)
+    if text is not None:
+        return text
     try:
         codes, found = pd.factorize(values, sort=True, use_na_sentinel=False)
     except (TypeError, ValueError):
         return None
+    return codes, found
+
+
+def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
+    """``_sorted_codes`` of a column of text held by pyarrow, none of it missing: pyarrow's
+    dictionary encoding (one hash per row, in C), then its few distinct values sorted as
+    pandas sorts them and the codes renumbered. pandas' own ``factorize`` makes the same
+    encoding and then copies, widens and renumbers the codes in more passes. None for any
+    other column."""
+    array = values.array
+    if not isinstance(array, pd.arrays.ArrowStringArray):
+        return None
+    import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+    chunked = array.__arrow_array__()
+    if chunked.null_count:
+        return None
+    encoded = pc.dictionary_encode(chunked).combine_chunks()
+    order = pc.array_sort_indices(encoded.dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    codes = _compact(rank, len(order))[encoded.indices.to_numpy(zero_copy_only=False)]
+    found = pd.Index(pd.array(encoded.dictionary.take(order), dtype=values.dtype))
     return codes, found
 
 
@@ -1454,19 +1494,21 @@ def _compact(codes: Any, size: int) -> Any:
     return codes
 
 
-def _dense(code: Any) -> tuple[Any, Any]:
-    """The distinct codes in sorted order, and each code's index among them."""
+def _groups(code: Any) -> tuple[Any, Any, Any]:
+    """The distinct codes in sorted order, each code's index among them, and how many rows
+    hold each."""
     span = int(code.max()) + 1
     if span > 4 * len(code) + 1024:  # sparse: a sort
-        at, dense = np.unique(code, return_inverse=True)
-        return at, _compact(dense.reshape(-1), len(at))
-    present = np.bincount(code, minlength=span) > 0
+        at, dense, sizes = np.unique(code, return_inverse=True, return_counts=True)
+        return at, _compact(dense.reshape(-1), len(at)), sizes
+    counts = np.bincount(code, minlength=span)
+    present = counts > 0
     at = np.flatnonzero(present)
-    return at, _compact(np.cumsum(present) - 1, len(at))[code]
+    return at, _compact(np.cumsum(present) - 1, len(at))[code], counts[at]
 
 
 def _distinct(code: Any) -> int:
-    """How many distinct codes there are (``len(_dense(code)[0])``, without the inverse)."""
+    """How many distinct codes there are (``len(_groups(code)[0])``, without the inverse)."""
     span = int(code.max()) + 1
     if span > 4 * len(code) + 1024:
         return len(np.unique(code))
@@ -1490,13 +1532,11 @@ def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
         if factorized is None:
             return len(data.drop_duplicates(keys)), {}
         known[k] = (_compact(factorized[0], len(factorized[1])), factorized[1])
-    code = np.zeros(len(data), dtype=np.int64)
-    for codes, found in known.values():
-        size = max(1, len(found))
-        if float(code.max(initial=0)) * size + size >= 2.0**62:
-            return len(data.drop_duplicates(keys)), known
-        code *= size
-        code += codes
+    if len(known) == 1:  # one key: every value factorize found is held by a row
+        return (len(next(iter(known.values()))[1]) if len(data) else 0), known
+    code = _combined(list(known.values()))
+    if code is None:
+        return len(data.drop_duplicates(keys)), known
     return (_distinct(code) if len(code) else 0), known
 
 

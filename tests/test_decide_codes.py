@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from chartkit.decide import _bucket_codes, _dense, _distinct_rows, _reduce
+from chartkit.decide import _bucket_codes, _distinct_rows, _groups, _reduce
 
 
 def reference(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
@@ -66,9 +66,10 @@ def test_codes_counted_once_group_as_groupby_does(how: str, keys: list[str]) -> 
 
 def test_dense_codes_keep_the_sorted_order_whether_the_codes_are_sparse_or_not() -> None:
     for code in (np.array([5, 2, 5, 9, 2]), np.array([10**9, 3, 10**9, 7])):
-        at, dense = _dense(code)
+        at, dense, sizes = _groups(code)
         assert list(at) == sorted(set(code.tolist()))
         assert list(at[dense]) == list(code)
+        assert list(sizes) == [code.tolist().count(c) for c in at]
 
 
 @pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])

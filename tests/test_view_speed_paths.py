@@ -11,7 +11,7 @@ import pytest
 
 import chartkit.decide as decide
 from chartkit import View, view
-from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key
+from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key, _text_codes
 
 
 def same_view(a: View, b: View) -> None:
@@ -149,3 +149,32 @@ def test_a_reduction_of_one_value_or_one_row_groups_as_groupby_does() -> None:
             pd.testing.assert_frame_equal(
                 _reduce(data, ["t", "r"], "y", how), reference(data, ["t", "r"], "y", how)
             )
+
+
+TEXTS = {
+    "regions": ["eu-west-1", "us-east-1", "ap-south-1"] * 40,
+    "one value": ["only"] * 50,
+    "one row": ["x"],
+    "case, accents, emoji, empty": ["b", "B", "é", "e", "", "😀", "ä", "Z", "a"] * 7,
+    "many": [f"v{i:04d}" for i in range(3000)][::-1],
+}
+
+
+@pytest.mark.parametrize("dtype", ["str", "string[pyarrow]"])
+@pytest.mark.parametrize("name", TEXTS)
+def test_text_held_by_pyarrow_is_coded_as_pandas_factorize_codes_it(name: str, dtype: str) -> None:
+    values = pd.Series(TEXTS[name], dtype=dtype)
+    if not isinstance(values.array, pd.arrays.ArrowStringArray):
+        pytest.skip("pandas keeps this dtype out of pyarrow")
+    chunked = pd.concat([values.iloc[: len(values) // 2], values.iloc[len(values) // 2 :]])
+    for column in (values, chunked.reset_index(drop=True)):
+        got = _text_codes(column)
+        assert got is not None
+        codes, found = pd.factorize(column, sort=True, use_na_sentinel=False)
+        pd.testing.assert_index_equal(got[1], found, exact=True)
+        assert got[0].tolist() == codes.tolist()
+
+
+def test_text_with_a_missing_value_is_left_to_pandas_factorize() -> None:
+    assert _text_codes(pd.Series(["a", None, "b"], dtype="str")) is None
+    assert _text_codes(pd.Series(["a", "b"], dtype=object)) is None
