@@ -153,3 +153,26 @@ def test_a_datetime_column_keeps_its_zone_through_one_parse() -> None:
     series = pd.Series(pd.date_range("2024-01-01", periods=3, freq="h", tz="Europe/Paris"))
     got, aware = wall_clock(series)
     assert aware and got.dt.tz is None and got.iloc[0] == pd.Timestamp("2023-12-31T23:00")
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1, -(2**63), 2**63 - 1],
+        [1, 2**63],  # past int64: pandas makes it uint64
+        [1, 2**70, -1],  # past both: objects
+        [1.5, -0.0, float("nan"), float("inf")],
+        [True, False, True],
+        [1, 1.5],
+        [1, True],
+    ],
+    ids=["int64", "uint64", "huge", "floats", "bools", "int and float", "int and bool"],
+)
+def test_a_column_of_one_type_is_typed_as_from_records_types_it(values: list[Any]) -> None:
+    rows = [{"a": v, "b": "x"} for v in values]
+    reading = read_rowset(rows)
+    assert reading is not None
+    got = reading.to_frame()
+    expected = reference_frame(rows).set_axis(pd.Index(["a", "b"], dtype=object), axis=1)
+    pd.testing.assert_frame_equal(got, expected, check_column_type=False)
+    assert list(map(type, got["a"].tolist())) == list(map(type, expected["a"].tolist()))
