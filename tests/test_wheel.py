@@ -47,12 +47,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheel")
     source = tmp / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, source / name)
     shutil.copytree(
         ROOT / "chartkit",
         source / "chartkit",
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"),  # built here, not copied
     )
     dist = tmp / "dist"
     run(sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation",
@@ -66,6 +66,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "chartkit/examples/run_incident.jsonl",
     } <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    # the compiled reader is built from source into the wheel, with its types
+    assert any(n.startswith("chartkit/_speedups.") and n.endswith((".so", ".pyd")) for n in names)
+    assert "chartkit/_speedups.pyi" in names
 
     venv = tmp / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
@@ -76,6 +79,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp)
     where = run(python, "-c", "import chartkit; print(chartkit.__file__)", cwd=tmp).strip()
     assert Path(where).is_relative_to(venv), where  # the wheel's copy, not the checkout's
+    run(python, "-c", "import chartkit._speedups", cwd=tmp)  # the compiled reader loads there
     return venv / "bin"
 
 
