@@ -27,7 +27,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, Final
 
 import numpy as np
@@ -434,8 +434,33 @@ def _visible_tree(value: Any) -> Any:
     if isinstance(value, dict):
         return {visible(k) if isinstance(k, str) else k: _visible_tree(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_visible_tree(v) for v in value]
+        records = _safe_records(value)
+        return records if records is not None else [_visible_tree(v) for v in value]
     return value
+
+
+_FLAT: Final = frozenset({str, int, float, bool, type(None)})
+_RECORDS_AT_LEAST: Final = 16  # a shorter list is walked value by value
+
+
+def _safe_records(rows: list[Any]) -> list[Any] | None:
+    """``_visible_tree(rows)`` for a chart's rows when no string in them needs escaping: a list
+    of dicts with text keys and flat values (text, numbers, booleans, null), copied as they are.
+
+    Every key and text value is searched at once, joined into one text (an unsafe character is
+    a single code point, so the text holds one exactly when a string does). None when the list
+    is short or of another shape, or when a string must be escaped: then the walk does it.
+    """
+    if len(rows) < _RECORDS_AT_LEAST or set(map(type, rows)) != {dict}:
+        return None
+    keys = list(chain.from_iterable(rows))
+    values = list(chain.from_iterable(map(dict.values, rows)))
+    if set(map(type, keys)) != {str} or not _FLAT.issuperset(map(type, values)):
+        return None
+    texts = "".join(keys) + "".join([v for v in values if type(v) is str])
+    if _UNSAFE.search(texts) is not None:
+        return None
+    return list(map(dict, rows))
 
 
 def _expression_text(title: str) -> str:

@@ -610,7 +610,7 @@ class _Planner:
                     f"{quoted}. Nothing was converted."
                 )
         out: dict[str, pd.Series] = {}
-        dropped = np.zeros(int(keep.sum()), dtype=bool)
+        dropped = np.zeros(np.count_nonzero(keep), dtype=bool)
         every = bool(keep.all())  # then no column is copied just to keep every row
         for channel, q in used:
             if q.name in self.fields:
@@ -623,7 +623,7 @@ class _Planner:
         data = pd.DataFrame(out, copy=False)  # copy-on-write: the frame's columns stay as they are
         if dropped.any():
             data = data[~dropped]
-        self.left_out += int((~keep).sum()) + int(dropped.sum())
+        self.left_out += len(keep) - int(np.count_nonzero(keep)) + int(np.count_nonzero(dropped))
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
         skip = optional or set()
@@ -677,7 +677,7 @@ class _Planner:
                     channel, q, series, huge, "a number no chart can place (infinite or too large)"
                 )
                 unplaced |= huge
-            return numbers.where(~huge, np.nan), unplaced
+            return (numbers.where(~huge, np.nan) if huge.any() else numbers), unplaced
         if q.type == "temporal":
             values, aware = wall_clock(series)  # one parse: the times, and any zone
             if aware:
@@ -1378,7 +1378,7 @@ def _reduce_by_one_key(
         groups = pd.CategoricalIndex(
             pd.Categorical.from_codes(dense, pd.RangeIndex(len(at)), validate=False)
         )
-        values = pd.Series(data[fy].to_numpy(copy=False))
+        values = pd.Series(data[fy].to_numpy(copy=False), copy=False)
         agg = values.groupby(groups, sort=True, observed=False).agg(how)
         columns = {fy: agg.reset_index(drop=True), ROWS: rows}
     out: dict[str, Any] = {}

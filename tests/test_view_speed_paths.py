@@ -3,6 +3,7 @@ and rows left out, on the edge cases where they could part (``chartkit.decide``)
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 import chartkit.decide as decide
 from chartkit import View, view
+from chartkit._safe import renderable, visible
 from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key, _text_codes
 
 
@@ -178,3 +180,57 @@ def test_text_held_by_pyarrow_is_coded_as_pandas_factorize_codes_it(name: str, d
 def test_text_with_a_missing_value_is_left_to_pandas_factorize() -> None:
     assert _text_codes(pd.Series(["a", None, "b"], dtype="str")) is None
     assert _text_codes(pd.Series(["a", "b"], dtype=object)) is None
+
+
+def walked(value: Any) -> Any:
+    """``renderable``'s walk as it was, string by string (the reference)."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {visible(k) if isinstance(k, str) else k: walked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [walked(v) for v in value]
+    return value
+
+
+class Text(str):
+    pass
+
+
+ODD_ROWS = {
+    "plain": {},
+    "a control character in a value": {"r": "a\x05b"},
+    "a line separator in a key": {"k\u2028": 1},
+    "a lone surrogate": {"r": "\ud800"},
+    "a bidi override": {"r": "\u202eevil"},
+    "nested list": {"r": ["a\x01"]},
+    "nested dict": {"r": {"x\n": 1}},
+    "a tuple": {"r": ("a\x01",)},
+    "a text subclass": {"r": Text("x\x02")},
+    "a number key": {3: "a"},
+    "numpy scalar": {"v": np.float64(2.5)},
+    "booleans and null": {"r": True, "v": None},
+}
+
+
+@pytest.mark.parametrize("odd", ODD_ROWS)
+@pytest.mark.parametrize("n", [3, 15, 16, 500])
+def test_a_chart_s_rows_are_made_renderable_as_the_walk_makes_them(odd: str, n: int) -> None:
+    rows: list[Any] = [
+        {"ts": f"2024-01-01T00:{i % 60:02d}:00.000", "r": f"r{i % 3}", "v": i / 7, "rows": i}
+        for i in range(n)
+    ]
+    rows[n // 2] = {**rows[n // 2], **ODD_ROWS[odd]}
+    spec = {"datasets": {"data-1": rows}, "encoding": {"x": {"field": "ts", "title": "t\\s"}}}
+    before = copy.deepcopy(spec)
+    got = renderable(spec)
+    assert got["datasets"] == walked(spec["datasets"])
+    assert got["datasets"]["data-1"] is not rows and got["datasets"]["data-1"][0] is not rows[0]
+    assert spec == before  # the spec given is not changed
+
+
+def test_a_list_of_dict_subclasses_is_walked() -> None:
+    from collections import OrderedDict
+
+    rows = [OrderedDict(r=f"x{i}\x03") for i in range(20)]
+    assert renderable({"v": rows})["v"] == walked(rows)
