@@ -34,6 +34,7 @@ __all__ = [
     "Census",
     "ColumnRead",
     "WallClock",
+    "exact_dicts",
     "known_wall_clock",
     "read_census",
     "read_columns",
@@ -176,6 +177,18 @@ class ColumnRead:
     gap: bool  # some row lacks the key (``ABSENT`` among the values)
     census: Census
     clock: WallClock | None  # every value an ISO date string the C validator parsed
+
+
+def exact_dicts(rows: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether every row is exactly a ``dict`` (what ``read_census`` reads), asked in C when
+    the compiled reader is there.
+
+    >>> exact_dicts([{}, {"a": 1}]), exact_dicts([{}, 1])
+    (True, False)
+    """
+    if SPEEDUPS is not None:
+        return bool(SPEEDUPS.exact_dicts(rows))
+    return set(map(type, rows)) == {dict}
 
 
 def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[ColumnRead] | None:

@@ -23,6 +23,7 @@
  * caller judges that column in Python. The reader never calls back into Python code except
  * through the dict lookup itself (a key's __eq__ may run there); errors propagate.
  *
+ * exact_dicts(rows) says whether every row is exactly a dict (the reader's precondition).
  * iso_verdict(text) exposes the date validator for tests: (verdict, microseconds, aware).
  */
 
@@ -53,28 +54,28 @@ enum {
 
 enum { ISO_OK = 0, ISO_BAD = 1, ISO_UNSURE = 2 };
 
+/* A str whose characters are all below U+0100 (PyUnicode_1BYTE_KIND): one byte each, so the
+ * parser reads them directly. Wider strings never reach it (see iso_text). */
 typedef struct {
-    PyObject *text;
-    int kind;
-    const void *data;
+    const Py_UCS1 *s;
     Py_ssize_t len;
 } Text;
 
 /* The ASCII digit at position i, or -1 (a non-ASCII digit such as U+FF12 is no digit here:
- * CPython's fromisoformat reads ASCII digits only, and whatever it does, we say "unsure"). */
+ * CPython's fromisoformat reads ASCII digits only). */
 static inline int
 digit_at(const Text *t, Py_ssize_t i)
 {
     if (i >= t->len)
         return -1;
-    Py_UCS4 c = PyUnicode_READ(t->kind, t->data, i);
-    return (c >= '0' && c <= '9') ? (int)(c - '0') : -1;
+    unsigned d = (unsigned)t->s[i] - '0';
+    return d < 10 ? (int)d : -1;
 }
 
 static inline Py_UCS4
 char_at(const Text *t, Py_ssize_t i)
 {
-    return i < t->len ? PyUnicode_READ(t->kind, t->data, i) : 0;
+    return i < t->len ? t->s[i] : 0;
 }
 
 /* n ASCII digits at position i as a number, or -1 when any is not an ASCII digit. */
@@ -222,7 +223,23 @@ done:
 static int
 iso_text(PyObject *text, int64_t *micros, int *aware)
 {
-    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    *aware = 0;
+    *micros = 0;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (kind != PyUnicode_1BYTE_KIND) {
+        /* Some character is past U+00FF, and every form decided here is ASCII: the parser
+         * could only say "unsure" — or "refused" when the text does not begin with four
+         * ASCII digits, which is decided here the same way. */
+        for (Py_ssize_t i = 0; i < 4; i++) {
+            Py_UCS4 c = i < len ? PyUnicode_READ(kind, data, i) : 0;
+            if (c < '0' || c > '9')
+                return ISO_BAD;
+        }
+        return ISO_UNSURE;
+    }
+    Text t = {(const Py_UCS1 *)data, len};
     return iso_parse(&t, micros, aware);
 }
 
@@ -328,6 +345,7 @@ column_answer(Column *c)
 static PyObject *
 read_columns(PyObject *module, PyObject *args)
 {
+    (void)module;
     PyObject *rows_arg, *names_arg, *absent;
     if (!PyArg_ParseTuple(args, "OOO:read_columns", &rows_arg, &names_arg, &absent))
         return NULL;
@@ -414,9 +432,31 @@ finally:
     return out;
 }
 
+/* exact_dicts(rows) -> whether every item of a list or tuple is exactly a dict: the `plain`
+ * flag of a reading, without listing every row's type in Python. */
+static PyObject *
+exact_dicts(PyObject *module, PyObject *rows)
+{
+    (void)module;
+    if (!PyList_Check(rows) && !PyTuple_Check(rows)) {
+        PyErr_Format(PyExc_TypeError, "exact_dicts takes a list or tuple, not %.200s",
+                     Py_TYPE(rows)->tp_name);
+        return NULL;
+    }
+    /* nothing here runs Python code, so the sequence cannot change under the loop */
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    PyObject **items = PySequence_Fast_ITEMS(rows);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyDict_CheckExact(items[i]))
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyObject *
 iso_verdict(PyObject *module, PyObject *text)
 {
+    (void)module;
     if (!PyUnicode_Check(text)) {
         PyErr_Format(PyExc_TypeError, "iso_verdict takes a str, not %.200s",
                      Py_TYPE(text)->tp_name);
@@ -431,6 +471,8 @@ iso_verdict(PyObject *module, PyObject *text)
 static PyMethodDef methods[] = {
     {"read_columns", read_columns, METH_VARARGS,
      "read_columns(rows, names, absent) -> [(values, census, clock, aware)] per name"},
+    {"exact_dicts", exact_dicts, METH_O,
+     "exact_dicts(rows) -> True when every item of the list or tuple is exactly a dict"},
     {"iso_verdict", iso_verdict, METH_O,
      "iso_verdict(text) -> (0 accepted | 1 refused | 2 unsure, wall-clock micros, aware)"},
     {NULL, NULL, 0, NULL},
@@ -454,6 +496,13 @@ PyInit__speedups(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
+    PyObject *all = Py_BuildValue("[ssss]", "N_CLASSES", "exact_dicts", "iso_verdict",
+                                  "read_columns"); /* the house's explicit public surface */
+    if (all == NULL || PyModule_AddObject(m, "__all__", all) < 0) {
+        Py_XDECREF(all);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(m, "N_CLASSES", N_CLASSES) < 0) {
         Py_DECREF(m);
         return NULL;

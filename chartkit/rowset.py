@@ -21,6 +21,7 @@ from chartkit._columnar import (
     ABSENT,
     Census,
     WallClock,
+    exact_dicts,
     read_census,
     read_columns,
     remember_wall_clock,
@@ -219,10 +220,10 @@ def read_rowset(value: object) -> RowsetReading | None:
     if isinstance(value, list | tuple):
         if not value:
             return None
-        kinds = set(map(type, value))
-        if kinds != {dict} and not all(isinstance(r, dict) for r in value):
+        plain = exact_dicts(value)
+        if not plain and not all(isinstance(r, dict) for r in value):
             return None
-        return RowsetReading(total=len(value), rows=value, plain=kinds == {dict})
+        return RowsetReading(total=len(value), rows=value, plain=plain)
     from chartkit.engines import read_engine_frame  # polars, arrow, DuckDB, Spark, Ibis
 
     native = read_engine_frame(value)  # they stay in their engine: chartkit.engines

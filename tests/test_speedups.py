@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+from collections import OrderedDict
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -385,3 +386,14 @@ def _restore() -> Iterator[None]:
     saved = columnar.SPEEDUPS
     yield
     columnar.SPEEDUPS = saved
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [[{}, {"a": 1}], ({"a": 1},), [{}, OrderedDict()], [{}, 1], [1], [{}, None]],
+    ids=["dicts", "tuple", "a dict subclass", "an int", "only an int", "None"],
+)
+def test_plain_rows_are_told_the_same_way_on_both_paths(speedups: Any, rows: Any) -> None:
+    compiled, pure = both(columnar.exact_dicts, rows)
+    assert compiled == pure == (set(map(type, rows)) == {dict})
+    assert speedups.exact_dicts(rows) == compiled
