@@ -130,7 +130,7 @@ class RowsetReading:
                 if typed is not None:
                     data[i] = typed
                 continue  # not every value is a str: no text array (the census says so in C)
-            text = _text_array(values)
+            text = _text_array(values, all_text=census is not None)
             if text is not None:
                 data[i] = text
                 texts.append(i)
@@ -166,14 +166,17 @@ def _text_dtype() -> object:
     return pd.Series(["text"]).dtype
 
 
-def _text_array(values: list[Any]) -> Any:
+def _text_array(values: list[Any], *, all_text: bool = False) -> Any:
     """A column holding nothing but ``str``, typed as pandas would type it but built by
     pyarrow in one pass in C (pandas looks at each string in Python first); None when the
-    column holds anything else, or pandas does not keep strings in pyarrow."""
+    column holds anything else, or pandas does not keep strings in pyarrow. ``all_text``: a
+    census already counted every value an exact ``str``, so the types are not listed again."""
     dtype = _text_dtype()
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
         return None
-    if not values or type(values[0]) is not str or set(map(type, values)) != {str}:
+    if not values:
+        return None
+    if not all_text and (type(values[0]) is not str or set(map(type, values)) != {str}):
         return None
     import pyarrow as pa  # type: ignore[import-untyped]
 
