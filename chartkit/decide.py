@@ -663,6 +663,17 @@ class _Planner:
                 "Declaring it in resultColumns would make its type exact."
             )
         if q.type == "quantitative":
+            if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
+                # plain numbers: a value is missing exactly when it is NaN, so the numbers
+                # no chart can place are the infinite ones
+                huge = np.isinf(series.to_numpy())
+                if huge.any():
+                    self._note_unplaced(
+                        channel, q, series, huge,
+                        "a number no chart can place (infinite or too large)",
+                    )  # fmt: skip
+                    return series.astype("float64").where(~huge, np.nan), huge
+                return series.astype("float64"), huge
             present = series.notna().to_numpy()
             if q.source == "inferred":
                 wrong = present & ~series.map(_is_number).to_numpy(dtype=bool)
@@ -1311,7 +1322,14 @@ def _join(names: list[str]) -> str:
 
 
 def _bucket_seconds(times: pd.Series, target: int) -> int:
-    span = (times.max() - times.min()).total_seconds()
+    values = times.to_numpy()
+    span: float | None = None
+    if values.dtype.kind == "M" and len(values):
+        lo, hi = values.min(), values.max()  # numpy's: NaT when any value is NaT
+        if not (np.isnat(lo) or np.isnat(hi)):
+            span = pd.Timedelta(hi - lo).total_seconds()  # as pandas' own min and max give it
+    if span is None:
+        span = (times.max() - times.min()).total_seconds()
     for seconds in _BUCKETS_S:
         if span / seconds + 1 <= max(1, target):
             return seconds

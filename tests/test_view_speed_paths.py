@@ -234,3 +234,38 @@ def test_a_list_of_dict_subclasses_is_walked() -> None:
 
     rows = [OrderedDict(r=f"x{i}\x03") for i in range(20)]
     assert renderable({"v": rows})["v"] == walked(rows)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8"])
+def test_plain_numbers_are_placed_as_the_value_by_value_path_places_them(dtype: str) -> None:
+    frame = series(400)
+    v = frame["v"].to_numpy().copy()
+    if dtype.startswith("float"):
+        v[[3, 50, 77]] = [np.inf, -np.inf, np.nan]
+    frame = frame.assign(v=v.astype(dtype) if dtype.startswith("float") else (v * 3).astype(dtype))
+    scalars = pd.Series(list(frame["v"].to_numpy()), dtype=object)  # numpy's own scalars
+    objects = frame.assign(v=scalars)  # each value judged on its own
+    for kw in ({}, {"x": "r"}, {"y": "v", "x": "v"}):
+        for max_points in (100, 5000):
+            same_view(
+                view(frame, DECL, max_points=max_points, **kw),
+                view(objects, DECL, max_points=max_points, **kw),
+            )
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+def test_the_bucket_is_picked_from_the_span_pandas_measures(unit: str) -> None:
+    rng = np.random.default_rng(3)
+    reach = 2**40 if unit != "ns" else 2**62
+    for _ in range(200):
+        times = pd.Series(np.sort(rng.integers(-reach, reach, 5)).astype(f"datetime64[{unit}]"))
+        span = (times.max() - times.min()).total_seconds()
+        for target in (1, 100, 5000):
+            expected = next(
+                (s for s in decide._BUCKETS_S if span / s + 1 <= target), decide._BUCKETS_S[-1]
+            )
+            assert decide._bucket_seconds(times, target) == expected
+    gap = pd.Series(pd.to_datetime(["2024-01-01", None, "2024-01-03"]))
+    assert decide._bucket_seconds(gap, 3) == 86400  # NaT skipped, as pandas' min and max do
+    zoned = gap.dt.tz_localize("Europe/Paris")
+    assert decide._bucket_seconds(zoned, 3) == 86400
