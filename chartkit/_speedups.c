@@ -220,11 +220,16 @@ done:
     return ISO_OK;
 }
 
+/* The verdict on one str (see iso_parse), or -1 with an exception set. */
 static int
 iso_text(PyObject *text, int64_t *micros, int *aware)
 {
     *aware = 0;
     *micros = 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) /* a legacy string built by an old C API: make it compact */
+        return -1;
+#endif
     Py_ssize_t len = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
@@ -262,7 +267,7 @@ tally(Column *c, int cls, Py_ssize_t i)
 }
 
 /* Count one value into its column's census (and wall clock). -1 with an exception set when
- * the wall clock cannot be allocated. */
+ * the wall clock cannot be allocated or a str cannot be read. */
 static int
 take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
 {
@@ -275,6 +280,8 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
         int64_t micros;
         int aware;
         int verdict = iso_text(v, &micros, &aware);
+        if (verdict < 0)
+            return -1;
         if (verdict == ISO_OK) {
             cls = C_ISO_OK;
             if (i == 0 && n <= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) {
@@ -465,6 +472,8 @@ iso_verdict(PyObject *module, PyObject *text)
     int64_t micros;
     int aware;
     int verdict = iso_text(text, &micros, &aware);
+    if (verdict < 0)
+        return NULL;
     return Py_BuildValue("(iLO)", verdict, (long long)micros, aware ? Py_True : Py_False);
 }
 
