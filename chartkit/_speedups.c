@@ -121,9 +121,10 @@ days_from_civil(int y, int m, int d)
 /* Whether datetime.fromisoformat (Python 3.11) accepts the text, for the forms decided here:
  *
  *   YYYY-MM-DD
- *   YYYY-MM-DD[T ]HH[:MM[:SS[.f{1,6}]]][Z | +HH | -HH | +HH:MM | -HH:MM]
+ *   YYYY-MM-DD[T ]HH[:MM[:SS[.f+]]][Z | +HH | -HH | +HH:MM | -HH:MM]
  *
- * Those are ISO_OK (with *micros the wall clock, *aware set for a zone) when every field is in
+ * Those are ISO_OK (with *micros the wall clock, *aware set for a zone, *exact cleared when
+ * digits past the microsecond were dropped) when every field is in
  * range, ISO_BAD when the shape is one of these but a date or time field is out of range (a
  * month 13, February 30, hour 24, ...). A text that does not begin with four ASCII digits is
  * ISO_BAD too: every form fromisoformat accepts does. Everything else (week dates, basic
@@ -131,10 +132,11 @@ days_from_civil(int y, int m, int d)
  * other separators, trailing text) is ISO_UNSURE, and the caller asks fromisoformat itself.
  */
 static int
-iso_parse(const Text *t, int64_t *micros, int *aware)
+iso_parse(const Text *t, int64_t *micros, int *aware, int *exact)
 {
     *aware = 0;
     *micros = 0;
+    *exact = 1;
     int y = digits(t, 0, 4);
     if (y < 0)
         return ISO_BAD; /* includes "" and anything shorter than four characters */
@@ -175,15 +177,19 @@ iso_parse(const Text *t, int64_t *micros, int *aware)
             seconds += ss;
             i += 3;
             if (char_at(t, i) == '.') {
-                int n = 0;
+                Py_ssize_t n = 0;
                 i++;
-                while (n < 7 && digit_at(t, i + n) >= 0)
+                while (digit_at(t, i + n) >= 0)
                     n++;
-                if (n == 0 || n > 6)
-                    return ISO_UNSURE; /* fromisoformat's own rules for those */
-                fraction = digits(t, i, n);
-                for (int k = n; k < 6; k++)
+                if (n == 0)
+                    return ISO_UNSURE; /* fromisoformat's own rules for "10:30:00." */
+                /* microseconds: digits past the sixth are dropped, as fromisoformat does;
+                 * pandas would keep them (nanoseconds), so such a column gets no wall clock */
+                fraction = digits(t, i, n < 6 ? (int)n : 6);
+                for (Py_ssize_t k = n; k < 6; k++)
                     fraction *= 10;
+                if (n > 6)
+                    *exact = 0;
                 i += n;
             }
         }
@@ -222,10 +228,11 @@ done:
 
 /* The verdict on one str (see iso_parse), or -1 with an exception set. */
 static int
-iso_text(PyObject *text, int64_t *micros, int *aware)
+iso_text(PyObject *text, int64_t *micros, int *aware, int *exact)
 {
     *aware = 0;
     *micros = 0;
+    *exact = 1;
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(text) < 0) /* a legacy string built by an old C API: make it compact */
         return -1;
@@ -245,7 +252,7 @@ iso_text(PyObject *text, int64_t *micros, int *aware)
         return ISO_UNSURE;
     }
     Text t = {(const Py_UCS1 *)data, len};
-    return iso_parse(&t, micros, aware);
+    return iso_parse(&t, micros, aware, exact);
 }
 
 /* --- the reader --------------------------------------------------------------------------- */
@@ -256,6 +263,7 @@ typedef struct {
     Py_ssize_t count[N_CLASSES];
     Py_ssize_t first[N_CLASSES];
     PyObject *clock; /* bytes of n int64 while every value so far is ISO_OK, else NULL */
+    int clock_lost;  /* some date had digits past the microsecond: no wall clock */
     int aware;
 } Column;
 
@@ -278,13 +286,16 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
     else if (tp == &PyUnicode_Type) {
         tally(c, C_STR, i);
         int64_t micros;
-        int aware;
-        int verdict = iso_text(v, &micros, &aware);
+        int aware, exact;
+        int verdict = iso_text(v, &micros, &aware, &exact);
         if (verdict < 0)
             return -1;
         if (verdict == ISO_OK) {
             cls = C_ISO_OK;
-            if (i == 0 && n <= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) {
+            if (!exact)
+                c->clock_lost = 1; /* a date is accepted, but pandas would read it finer */
+            if (i == 0 && !c->clock_lost &&
+                n <= PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t)) {
                 /* a first date: the column may be all dates, keep a wall clock */
                 c->clock = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
                 if (c->clock == NULL)
@@ -309,7 +320,7 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
     else
         cls = C_OTHER;
     tally(c, cls, i);
-    if (cls != C_ISO_OK && c->clock != NULL) {
+    if ((cls != C_ISO_OK || c->clock_lost) && c->clock != NULL) {
         Py_CLEAR(c->clock); /* not every value is a date read here: no wall clock */
         c->aware = 0;
     }
@@ -470,8 +481,8 @@ iso_verdict(PyObject *module, PyObject *text)
         return NULL;
     }
     int64_t micros;
-    int aware;
-    int verdict = iso_text(text, &micros, &aware);
+    int aware, exact;
+    int verdict = iso_text(text, &micros, &aware, &exact);
     if (verdict < 0)
         return NULL;
     return Py_BuildValue("(iLO)", verdict, (long long)micros, aware ? Py_True : Py_False);

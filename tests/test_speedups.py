@@ -397,3 +397,17 @@ def test_plain_rows_are_told_the_same_way_on_both_paths(speedups: Any, rows: Any
     compiled, pure = both(columnar.exact_dicts, rows)
     assert compiled == pure == (set(map(type, rows)) == {dict})
     assert speedups.exact_dicts(rows) == compiled
+
+
+def test_dates_finer_than_a_microsecond_are_checked_in_c_but_parsed_by_pandas(
+    speedups: Any,
+) -> None:
+    texts = ["2024-01-05T10:30:00.123456789Z", "2024-01-05T10:30:00.5Z"]
+    reading = read_rowset([{"when": t} for t in texts])
+    assert reading is not None
+    assert check_columns(reading, {"when": "date"}) == ()
+    census = reading.census("when")
+    assert census is not None and census.count("iso") == 2 and census.count("unsure_iso") == 0
+    assert reading.wall_clock("when") is None  # pandas keeps the nanoseconds: it parses them
+    got, aware = wall_clock(reading.to_frame()["when"])
+    assert aware and got.iloc[0] == pd.Timestamp("2024-01-05T10:30:00.123456789")
