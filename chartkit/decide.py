@@ -1522,6 +1522,8 @@ def _groups(code: Any) -> tuple[Any, Any, Any]:
     counts = np.bincount(code, minlength=span)
     present = counts > 0
     at = np.flatnonzero(present)
+    if len(at) == span:  # every code is held: each is its own index
+        return at, _compact(code, span), counts
     return at, _compact(np.cumsum(present) - 1, len(at))[code], counts[at]
 
 

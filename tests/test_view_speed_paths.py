@@ -4,6 +4,7 @@ and rows left out, on the edge cases where they could part (``chartkit.decide``)
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -269,3 +270,11 @@ def test_the_bucket_is_picked_from_the_span_pandas_measures(unit: str) -> None:
     assert decide._bucket_seconds(gap, 3) == 86400  # NaT skipped, as pandas' min and max do
     zoned = gap.dt.tz_localize("Europe/Paris")
     assert decide._bucket_seconds(zoned, 3) == 86400
+
+
+def test_codes_that_are_all_held_are_their_own_dense_codes() -> None:
+    for code in (np.array([1, 0, 2, 1, 2]), np.array([0]), np.arange(70_000)[::-1] // 2):
+        at, dense, sizes = decide._groups(code)
+        held = Counter(code.tolist())
+        assert list(at) == sorted(held) and list(at[dense]) == list(code)
+        assert list(sizes) == [held[c] for c in at.tolist()]
