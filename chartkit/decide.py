@@ -106,6 +106,7 @@ _BUCKETS_S = (
     365 * 86400,
 )
 
+_UNIT_SECONDS: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
 _PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
 _FLOORS: Final[Mapping[str, str]] = {"minute": "min", "hour": "h", "day": "D"}
 
@@ -880,7 +881,10 @@ class _Planner:
                 )
             if cp is None and fp is None and not multi:
                 self._note_unsplit(xp)
-            data = _reduce(data, keys, fy, aggregate)
+            # dates floored to a minute, hour or day are counted by arithmetic, not hashed
+            steps = _UNIT_SECONDS.get(unit or "")
+            buckets = _bucket_codes(data[fx], steps) if steps else None
+            data = _reduce(data, keys, fy, aggregate, {fx: buckets} if buckets else None)
         else:
             data = data.sort_values(fx, kind="stable").reset_index(drop=True)
         if self.opts.sort is not None:
@@ -1351,7 +1355,7 @@ def _reduce(
 
     ``known`` holds keys already factorized (``_sorted_codes``) over the same rows.
     """
-    if len(keys) > 1:
+    if len(keys) > 1 or keys[0] in (known or {}):
         combined = _reduce_by_one_key(data, keys, fy, how, known)
         if combined is not None:
             return combined

@@ -81,6 +81,24 @@ def test_a_bucketed_line_is_the_view_pandas_floor_and_groupby_give(
         same_view(fast, slow_view(monkeypatch, frame, DECL, max_points=100, **kw))
 
 
+@pytest.mark.parametrize("name", CASES)
+def test_a_line_per_time_unit_is_the_view_pandas_floor_and_groupby_give(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = CASES[name]
+    for kw in (
+        {"time_unit": "minute"},
+        {"time_unit": "hour"},
+        {"time_unit": "hour", "aggregate": "median"},
+        {"time_unit": "day", "aggregate": "count"},
+        {"time_unit": "hour", "color": "r", "x": "ts", "y": "v"},
+        {"time_unit": "minute", "facet": "r"},
+        {"time_unit": "month"},
+    ):
+        fast = view(frame, DECL, **kw)
+        same_view(fast, slow_view(monkeypatch, frame, DECL, **kw))
+
+
 def test_a_bucketed_line_from_rows_with_iso_dates_is_the_same_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
