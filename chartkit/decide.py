@@ -248,6 +248,7 @@ class _Planner:
         self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
         self.log_refused = False
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
+        self._codes: _Codes = {}  # the keys' codes ``_shared`` made, for the reduction
 
     # -- choosing columns ---------------------------------------------------------------
 
@@ -870,7 +871,7 @@ class _Planner:
                 f"{rows:,} rows are drawn as {len(data):,} points: the {aggregate} of {what} per "
                 f"{period}{split} (over max_points={self.max_points:,} rows)."
             )
-        elif how is not None or data.duplicated(keys).any():
+        elif how is not None or self._shared(data, keys, fx, unit):
             aggregate = how or "mean"
             if how is None:
                 share = f"{unit} of {xp.name}" if unit else xp.name
@@ -881,10 +882,7 @@ class _Planner:
                 )
             if cp is None and fp is None and not multi:
                 self._note_unsplit(xp)
-            # dates floored to a minute, hour or day are counted by arithmetic, not hashed
-            steps = _UNIT_SECONDS.get(unit or "")
-            buckets = _bucket_codes(data[fx], steps) if steps else None
-            data = _reduce(data, keys, fy, aggregate, {fx: buckets} if buckets else None)
+            data = _reduce(data, keys, fy, aggregate, self._codes or self._unit_codes(data, fx))
         else:
             data = data.sort_values(fx, kind="stable").reset_index(drop=True)
         if self.opts.sort is not None:
@@ -927,6 +925,22 @@ class _Planner:
             "bar" if one_date else "line", reason, enc, data, title=f"{yt} over {xp.name}"
         )
 
+    def _shared(
+        self, data: pd.DataFrame, keys: list[str], fx: str | None = None, unit: str | None = None
+    ) -> bool:
+        """``data.duplicated(keys).any()``, from the keys' codes, which are kept (``_codes``) for
+        the reduction that follows."""
+        given = self._unit_codes(data, fx) if fx is not None and unit is not None else None
+        distinct, self._codes = _distinct_rows(data, keys, given)
+        return distinct < len(data)
+
+    def _unit_codes(self, data: pd.DataFrame, fx: str) -> _Codes | None:
+        """The codes of dates floored to a minute, hour or day, counted by arithmetic rather
+        than hashed; None for other units (or dates the arithmetic does not count)."""
+        steps = _UNIT_SECONDS.get(self.opts.time_unit or "")
+        buckets = _bucket_codes(data[fx], steps) if steps else None
+        return {fx: buckets} if buckets is not None else None
+
     def _bars(
         self,
         xp: ColumnProfile,
@@ -952,11 +966,11 @@ class _Planner:
         if not yps:
             aggregate: str | None = "count"
             data = _reduce(data, keys, fy, "count")
-        elif how is None and not data.duplicated(keys).any():
+        elif how is None and not self._shared(data, keys):
             aggregate = None  # each category holds one row: nothing to aggregate, none named
         else:
             aggregate = how or "mean"
-            data = _reduce(data, keys, fy, aggregate)
+            data = _reduce(data, keys, fy, aggregate, self._codes)
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
         categories = len(ranking)
@@ -1539,14 +1553,19 @@ def _distinct(code: Any) -> int:
     return int(np.count_nonzero(np.bincount(code, minlength=span)))
 
 
-def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
+def _distinct_rows(
+    data: pd.DataFrame, keys: list[str], given: _Codes | None = None
+) -> tuple[int, _Codes]:
     """``len(data.drop_duplicates(keys))``, and the keys' codes for ``_reduce`` to reuse.
 
     From each key's codes where its dtype holds one kind of missing value (``drop_duplicates``
     keeps None and NaN apart in an object column, ``factorize`` does not): no codes there.
+    ``given`` holds codes already made for some keys (``_bucket_codes``, which may skip values).
     """
-    known: dict[str, tuple[Any, Any]] = {}
+    known: dict[str, tuple[Any, Any]] = dict(given or {})
     for k in keys:
+        if k in known:
+            continue
         dtype = data[k].dtype
         factorized = (
             None
@@ -1556,9 +1575,9 @@ def _distinct_rows(data: pd.DataFrame, keys: list[str]) -> tuple[int, _Codes]:
         if factorized is None:
             return len(data.drop_duplicates(keys)), {}
         known[k] = (_compact(factorized[0], len(factorized[1])), factorized[1])
-    if len(known) == 1:  # one key: every value factorize found is held by a row
-        return (len(next(iter(known.values()))[1]) if len(data) else 0), known
-    code = _combined(list(known.values()))
+    if len(keys) == 1 and not given:  # one key: every value factorize found is held by a row
+        return len(known[keys[0]][1]), known
+    code = _combined([known[k] for k in keys])
     if code is None:
         return len(data.drop_duplicates(keys)), known
     return (_distinct(code) if len(code) else 0), known

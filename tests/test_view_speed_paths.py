@@ -296,3 +296,29 @@ def test_codes_that_are_all_held_are_their_own_dense_codes() -> None:
         held = Counter(code.tolist())
         assert list(at) == sorted(held) and list(at[dense]) == list(code)
         assert list(sizes) == [held[c] for c in at.tolist()]
+
+
+@pytest.mark.parametrize("seconds", [60, 3600, 86400])
+def test_rows_are_counted_as_drop_duplicates_counts_them_with_bucket_codes_given(
+    seconds: int,
+) -> None:
+    rng = np.random.default_rng(seconds)
+    ticks = rng.integers(0, 40 * seconds, 300)
+    times = pd.Series(pd.Timestamp("2024-03-01") + pd.to_timedelta(ticks, "s"))
+    data = pd.DataFrame(
+        {
+            "t": times.dt.floor(f"{seconds}s"),
+            "r": pd.Series(rng.choice(["a", "b", "c"], 300), dtype="str"),
+            "o": pd.Series(rng.choice(["x", None], 300), dtype=object),
+        }
+    )
+    given = {"t": _bucket_codes(data["t"], seconds)}
+    assert given["t"] is not None
+    for keys in (["t"], ["t", "r"], ["t", "o"], ["t", "r", "o"]):
+        n, known = decide._distinct_rows(data, keys, given)
+        assert n == len(data.drop_duplicates(keys))
+        if known:
+            pd.testing.assert_frame_equal(
+                _reduce(data.assign(y=1.0), keys, "y", "sum", known),
+                reference(data.assign(y=1.0), keys, "y", "sum"),
+            )
