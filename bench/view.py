@@ -4,7 +4,8 @@
 strings) — drawn as a line of the mean per 30-minute bucket per region (2,780 points), which is
 what ``view()`` picks for it. Each table interleaves its contenders round by round and prints
 the median CPU time of this process and the median ratio to the first row, taken within each
-round.
+round; the load average is printed before and after the races (other work on the cores shows
+in the CPU times too, so compare ratios from one run).
 
 Rows as a tool returns them (a list of dicts, ``ts`` as ISO strings):
 
@@ -183,11 +184,11 @@ def race(contenders: list[tuple[str, Callable[[], tuple[int, int]]]], repeat: in
 
 def print_table(title: str, rows: list[Row], first: str) -> None:
     print(f"\n{title}\n")
-    print(f"| {'contender':<44} | {'median':>8} | {first + ' ÷ it':>13} | {'sends':>16} |")
-    print(f"|{'-' * 46}|{'-' * 9}:|{'-' * 14}:|{'-' * 17}:|")
+    print(f"| {'contender':<44} | {'median':>9} | {first + ' ÷ it':>13} | {'sends':>16} |")
+    print(f"|{'-' * 46}|{'-' * 10}:|{'-' * 14}:|{'-' * 17}:|")
     for label, seconds, ratio, points, size in rows:
         sends = f"{points:,} · {size / 1e6:,.1f} MB" if size else f"{points:,} rows"
-        print(f"| {label:<44} | {seconds:6.2f} s | {ratio:12.2f}x | {sends:>16} |")
+        print(f"| {label:<44} | {seconds:7.3f} s | {ratio:12.2f}x | {sends:>16} |")
 
 
 MEMORY_PROBE = """
@@ -277,6 +278,11 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
 """view()'s chart options, each timed against plain ``view(frame)`` in the same rounds."""
 
 
+def _load() -> str:
+    """The 1-, 5- and 15-minute load averages: how busy the machine's cores were."""
+    return " ".join(f"{n:.2f}" for n in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -287,9 +293,10 @@ def main() -> None:
     print(
         f"{args.rows:,} rows, median CPU time of {args.repeat} interleaved rounds — Python "
         f"{platform.python_version()}, pandas {pd.__version__}, altair {alt.__version__}, "
-        f"{os.cpu_count()} cores"
+        f"{os.cpu_count()} cores, load average {_load()}"
     )
     speed(args.rows, args.repeat)
+    print(f"\n(load average after the races: {_load()}; the other cores' work shows in it)")
     print(f"\nPeak memory of view() on {args.memory_rows:,} rows (tracemalloc, own process)\n")
     print(
         f"| {'input':<14} | {'view() peak':>11} | {'the pandas frame of it':>26} | {'ratio':>6} |"
