@@ -248,7 +248,6 @@ class _Planner:
         self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
         self.log_refused = False
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
-        self._codes: _Codes = {}  # the keys' codes ``_shared`` made, for the reduction
 
     # -- choosing columns ---------------------------------------------------------------
 
@@ -849,7 +848,12 @@ class _Planner:
         aggregate: str | None = None
         if unit is not None:
             data = data.assign(**{fx: _floor(data[fx], unit)})
-        if unit is None and len(data) > self.max_points:
+        bucketed = unit is None and len(data) > self.max_points
+        shared, codes = True, _unit_codes(data, fx, unit)  # do rows share a point? their codes
+        if not bucketed and how is None:
+            distinct, codes = _distinct_rows(data, keys, codes)
+            shared = distinct < len(data)
+        if bucketed:
             series_n, known = _distinct_rows(data, series) if series else (1, {})
             seconds = _bucket_seconds(data[fx], self.max_points // max(1, series_n))
             rows = len(data)
@@ -871,7 +875,7 @@ class _Planner:
                 f"{rows:,} rows are drawn as {len(data):,} points: the {aggregate} of {what} per "
                 f"{period}{split} (over max_points={self.max_points:,} rows)."
             )
-        elif how is not None or self._shared(data, keys, fx, unit):
+        elif shared:
             aggregate = how or "mean"
             if how is None:
                 share = f"{unit} of {xp.name}" if unit else xp.name
@@ -882,7 +886,7 @@ class _Planner:
                 )
             if cp is None and fp is None and not multi:
                 self._note_unsplit(xp)
-            data = _reduce(data, keys, fy, aggregate, self._codes or self._unit_codes(data, fx))
+            data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         else:
             data = data.sort_values(fx, kind="stable").reset_index(drop=True)
         if self.opts.sort is not None:
@@ -925,22 +929,6 @@ class _Planner:
             "bar" if one_date else "line", reason, enc, data, title=f"{yt} over {xp.name}"
         )
 
-    def _shared(
-        self, data: pd.DataFrame, keys: list[str], fx: str | None = None, unit: str | None = None
-    ) -> bool:
-        """``data.duplicated(keys).any()``, from the keys' codes, which are kept (``_codes``) for
-        the reduction that follows."""
-        given = self._unit_codes(data, fx) if fx is not None and unit is not None else None
-        distinct, self._codes = _distinct_rows(data, keys, given)
-        return distinct < len(data)
-
-    def _unit_codes(self, data: pd.DataFrame, fx: str) -> _Codes | None:
-        """The codes of dates floored to a minute, hour or day, counted by arithmetic rather
-        than hashed; None for other units (or dates the arithmetic does not count)."""
-        steps = _UNIT_SECONDS.get(self.opts.time_unit or "")
-        buckets = _bucket_codes(data[fx], steps) if steps else None
-        return {fx: buckets} if buckets is not None else None
-
     def _bars(
         self,
         xp: ColumnProfile,
@@ -963,14 +951,18 @@ class _Planner:
             self.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
                           "aggregate": how}  # fmt: skip
             return self._proven("bar")
+        shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
+        if yps and how is None:
+            distinct, codes = _distinct_rows(data, keys)
+            shared = distinct < len(data)
         if not yps:
             aggregate: str | None = "count"
             data = _reduce(data, keys, fy, "count")
-        elif how is None and not self._shared(data, keys):
+        elif not shared:
             aggregate = None  # each category holds one row: nothing to aggregate, none named
         else:
             aggregate = how or "mean"
-            data = _reduce(data, keys, fy, aggregate, self._codes)
+            data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
         categories = len(ranking)
@@ -1581,6 +1573,14 @@ def _distinct_rows(
     if code is None:
         return len(data.drop_duplicates(keys)), known
     return (_distinct(code) if len(code) else 0), known
+
+
+def _unit_codes(data: pd.DataFrame, fx: str, unit: str | None) -> _Codes | None:
+    """The codes of dates already floored to a minute, hour or day, counted by arithmetic
+    rather than hashed; None for other units (or dates the arithmetic does not count)."""
+    steps = _UNIT_SECONDS.get(unit or "")
+    buckets = _bucket_codes(data[fx], steps) if steps else None
+    return {fx: buckets} if buckets is not None else None
 
 
 def _floor(times: pd.Series, unit: str) -> pd.Series:
