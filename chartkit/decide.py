@@ -238,6 +238,7 @@ class _Planner:
         self.probe = probe
         # a column a probe prepared for an axis (every row kept), for the chosen chart's plan
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
+        self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self._reset()
 
     def _reset(self) -> None:
@@ -537,13 +538,20 @@ class _Planner:
         text = (
             f"{q.name} is declared {q.declared}, but all {v.total:,} rows {describe_offenders(v)}"
         )
-        series = self.frame[q.name]
-        if q.declared == "number" and numeric_strings_only(series, np.ones(len(series), bool)):
+        if q.declared == "number" and self._all_quoted(q.name):
             return (
                 f"{text} — every one a number in quotes: the tool quotes its numbers. chartkit "
                 "converts nothing; fix the tool to return numbers, or declare the column string."
             )
         return f"{text}. chartkit converts nothing; fix the tool, or change the declaration."
+
+    def _all_quoted(self, name: str) -> bool:
+        """Whether every value of a column is a number in quotes: asked once per column (it
+        reads every value), however many sentences say it."""
+        if name not in self._quoted:
+            series = self.frame[name]
+            self._quoted[name] = numeric_strings_only(series, np.ones(len(series), bool))
+        return self._quoted[name]
 
     def _no_measure_reason(self) -> str:
         refused = [q for q in self.profiles.values() if q.type == "quantitative" and not q.usable]
@@ -554,7 +562,7 @@ class _Planner:
                 q.present
                 and q.violation is not None
                 and q.violation.kind != "missing-column"
-                and numeric_strings_only(self.frame[q.name], np.ones(len(self.frame), bool))
+                and self._all_quoted(q.name)
                 for q in refused
             )
             why = (
