@@ -347,6 +347,7 @@ def script_json(value: Any) -> str:
 
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_FLAT: Final = frozenset({str, int, float, bool, type(None)})  # the types JSON calls values
 
 
 def _unworkable(value: object) -> bool:
@@ -354,6 +355,16 @@ def _unworkable(value: object) -> bool:
     if isinstance(value, str):
         return not value.isascii() and _SURROGATE.search(value) is not None
     return isinstance(value, Decimal) and value.is_snan()
+
+
+def _plainly_workable(values: list[Any]) -> bool:
+    """True when no value can be unworkable, told without a call per value: text, numbers,
+    booleans and None only (no Decimal, no subclass of str), their text searched as one."""
+    kinds = set(map(type, values))
+    if not _FLAT.issuperset(kinds):
+        return False
+    text = "".join(values if kinds == {str} else [v for v in values if type(v) is str])
+    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def _workable(value: Any) -> Any:
@@ -377,7 +388,7 @@ def workable_frame(frame: pd.DataFrame) -> pd.DataFrame:
         if not (isinstance(dtype, np.dtype) and dtype.kind == "O"):
             continue  # pandas' string dtype (kind "O" too) cannot hold a lone surrogate at all
         values = frame.iloc[:, i].tolist()
-        if any(map(_unworkable, values)):
+        if not _plainly_workable(values) and any(map(_unworkable, values)):
             shown = np.empty(len(values), dtype=object)
             shown[:] = [_workable(v) for v in values]
             fixed[i] = shown
@@ -439,7 +450,6 @@ def _visible_tree(value: Any) -> Any:
     return value
 
 
-_FLAT: Final = frozenset({str, int, float, bool, type(None)})
 _RECORDS_AT_LEAST: Final = 16  # a shorter list is walked value by value
 
 

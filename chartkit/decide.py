@@ -708,7 +708,10 @@ class _Planner:
             return series, unplaced  # a typed string column: nothing to look at
         if api.is_bool_dtype(series.dtype):
             return series, unplaced
-        labels = [v if _missing(v) else _label(v) for v in series.tolist()]
+        items = series.tolist()
+        if _TEXT_OR_NONE.issuperset(map(type, items)):  # each its own label, all of one type
+            return pd.Series(items, index=series.index, dtype=object), unplaced
+        labels = [v if _missing(v) else _label(v) for v in items]
         if len({type(v) for v in labels if not _missing(v)}) > 1:  # booleans among text:
             labels = [v if _missing(v) else str(v) for v in labels]  # one type for Vega-Lite
         return pd.Series(labels, index=series.index, dtype=object), unplaced  # no str inference
@@ -1602,6 +1605,7 @@ def _floor(times: pd.Series, unit: str) -> pd.Series:
 
 
 _PLAIN: Final = (str, int, float, bool)
+_TEXT_OR_NONE: Final = frozenset({str, type(None)})
 _HEAD: Final = 1024  # rows _varies looks at before the whole column
 
 

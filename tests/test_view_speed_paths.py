@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -12,8 +13,8 @@ import pandas as pd
 import pytest
 
 import chartkit.decide as decide
-from chartkit import View, view
-from chartkit._safe import renderable, visible
+from chartkit import View, _safe, view
+from chartkit._safe import renderable, visible, workable_frame
 from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key, _text_codes
 
 
@@ -322,3 +323,50 @@ def test_rows_are_counted_as_drop_duplicates_counts_them_with_bucket_codes_given
                 _reduce(data.assign(y=1.0), keys, "y", "sum", known),
                 reference(data.assign(y=1.0), keys, "y", "sum"),
             )
+
+
+def objects(values: list[Any], n: int = 300) -> pd.Series:
+    column = np.empty(n, dtype=object)
+    column[:] = [values[i % len(values)] for i in range(n)]
+    return pd.Series(column, dtype=object)
+
+
+OBJECT_COLUMNS = {
+    "ascii text": ["eu-west-1", "us-east-1"],
+    "text and None": ["eu", None, "us"],
+    "accents": ["é", "ü", "a"],
+    "a lone surrogate": ["a", "b\ud800c", None],
+    "text and numbers": ["a", 7, 2.5, True, None],
+    "text and NaN": ["a", np.nan],
+    "a str subclass with a surrogate": ["a", Text("x\udc00")],
+    "a signalling Decimal NaN": [Decimal("sNaN"), Decimal("1.5")],
+    "plain Decimals": [Decimal("1.5"), "a"],
+}
+
+
+@pytest.mark.parametrize("name", OBJECT_COLUMNS)
+def test_a_frame_is_made_workable_as_the_value_by_value_path_makes_it(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = pd.DataFrame({"c": objects(OBJECT_COLUMNS[name]), "n": np.arange(300.0)})
+    fast = workable_frame(frame)
+    with monkeypatch.context() as m:
+        m.setattr(_safe, "_plainly_workable", lambda values: False)
+        slow = workable_frame(frame)
+    assert (fast is frame) == (slow is frame)
+    assert fast["c"].tolist() == slow["c"].tolist() or name == "a signalling Decimal NaN"
+    assert list(map(repr, fast["c"])) == list(map(repr, slow["c"]))
+
+
+@pytest.mark.parametrize("name", ["ascii text", "text and None", "accents", "text and numbers"])
+def test_labels_of_text_held_as_objects_are_the_value_by_value_labels(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = series(900).assign(r=objects(OBJECT_COLUMNS[name], 900))
+    decl = {**DECL, "r": "string"} if name != "text and numbers" else {"ts": "date", "v": "number"}
+    for kw in ({}, {"x": "r"}, {"color": "r"}, {"max_points": 100}):
+        fast = view(frame, decl, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(decide, "_TEXT_OR_NONE", frozenset())
+            slow = view(frame, decl, **kw)
+        same_view(fast, slow)
