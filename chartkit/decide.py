@@ -690,7 +690,7 @@ class _Planner:
                     self._note_unplaced(channel, q, series, wrong, "something other than a number")
                     series = series.where(~wrong, None)
                     unplaced |= wrong
-            numbers = as_numbers(series)
+            numbers = _as_floats(series)
             huge = present & ~unplaced & ~np.isfinite(numbers.to_numpy(dtype=float))
             if huge.any():
                 self._note_unplaced(
@@ -1314,6 +1314,19 @@ def _is_number(value: Any) -> bool:
         value,
         bool | np.bool_ | np.timedelta64,  # numpy calls a timedelta an integer
     )
+
+
+_FLOAT_OR_NONE: Final = frozenset({float, type(None)})
+
+
+def _as_floats(series: pd.Series) -> pd.Series:
+    """``as_numbers``, without a call per value when a column of objects holds only floats
+    (and None): numpy reads them as they are, None as NaN."""
+    if series.dtype == object:
+        items = series.tolist()
+        if _FLOAT_OR_NONE.issuperset(map(type, items)):
+            return pd.Series(np.array(items, dtype="float64"), index=series.index)
+    return as_numbers(series)
 
 
 def _label(value: Any) -> Any:

@@ -370,3 +370,30 @@ def test_labels_of_text_held_as_objects_are_the_value_by_value_labels(
             m.setattr(decide, "_TEXT_OR_NONE", frozenset())
             slow = view(frame, decl, **kw)
         same_view(fast, slow)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        [None],
+        [np.nan, None],
+        [np.inf, -np.inf, 1.7976931348623157e308],
+        [3, 2**80],  # ints: judged value by value
+        ["n/a", "12"],  # offenders, left out first
+    ],
+)
+def test_numbers_held_as_objects_are_the_numbers_the_value_by_value_path_reads(
+    extra: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = series(900)
+    column = frame["v"].to_numpy(dtype=object)
+    for i, value in enumerate(extra):
+        column[7 + 13 * i] = value
+    frame = frame.assign(v=pd.Series(column, dtype=object))
+    for kw in ({}, {"x": "r"}, {"max_points": 100}, {"x": "v", "y": "v"}):
+        fast = view(frame, DECL, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(decide, "_FLOAT_OR_NONE", frozenset())
+            slow = view(frame, DECL, **kw)
+        same_view(fast, slow)
