@@ -1500,6 +1500,7 @@ def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     return codes, found
 
 
+_NAT: Final = int(np.iinfo(np.int64).min)  # the integer numpy reads as NaT
 _PER_SECOND: Final[Mapping[str, int]] = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 
@@ -1522,6 +1523,8 @@ def _bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tup
     lo = int(ints.min())
     if floor:
         lo = lo // step * step  # the first date's bucket
+        if lo <= _NAT:  # before the first date numpy holds: pandas decides
+            return None
     span = (int(ints.max()) - lo) // step + 1
     if span > 4 * len(values) + 1024:
         return None

@@ -397,3 +397,8 @@ def test_numbers_held_as_objects_are_the_numbers_the_value_by_value_path_reads(
             m.setattr(decide, "_FLOAT_OR_NONE", frozenset())
             slow = view(frame, DECL, **kw)
         same_view(fast, slow)
+
+
+def test_dates_whose_bucket_starts_before_numpy_s_first_date_are_left_to_pandas() -> None:
+    times = pd.Series(np.array([-(2**63) + 5, -(2**63) + 10**12]).view("M8[ns]"))
+    assert _bucket_codes(times, 1800, floor=True) is None
