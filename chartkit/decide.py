@@ -1360,7 +1360,8 @@ def _bucket_seconds(times: pd.Series, target: int) -> int:
     span: float | None = None
     if values.dtype.kind == "M" and len(values):
         lo, hi = values.min(), values.max()  # numpy's: NaT when any value is NaT
-        if not (np.isnat(lo) or np.isnat(hi)):
+        fits = not (np.isnat(lo) or np.isnat(hi))  # … and a difference numpy would not wrap
+        if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
             span = pd.Timedelta(hi - lo).total_seconds()  # as pandas' own min and max give it
     if span is None:
         span = (times.max() - times.min()).total_seconds()
