@@ -409,3 +409,30 @@ def test_a_span_too_long_for_a_timedelta_is_measured_by_pandas() -> None:
     with pytest.raises(pd.errors.OutOfBoundsDatetime):  # pandas refuses, as before
         decide._bucket_seconds(times, 100)
     assert decide._bucket_seconds(times.astype("datetime64[us]"), 100) == 365 * 86400
+
+
+@pytest.mark.parametrize("how", ["mean", "sum", "median", "min", "max", "count"])
+def test_one_key_with_its_codes_counted_groups_as_groupby_does(how: str) -> None:
+    rng = np.random.default_rng(11)
+    n = 400
+    region = pd.Series(rng.choice(["b", "a", "é", "c"], n), dtype="str")
+    gappy = region.copy()
+    gappy[rng.random(n) < 0.1] = None
+    y = pd.Series(rng.gamma(2.0, 3.0, n))
+    y[rng.random(n) < 0.05] = np.nan
+    data = pd.DataFrame(
+        {
+            "r": region,
+            "g": gappy,
+            "flag": rng.random(n) < 0.5,
+            "f": rng.choice([1.5, np.nan, -2.0], n),
+            "i": rng.integers(0, 9, n),
+            "y": y,
+        }
+    )
+    for key in ("r", "g", "flag", "f", "i"):
+        _, known = decide._distinct_rows(data, [key])
+        assert key in known
+        pd.testing.assert_frame_equal(
+            _reduce(data, [key], "y", how, known), reference(data, [key], "y", how)
+        )
