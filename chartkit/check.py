@@ -146,14 +146,14 @@ def check_columns(
     assert reading.rows is not None
     names = list(declared)
     for name, values in zip(names, reading.values(names), strict=True):
-        census = reading.census(name)
-        offenders = None if census is None else _census_offenders(census, declared[name])
-        if offenders is None:
-            found = _check_values(values, name, declared[name], reading.total)
-        elif census is not None and census.count("absent") == reading.total:
-            found = ColumnViolation.missing(name, declared[name], reading.total)
+        decl, census = declared[name], reading.census(name)  # a census: read in C
+        offenders = None if census is None else _census_offenders(census, decl)
+        if census is None or offenders is None:  # judged from the values
+            found = _check_values(values, name, decl, reading.total)
+        elif census.count("absent") == reading.total:
+            found = ColumnViolation.missing(name, decl, reading.total)
         else:
-            found = _violation(offenders, values, name, declared[name], reading.total)
+            found = _violation(offenders, values, name, decl, reading.total)
         if found is not None:
             out.append(found)
     return tuple(out)
