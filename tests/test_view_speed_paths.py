@@ -1,5 +1,6 @@
 """view()'s fast paths give the View the paths they replace give: the same spec, notes, reason
-and rows left out, on the edge cases where they could part (``chartkit.decide``)."""
+and rows left out, on the edge cases where they could part (``chartkit.decide``: buckets, codes,
+numbers and labels; ``chartkit._safe``: a chart's rows made renderable, a frame made workable)."""
 
 from __future__ import annotations
 
