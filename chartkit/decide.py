@@ -899,7 +899,9 @@ class _Planner:
                 self._note_unsplit(xp)
             data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         else:
-            data = data.sort_values(fx, kind="stable").reset_index(drop=True)
+            if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
+                data = data.sort_values(fx, kind="stable")
+            data = data.reset_index(drop=True)
         if self.opts.sort is not None:
             self.notes.append(
                 f"sort={_show_sort(self.opts.sort)} orders categories; a line over time is "

@@ -437,3 +437,17 @@ def test_one_key_with_its_codes_counted_groups_as_groupby_does(how: str) -> None
         pd.testing.assert_frame_equal(
             _reduce(data, [key], "y", how, known), reference(data, [key], "y", how)
         )
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_a_line_of_distinct_dates_is_ordered_by_its_dates_whether_given_in_order_or_not(
+    shuffled: bool,
+) -> None:
+    frame = series(300, regions=1)
+    if shuffled:
+        frame = frame.sample(frac=1, random_state=1)
+    v = view(frame, DECL)
+    assert v.spec is not None
+    plotted = v.spec["datasets"][v.spec["data"]["name"]]
+    assert [r["ts"] for r in plotted] == sorted(r["ts"] for r in plotted)
+    assert v.spec == view(series(300, regions=1), DECL).spec
