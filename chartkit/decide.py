@@ -1156,7 +1156,9 @@ class _Planner:
         values = data[f].to_numpy(dtype=float)
         if self.probe and values.min() != values.max():
             return self._proven("bar")  # two values: two count bars, or ten bins
-        distinct = np.unique(values)
+        distinct = np.unique(values[:_HEAD])  # enough distinct values there: not count bars
+        if len(distinct) < COUNT_BARS_UNDER:
+            distinct = np.unique(values)
         if self.opts.scale == "log":
             self.notes.append("scale='log' is not applied: a histogram's bins are linear.")
         if len(distinct) < COUNT_BARS_UNDER:

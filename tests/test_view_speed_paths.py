@@ -451,3 +451,27 @@ def test_a_line_of_distinct_dates_is_ordered_by_its_dates_whether_given_in_order
     plotted = v.spec["datasets"][v.spec["data"]["name"]]
     assert [r["ts"] for r in plotted] == sorted(r["ts"] for r in plotted)
     assert v.spec == view(series(300, regions=1), DECL).spec
+
+
+def lone_measure(values: np.ndarray[Any, Any]) -> pd.DataFrame:
+    return pd.DataFrame({"v": values})
+
+
+MEASURES = {
+    "continuous": np.random.default_rng(5).normal(size=3000),
+    "14 values": np.tile(np.arange(14.0), 220),
+    "15 values, the head holding 3": np.r_[np.tile([1.0, 2.0, 3.0], 400), np.arange(15.0)],
+    "15 values in the head": np.r_[np.arange(15.0), np.zeros(3000)],
+    "-0.0 beside 0.0": np.r_[np.zeros(1500), -np.zeros(1500), np.arange(13.0)],
+}
+
+
+@pytest.mark.parametrize("name", MEASURES)
+def test_a_lone_measure_is_binned_or_counted_as_all_its_distinct_values_say(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = lone_measure(MEASURES[name])
+    fast = view(frame, {"v": "number"})
+    with monkeypatch.context() as m:
+        m.setattr(decide, "_HEAD", 10**9)  # every row looked at, from the first
+        same_view(fast, view(frame, {"v": "number"}))
