@@ -1101,8 +1101,10 @@ class _Planner:
             return self._proven("rect")  # the lowest and the highest fall in different bins
         if len(data) > self.max_points:
             bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.max_points))))
-            counts, xe, ye = np.histogram2d(
-                data[fx], data[fy], bins=[_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)]
+            counts, xe, ye = _histogram2d(
+                data[fx].to_numpy(dtype=float),
+                data[fy].to_numpy(dtype=float),
+                [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
             )
             ix, iy = np.nonzero(counts)
             rows = len(data)
@@ -1311,6 +1313,49 @@ def _bin_edges(values: Any, bins: int) -> Any:
         return bins  # numpy's edges, exactly as before
     share = np.arange(bins + 1) / bins  # the span overflows; weighted ends do not
     return lo * (1 - share) + hi * share
+
+
+def _histogram2d(x: Any, y: Any, bins: list[Any]) -> tuple[Any, Any, Any]:
+    """``np.histogram2d(x, y, bins)`` (float values, no missing one), each value's bin found by
+    arithmetic on the evenly spaced edges numpy makes, then checked against those edges as
+    numpy's binary search would place it; numpy's own call for any other edges."""
+    places, edges = [], []
+    for values, wanted in ((x, bins[0]), (y, bins[1])):
+        if np.ndim(wanted) != 0 or not len(values):
+            return np.histogram2d(x, y, bins=bins)
+        lo, hi = values.min(), values.max()  # as np.histogramdd's outer edges
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        cut = np.linspace(lo, hi, wanted + 1)
+        place = _bin_of(values, cut)
+        if place is None:
+            return np.histogram2d(x, y, bins=bins)
+        places.append(place)
+        edges.append(cut)
+    nx, ny = len(edges[0]) - 1, len(edges[1]) - 1
+    counts = np.bincount(places[0] * ny + places[1], minlength=nx * ny).reshape(nx, ny)
+    return counts.astype(float), edges[0], edges[1]
+
+
+def _bin_of(values: Any, edges: Any) -> Any:
+    """Each value's bin among increasing ``edges``: the ``i`` with ``edges[i] <= v <
+    edges[i + 1]``, the last edge in the last bin — where ``np.searchsorted(edges, v, "right")``
+    puts it. Guessed by arithmetic, corrected by comparing with the edges themselves; None when
+    a few corrections do not settle it."""
+    n = len(edges) - 1
+    span = float(edges[-1] - edges[0])
+    if not (np.isfinite(span) and span > 0):
+        return None
+    guess = (values - edges[0]) * (n / span)
+    place = np.clip(guess, 0, n - 1).astype(np.intp)
+    for _ in range(4):
+        below = values < edges[place]
+        above = (values >= edges[place + 1]) & (place < n - 1)
+        if not (below.any() or above.any()):
+            return place
+        place -= below
+        place += above
+    return None
 
 
 def _is_number(value: Any) -> bool:

@@ -475,3 +475,51 @@ def test_a_lone_measure_is_binned_or_counted_as_all_its_distinct_values_say(
     with monkeypatch.context() as m:
         m.setattr(decide, "_HEAD", 10**9)  # every row looked at, from the first
         same_view(fast, view(frame, {"v": "number"}))
+
+
+def pairs() -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+    rng = np.random.default_rng(17)
+    n = 5000
+    tiny = 1.0 + np.arange(n) % 3 * 1e-15  # edges that repeat: linspace cannot split them
+    return {
+        "normal and gamma": (rng.normal(size=n), rng.gamma(2.0, 3.0, n)),
+        "integers on the edges": (rng.integers(0, 40, n) * 1.0, rng.integers(-80, 0, n) * 2.0),
+        "one value": (np.full(n, 3.0), rng.normal(size=n)),
+        "two rows": (np.array([0.0, 1.0]), np.array([5.0, -5.0])),
+        "tiny span": (tiny, tiny[::-1].copy()),
+        "huge magnitudes": (rng.normal(size=n) * 1e300, rng.normal(size=n) * 1e-300),
+        "thirds": (np.arange(n) / 3.0, np.arange(n)[::-1] / 7.0),
+        "heavy tail": (rng.pareto(0.5, n), rng.standard_cauchy(n)),
+    }
+
+
+@pytest.mark.parametrize("name", list(pairs()))
+@pytest.mark.parametrize("bins", [2, 7, 40])
+def test_a_heatmap_counts_each_cell_as_numpy_s_histogram2d_does(name: str, bins: int) -> None:
+    x, y = pairs()[name]
+    got = decide._histogram2d(x, y, [bins, bins])
+    expected = np.histogram2d(x, y, bins=[bins, bins])
+    for a, b in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+
+
+def test_a_heatmap_over_edges_numpy_cannot_space_evenly_is_numpy_s_own() -> None:
+    x = np.array([-1.7e308, 0.0, 1.7e308])
+    edges = decide._bin_edges(x, 4)  # the span overflows: weighted edges
+    got = decide._histogram2d(x, x, [edges, edges])
+    for a, b in zip(got, np.histogram2d(x, x, bins=[edges, edges]), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_heatmap_view_is_the_view_numpy_s_histogram2d_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    x, y = pairs()["integers on the edges"]
+    frame = pd.DataFrame({"a": x, "b": y, "r": [f"r{i % 3}" for i in range(len(x))]})
+    decl = {"a": "number", "b": "number", "r": "string"}
+    fast = view(frame, decl, x="a", y="b", max_points=400)
+    assert fast.mark == "rect"
+    with monkeypatch.context() as m:
+        m.setattr(decide, "_histogram2d", lambda x, y, bins: np.histogram2d(x, y, bins=bins))
+        same_view(fast, view(frame, decl, x="a", y="b", max_points=400))
