@@ -546,7 +546,9 @@ def offending_mask(
 ) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """Which rows of one column offend its declaration — the verdicts of ``check_columns``.
 
-    The chart leaves these rows out of the column's axis; nothing is converted.
+    The chart leaves these rows out of the column's axis; nothing is converted. A column
+    whose dtype does not settle it is judged per exact type, as ``check_columns`` judges a
+    list (``_values_mask``), not value by value.
 
     >>> offending_mask(pd.Series(["", 3, None]), ColumnDeclaration("number")).tolist()
     [True, False, True]
@@ -557,17 +559,64 @@ def offending_mask(
         if settled == _BAD:
             return np.ones(len(series), dtype=bool) if not decl.nullable else ~missing
         return np.zeros(len(series), dtype=bool) if decl.nullable else missing
-    cache: dict[type, int] = {}
-    out = np.zeros(len(series), dtype=bool)
-    for i, value in enumerate(series.astype(object).tolist()):
-        tp = type(value)
-        verdict = cache.get(tp)
-        if verdict is None:
-            verdict = cache[tp] = _classify(decl.type, tp)
+    objects = series.astype(object).to_numpy()
+    return _values_mask(objects, decl.type, decl.nullable)
+
+
+_Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+# float types whose values numpy reads as float64 exactly as they are (so ``np.isnan`` of the
+# whole lot at once is ``v != v`` of each)
+_NUMPY_READS: Final = frozenset({float, np.float64, np.float32, np.float16})
+
+
+def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: bool) -> _Mask:
+    """``offending_mask`` of an object array: the verdict is taken per exact type (listed in C
+    with ``map(type, ...)``), and only the types ``_classify`` leaves to a look are looked at —
+    floats at once with ``np.isnan``, the strings of a date column once per distinct string,
+    any other such type (Decimal, numpy dates, subclasses) value by value with ``_look``."""
+    n = len(objects)
+    if not n:
+        return np.zeros(0, dtype=bool)
+    type_list = list(map(type, objects.tolist()))
+    kinds = list(set(type_list))  # the distinct types
+    verdicts = [_classify(declared, tp) for tp in kinds]
+    table = np.array([_offends(v, nullable) for v in verdicts], dtype=bool)
+    if len(kinds) == 1:
+        codes = None
+        out = np.full(n, table[0], dtype=bool)
+    else:
+        number = {tp: i for i, tp in enumerate(kinds)}
+        codes = np.fromiter(map(number.__getitem__, type_list), dtype=np.intp, count=n)
+        out = table[codes]
+    for i, (tp, verdict) in enumerate(zip(kinds, verdicts, strict=True)):
         if verdict == _LOOK:
-            verdict = _look(decl.type, value)
-        out[i] = verdict == _BAD or (verdict == _NOTHING and not decl.nullable)
+            at = np.arange(n) if codes is None else np.flatnonzero(codes == i)
+            out[at] = _looked_mask(objects[at], tp, declared, nullable)
     return out
+
+
+def _offends(verdict: int, nullable: bool) -> bool:
+    return verdict == _BAD or (verdict == _NOTHING and not nullable)
+
+
+def _looked_mask(
+    objects: np.ndarray[Any, Any], tp: type, declared: ColumnType, nullable: bool
+) -> _Mask:
+    """Which of these values, all of exact type ``tp`` that ``_classify`` leaves to ``_look``,
+    offend: the verdicts of ``_look``, taken at once where the type allows it."""
+    if tp in _NUMPY_READS:
+        nan = np.isnan(objects.astype(np.float64))
+        offends = ~nan if declared != "number" else np.zeros(len(nan), dtype=bool)
+        return offends | nan if not nullable else offends
+    if tp is str:  # only a date column leaves strings to a look: ISO or not
+        texts: list[str] = objects.tolist()
+        bad = _not_iso(texts)
+        if not bad:
+            return np.zeros(len(texts), dtype=bool)
+        return np.fromiter(map(bad.__contains__, texts), dtype=bool, count=len(texts))
+    verdicts = [_offends(_look(declared, value), nullable) for value in objects.tolist()]
+    return np.array(verdicts, dtype=bool)
 
 
 def _json_sample(value: Any) -> Any:
