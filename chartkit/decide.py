@@ -792,7 +792,7 @@ class _Planner:
         ids = [c for c in data.columns if c not in set(measure_fields)]
         long = data.melt(id_vars=ids, value_vars=measure_fields, var_name=MEASURE, value_name=VALUE)
         names = {self.fields[m.name]: m.name for m in yps}
-        long[MEASURE] = long[MEASURE].map(names)
+        long[MEASURE] = _stacked_names(long[MEASURE], measure_fields, names, len(data))
         return long[long[VALUE].notna()].reset_index(drop=True)
 
     def _measure(self, yps: list[ColumnProfile]) -> tuple[str, str]:
@@ -1313,6 +1313,18 @@ def _bin_edges(values: Any, bins: int) -> Any:
         return bins  # numpy's edges, exactly as before
     share = np.arange(bins + 1) / bins  # the span overflows; weighted ends do not
     return lo * (1 - share) + hi * share
+
+
+def _stacked_names(
+    fields: pd.Series, stacked: list[str], names: Mapping[str, str], n: int
+) -> pd.Series:
+    """``fields.map(names)`` for the measure column ``melt`` made: it stacks the ``stacked``
+    columns one after another, ``n`` rows each, so each name is mapped once and repeated rather
+    than looked up row by row (the row-by-row map when the column is not laid out so)."""
+    if n and len(fields) == n * len(stacked) and fields.iloc[::n].tolist() == stacked:
+        named = pd.Series(stacked, name=fields.name).map(names).repeat(n)
+        return named.set_axis(fields.index)
+    return fields.map(names)
 
 
 def _histogram2d(x: Any, y: Any, bins: list[Any]) -> tuple[Any, Any, Any]:

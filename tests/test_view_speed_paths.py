@@ -523,3 +523,30 @@ def test_a_heatmap_view_is_the_view_numpy_s_histogram2d_gives(
     with monkeypatch.context() as m:
         m.setattr(decide, "_histogram2d", lambda x, y, bins: np.histogram2d(x, y, bins=bins))
         same_view(fast, view(frame, decl, x="a", y="b", max_points=400))
+
+
+@pytest.mark.parametrize("n", [1, 2, 500])
+@pytest.mark.parametrize("fields", [["a"], ["a", "b"], ["b_2", "a", "c"]])
+def test_measure_names_are_the_names_melt_s_column_maps_to(n: int, fields: list[str]) -> None:
+    rng = np.random.default_rng(n)
+    wide = pd.DataFrame({"t": np.arange(n), **{f: rng.normal(size=n) for f in fields}})
+    long = wide.melt(id_vars=["t"], value_vars=fields, var_name="measure", value_name="value")
+    names = {f: f"{f}.name é" for f in fields}
+    got = decide._stacked_names(long["measure"], fields, names, n)
+    pd.testing.assert_series_equal(got, long["measure"].map(names))
+    shuffled = long["measure"].sample(frac=1, random_state=n)  # not stacked: mapped row by row
+    pd.testing.assert_series_equal(
+        decide._stacked_names(shuffled, fields, names, n), shuffled.map(names)
+    )
+
+
+def test_several_measures_are_drawn_with_their_own_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = series(900).assign(**{"w.x": lambda f: f["v"] * 2, "n y": np.nan})
+    frame.loc[::3, "w.x"] = np.nan
+    decl = {**DECL, "w.x": "number", "n y": "number"}
+    for kw in ({"y": ["v", "w.x"]}, {"y": ["w.x", "v"], "x": "r"}, {"y": ["v", "n y"]}):
+        for max_points in (100, 5000):
+            fast = view(frame, decl, max_points=max_points, **kw)
+            with monkeypatch.context() as m:
+                m.setattr(decide, "_stacked_names", lambda f, s, names, n: f.map(names))
+                same_view(fast, view(frame, decl, max_points=max_points, **kw))
