@@ -59,6 +59,12 @@ ID_LIKE_SHARE = 0.8  # a string column with more distinct values than this share
 ID_LIKE_MIN_ROWS = 50  # … and more rows than this looks like an identifier
 
 _NUMERIC_TEXT = re.compile(r"\s*[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+# The same pattern for pyarrow's RE2 with ASCII digits and spaces only (Python's \d and \s
+# also take other scripts' digits and Unicode spaces, RE2's do not): what it accepts,
+# ``_NUMERIC_TEXT`` accepts; what it refuses, Python decides.
+_ASCII_NUMERIC_TEXT: Final = (
+    r"^[\t\n\v\f\r ]*[-+]?([0-9][0-9_]*(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?[\t\n\v\f\r ]*$"
+)
 
 
 def vegalite_type(column_type: ColumnType) -> VegaLiteType:
@@ -193,11 +199,7 @@ def profile_columns(
         source: Source = "declared" if decl is not None else "inferred"
         distinct = 0
         if series is not None and vl == "nominal":
-            distinct = (
-                _distinct_texts(series)
-                if series.dtype == object
-                else int(series.nunique())
-            )
+            distinct = _distinct_texts(series) if series.dtype == object else int(series.nunique())
         out[name] = ColumnProfile(
             name,
             vl,
@@ -245,12 +247,32 @@ def _infer(series: pd.Series | None) -> VegaLiteType:
 def numeric_strings_only(series: pd.Series, mask: BoolArray) -> bool:
     """True when every offending value is a string that reads as a number (``"1240"``).
 
-    Only looked at, never converted: the message says the tool quotes its numbers.
+    Only looked at, never converted: the message says the tool quotes its numbers. Text held
+    by pyarrow is first matched in C against the ASCII spelling of the same pattern (which
+    accepts only what ``_NUMERIC_TEXT`` accepts); only the values it does not prove — a
+    missing one, or text with other digits or spaces — are read by Python's ``re``.
     """
     offenders = series[mask]
-    return bool(len(offenders)) and all(
-        isinstance(v, str) and _NUMERIC_TEXT.fullmatch(v) is not None for v in offenders
-    )
+    if not len(offenders):
+        return False
+    unproven = _not_ascii_numbers(offenders)
+    return all(isinstance(v, str) and _NUMERIC_TEXT.fullmatch(v) is not None for v in unproven)
+
+
+def _not_ascii_numbers(offenders: pd.Series) -> list[Any]:
+    """The values ``_ASCII_NUMERIC_TEXT`` does not prove numbers (pyarrow text: matched in C,
+    missing values as None), or every value of any other column."""
+    array = offenders.array
+    arrow = array.__arrow_array__() if isinstance(array, pd.arrays.ArrowStringArray) else None
+    if arrow is None:
+        return offenders.tolist()
+    import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+    proven = pc.fill_null(pc.match_substring_regex(arrow, _ASCII_NUMERIC_TEXT), False)
+    if pc.all(proven).as_py():
+        return []
+    rest: list[Any] = pc.filter(arrow, pc.invert(proven)).to_pylist()
+    return rest
 
 
 def as_numbers(series: pd.Series) -> pd.Series:

@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_properties import _COMMON, CHECKS
 
 from chartkit import COLUMN_TYPES, VEGALITE_TYPES, ColumnDeclaration, Encoding, check_columns
-from chartkit.encode import as_numbers, as_wall_clock, numeric_strings_only, profile_columns
+from chartkit.encode import (
+    _ASCII_NUMERIC_TEXT,
+    _NUMERIC_TEXT,
+    as_numbers,
+    as_wall_clock,
+    numeric_strings_only,
+    profile_columns,
+)
 
 
 def test_every_declared_type_has_exactly_one_vegalite_type() -> None:
@@ -82,3 +96,74 @@ def test_several_measures_describe_themselves_and_the_series_that_tells_them_apa
     color = Encoding("measure", "nominal", "declared", field="measure", measures=("p50", "p95"))
     assert y.describe() == "mean of p50, p95: declared number → quantitative"
     assert color.describe() == "one series per measure: p50, p95 → nominal"
+
+
+# --- numbers in quotes: pyarrow's RE2 proves the ASCII ones, Python's re decides the rest -------
+
+NUMERIC_ALPHABET = st.sampled_from(
+    [
+        *"0123456789+-.eE_ x",
+        *"\t\n\v\f\r\x1c\x1f\x85\xa0\u2000\u3000",  # spaces to Python, some only to Python
+        *"\u200b\ufeff",  # not spaces
+        *"٣１𝟙߀",  # other scripts' digits
+        *"²½Ⅻé",  # no digits
+    ]
+)
+numeric_looking = st.text(NUMERIC_ALPHABET, max_size=8) | st.sampled_from(
+    ["1240", "3.7", " -1e3 ", ".5", "5.", "1_000", "_1", "1e", "e1", "+.e1", "١٢", "１.５", ""]
+)
+
+
+def _python_answer(values: list[Any]) -> bool:
+    """``numeric_strings_only`` as it read every value: one Python regex match each."""
+    return bool(values) and all(
+        isinstance(v, str) and _NUMERIC_TEXT.fullmatch(v) is not None for v in values
+    )
+
+
+def _arrow_text(chunks: list[list[str | None]]) -> pd.Series:
+    """A pandas text column over pyarrow, in the given chunks."""
+    chunked = pa.chunked_array([pa.array(c, pa.large_string()) for c in chunks], pa.large_string())
+    dtype = pd.Series(["x"]).dtype
+    if not isinstance(dtype, pd.StringDtype) or dtype.storage != "pyarrow":
+        pytest.skip("pandas keeps text in numpy objects here")
+    return pd.Series(pd.arrays.ArrowStringArray(chunked, dtype=dtype))  # type: ignore[call-arg]
+
+
+@settings(max_examples=CHECKS, **_COMMON)
+@given(numeric_looking)
+def test_the_ascii_pattern_accepts_only_what_python_accepts(text: str) -> None:
+    proven = pc.match_substring_regex(pa.array([text], pa.large_string()), _ASCII_NUMERIC_TEXT)
+    if proven[0].as_py():
+        assert _NUMERIC_TEXT.fullmatch(text) is not None
+    if text.isascii() and not any("\x1c" <= c <= "\x1f" for c in text):  # \s-only in Python
+        assert proven[0].as_py() == (_NUMERIC_TEXT.fullmatch(text) is not None)
+
+
+@settings(max_examples=CHECKS, **_COMMON)
+@given(
+    st.lists(st.lists(numeric_looking | st.none(), max_size=6), min_size=1, max_size=3),
+    st.data(),
+)
+def test_numbers_in_quotes_are_found_as_python_finds_them(
+    chunks: list[list[str | None]], data: st.DataObject
+) -> None:
+    """Text held by pyarrow in one chunk or several, with missing values, under any mask: the
+    same answer as a Python match of every offender; and the same for the text as objects."""
+    series = _arrow_text(chunks)
+    mask = np.array(
+        data.draw(st.lists(st.booleans(), min_size=len(series), max_size=len(series))), dtype=bool
+    )
+    expected = _python_answer(series.astype(object)[mask].tolist())
+    assert numeric_strings_only(series, mask) is expected
+    as_objects = pd.Series([v for c in chunks for v in c], dtype=object)
+    assert numeric_strings_only(as_objects, mask) is expected
+
+
+def test_a_missing_value_or_an_empty_text_is_no_number_in_quotes() -> None:
+    series = _arrow_text([["1", "2"], [None, ""]])
+    assert numeric_strings_only(series, np.array([True, True, False, False]))
+    assert not numeric_strings_only(series, np.array([True, True, True, False]))
+    assert not numeric_strings_only(series, np.array([True, False, False, True]))
+    assert not numeric_strings_only(series, np.zeros(4, dtype=bool))  # no offender: no claim
+    assert numeric_strings_only(_arrow_text([["١٢", " 3\u3000"]]), np.ones(2, dtype=bool))
