@@ -428,10 +428,12 @@ def test_one_key_with_its_codes_counted_groups_as_groupby_does(how: str) -> None
             "flag": rng.random(n) < 0.5,
             "f": rng.choice([1.5, np.nan, -2.0], n),
             "i": rng.integers(0, 9, n),
+            "t": pd.Timestamp("2024-01-01") + pd.to_timedelta(rng.integers(0, 30, n), "h"),
             "y": y,
         }
     )
-    for key in ("r", "g", "flag", "f", "i"):
+    data["z"] = data["t"].dt.tz_localize("Europe/Paris")
+    for key in ("r", "g", "flag", "f", "i", "t", "z"):
         _, known = decide._distinct_rows(data, [key])
         assert key in known
         pd.testing.assert_frame_equal(
