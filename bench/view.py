@@ -14,7 +14,8 @@ Rows as a tool returns them (a list of dicts, ``ts`` as ISO strings):
   ``vegafusion`` data transformer bucketing at 30 minutes (``to_dict(format="vega")``) —
   no check at all.
 
-A typed frame (datetime64[UTC], float64, str):
+A typed frame (datetime64[UTC], float64, str), made afresh for every timed call (the same
+values in new arrays), so each view() is a first view of its frame:
 
 - chartkit: ``view(frame, declaration)``.
 - VegaFusion: the same Altair chart on the frame.
