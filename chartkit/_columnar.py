@@ -39,6 +39,7 @@ __all__ = [
     "read_census",
     "read_columns",
     "remember_wall_clock",
+    "text_encoding",
 ]
 
 
@@ -235,3 +236,38 @@ def known_wall_clock(arrow: Any) -> WallClock | None:
     if got is None or got[0]() is not arrow:
         return None
     return got[1]
+
+
+# --- one dictionary encoding of a text column -------------------------------------------------
+
+# pyarrow's dictionary encoding of a text column, by the identity of the Arrow array it encodes
+# (immutable data: while it lives, it is this encoding). ``encode.profile_columns`` counts the
+# distinct values from it and ``decide`` codes the line's series with it, so the column is
+# hashed once. An entry goes when its array does, or when it is the oldest of more than
+# ``ENCODINGS_KEPT`` (its indices take 4 bytes a row, and a caller's frame may live long).
+_ENCODINGS: Final[dict[int, tuple[weakref.ref[Any], Any]]] = {}
+ENCODINGS_KEPT: Final = 8
+
+
+def text_encoding(arrow: Any) -> Any:
+    """``pyarrow.compute.dictionary_encode(arrow).combine_chunks()`` for a pyarrow text
+    ``ChunkedArray``: one ``DictionaryArray`` (missing values are null indices, not in the
+    dictionary), made once and remembered with the array (the last ``ENCODINGS_KEPT`` of them).
+
+    >>> import pyarrow as pa
+    >>> column = pa.chunked_array([["b", "a"], ["b", None]])
+    >>> text_encoding(column).dictionary.to_pylist(), text_encoding(column) is text_encoding(column)
+    (['b', 'a'], True)
+    """
+    key = id(arrow)
+    got = _ENCODINGS.get(key)
+    if got is not None and got[0]() is arrow:
+        return got[1]
+    import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+    encoded = pc.dictionary_encode(arrow).combine_chunks()
+    _ENCODINGS.pop(key, None)  # a dead array's entry under a reused id: this one is newer
+    _ENCODINGS[key] = (weakref.ref(arrow, lambda _: _ENCODINGS.pop(key, None)), encoded)
+    while len(_ENCODINGS) > ENCODINGS_KEPT:
+        del _ENCODINGS[next(iter(_ENCODINGS))]
+    return encoded

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from altair.utils.core import infer_vegalite_type_for_pandas
 
-from chartkit._columnar import known_wall_clock
+from chartkit._columnar import known_wall_clock, text_encoding
 from chartkit._safe import sample_text
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
@@ -199,7 +199,7 @@ def profile_columns(
         source: Source = "declared" if decl is not None else "inferred"
         distinct = 0
         if series is not None and vl == "nominal":
-            distinct = _distinct_texts(series) if series.dtype == object else int(series.nunique())
+            distinct = _distinct(series)
         out[name] = ColumnProfile(
             name,
             vl,
@@ -211,6 +211,18 @@ def profile_columns(
             len(frame),
         )
     return out
+
+
+def _distinct(series: pd.Series) -> int:
+    """``nunique()`` of a column (an object column's by text): text held by pyarrow is counted
+    from its dictionary encoding (``chartkit._columnar.text_encoding``), which the chart's
+    series codes reuse."""
+    if series.dtype == object:
+        return _distinct_texts(series)
+    array = series.array
+    if isinstance(array, pd.arrays.ArrowStringArray):
+        return len(text_encoding(array.__arrow_array__()).dictionary)
+    return int(series.nunique())
 
 
 def _distinct_texts(series: pd.Series) -> int:

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from chartkit import check_columns, read_rowset
-from chartkit._columnar import ABSENT, read_columns
+from chartkit._columnar import ABSENT, read_columns, text_encoding
 
 POOL: list[Any] = [
     0, 1, -3, 2**70, 1.5, float("nan"), float("inf"), True, False, None, "", "a",
@@ -176,3 +176,38 @@ def test_a_column_of_one_type_is_typed_as_from_records_types_it(values: list[Any
     expected = reference_frame(rows).set_axis(pd.Index(["a", "b"], dtype=object), axis=1)
     pd.testing.assert_frame_equal(got, expected, check_column_type=False)
     assert list(map(type, got["a"].tolist())) == list(map(type, expected["a"].tolist()))
+
+
+def test_a_text_column_is_dictionary_encoded_once_while_it_lives() -> None:
+    """One encoding per Arrow array, shared by whoever asks; the entry goes with the array."""
+    import gc
+
+    import pyarrow as pa
+
+    from chartkit import _columnar
+
+    column = pa.chunked_array([["b", "a", None], [], ["", "b"]], pa.large_string())
+    encoded = text_encoding(column)
+    assert text_encoding(column) is encoded
+    assert encoded.dictionary.to_pylist() == ["b", "a", ""]  # first seen first; no null
+    assert encoded.indices.to_pylist() == [0, 1, None, 2, 0]
+    equal = pa.chunked_array([["b", "a", None], ["", "b"]], pa.large_string())
+    assert text_encoding(equal) is not encoded  # another array: its own encoding
+    before = len(_columnar._ENCODINGS)
+    del column, equal
+    gc.collect()
+    assert len(_columnar._ENCODINGS) == before - 2
+
+
+def test_only_the_last_few_text_encodings_are_kept() -> None:
+    """A long-lived frame does not keep every encoding ever made of its columns."""
+    import pyarrow as pa
+
+    from chartkit import _columnar
+
+    columns = [pa.chunked_array([[f"v{i}"]]) for i in range(_columnar.ENCODINGS_KEPT + 3)]
+    encoded = [text_encoding(c) for c in columns]
+    assert len(_columnar._ENCODINGS) <= _columnar.ENCODINGS_KEPT
+    assert text_encoding(columns[-1]) is encoded[-1]  # the newest are kept
+    again = text_encoding(columns[0])  # the oldest was let go: encoded anew, the same values
+    assert again is not encoded[0] and again.equals(encoded[0])

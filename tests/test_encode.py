@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import _COMMON, CHECKS
 
-from chartkit import COLUMN_TYPES, VEGALITE_TYPES, ColumnDeclaration, Encoding, check_columns
+from chartkit import (
+    COLUMN_TYPES,
+    VEGALITE_TYPES,
+    ColumnDeclaration,
+    Encoding,
+    check_columns,
+    read_rowset,
+)
 from chartkit.encode import (
     _ASCII_NUMERIC_TEXT,
     _NUMERIC_TEXT,
@@ -167,3 +174,56 @@ def test_a_missing_value_or_an_empty_text_is_no_number_in_quotes() -> None:
     assert not numeric_strings_only(series, np.array([True, False, False, True]))
     assert not numeric_strings_only(series, np.zeros(4, dtype=bool))  # no offender: no claim
     assert numeric_strings_only(_arrow_text([["١٢", " 3\u3000"]]), np.ones(2, dtype=bool))
+
+
+# --- distinct values: text held by pyarrow counted from its one dictionary encoding -----------
+
+text_cells = st.one_of(
+    st.none(), st.sampled_from(["", " ", "a", "A", "é", "e\u0301", "\x00", "None", "nan"]),
+    st.text(max_size=3)
+)  # fmt: skip
+
+
+@settings(max_examples=CHECKS // 4, **_COMMON)
+@given(st.lists(st.lists(text_cells, max_size=5), min_size=1, max_size=4).filter(
+    lambda chunks: any(chunks)
+), st.sampled_from(["str", "string[pyarrow]"]))  # fmt: skip
+def test_distinct_texts_held_by_pyarrow_are_what_nunique_counts(
+    chunks: list[list[str | None]], dtype: str
+) -> None:
+    """Missing values, empty strings, one chunk or several: the profile counts as ``nunique``."""
+    values = [v for c in chunks for v in c]
+    if any(v is not None and not _utf8(v) for v in values):  # pyarrow holds UTF-8 only
+        return
+    chunked = pa.chunked_array([pa.array(c, pa.large_string()) for c in chunks], pa.large_string())
+    series = pd.Series(pd.array(chunked.combine_chunks(), dtype=dtype))
+    series = pd.Series(type(series.array)(chunked, dtype=series.dtype))  # the chunks as given
+    assert series.array.__arrow_array__().num_chunks == len(chunks)
+    decl = {"t": ColumnDeclaration("string", nullable=True)}
+    profile = profile_columns(pd.DataFrame({"t": series}), decl, ())["t"]
+    assert profile.distinct == series.nunique() == pd.Series(values, dtype=object).nunique()
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def test_distinct_texts_with_a_lone_surrogate_are_counted_as_objects() -> None:
+    """pyarrow cannot hold a lone surrogate: such a column stays objects, counted by text."""
+    rows = [{"t": v} for v in ["\ud800", "a", "\ud800", "", "a"]]
+    frame = read_rowset(rows).to_frame()  # type: ignore[union-attr]
+    assert frame["t"].dtype == object
+    profile = profile_columns(frame, {"t": ColumnDeclaration("string", nullable=True)}, ())["t"]
+    assert profile.distinct == frame["t"].nunique() == 3
+
+
+def test_distinct_texts_read_from_a_list_of_dicts_are_what_nunique_counts() -> None:
+    rows = [{"t": v} for v in ["b", "a", "", "b", "a", "c"] * 300]
+    frame = read_rowset(rows).to_frame()  # type: ignore[union-attr]
+    assert isinstance(frame["t"].array, pd.arrays.ArrowStringArray)
+    profile = profile_columns(frame, {"t": ColumnDeclaration("string")}, ())["t"]
+    assert profile.distinct == frame["t"].nunique() == 4
