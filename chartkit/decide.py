@@ -37,6 +37,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit._columnar import text_encoding
 from chartkit._safe import name_list
 from chartkit.check import offending_mask
 from chartkit.encode import (
@@ -1541,10 +1542,10 @@ def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
 
 def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     """``_sorted_codes`` of a column of text held by pyarrow, none of it missing: pyarrow's
-    dictionary encoding (one hash per row, in C), then its few distinct values sorted as
-    pandas sorts them and the codes renumbered. pandas' own ``factorize`` makes the same
-    encoding and then copies, widens and renumbers the codes in more passes. None for any
-    other column."""
+    dictionary encoding (one hash per row, in C; ``chartkit._columnar.text_encoding``, which
+    the profile's count of distinct values already made), then its few distinct values sorted
+    as pandas sorts them and the codes renumbered. pandas' own ``factorize`` would encode again,
+    then copy, widen and renumber the codes in more passes. None for any other column."""
     array = values.array
     if not isinstance(array, pd.arrays.ArrowStringArray):
         return None
@@ -1553,7 +1554,7 @@ def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     chunked = array.__arrow_array__()
     if chunked.null_count:
         return None
-    encoded = pc.dictionary_encode(chunked).combine_chunks()
+    encoded = text_encoding(chunked)  # made once per column: the profile counted from it
     order = pc.array_sort_indices(encoded.dictionary).to_numpy()
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
