@@ -28,6 +28,7 @@ from typing import Any, Final, Literal, cast
 import numpy as np
 import pandas as pd
 
+from chartkit import _columnar
 from chartkit._columnar import Absent as _Absent
 from chartkit._columnar import Census
 from chartkit._safe import cap_sample
@@ -571,29 +572,48 @@ _NUMPY_READS: Final = frozenset({float, np.float64, np.float32, np.float16})
 
 
 def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: bool) -> _Mask:
-    """``offending_mask`` of an object array: the verdict is taken per exact type (listed in C
-    with ``map(type, ...)``), and only the types ``_classify`` leaves to a look are looked at —
-    floats at once with ``np.isnan``, the strings of a date column once per distinct string,
-    any other such type (Decimal, numpy dates, subclasses) value by value with ``_look``."""
+    """``offending_mask`` of an object array: the verdict is taken per exact type, and only
+    the types ``_classify`` leaves to a look are looked at — floats at once (NaNs told apart in
+    C by ``_speedups.type_codes``, else by ``np.isnan``), the strings of a date column once
+    per distinct string, any other such type (Decimal, numpy dates, subclasses) value by
+    value with ``_look``."""
     n = len(objects)
     if not n:
         return np.zeros(0, dtype=bool)
-    type_list = list(map(type, objects.tolist()))
-    kinds = list(set(type_list))  # the distinct types
+    codes, kinds, nan_apart = _type_codes(objects.tolist())
     verdicts = [_classify(declared, tp) for tp in kinds]
-    table = np.array([_offends(v, nullable) for v in verdicts], dtype=bool)
-    if len(kinds) == 1:
-        codes = None
-        out = np.full(n, table[0], dtype=bool)
-    else:
-        number = {tp: i for i, tp in enumerate(kinds)}
-        codes = np.fromiter(map(number.__getitem__, type_list), dtype=np.intp, count=n)
-        out = table[codes]
+    if nan_apart and float in kinds:  # exact floats coded apart from their NaNs: no look
+        verdicts[kinds.index(float)] = _OK if declared == "number" else _BAD
+    table = np.zeros(max(len(kinds), _NAN_CODE + 1), dtype=bool)
+    table[: len(kinds)] = [_offends(v, nullable) for v in verdicts]
+    if nan_apart:
+        table[_NAN_CODE] = _offends(_NOTHING, nullable)  # an exact float holding NaN
+    out: _Mask = table[codes]
     for i, (tp, verdict) in enumerate(zip(kinds, verdicts, strict=True)):
         if verdict == _LOOK:
-            at = np.arange(n) if codes is None else np.flatnonzero(codes == i)
+            at = np.flatnonzero(codes == i)
             out[at] = _looked_mask(objects[at], tp, declared, nullable)
     return out
+
+
+_NAN_CODE: Final = 255  # ``_speedups.type_codes``' code for an exact float holding NaN
+
+
+def _type_codes(values: list[Any]) -> tuple[np.ndarray[Any, Any], list[type], bool]:
+    """Each value's index in the list of distinct exact types, the types, and whether exact
+    float NaNs are coded ``_NAN_CODE`` apart (in C, when ``chartkit._speedups`` is there and
+    the values hold at most 255 types; else listed with ``map(type, ...)``, NaNs not apart)."""
+    speedups = _columnar.SPEEDUPS
+    got = None if speedups is None else speedups.type_codes(values)
+    if got is not None:
+        return np.frombuffer(got[0], dtype=np.uint8), list(got[1]), True
+    type_list = list(map(type, values))
+    kinds = list(set(type_list))
+    if len(kinds) == 1:
+        return np.zeros(len(values), dtype=np.intp), kinds, False
+    number = {tp: i for i, tp in enumerate(kinds)}
+    codes = np.fromiter(map(number.__getitem__, type_list), dtype=np.intp, count=len(values))
+    return codes, kinds, False
 
 
 def _offends(verdict: int, nullable: bool) -> bool:

@@ -1,10 +1,11 @@
 """``check.offending_mask`` takes its verdicts per type, and gives the value-by-value answers.
 
 The mask says which rows of a column a chart leaves out. It is worked out per exact type (one
-``_classify`` per distinct type; floats read by numpy at once; a date column's strings parsed
-once per distinct string); these tests hold it to the reference it replaced — ``_classify``
-then ``_look``, one value at a time — and to ``check_columns``' own counts on the same values,
-on generated columns of every value kind.
+``_classify`` per distinct type, the types coded in C by ``_speedups.type_codes`` with NaN
+floats apart, or listed in Python where the extension is not used; a date column's strings
+parsed once per distinct string); these tests hold both ways to the reference they replaced —
+``_classify`` then ``_look``, one value at a time — and to ``check_columns``' own counts on
+the same values, on generated columns of every value kind.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import _COMMON, CHECKS, scalars
 
+import chartkit._columnar as columnar
 from chartkit import check_columns
 from chartkit._columnar import ABSENT
 from chartkit.check import (
@@ -44,6 +46,17 @@ def reference(values: list[Any], decl: ColumnDeclaration) -> list[bool]:
             verdict = _look(decl.type, value)
         out.append(verdict == _BAD or (verdict == _NOTHING and not decl.nullable))
     return out
+
+
+def masks(series: pd.Series, decl: ColumnDeclaration) -> list[list[bool]]:
+    """``offending_mask`` with the compiled type codes (when built) and without them."""
+    got = [offending_mask(series, decl).tolist()]
+    speedups, columnar.SPEEDUPS = columnar.SPEEDUPS, None
+    try:
+        got.append(offending_mask(series, decl).tolist())
+    finally:
+        columnar.SPEEDUPS = speedups
+    return got
 
 
 class Text(str):
@@ -103,7 +116,7 @@ def test_the_mask_is_the_value_by_value_verdict(
     decl = _decl(declared, nullable)
     got = offending_mask(pd.Series(values, dtype=object), decl)
     assert got.dtype == np.bool_ and got.shape == (len(values),)
-    assert got.tolist() == reference(values, decl)
+    assert masks(pd.Series(values, dtype=object), decl) == [reference(values, decl)] * 2
 
 
 @settings(max_examples=CHECKS, **_COMMON)
@@ -145,7 +158,7 @@ def test_typed_columns_agree_with_their_values_read_one_by_one(
 ) -> None:
     decl = _decl(declared, nullable)
     values = series.astype(object).tolist()
-    assert offending_mask(series, decl).tolist() == reference(values, decl)
+    assert masks(series, decl) == [reference(values, decl)] * 2
 
 
 @pytest.mark.parametrize("nullable", [False, True])
@@ -163,7 +176,7 @@ def test_a_long_date_column_of_strings_is_judged_per_distinct_string(
         values[at] = stray
     decl = ColumnDeclaration("date", nullable=nullable)
     got = offending_mask(pd.Series(values, dtype=object), decl)
-    assert got.tolist() == reference(values, decl)
+    assert masks(pd.Series(values, dtype=object), decl) == [reference(values, decl)] * 2
     assert set(np.flatnonzero(got)) == {17, 900, 5_999} | (set() if nullable else {901, 2_500})
 
 
@@ -178,3 +191,14 @@ def test_a_number_column_with_a_few_quoted_values_leaves_out_just_those() -> Non
             pd.Series(values, dtype=object), ColumnDeclaration("number", nullable=nullable)
         )
         assert set(np.flatnonzero(got)) == {0, 4_321, 9_999} | (set() if nullable else {50})
+
+
+@pytest.mark.parametrize("declared", COLUMN_TYPES)
+def test_a_column_of_hundreds_of_types_is_judged_too(declared: str) -> None:
+    """More distinct types than the compiled codes hold (255): listed in Python instead."""
+    kinds = [type(f"Kind{i}", (float if i % 2 else str,), {}) for i in range(300)]
+    values: list[Any] = [kind(i) for i, kind in enumerate(kinds)]
+    values += [NAN, "2024-01-02", None, 1.5, 7]
+    for nullable in (False, True):
+        decl = _decl(declared, nullable)
+        assert masks(pd.Series(values, dtype=object), decl) == [reference(values, decl)] * 2

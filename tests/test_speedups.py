@@ -411,3 +411,27 @@ def test_dates_finer_than_a_microsecond_are_checked_in_c_but_parsed_by_pandas(
     assert reading.wall_clock("when") is None  # pandas keeps the nanoseconds: it parses them
     got, aware = wall_clock(reading.to_frame()["when"])
     assert aware and got.iloc[0] == pd.Timestamp("2024-01-05T10:30:00.123456789")
+
+
+class _Real(float):
+    pass
+
+
+def test_type_codes_code_each_value_by_its_exact_type_with_nan_floats_apart(
+    speedups: Any,
+) -> None:
+    nan = float("nan")
+    values = [1.0, nan, "x", -nan, 1.0, np.float64("nan"), _Real(nan), None, True, 1, "y", ABSENT]
+    codes, types = speedups.type_codes(values)
+    assert types == (float, str, np.float64, _Real, type(None), bool, int, type(ABSENT))
+    assert list(codes) == [0, 255, 1, 255, 0, 2, 3, 4, 5, 6, 1, 7]
+    assert speedups.type_codes([]) == (b"", ())
+    assert speedups.type_codes([nan, nan]) == (b"\xff\xff", ())  # no float that is not NaN
+
+
+def test_type_codes_give_up_past_255_types(speedups: Any) -> None:
+    kinds = [type(f"K{i}", (), {}) for i in range(256)]
+    assert len(speedups.type_codes([k() for k in kinds[:255]])[1]) == 255
+    assert speedups.type_codes([k() for k in kinds]) is None
+    with pytest.raises(TypeError, match="type_codes takes a list, not tuple"):
+        speedups.type_codes((1, 2))
