@@ -31,9 +31,14 @@ drawn from its picks, and ``choose=0`` (which draws that same alternative, after
 which chart the view opens on: its alternatives depend on it).
 
 Then peak memory: ``view()`` on 5,000,000 rows (a typed frame, and a list of dicts), each in
-its own subprocess under ``tracemalloc`` (the input itself not counted), against the size of
-the pandas frame of the same data (``memory_usage(deep=True)``): the typed frame itself, and
-``pd.DataFrame(rows)`` for the rows (their timestamps stay text).
+its own process: the resident size the call adds at its peak (the kernel's ``VmHWM``, reset
+through ``/proc/self/clear_refs`` just before the call, less the resident size then — so
+Python's objects, numpy's arrays and pyarrow's buffers all count, and the input does not),
+against the size of the pandas frame of the same data (``memory_usage(deep=True)``): the
+typed frame itself, and ``pd.DataFrame(rows)`` for the rows (their timestamps stay text).
+Beside it, measured the same way, the peak of the VegaFusion peer for that input (``Altair +
+VegaFusion`` on the frame; ``pd.DataFrame`` + ``to_datetime`` + VegaFusion on the rows).
+Linux only (``/proc/self/status``).
 
 Run: ``make bench`` or ``.venv/bin/python bench/view.py [--rows N] [--repeat K] [--memory-rows N]``.
 """
@@ -204,29 +209,60 @@ def print_table(title: str, rows: list[Row], first: str) -> None:
 
 
 MEMORY_PROBE = """
-import json, sys, tracemalloc
+import ctypes, gc, json, sys
+import pyarrow as pa
 sys.path.insert(0, {bench!r})
 from view import DECL, series_frame, series_rows
 from chartkit import view
 import pandas as pd
+
+
+def status(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise SystemExit(f"no {{field}} in /proc/self/status: this probe needs Linux")
+
+
+def peak_of(work):
+    gc.collect()
+    ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed heap back to the kernel, so reusing it
+    pa.default_memory_pool().release_unused()  # later counts as growth, as fresh memory does
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # the kernel forgets the peak resident size: VmHWM counts from here
+    before = status("VmRSS")
+    out = work()
+    return out, status("VmHWM") - before
+
+
 frame = series_frame({n})
 data = series_rows(frame) if {kind!r} == "rows" else frame
-if {kind!r} == "rows":  # what pandas makes of the same rows: ts stays text
+if {kind!r} == "rows":
     del frame
-    frame = pd.DataFrame(data)
-size = int(frame.memory_usage(deep=True).sum())
-del frame
-view(data.__class__(data[:1000]) if {kind!r} == "rows" else data.head(1000), DECL)  # warm
-tracemalloc.start()
-v = view(data, DECL)
-peak = tracemalloc.get_traced_memory()[1]
-print(json.dumps({{"peak": peak, "frame": size, "kind": v.kind}}))
+if {what!r} == "peer":  # the peer a user would take, at the bucket view() picks
+    from view import chartkit_bucket, pandas_vegafusion, vegafusion_chart
+    ms = chartkit_bucket(series_frame({n}))
+    if {kind!r} == "rows":
+        _, peak = peak_of(lambda: pandas_vegafusion(data, ms))
+    else:
+        _, peak = peak_of(lambda: vegafusion_chart(data, ms))
+else:
+    view(data.__class__(data[:1000]) if {kind!r} == "rows" else data.head(1000), DECL)  # warm
+    v, peak = peak_of(lambda: view(data, DECL))
+    del v
+frame = pd.DataFrame(data) if {kind!r} == "rows" else data  # the rows' ts stays text
+print(json.dumps({{"peak": peak, "frame": int(frame.memory_usage(deep=True).sum())}}))
 """
 
 
-def memory(n: int, kind: str) -> dict[str, Any]:
-    """Peak memory ``view()`` allocates on ``n`` rows, in a fresh interpreter."""
-    code = MEMORY_PROBE.format(bench=os.path.dirname(os.path.abspath(__file__)), n=n, kind=kind)
+def memory(n: int, kind: str, what: str = "view") -> dict[str, Any]:
+    """Peak resident memory ``what`` (``view`` or ``peer``: the VegaFusion path a user would
+    write for that input) adds on ``n`` rows, in a fresh interpreter, and the size of the
+    pandas frame of the same data."""
+    code = MEMORY_PROBE.format(
+        bench=os.path.dirname(os.path.abspath(__file__)), n=n, kind=kind, what=what
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     answer: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return answer
@@ -317,16 +353,21 @@ def main() -> None:
     )
     speed(args.rows, args.repeat)
     print(f"\n(load average after the races: {_load()}; the other cores' work shows in it)")
-    print(f"\nPeak memory of view() on {args.memory_rows:,} rows (tracemalloc, own process)\n")
     print(
-        f"| {'input':<14} | {'view() peak':>11} | {'the pandas frame of it':>26} | {'ratio':>6} |"
+        f"\nPeak memory on {args.memory_rows:,} rows: the resident size a call adds at its peak "
+        "(Python, numpy and Arrow alike), each in its own process\n"
     )
-    print(f"|{'-' * 16}|{'-' * 12}:|{'-' * 23}:|{'-' * 7}:|")
+    print(
+        f"| {'input':<14} | {'view() peak':>11} | {'the pandas frame of it':>26} | {'ratio':>6} "
+        f"| {'its VegaFusion peer peak':>24} |"
+    )
+    print(f"|{'-' * 16}|{'-' * 12}:|{'-' * 27}:|{'-' * 7}:|{'-' * 25}:|")
     for kind, frame in (("typed frame", "frame"), ("list of dicts", "pd.DataFrame(rows)")):
         m = memory(args.memory_rows, "frame" if kind == "typed frame" else "rows")
+        peer = memory(args.memory_rows, "frame" if kind == "typed frame" else "rows", "peer")
         held, ratio = f"{frame} {m['frame'] / 1e6:,.0f} MB", m["peak"] / m["frame"]
-        print(f"| {kind:<14} | {m['peak'] / 1e6:8,.0f} MB | {held:>26} | {ratio:5.2f}x |")
-
-
-if __name__ == "__main__":
-    main()
+        theirs = f"{peer['peak'] / 1e6:,.0f} MB ({peer['peak'] / m['frame']:.2f}x)"
+        print(
+            f"| {kind:<14} | {m['peak'] / 1e6:8,.0f} MB | {held:>26} | {ratio:5.2f}x "
+            f"| {theirs:>24} |"
+        )
