@@ -30,6 +30,7 @@ on — never coerced — and a note built from the ``ColumnViolation`` says so.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
@@ -1426,7 +1427,13 @@ def _bucket_seconds(times: pd.Series, target: int) -> int:
         if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
             span = pd.Timedelta(hi - lo).total_seconds()  # as pandas' own min and max give it
     if span is None:
-        span = (times.max() - times.min()).total_seconds()
+        first, last = times.min(), times.max()
+        try:
+            span = (last - first).total_seconds()
+        except (OverflowError, pd.errors.OutOfBoundsDatetime):  # past a nanosecond Timedelta
+            with warnings.catch_warnings():  # (the nanoseconds dropped matter to no bucket)
+                warnings.simplefilter("ignore", UserWarning)
+                span = (last.to_pydatetime() - first.to_pydatetime()).total_seconds()
     for seconds in _BUCKETS_S:
         if span / seconds + 1 <= max(1, target):
             return seconds

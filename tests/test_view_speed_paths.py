@@ -552,3 +552,23 @@ def test_several_measures_are_drawn_with_their_own_names(monkeypatch: pytest.Mon
             with monkeypatch.context() as m:
                 m.setattr(decide, "_stacked_names", lambda f, s, names, n: f.map(names))
                 same_view(fast, view(frame, decl, max_points=max_points, **kw))
+
+
+@pytest.mark.parametrize("tz", [None, "UTC", "Europe/Paris"])
+def test_dates_spanning_more_than_a_nanosecond_timedelta_get_their_buckets(tz: str | None) -> None:
+    """Nanosecond dates 550 years apart: their span does not fit a pandas Timedelta (292
+    years), so the bucket is measured on Python datetimes — a chart, not an error."""
+    times = pd.to_datetime(["1700-01-01", "2000-01-01", "2250-01-01"]).as_unit("ns")
+    if tz is not None:
+        times = times.tz_localize(tz)
+    frame = pd.DataFrame({"t": np.resize(times.array, 9000), "v": np.tile([1.0, 2.0, 3.0], 3000)})
+    v = view(frame, {"t": "date", "v": "number"})
+    assert v.kind == "chart"
+    assert v.reason.endswith("a line over time of the mean per 91-day bucket.")
+    assert v.spec is not None
+    points = v.spec["datasets"][v.spec["data"]["name"]]
+    assert [(p["t"][:10], p["v"], p["rows"]) for p in points] == [
+        ("1699-12-03", 1.0, 3000),
+        ("1999-11-25", 2.0, 3000),
+        ("2249-10-18", 3.0, 3000),
+    ]
