@@ -6,12 +6,13 @@ This is the hot path. A list of plain dicts read by the compiled reader
 the first of each is — and a column whose census covers every value is judged from it alone.
 Any other column (a type the census does not know, a date string the C validator left to
 ``fromisoformat``, or every column when the reader is not built) is judged from its values by
-``_check_values``, a column at a time, by value *type* first (listed in C with
-``map(type, ...)``); only the types whose values need a look of their own (a float that may be
-NaN, a string that may be an ISO date) are looked at value by value, and even those mostly in
-C (``v != v`` for NaN, ``fromisoformat`` once per distinct string). Both give the same
-violation. A dataframe is judged by dtype where the dtype decides the question, and value by
-value only for object columns.
+``_check_values``, a column at a time, by value *type* first (each value coded by its exact
+type in one C pass, ``_speedups.type_codes``, exact float NaNs apart; ``map(type, ...)``
+without the extension); only the types whose values need a look of their own (a float that
+may be NaN, a string that may be an ISO date) are looked at, and even those mostly at once
+(``np.isnan``, ``fromisoformat`` once per distinct string). Both give the same violation. A
+dataframe is judged by dtype where the dtype decides the question, and by its values' types
+only for object columns; ``offending_mask`` takes the same per-type verdicts row by row.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import compress, count
-from operator import ne
 from typing import Any, Final, Literal, cast
 
 import numpy as np
@@ -165,13 +164,10 @@ def check_columns(
 _OK, _NOTHING, _BAD, _LOOK = 0, 1, 2, 3  # what a value's type says about it, per declared type
 _NULL_TYPES: Final = (type(None), _Absent, type(pd.NA), type(pd.NaT))
 
-# Exact types for which ``v != v`` is False for every value except a NaN, so NaNs can be
-# counted in C with ``map(operator.ne, values, values)`` instead of one Python call each.
-_NE_SAFE: Final = frozenset(
-    {float, int, bool, str, type(None), _Absent, Decimal, dt.date, dt.datetime, pd.Timestamp}
-    | {np.float16, np.float32, np.float64, np.bool_}
-    | {np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64}
-)
+# float types whose values numpy reads as float64 exactly as they are (so ``np.isnan`` of the
+# whole lot at once is ``v != v`` of each)
+_NUMPY_READS: Final = frozenset({float, np.float64, np.float32, np.float16})
+_NAN_CODE: Final = 255  # ``_speedups.type_codes``' code for an exact float holding NaN
 _DEDUPE_PROBE: Final = 1024  # strings looked at to decide whether deduplicating pays
 
 
@@ -289,38 +285,85 @@ def _check_values(
 ) -> ColumnViolation | None:
     """Judge one column's values (``ABSENT`` where a row lacks the key).
 
-    Types are listed once (in C); a type that settles the verdict is counted and located with
-    ``list.count``/``list.index``; only floats (NaN?), strings in a date column (ISO?) and
-    numpy datetimes (NaT?) are looked at value by value, and even those mostly in C.
+    Each value is coded by its exact type once (``_type_codes``: in C where the extension is
+    built, exact float NaNs coded apart); a type that settles the verdict is counted and
+    located from the codes; only the values of types left to a look — floats (NaN?), strings
+    in a date column (ISO?), numpy datetimes (NaT?) — are looked at, floats and strings at
+    once (``np.isnan``, ``fromisoformat`` once per distinct string).
     """
     declared, nullable = decl.type, decl.nullable
-    types = set(map(type, values))
-    # one type (the usual case) needs no second pass to list it row by row
-    type_list = [*types] * len(values) if len(types) == 1 else list(map(type, values))
-    if types == {_Absent}:
+    listed = values if isinstance(values, list) else list(values)
+    codes, kinds, nan_apart = _type_codes(listed)
+    counts = np.bincount(codes, minlength=max(len(kinds), _NAN_CODE + 1))
+    nans = int(counts[_NAN_CODE]) if nan_apart else 0
+    if kinds == [_Absent] and not nans:
         return ColumnViolation.missing(name, decl, total)
+
+    def first(code: int) -> int:
+        return int(np.argmax(codes == code))
+
     found = _Offenders()
-    look: set[type] = set()
-    for tp in types:
+    if nans and not nullable:
+        found.add("null", nans, first(_NAN_CODE))
+    floats: list[int] = []
+    strings: list[int] = []
+    others: list[int] = []
+    for i, tp in enumerate(kinds):
         verdict = _classify(declared, tp)
-        if verdict == _BAD or (verdict == _NOTHING and not nullable):
-            found.add(_type_name(tp), type_list.count(tp), type_list.index(tp))
+        if nan_apart and tp is float:  # its NaNs are coded apart: these are numbers
+            verdict = _OK if declared == "number" else _BAD
+        if _offends(verdict, nullable):
+            found.add(_type_name(tp), int(counts[i]), first(i))
         elif verdict == _LOOK:
-            look.add(tp)
-    floats = {tp for tp in look if _is_float(tp)}
-    strings = {tp for tp in look if issubclass(tp, str)}
-    others = look - floats - strings
-    if floats:
-        _judge_floats(values, type_list, types, floats, declared, nullable, found)
+            kind = floats if _is_float(tp) else strings if issubclass(tp, str) else others
+            kind.append(i)
+    if floats and not (declared == "number" and nullable):  # else every float is allowed
+        objects = np.fromiter(listed, dtype=object, count=len(listed))
+        for i in floats:
+            _judge_floats(objects, np.flatnonzero(codes == i), kinds[i], declared, nullable, found)
     if strings:
-        _judge_iso(values, type_list, types, strings, found)
-    if others:
-        for i in compress(count(), map(others.__contains__, type_list)):
-            value = values[i]
-            verdict = _look(declared, value)
-            if verdict == _BAD or (verdict == _NOTHING and not nullable):
-                found.add(_type_name(type(value), value), 1, i)
-    return _violation(found, values, name, decl, total)
+        everything = len(strings) == len(kinds) and not nans
+        at = None if everything else np.flatnonzero(np.isin(codes, strings))
+        _judge_iso(listed, at, found)
+    for i in others:
+        for at_i in np.flatnonzero(codes == i).tolist():
+            value = listed[at_i]
+            if _offends(_look(declared, value), nullable):
+                found.add(_type_name(type(value), value), 1, at_i)
+    return _violation(found, listed, name, decl, total)
+
+
+def _judge_floats(
+    objects: np.ndarray[Any, Any],
+    at: np.ndarray[Any, Any],
+    tp: type,
+    declared: ColumnType,
+    nullable: bool,
+    found: _Offenders,
+) -> None:
+    """File the floats of type ``tp`` (at ``at``) that offend: NaN unless nullable, and any
+    float outside a number column."""
+    picked = objects[at]
+    if tp in _NUMPY_READS:
+        nan = np.isnan(picked.astype(np.float64))
+    else:  # Decimal (a signalling NaN refuses to be compared), subclasses: one at a time
+        nan = np.fromiter(map(_isnan, picked.tolist()), dtype=bool, count=len(picked))
+    if not nullable and nan.any():
+        found.add("null", int(nan.sum()), int(at[np.argmax(nan)]))
+    if declared != "number" and not nan.all():
+        found.add("number", int(len(nan) - nan.sum()), int(at[np.argmin(nan)]))
+
+
+def _judge_iso(values: list[Any], at: np.ndarray[Any, Any] | None, found: _Offenders) -> None:
+    """File the strings of a date column (all values, or those at ``at``) that
+    ``datetime.fromisoformat`` does not accept."""
+    texts: list[str] = values if at is None else [values[i] for i in at.tolist()]
+    bad = _not_iso(texts)
+    if not bad:
+        return
+    flags = np.fromiter(map(bad.__contains__, texts), dtype=bool, count=len(texts))
+    where = int(np.argmax(flags))
+    found.add("string", int(flags.sum()), where if at is None else int(at[where]))
 
 
 def _violation(
@@ -381,74 +424,6 @@ def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | N
     elif declared != "string":
         add("string", "str")
     return found
-
-
-def _judge_floats(
-    values: Sequence[Any],
-    type_list: list[type],
-    types: set[type],
-    floats: set[type],
-    declared: ColumnType,
-    nullable: bool,
-    found: _Offenders,
-) -> None:
-    """File the floats that offend: NaN unless nullable, and any float outside a number column."""
-    if declared == "number" and nullable:
-        return  # every float is a number, and NaN is allowed
-    nan_count, nan_first = _count_nans(values, type_list, types, floats)
-    if not nullable:
-        found.add("null", nan_count, nan_first)
-    if declared != "number":
-        present = sum(map(type_list.count, floats)) - nan_count
-        if present:
-            first = next(
-                i
-                for i in compress(count(), map(floats.__contains__, type_list))
-                if not _isnan(values[i])
-            )
-            found.add("number", present, first)
-
-
-def _count_nans(
-    values: Sequence[Any], type_list: list[type], types: set[type], floats: set[type]
-) -> tuple[int, int]:
-    """How many NaNs the float-typed values hold, and the index of the first (-1 if none)."""
-    if types <= _NE_SAFE:
-        try:
-            nans = sum(map(ne, values, values))
-            if not nans:
-                return 0, -1
-            return int(nans), next(compress(count(), map(ne, values, values)))
-        except ArithmeticError:  # a signalling Decimal NaN: count it the slow way below
-            pass
-    at = [i for i in compress(count(), map(floats.__contains__, type_list)) if _isnan(values[i])]
-    return len(at), (at[0] if at else -1)
-
-
-def _judge_iso(
-    values: Sequence[Any],
-    type_list: list[type],
-    types: set[type],
-    strings: set[type],
-    found: _Offenders,
-) -> None:
-    """File the strings of a date column that ``datetime.fromisoformat`` does not accept."""
-    everything = types <= strings
-    texts: Sequence[str] = (
-        values if everything else list(compress(values, map(strings.__contains__, type_list)))
-    )
-    bad = _not_iso(texts)
-    if not bad:
-        return
-    is_bad = bad.__contains__
-    offending = sum(map(is_bad, texts))
-    if everything:
-        first = next(compress(count(), map(is_bad, values)))
-    else:
-        first = next(
-            i for i in compress(count(), map(strings.__contains__, type_list)) if values[i] in bad
-        )
-    found.add("string", offending, first)
 
 
 def _not_iso(texts: Sequence[str]) -> set[str]:
@@ -566,10 +541,6 @@ def offending_mask(
 
 _Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
-# float types whose values numpy reads as float64 exactly as they are (so ``np.isnan`` of the
-# whole lot at once is ``v != v`` of each)
-_NUMPY_READS: Final = frozenset({float, np.float64, np.float32, np.float16})
-
 
 def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: bool) -> _Mask:
     """``offending_mask`` of an object array: the verdict is taken per exact type, and only
@@ -596,9 +567,6 @@ def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: 
     return out
 
 
-_NAN_CODE: Final = 255  # ``_speedups.type_codes``' code for an exact float holding NaN
-
-
 def _type_codes(values: list[Any]) -> tuple[np.ndarray[Any, Any], list[type], bool]:
     """Each value's index in the list of distinct exact types, the types, and whether exact
     float NaNs are coded ``_NAN_CODE`` apart (in C, when ``chartkit._speedups`` is there and
@@ -607,12 +575,12 @@ def _type_codes(values: list[Any]) -> tuple[np.ndarray[Any, Any], list[type], bo
     got = None if speedups is None else speedups.type_codes(values)
     if got is not None:
         return np.frombuffer(got[0], dtype=np.uint8), list(got[1]), True
-    type_list = list(map(type, values))
-    kinds = list(set(type_list))
-    if len(kinds) == 1:
-        return np.zeros(len(values), dtype=np.intp), kinds, False
+    kinds = list(set(map(type, values)))
+    if len(kinds) == 1:  # the usual case: no second pass
+        return np.zeros(len(values), dtype=np.uint8), kinds, False
     number = {tp: i for i, tp in enumerate(kinds)}
-    codes = np.fromiter(map(number.__getitem__, type_list), dtype=np.intp, count=len(values))
+    small = np.uint8 if len(kinds) <= 256 else np.intp
+    codes = np.fromiter(map(number.__getitem__, map(type, values)), small, count=len(values))
     return codes, kinds, False
 
 

@@ -202,3 +202,30 @@ def test_a_column_of_hundreds_of_types_is_judged_too(declared: str) -> None:
     for nullable in (False, True):
         decl = _decl(declared, nullable)
         assert masks(pd.Series(values, dtype=object), decl) == [reference(values, decl)] * 2
+
+
+def _said(found: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    return [
+        (v.kind, v.sample_type, v.affected, v.total, v.absent, v.offending_types, id(v.sample))
+        for v in found
+    ]
+
+
+@settings(max_examples=CHECKS, **_COMMON)
+@given(columns(), st.sampled_from(COLUMN_TYPES), st.booleans())
+def test_an_object_column_is_checked_as_the_same_values_in_rows_are(
+    values: list[Any], declared: str, nullable: bool
+) -> None:
+    """The frame's object column is judged from its values' type codes (C, or Python without
+    the extension); the rows mostly from the reader's census: the same violation."""
+    rows = [{} if v is ABSENT else {"c": v} for v in values]
+    frame = pd.DataFrame({"c": pd.Series(values, dtype=object)})
+    decl = {"c": {"type": declared, "nullable": nullable}}
+    expected = _said(check_columns(rows, decl))
+    assert _said(check_columns(frame, decl)) == expected
+    speedups, columnar.SPEEDUPS = columnar.SPEEDUPS, None
+    try:
+        assert _said(check_columns(frame, decl)) == expected
+        assert _said(check_columns(rows, decl)) == expected
+    finally:
+        columnar.SPEEDUPS = speedups
