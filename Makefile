@@ -37,6 +37,7 @@ screenshots: $(VENV)/.dev-installed
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/check.py
 	$(BIN)/python bench/view.py
+	$(BIN)/python bench/mask.py
 	$(BIN)/python bench/explorer.py
 	$(BIN)/python bench/stage.py
 	$(BIN)/python bench/engines.py
