@@ -34,6 +34,7 @@ __all__ = [
     "Census",
     "ColumnRead",
     "WallClock",
+    "ascii_text_array",
     "exact_dicts",
     "known_wall_clock",
     "read_census",
@@ -190,6 +191,25 @@ def exact_dicts(rows: list[Any] | tuple[Any, ...]) -> bool:
     if SPEEDUPS is not None:
         return bool(SPEEDUPS.exact_dicts(rows))
     return set(map(type, rows)) == {dict}
+
+
+def ascii_text_array(values: list[Any]) -> Any:
+    """A pyarrow ``large_string`` array of a list of ASCII ``str`` (dates, codes, names),
+    its two buffers laid out in C and sized exactly (pyarrow's own builder doubles its buffer
+    as it goes and leaves the outgrown ones resident in its pool: at 5M dates, ~140 MB more
+    at the peak); None when a value is not an exact ASCII str, or the extension is not used.
+
+    >>> ascii_text_array(["a", "", "bc"]).to_pylist() if SPEEDUPS else ["a", "", "bc"]
+    ['a', '', 'bc']
+    """
+    got = None if SPEEDUPS is None else SPEEDUPS.ascii_text(values)
+    if got is None:
+        return None
+    import pyarrow as pa  # type: ignore[import-untyped]
+
+    offsets, chars = got
+    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(chars)]
+    return pa.Array.from_buffers(pa.large_string(), len(values), buffers)
 
 
 def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[ColumnRead] | None:

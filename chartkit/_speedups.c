@@ -26,6 +26,7 @@
  * exact_dicts(rows) says whether every row is exactly a dict (the reader's precondition).
  * type_codes(values) codes each item of a list by its exact type (NaN floats apart), for the
  * per-type verdicts of chartkit.check.offending_mask.
+ * ascii_text(values) lays a list of ASCII strings out as an Arrow large_string's buffers.
  * iso_verdict(text) exposes the date validator for tests: (verdict, microseconds, aware).
  */
 
@@ -534,6 +535,57 @@ type_codes(PyObject *module, PyObject *values)
     return Py_BuildValue("(NN)", codes, types);
 }
 
+/* ascii_text(values) -> (offsets, data), or None when an item is not an exact str of ASCII
+ * characters only.
+ *
+ * The two buffers of an Arrow large_string array holding the list's strings: n + 1 int64
+ * offsets and the characters, each sized exactly (one pass to measure, one to copy), where
+ * pyarrow's builder grows its buffer by doubling and leaves the outgrown ones resident in its
+ * pool. ASCII only: its characters are its UTF-8, with no encoding to do or cache. */
+static PyObject *
+ascii_text(PyObject *module, PyObject *values)
+{
+    (void)module;
+    if (!PyList_Check(values)) {
+        PyErr_Format(PyExc_TypeError, "ascii_text takes a list, not %.200s",
+                     Py_TYPE(values)->tp_name);
+        return NULL;
+    }
+    /* nothing here runs Python code, so the list cannot change between the passes */
+    Py_ssize_t n = PyList_GET_SIZE(values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = items[i];
+        if (!PyUnicode_CheckExact(v))
+            Py_RETURN_NONE;
+        if (PyUnicode_READY(v) < 0)
+            return NULL;
+        if (!PyUnicode_IS_ASCII(v))
+            Py_RETURN_NONE;
+        total += PyUnicode_GET_LENGTH(v);
+    }
+    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(int64_t));
+    if (offsets == NULL)
+        return NULL;
+    PyObject *data = PyBytes_FromStringAndSize(NULL, total);
+    if (data == NULL) {
+        Py_DECREF(offsets);
+        return NULL;
+    }
+    int64_t *off = (int64_t *)PyBytes_AS_STRING(offsets);
+    char *chars = PyBytes_AS_STRING(data);
+    int64_t at = 0;
+    off[0] = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(items[i]);
+        memcpy(chars + at, PyUnicode_1BYTE_DATA(items[i]), (size_t)len);
+        at += len;
+        off[i + 1] = at;
+    }
+    return Py_BuildValue("(NN)", offsets, data);
+}
+
 static PyObject *
 iso_verdict(PyObject *module, PyObject *text)
 {
@@ -558,6 +610,8 @@ static PyMethodDef methods[] = {
      "exact_dicts(rows) -> True when every item of the list or tuple is exactly a dict"},
     {"type_codes", type_codes, METH_O,
      "type_codes(values) -> (bytes of each item's type index, NaN floats 255; distinct types)"},
+    {"ascii_text", ascii_text, METH_O,
+     "ascii_text(values) -> (int64 offsets, characters) of an Arrow large_string, or None"},
     {"iso_verdict", iso_verdict, METH_O,
      "iso_verdict(text) -> (0 accepted | 1 refused | 2 unsure, wall-clock micros, aware)"},
     {NULL, NULL, 0, NULL},
@@ -581,8 +635,8 @@ PyInit__speedups(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
-    PyObject *all = Py_BuildValue("[sssss]", "N_CLASSES", "exact_dicts", "iso_verdict",
-                                  "read_columns", "type_codes"); /* the explicit surface */
+    PyObject *all = Py_BuildValue("[ssssss]", "N_CLASSES", "ascii_text", "exact_dicts",
+                                  "iso_verdict", "read_columns", "type_codes"); /* surface */
     if (all == NULL || PyModule_AddObject(m, "__all__", all) < 0) {
         Py_XDECREF(all);
         Py_DECREF(m);

@@ -21,6 +21,7 @@ from chartkit._columnar import (
     ABSENT,
     Census,
     WallClock,
+    ascii_text_array,
     exact_dicts,
     read_census,
     read_columns,
@@ -135,7 +136,7 @@ class RowsetReading:
                 data[i] = text
                 texts.append(i)
         try:
-            frame = pd.DataFrame(data).set_axis(labels, axis=1)
+            frame = pd.DataFrame(data, copy=False).set_axis(labels, axis=1)
         except UnicodeEncodeError:  # a lone surrogate: pandas' string dtype cannot hold it
             objects = {i: pd.Series(_given(v), dtype=object) for i, v in enumerate(read)}
             frame = pd.DataFrame(objects).set_axis(labels, axis=1)
@@ -181,7 +182,9 @@ def _text_array(values: list[Any], *, all_text: bool = False) -> Any:
     import pyarrow as pa  # type: ignore[import-untyped]
 
     try:
-        array = pa.array(values, pa.large_string())
+        array = ascii_text_array(values)  # buffers sized exactly, in C
+        if array is None:
+            array = pa.array(values, pa.large_string())
         return pd.arrays.ArrowStringArray(array, dtype=dtype)  # type: ignore[call-arg]
     except (pa.ArrowException, UnicodeError):  # a lone surrogate: pandas' own path decides
         return None

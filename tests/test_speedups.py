@@ -435,3 +435,61 @@ def test_type_codes_give_up_past_255_types(speedups: Any) -> None:
     assert speedups.type_codes([k() for k in kinds]) is None
     with pytest.raises(TypeError, match="type_codes takes a list, not tuple"):
         speedups.type_codes((1, 2))
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["2024-01-02", "", "eu-west-1"], [], [""], ["a\x00b", "\x7f"], ["x" * 100_000, "y"]],
+    ids=["some", "none", "one empty", "control characters", "a long one"],
+)
+def test_ascii_text_lays_out_what_pyarrow_builds(speedups: Any, values: list[str]) -> None:
+    import pyarrow as pa
+
+    built = columnar.ascii_text_array(values)
+    assert built is not None and built.type == pa.large_string()
+    built.validate(full=True)
+    assert built.equals(pa.array(values, pa.large_string()))
+    assert built.to_pylist() == values
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["a", "é"], ["a", 1], ["a", None], ["a", _Text("b")], ["\ud800"], ("a", "b")],
+    ids=["not ascii", "an int", "None", "a str subclass", "a lone surrogate", "a tuple"],
+)
+def test_ascii_text_leaves_anything_else_to_pyarrow(speedups: Any, values: Any) -> None:
+    if isinstance(values, tuple):
+        with pytest.raises(TypeError, match="ascii_text takes a list, not tuple"):
+            speedups.ascii_text(values)
+    else:
+        assert speedups.ascii_text(values) is None
+        assert columnar.ascii_text_array(values) is None
+
+
+def test_a_frame_of_ascii_and_other_text_is_the_same_on_both_paths(speedups: Any) -> None:
+    rows = [
+        {"a": f"2024-01-{i % 28 + 1:02d}", "b": "é" if i % 7 else "e", "c": "x"} for i in range(50)
+    ]
+    compiled, pure = both(lambda r: read_rowset(r).to_frame(), rows)  # type: ignore[union-attr]
+    pd.testing.assert_frame_equal(compiled, pure)
+    pd.testing.assert_frame_equal(
+        compiled, pd.DataFrame(rows).set_axis(pd.Index(list("abc"), dtype=object), axis=1)
+    )
+
+
+@settings(max_examples=500, deadline=None, database=None, derandomize=True)
+@given(st.lists(st.text(st.characters(max_codepoint=0x7F), max_size=12), max_size=40))
+def test_generated_ascii_text_is_laid_out_as_pyarrow_builds_it(values: list[str]) -> None:
+    import pyarrow as pa
+
+    if columnar.SPEEDUPS is None:
+        assert not REQUIRED
+        return
+    built = columnar.ascii_text_array(values)
+    assert built is not None
+    built.validate(full=True)
+    assert built.equals(pa.array(values, pa.large_string()))
