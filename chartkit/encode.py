@@ -385,7 +385,7 @@ def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:
     times = clock.times()
     if len(times) != len(series):
         return None
-    return pd.Series(times, index=series.index, name=series.name), clock.aware
+    return pd.Series(times, index=series.index, name=series.name, copy=False), clock.aware
 
 
 def _wall_clock(value: Any) -> dt.datetime | None:
