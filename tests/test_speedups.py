@@ -493,3 +493,17 @@ def test_generated_ascii_text_is_laid_out_as_pyarrow_builds_it(values: list[str]
     assert built is not None
     built.validate(full=True)
     assert built.equals(pa.array(values, pa.large_string()))
+
+
+def test_dates_a_reading_parsed_are_handed_on_without_a_copy(speedups: Any) -> None:
+    """The chart's times are a read-only view of the bytes the reader parsed into."""
+    texts = ["2024-01-05T10:30:00Z", "2024-01-05T11:30:00+01:00", "2024-01-06T00:00:00Z"]
+    reading = read_rowset([{"when": t} for t in texts])
+    assert reading is not None and check_columns(reading, {"when": "date"}) == ()
+    clock = reading.wall_clock("when")
+    assert clock is not None
+    times, aware = wall_clock(reading.to_frame()["when"])
+    assert aware and times.tolist() == [pd.Timestamp("2024-01-05T10:30:00")] * 2 + [
+        pd.Timestamp("2024-01-06")
+    ]
+    assert np.shares_memory(times.to_numpy(), clock.times())
