@@ -346,9 +346,11 @@ def as_wall_clock(series: pd.Series) -> pd.Series:
     )
 
 
-def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
+def wall_clock(series: pd.Series, keep: BoolArray | None = None) -> tuple[pd.Series, bool]:
     """``as_wall_clock`` and ``any_aware`` from one parse: the naive timestamps, and whether any
-    value carried a time zone.
+    value carried a time zone. With ``keep``, those of ``series[keep]``: a column a reading
+    parsed is filtered after, not parsed again (whether a kept value carries a zone is then
+    searched in its text, in C).
 
     A column of ISO strings that a list of dicts' reading already parsed (in C, while the
     check validated them: ``RowsetReading.to_frame`` hands those on with the exact Arrow
@@ -358,6 +360,11 @@ def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
     steps.
     """
     known = _parsed_by_reading(series)
+    if keep is not None:
+        if known is None:
+            return wall_clock(series[keep])
+        times, aware = known
+        return times[keep], aware and _any_offset(series.array.__arrow_array__(), keep)
     if known is not None:
         return known
     if not pd.api.types.is_datetime64_any_dtype(series.dtype):
@@ -371,6 +378,28 @@ def wall_clock(series: pd.Series) -> tuple[pd.Series, bool]:
             return as_wall_clock(series), any_aware(series)
         series = parsed
     return as_wall_clock(series), getattr(series.dt, "tz", None) is not None
+
+
+# ``_OFFSET`` for pyarrow's RE2 on text below U+0100 (a reading parses no other: see
+# chartkit/_speedups.c), with Python's \s and \d there spelled out, and the stripped end
+# ``any_aware`` searches allowed for.
+_SPACE = r"[\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}]"
+_RE2_OFFSET: Final = (
+    r"[Tt\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}][0-9][0-9](?::?[0-9][0-9]){0,2}(?:[.,][0-9]+)?"
+    + _SPACE
+    + r"*(?:[Zz]|[+-][0-9][0-9](?::?[0-9][0-9])?)"
+    + _SPACE
+    + "*$"
+)
+
+
+def _any_offset(arrow: Any, keep: BoolArray) -> bool:
+    """Whether any kept date string of a reading's column carries a zone, searched in C."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    found = pc.match_substring_regex(pc.filter(arrow, pa.array(keep)), _RE2_OFFSET)
+    return bool(pc.any(found).as_py())
 
 
 def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import numpy as np
@@ -25,10 +26,13 @@ from chartkit import (
 from chartkit.encode import (
     _ASCII_NUMERIC_TEXT,
     _NUMERIC_TEXT,
+    _OFFSET,
+    _any_offset,
     as_numbers,
     as_wall_clock,
     numeric_strings_only,
     profile_columns,
+    wall_clock,
 )
 
 
@@ -227,3 +231,43 @@ def test_distinct_texts_read_from_a_list_of_dicts_are_what_nunique_counts() -> N
     assert isinstance(frame["t"].array, pd.arrays.ArrowStringArray)
     profile = profile_columns(frame, {"t": ColumnDeclaration("string")}, ())["t"]
     assert profile.distinct == frame["t"].nunique() == 4
+
+
+# --- dates a reading parsed, filtered rather than parsed again ---------------------------------
+
+OFFSET_ALPHABET = st.sampled_from([*"0123456789TtZz+-:.,x ", *"\t\n\v\f\r\x1c\x1f\x85\xa0"])
+
+
+@settings(max_examples=CHECKS, **_COMMON)
+@given(st.text(OFFSET_ALPHABET, max_size=16))
+def test_the_re2_offset_search_is_any_awares(tail: str) -> None:
+    """On the text a reading parses (below U+0100, starting with its date), pyarrow's search
+    finds a zone exactly where ``any_aware``'s Python search does."""
+    text = "2024-01-02" + tail
+    arrow = pa.chunked_array([pa.array([text], pa.large_string())])
+    expected = re.search(_OFFSET, text.strip()) is not None
+    assert _any_offset(arrow, np.array([True])) is expected
+
+
+ISO_TIMES = st.builds(
+    lambda day, hour, sep, zone: f"2024-03-{day:02d}{sep}{hour:02d}:30:00{zone}",
+    st.integers(1, 28),
+    st.integers(0, 23),
+    st.sampled_from(["T", " ", "t"]),
+    st.sampled_from(["", "", "Z", "+02:00", "-05:30", "+00:00"]),
+)
+
+
+@settings(max_examples=CHECKS // 4, **_COMMON)
+@given(st.lists(ISO_TIMES, min_size=1, max_size=20), st.data())
+def test_kept_dates_of_a_reading_are_those_a_parse_of_the_kept_rows_gives(
+    texts: list[str], data: st.DataObject
+) -> None:
+    keep = np.array(data.draw(st.lists(st.booleans(), min_size=len(texts), max_size=len(texts))))
+    reading = read_rowset([{"when": t} for t in texts])
+    assert reading is not None and check_columns(reading, {"when": "date"}) == ()
+    column = reading.to_frame()["when"]
+    got, aware = wall_clock(column, keep)
+    expected, expected_aware = wall_clock(column[keep])
+    assert aware is expected_aware
+    assert got.index.equals(expected.index) and got.tolist() == expected.tolist()
