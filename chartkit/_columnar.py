@@ -40,6 +40,7 @@ __all__ = [
     "read_census",
     "read_columns",
     "remember_wall_clock",
+    "same_width",
     "text_encoding",
 ]
 
@@ -210,6 +211,18 @@ def ascii_text_array(values: list[Any]) -> Any:
     offsets, chars = got
     buffers = [None, pa.py_buffer(offsets), pa.py_buffer(chars)]
     return pa.Array.from_buffers(pa.large_string(), len(values), buffers)
+
+
+def same_width(rows: Sequence[Any], width: int, *, plain: bool) -> bool:
+    """Whether every row holds ``width`` keys: asked in C of plain rows (exactly dicts) when
+    the compiled reader is there, with ``len`` (which a dict subclass may answer) otherwise.
+
+    >>> same_width([{"a": 1}, {"b": 2}], 1, plain=True), same_width([{}, {"a": 1}], 0, plain=True)
+    (True, False)
+    """
+    if plain and SPEEDUPS is not None and isinstance(rows, list | tuple):
+        return bool(SPEEDUPS.same_width(rows, width))
+    return all(map(width.__eq__, map(len, rows)))
 
 
 def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[ColumnRead] | None:

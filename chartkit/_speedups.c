@@ -27,6 +27,7 @@
  * type_codes(values) codes each item of a list by its exact type (NaN floats apart), for the
  * per-type verdicts of chartkit.check.offending_mask.
  * ascii_text(values) lays a list of ASCII strings out as an Arrow large_string's buffers.
+ * same_width(rows, width) says whether every row is exactly a dict of `width` keys.
  * iso_verdict(text) exposes the date validator for tests: (verdict, microseconds, aware).
  */
 
@@ -586,6 +587,30 @@ ascii_text(PyObject *module, PyObject *values)
     return Py_BuildValue("(NN)", offsets, data);
 }
 
+/* same_width(rows, width) -> whether every item of a list or tuple is exactly a dict holding
+ * `width` keys: the shape check of RowsetReading.columns, without a len() call per row. */
+static PyObject *
+same_width(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *rows;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "On:same_width", &rows, &width))
+        return NULL;
+    if (!PyList_Check(rows) && !PyTuple_Check(rows)) {
+        PyErr_Format(PyExc_TypeError, "same_width takes a list or tuple, not %.200s",
+                     Py_TYPE(rows)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    PyObject **items = PySequence_Fast_ITEMS(rows);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyDict_CheckExact(items[i]) || PyDict_GET_SIZE(items[i]) != width)
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyObject *
 iso_verdict(PyObject *module, PyObject *text)
 {
@@ -612,6 +637,8 @@ static PyMethodDef methods[] = {
      "type_codes(values) -> (bytes of each item's type index, NaN floats 255; distinct types)"},
     {"ascii_text", ascii_text, METH_O,
      "ascii_text(values) -> (int64 offsets, characters) of an Arrow large_string, or None"},
+    {"same_width", same_width, METH_VARARGS,
+     "same_width(rows, width) -> True when every item is exactly a dict of `width` keys"},
     {"iso_verdict", iso_verdict, METH_O,
      "iso_verdict(text) -> (0 accepted | 1 refused | 2 unsure, wall-clock micros, aware)"},
     {NULL, NULL, 0, NULL},
@@ -635,8 +662,8 @@ PyInit__speedups(void)
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL)
         return NULL;
-    PyObject *all = Py_BuildValue("[ssssss]", "N_CLASSES", "ascii_text", "exact_dicts",
-                                  "iso_verdict", "read_columns", "type_codes"); /* surface */
+    PyObject *all = Py_BuildValue("[sssssss]", "N_CLASSES", "ascii_text", "exact_dicts",
+                                  "iso_verdict", "read_columns", "same_width", "type_codes");
     if (all == NULL || PyModule_AddObject(m, "__all__", all) < 0) {
         Py_XDECREF(all);
         Py_DECREF(m);

@@ -26,6 +26,7 @@ from chartkit._columnar import (
     read_census,
     read_columns,
     remember_wall_clock,
+    same_width,
 )
 from chartkit.errors import ChartkitError
 
@@ -68,7 +69,7 @@ class RowsetReading:
         assert self.rows is not None
         first = tuple(self.rows[0])
         width = len(first)
-        if all(map(width.__eq__, map(len, self.rows))):
+        if same_width(self.rows, width, plain=self.plain):
             self.values(first)
             if not any(self._gaps[name] for name in first):
                 return first

@@ -507,3 +507,24 @@ def test_dates_a_reading_parsed_are_handed_on_without_a_copy(speedups: Any) -> N
         pd.Timestamp("2024-01-06")
     ]
     assert np.shares_memory(times.to_numpy(), clock.times())
+
+
+@pytest.mark.parametrize(
+    ("rows", "width"),
+    [
+        ([{"a": 1}, {"b": 2}], 1),
+        ([{"a": 1}, {"a": 1, "b": 2}], 1),
+        ([{}, {}], 0),
+        (({"a": 1},), 1),
+        ([{"a": 1}, OrderedDict(a=1)], 1),
+    ],
+    ids=["same", "one wider", "empty", "tuple", "a dict subclass"],
+)
+def test_rows_of_one_width_are_told_the_same_way_on_both_paths(
+    speedups: Any, rows: Any, width: int
+) -> None:
+    plain = columnar.exact_dicts(rows)
+    compiled, pure = both(lambda r: columnar.same_width(r, width, plain=plain), rows)
+    assert compiled == pure == all(len(r) == width for r in rows)
+    assert speedups.same_width(rows, width) == (plain and compiled)
+    assert not speedups.same_width([{"a": 1}, 1], 1)  # not a dict: not a plain row
