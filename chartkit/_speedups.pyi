@@ -3,7 +3,15 @@
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["N_CLASSES", "exact_dicts", "iso_verdict", "read_columns"]
+__all__ = [
+    "N_CLASSES",
+    "ascii_text",
+    "exact_dicts",
+    "iso_verdict",
+    "read_columns",
+    "same_width",
+    "type_codes",
+]
 
 N_CLASSES: int
 
@@ -12,3 +20,6 @@ def read_columns(
 ) -> list[tuple[list[Any], tuple[int, ...], bytes | None, bool]]: ...
 def exact_dicts(rows: list[Any] | tuple[Any, ...], /) -> bool: ...
 def iso_verdict(text: str, /) -> tuple[int, int, bool]: ...
+def type_codes(values: list[Any], /) -> tuple[bytes, tuple[type, ...]] | None: ...
+def ascii_text(values: list[Any], /) -> tuple[bytes, bytes] | None: ...
+def same_width(rows: list[Any] | tuple[Any, ...], width: int, /) -> bool: ...

@@ -44,6 +44,23 @@ def test_the_extension_is_built_where_it_is_required() -> None:
     assert SPEEDUPS.N_CLASSES == len(CENSUS_CLASSES)
 
 
+def test_the_type_stub_names_what_the_module_defines(speedups: Any) -> None:
+    """mypy reads chartkit/_speedups.pyi: it must list every name the C module exports."""
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse((Path(columnar.__file__).parent / "_speedups.pyi").read_text("utf-8"))
+    functions = {node.name for node in stub.body if isinstance(node, ast.FunctionDef)}
+    constants = {
+        node.target.id
+        for node in stub.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    declared = functions | constants
+    [listed] = [n.value for n in stub.body if isinstance(n, ast.Assign)]
+    assert sorted(ast.literal_eval(listed)) == sorted(speedups.__all__) == sorted(declared)
+
+
 @pytest.fixture
 def speedups() -> Any:
     if SPEEDUPS is None:
