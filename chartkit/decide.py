@@ -628,7 +628,7 @@ class _Planner:
                 continue
             series = self.frame[q.name] if every else self.frame[q.name][keep]
             self.fields[q.name] = _safe_field(q.name, set(self.fields.values()))
-            values, unplaced = self._prepared(channel, q, series, every)
+            values, unplaced = self._prepared(channel, q, series, None if every else keep)
             out[self.fields[q.name]] = values
             dropped |= unplaced
         data = pd.DataFrame(out, copy=False)  # copy-on-write: the frame's columns stay as they are
@@ -664,9 +664,17 @@ class _Planner:
         return data.reset_index(drop=True)
 
     def _values(
-        self, channel: Channel, q: ColumnProfile, series: pd.Series
+        self,
+        channel: Channel,
+        q: ColumnProfile,
+        series: pd.Series,
+        keep: np.ndarray[Any, np.dtype[np.bool_]] | None = None,
     ) -> tuple[pd.Series, np.ndarray[Any, np.dtype[np.bool_]]]:
-        """The column's values as the chart takes them, and which rows cannot be placed."""
+        """The column's values as the chart takes them, and which rows cannot be placed.
+
+        ``keep``, when given, says which of the frame's rows ``series`` holds: a date column a
+        reading parsed is then filtered from the whole column's times, not parsed again.
+        """
         unplaced = np.zeros(len(series), dtype=bool)
         if q.source == "inferred":
             self.notes.append(
@@ -701,7 +709,10 @@ class _Planner:
                 unplaced |= huge
             return (numbers.where(~huge, np.nan) if huge.any() else numbers), unplaced
         if q.type == "temporal":
-            values, aware = wall_clock(series)  # one parse: the times, and any zone
+            if keep is None:
+                values, aware = wall_clock(series)  # one parse: the times, and any zone
+            else:  # the kept rows' times: == wall_clock(series), the series being frame[keep]
+                values, aware = wall_clock(self.frame[q.name], keep)
             if aware:
                 self.utc.add(q.name)
             return values, unplaced
@@ -719,10 +730,16 @@ class _Planner:
         return pd.Series(labels, index=series.index, dtype=object), unplaced  # no str inference
 
     def _prepared(
-        self, channel: Channel, q: ColumnProfile, series: pd.Series, every: bool
+        self,
+        channel: Channel,
+        q: ColumnProfile,
+        series: pd.Series,
+        keep: np.ndarray[Any, np.dtype[np.bool_]] | None,
     ) -> tuple[pd.Series, np.ndarray[Any, np.dtype[np.bool_]]]:
-        """``_values``, remembered (with the notes it made) by a probe when every row of the
-        column is kept, for the chosen chart's plan (only then: it holds the column)."""
+        """``_values`` of ``series`` (the frame's column, or its rows ``keep`` holds), remembered
+        (with the notes it made) by a probe when every row of the column is kept, for the
+        chosen chart's plan (only then: it holds the column)."""
+        every = keep is None
         key = (channel, q.name)
         if every and key in self.prepared:
             got = self.prepared[key]
@@ -731,7 +748,7 @@ class _Planner:
                 self.utc.add(q.name)
             return got.values, got.unplaced
         before = len(self.notes)
-        values, unplaced = self._values(channel, q, series)
+        values, unplaced = self._values(channel, q, series, keep)
         if every and self.probe:
             notes = tuple(self.notes[before:])
             self.prepared[key] = _Prepared(values, unplaced, notes, q.name in self.utc)

@@ -391,6 +391,30 @@ def test_view_of_rows_with_dates_is_the_same_on_both_paths(speedups: Any) -> Non
     assert compiled == pure
 
 
+@pytest.mark.parametrize("zoned", ["every row", "only rows left out", "no row"])
+def test_view_leaving_rows_out_filters_the_parsed_dates_as_parsing_the_kept_ones_would(
+    speedups: Any, zoned: str
+) -> None:
+    """Rows whose number is ``''`` are left out; the kept rows' dates are taken from the ones
+    the reading parsed (filtered, not parsed again), zone flag included: a zone held only by
+    left-out rows does not make the axis UTC."""
+    start = dt.datetime(2024, 1, 1)
+    rows = []
+    for i in range(3_000):
+        bad = i % 10 == 3
+        when = start + dt.timedelta(minutes=7 * i)
+        aware = zoned == "every row" or (zoned == "only rows left out" and bad)
+        text = when.replace(tzinfo=dt.timezone(dt.timedelta(hours=2))) if aware else when
+        rows.append({"ts": text.isoformat(), "ms": "" if bad else i % 17, "r": f"r{i % 3}"})
+    declared = {"ts": "date", "ms": "number", "r": "string"}
+    compiled, pure = both(lambda: view(rows, declared).to_dict())
+    for payload in (compiled, pure):  # the call id and the check's time differ by call
+        del payload["callId"], payload["disposition"], payload["findings"]
+    assert compiled == pure
+    assert "300 of 3,000 rows are left out" in " ".join(compiled["notes"])
+    assert (compiled["encodings"]["x"]["title"] == "ts (UTC)") is (zoned == "every row")
+
+
 def test_pure_python_is_chosen_by_the_environment() -> None:
     code = "import chartkit._columnar as c; print(c.SPEEDUPS is None)"
     env = os.environ | {"CHARTKIT_PURE_PYTHON": "1"}
