@@ -890,14 +890,13 @@ class _Planner:
             aggregate = how or "mean"
             # each date's bucket counted by integer arithmetic, the dates themselves not floored
             buckets = _bucket_codes(data[fx], seconds, floor=True)
-            reduced = (
-                _reduce_by_one_key(data, keys, fy, aggregate, {**known, fx: buckets})
-                if buckets is not None
-                else None
-            )
+            given = dict(known) if buckets is None else {**known, fx: buckets}
+            del known, buckets  # handed over: the reduction lets each key's codes go when used
+            reduced = _reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
             if reduced is None:  # dates the arithmetic does not floor: pandas floors them
                 data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
-                reduced = _reduce(data, keys, fy, aggregate, known)  # the same rows: codes reused
+                given.pop(fx, None)  # the floored dates get codes of their own
+                reduced = _reduce(data, keys, fy, aggregate, given)  # codes still held: reused
             data = reduced
             period = f"{_duration(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
@@ -1488,6 +1487,10 @@ def _reduce_by_one_key(
 ) -> pd.DataFrame | None:
     """``_reduce`` over several keys, grouped by one integer per row instead.
 
+    ``known`` holds codes already made (``_Codes``); when it is a ``dict`` the codes are taken
+    out of it as they are used, so a caller that hands it over holds no key's codes while the
+    rows are grouped (millions of rows: 8 bytes each, per key).
+
     Each key is factorized in sorted order (missing last, as ``groupby(sort=True,
     dropna=False)`` orders them) and the codes are combined into one int64, so pandas groups
     one array rather than building codes, ids and an indexer for every key: on millions of
@@ -1500,14 +1503,18 @@ def _reduce_by_one_key(
         return None
     factorized: list[tuple[Any, Any]] = []
     for k in keys:
-        got = (known or {}).get(k) or _sorted_codes(data[k])
+        # a dict handed over is emptied as its codes are taken, so none outlives its use
+        got = known.pop(k, None) if isinstance(known, dict) else (known or {}).get(k)
+        got = got or _sorted_codes(data[k])
         if got is None:  # values that do not sort: let groupby decide
             return None
         factorized.append(got)
     code = _combined(factorized)
     if code is None:
         return None
+    factorized = [(None, found) for _, found in factorized]  # each key's codes: done with
     at, dense, sizes = _groups(code)  # the groups in sorted order, each row's group, its rows
+    del code  # (a row's int64 is not held while pandas groups: millions of rows, 8 bytes each)
     rows = pd.Series(sizes.astype(np.int64, copy=False))
     if how == "count":
         columns = {"count": rows}

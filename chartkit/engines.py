@@ -68,7 +68,7 @@ class EngineReading(RowsetReading):
     def columns(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.schema)
 
-    def to_frame(self) -> Any:
+    def to_frame(self, *, keep_values: bool = True) -> Any:
         """Refused: an engine frame is never pulled into pandas (``view()`` charts it in place)."""
         raise ChartkitError(
             f"the rows of this {self.engine} frame stay in {self.engine}; chartkit checks and "

@@ -106,12 +106,17 @@ class RowsetReading:
         """The column's ISO dates as the C reader parsed them, when every value is one."""
         return self._clocks.get(name)
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self, *, keep_values: bool = True) -> pd.DataFrame:
         """The rows as a pandas DataFrame, values as returned.
 
         pandas would turn ints beside a missing value into floats (``1`` → ``1.0``), and every
         number beside a complex one into a complex; such a column is kept as objects instead,
         so every value reads as the tool returned it.
+
+        ``keep_values=False`` lets go of each column's list of values as soon as its typed or
+        text array is built (a later ``values`` reads that column from the rows again), so a
+        caller done with the lists never holds them beside the whole frame: at millions of
+        rows, 8 bytes a value a column.
         """
         if self.frame is not None:
             return self.frame
@@ -125,22 +130,31 @@ class RowsetReading:
             for i, (name, values) in enumerate(zip(names, read, strict=True))
         }
         texts: list[int] = []
+        built: set[int] = set()  # columns made arrays from their census: exactly as pandas would
         for i, values in data.items():
             census = self._census.get(names[i])
             if census is not None and census.count("str") != len(values):
                 typed = _typed_array(values, census)
                 if typed is not None:
                     data[i] = typed
-                continue  # not every value is a str: no text array (the census says so in C)
-            text = _text_array(values, all_text=census is not None)
-            if text is not None:
-                data[i] = text
-                texts.append(i)
+                    built.add(i)
+            else:
+                text = _text_array(values, all_text=census is not None)
+                if text is not None:
+                    data[i] = text
+                    texts.append(i)
+                    built.add(i)
+            if i in built and not keep_values:  # the list's last holders let it go
+                self._read.pop(names[i], None)
+                read[i] = []
+        values = []  # nor does the loop's name hold the last one
         try:
             frame = pd.DataFrame(data, copy=False).set_axis(labels, axis=1)
         except UnicodeEncodeError:  # a lone surrogate: pandas' string dtype cannot hold it
+            read = self.values(names)  # (the lists let go are read again)
             objects = {i: pd.Series(_given(v), dtype=object) for i, v in enumerate(read)}
             frame = pd.DataFrame(objects).set_axis(labels, axis=1)
+            built.clear()
         else:
             for i in texts:  # dates parsed by the reading are handed on with their column
                 clock = self._clocks.get(names[i])
@@ -148,6 +162,8 @@ class RowsetReading:
                     remember_wall_clock(frame.iloc[:, i].array.__arrow_array__(), clock)
         for i, name in enumerate(frame.columns):
             column = frame[name]
+            if i in built:  # one type throughout, as the census counted: nothing to restore
+                continue
             if column.dtype.kind == "f" and column.isna().any():
                 values = _given(read[i])
                 if any(type(v) is not float for v in values if v is not None):

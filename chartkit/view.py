@@ -304,7 +304,6 @@ def _view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
             chart_args=chart_args,
         )  # fmt: skip
-    frame = workable_frame(reading.to_frame())  # the chart's copy: values pandas can handle
     declaration = result.result_columns
     if outcome.armed:
         violations = outcome.violations
@@ -312,9 +311,11 @@ def _view(
         violations = check_columns(reading, declaration)  # the dial is off: axes still honest
     else:
         violations = ()
-    # The reading keeps each column it read as a list (a million entries at 1M rows). Dropped
-    # here, before the chart allocates: a young list that long would be walked by every
-    # garbage collection those allocations trigger (~50 ms each, three per call at 1M rows).
+    # The reading keeps each column it read as a list (a million entries at 1M rows). The
+    # frame lets each go once its array is built (never all of them beside the whole frame),
+    # and the reading is dropped before the chart allocates: a young list that long would be
+    # walked by every garbage collection those allocations trigger (~50 ms each at 1M rows).
+    frame = workable_frame(reading.to_frame(keep_values=False))  # values pandas can handle
     del reading
     profiles = profile_columns(frame, declaration, violations)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing aggregate: noted below
