@@ -371,3 +371,7 @@ def main() -> None:
             f"| {kind:<14} | {m['peak'] / 1e6:8,.0f} MB | {held:>26} | {ratio:5.2f}x "
             f"| {theirs:>24} |"
         )
+
+
+if __name__ == "__main__":
+    main()
