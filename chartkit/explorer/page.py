@@ -877,10 +877,6 @@ def main() -> None:
 
     with header:
         _header(result, loaded)
-        if loaded.error is not None:
-            st.error(md(loaded.error))
-        if loaded.warning is not None:
-            st.warning(md(loaded.warning))
     with st.spinner("Checking…"):
         outcome = _outcome(rkey, decl, mode, result)
     with verdict:
@@ -953,10 +949,6 @@ def _chart_only(rkey: str, mode: CheckMode, result: ToolResult, loaded: ex.Loade
     header, verdict, chart, details_box = (st.container() for _ in range(4))
     with header:
         _header(result, loaded)
-        if loaded.error is not None:
-            st.error(md(loaded.error))
-        if loaded.warning is not None:
-            st.warning(md(loaded.warning))
     outcome = _outcome(rkey, decl, mode, result)
     with verdict:
         _verdict(outcome, result)
@@ -981,6 +973,7 @@ def _chart_only(rkey: str, mode: CheckMode, result: ToolResult, loaded: ex.Loade
 
 
 def _header(result: ToolResult, loaded: ex.Loaded) -> None:
+    """Who and what: the tool, its call, its rows and source; then what loading said."""
     st.title(md(result.tool, one_line=True), anchor=False)
     meta = [f"callId {md(result.call_id, one_line=True)}"] if result.call_id else []
     if isinstance(result.rows, list):
@@ -993,3 +986,7 @@ def _header(result: ToolResult, loaded: ex.Loaded) -> None:
     # The tab names the source too, so two results of one tool are told apart.
     title = visible_controls(f"{result.tool} · {loaded.name} — chartkit explorer")
     st.set_page_config(page_title=title)
+    if loaded.error is not None:
+        st.error(md(loaded.error))
+    if loaded.warning is not None:
+        st.warning(md(loaded.warning))
