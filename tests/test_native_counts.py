@@ -77,3 +77,18 @@ def test_native_counts_give_the_violations_the_count_query_gives(
             untyped = any(str(tp).lower() == "null" for tp in types)
             expected = "n" not in declared and not untyped
             assert (calls[0] is not None) is expected, (type(frame), declared)
+
+
+@pytest.mark.parametrize("name", ["a\x00b", 'x\n"y`*# **bold**', "é" * 5000])
+def test_hostile_column_names_are_counted_natively_as_the_query_counts_them(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = pa.table({name: pa.array([1.0, None, float("nan")]), "s": pa.array(["a", None, "b"])})
+    declared = {name: "number", "s": "string"}
+    for frame in (table, pl.DataFrame({name: [1.0, None, float("nan")], "s": ["a", None, "b"]})):
+        native = [v.to_dict() for v in check_columns(frame, declared)]
+        monkeypatch.setattr(frame_check, "_native_counts", lambda *_: None)
+        queried = [v.to_dict() for v in check_columns(frame, declared)]
+        monkeypatch.undo()
+        assert native == queried
+        assert [(v["column"], v["affected"]) for v in native] == [(name, 2), ("s", 1)]
