@@ -249,37 +249,58 @@ def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[Co
     return out
 
 
-# --- parsed dates handed to the chart --------------------------------------------------------
+# --- what is known of an Arrow array, remembered with it --------------------------------------
 
-# The wall clocks of the date columns ``RowsetReading.to_frame`` built, by the identity of the
-# Arrow array the frame holds (immutable data: while it lives, it is these strings). An entry
-# goes when its array does.
-_CLOCKS: Final[dict[int, tuple[weakref.ref[Any], WallClock]]] = {}
+
+class _ByArray:
+    """Values remembered by the identity of a live pyarrow array (immutable data: while it
+    lives, what was worked out from it stays true). An entry goes when its array does, or —
+    with ``kept`` — when it is the oldest of more than ``kept``."""
+
+    def __init__(self, kept: int | None = None) -> None:
+        self._entries: dict[int, tuple[weakref.ref[Any], Any]] = {}
+        self._kept = kept
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, arrow: Any) -> Any:
+        """The value remembered for exactly this array, or None."""
+        got = self._entries.get(id(arrow))
+        return got[1] if got is not None and got[0]() is arrow else None
+
+    def put(self, arrow: Any, value: Any) -> None:
+        entries, key = self._entries, id(arrow)
+        entries.pop(key, None)  # a dead array's entry under a reused id: this one is newer
+        entries[key] = (weakref.ref(arrow, lambda _: entries.pop(key, None)), value)
+        while self._kept is not None and len(entries) > self._kept:
+            del entries[next(iter(entries))]
+
+
+# The wall clocks of the date columns ``RowsetReading.to_frame`` built, by the Arrow array the
+# frame holds.
+_CLOCKS: Final = _ByArray()
 
 
 def remember_wall_clock(arrow: Any, clock: WallClock) -> None:
     """Note that ``arrow`` (a pyarrow array of date strings) reads as ``clock``."""
-    key = id(arrow)
-    _CLOCKS[key] = (weakref.ref(arrow, lambda _: _CLOCKS.pop(key, None)), clock)
+    _CLOCKS.put(arrow, clock)
 
 
 def known_wall_clock(arrow: Any) -> WallClock | None:
     """The wall clock remembered for exactly this pyarrow array, if any."""
-    got = _CLOCKS.get(id(arrow))
-    if got is None or got[0]() is not arrow:
-        return None
-    return got[1]
+    clock: WallClock | None = _CLOCKS.get(arrow)
+    return clock
 
 
 # --- one dictionary encoding of a text column -------------------------------------------------
 
-# pyarrow's dictionary encoding of a text column, by the identity of the Arrow array it encodes
-# (immutable data: while it lives, it is this encoding). ``encode.profile_columns`` counts the
-# distinct values from it and ``decide`` codes the line's series with it, so the column is
-# hashed once. An entry goes when its array does, or when it is the oldest of more than
-# ``ENCODINGS_KEPT`` (its indices take 4 bytes a row, and a caller's frame may live long).
-_ENCODINGS: Final[dict[int, tuple[weakref.ref[Any], Any]]] = {}
+# pyarrow's dictionary encoding of a text column, by the Arrow array it encodes.
+# ``encode.profile_columns`` counts the distinct values from it and ``decide`` codes the line's
+# series with it, so the column is hashed once. At most ``ENCODINGS_KEPT`` are kept (the
+# indices take 4 bytes a row, and a caller's frame may live long).
 ENCODINGS_KEPT: Final = 8
+_ENCODINGS: Final = _ByArray(kept=ENCODINGS_KEPT)
 
 
 def text_encoding(arrow: Any) -> Any:
@@ -292,15 +313,10 @@ def text_encoding(arrow: Any) -> Any:
     >>> text_encoding(column).dictionary.to_pylist(), text_encoding(column) is text_encoding(column)
     (['b', 'a'], True)
     """
-    key = id(arrow)
-    got = _ENCODINGS.get(key)
-    if got is not None and got[0]() is arrow:
-        return got[1]
-    import pyarrow.compute as pc  # type: ignore[import-untyped]
+    encoded = _ENCODINGS.get(arrow)
+    if encoded is None:
+        import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-    encoded = pc.dictionary_encode(arrow).combine_chunks()
-    _ENCODINGS.pop(key, None)  # a dead array's entry under a reused id: this one is newer
-    _ENCODINGS[key] = (weakref.ref(arrow, lambda _: _ENCODINGS.pop(key, None)), encoded)
-    while len(_ENCODINGS) > ENCODINGS_KEPT:
-        del _ENCODINGS[next(iter(_ENCODINGS))]
+        encoded = pc.dictionary_encode(arrow).combine_chunks()
+        _ENCODINGS.put(arrow, encoded)
     return encoded
