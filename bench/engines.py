@@ -22,6 +22,16 @@ At the small size each contender then draws the other chart kinds (``CHARTS``: b
 a line per day, a histogram, a heatmap — each computed in the engine for the engines), timed
 after its peak RSS above was read; their table gives the peak RSS with them.
 
+Then the peer a user writes by hand (issue 19, item 5): a 20,000,000-row DuckDB table (``ts``,
+one timestamp a second; ``latency``, a double; ``region``, 4 strings), drawn by ``view()`` as a
+line of the mean latency per time bucket per region, against **the two queries that draw the
+same chart by hand**: one profile query (the rows, each column's non-null count, the span and
+the regions) and one ``GROUP BY`` of the bucket ``view()`` picks for that span and
+``max_points`` (fetched as a pandas frame). Rounds interleaved in this process, median wall and
+CPU time, and ``view()``'s ratio to the peer (goal: within 1.3x). Both must draw the same number
+of points or the script exits with an error. ``--peer-rows N`` sets the size, ``--peer-only``
+runs it alone.
+
 First, in this process: ``check_columns`` on 1,000,000 × 4 typed cells held by a polars
 DataFrame, a pyarrow Table and a polars LazyFrame (decided from the dtypes and null counts),
 against converting the polars frame to pandas first (the old path).
@@ -161,6 +171,88 @@ def eager(rows: int = 1_000_000, repeat: int = 15) -> None:
         print(f"| {name} | {statistics.median(ts) * 1000:.1f} ms |")
 
 
+PEER_DECL = {"ts": "date", "latency": "number", "region": "string"}
+# decide.py's bucket ladder (seconds): the hand-written peer picks from it as view() does
+PEER_BUCKETS = (1, 5, 15, 30, 60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800)
+
+
+def by_hand(con: object, max_points: int = 5000) -> int:
+    """The two queries that draw the chart by hand: the profile, then one GROUP BY."""
+    n, n_ts, n_lat, n_reg, lo, hi, regions = con.execute(  # type: ignore[attr-defined]
+        "SELECT count(*), count(ts), count(latency), count(region), min(ts), max(ts), "
+        "count(DISTINCT region) FROM m"
+    ).fetchone()
+    assert n == n_ts == n_lat == n_reg, (n, n_ts, n_lat, n_reg)
+    span = (hi - lo).total_seconds()
+    per = max(1, max_points // max(1, regions))
+    seconds = next((s for s in PEER_BUCKETS if span / s + 1 <= per), PEER_BUCKETS[-1])
+    frame = con.execute(  # type: ignore[attr-defined]
+        f"SELECT time_bucket(INTERVAL '{seconds} seconds', ts, TIMESTAMP '1970-01-01') AS ts, "
+        "region, avg(latency) AS latency, count(*) AS rows FROM m "
+        "WHERE ts IS NOT NULL AND latency IS NOT NULL GROUP BY ALL ORDER BY ALL"
+    ).df()
+    return len(frame)
+
+
+def peer(rows: int = 20_000_000, repeat: int = 5) -> None:
+    """view() of a DuckDB table against the two queries that draw the same chart by hand."""
+    import statistics
+
+    import duckdb
+
+    from chartkit import view
+
+    con = duckdb.connect()
+    t = time.perf_counter()
+    con.execute(
+        f"""
+        CREATE TABLE m AS
+        SELECT TIMESTAMP '2024-01-01' + to_seconds(range) AS ts,
+               (range % 1000) * 0.5 + (range % 7) AS latency,
+               ['eu-west', 'eu-north', 'us-east', 'ap-south'][(range % 4) + 1] AS region
+        FROM range({rows})
+        """
+    )
+    print(f"\ngenerated a {rows:,}-row DuckDB table in {time.perf_counter() - t:.1f} s")
+
+    def chartkit() -> int:
+        v = view(con.table("m"), PEER_DECL, mode="off")
+        assert v.mark == "line", v.mark
+        (values,) = v.spec["datasets"].values()
+        return len(values)
+
+    contenders = {
+        "chartkit view(table)": chartkit,
+        "peer: profile query + GROUP BY": lambda: by_hand(con),
+    }
+    wall: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
+    ratio: list[float] = []
+    points: dict[str, set[int]] = {name: set() for name in contenders}
+    for _ in range(repeat):  # rounds interleaved
+        for name, call in contenders.items():
+            a, b = time.perf_counter(), time.process_time()
+            points[name].add(call())
+            wall[name].append(time.perf_counter() - a)
+            cpu[name].append(time.process_time() - b)
+        ratio.append(wall["chartkit view(table)"][-1] / wall["peer: profile query + GROUP BY"][-1])
+    if len({frozenset(p) for p in points.values()}) != 1:
+        raise SystemExit(f"view() and the peer draw different numbers of points: {points}")
+    print(
+        f"\nview() of a {rows:,}-row DuckDB table (time x measure x 4 regions) against the "
+        f"two queries that draw it by hand (median of {repeat} interleaved rounds)\n"
+    )
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores after this set)\n")
+    print("| contender | wall | CPU | points | view() ÷ it (wall) |")
+    print("|---|---:|---:|---:|---:|")
+    for name in contenders:
+        r = statistics.median(ratio) if name.startswith("peer") else 1.0
+        print(
+            f"| {name} | {statistics.median(wall[name]):.2f} s | "
+            f"{statistics.median(cpu[name]):.2f} s | {min(points[name]):,} | {r:.2f}x |"
+        )
+
+
 def generate(path: Path, rows: int) -> float:
     import duckdb
 
@@ -254,6 +346,8 @@ def main() -> None:
     parser.add_argument("--skip-spark", action="store_true")
     parser.add_argument("--pandas-large", action="store_true", help="pull the large table too")
     parser.add_argument("--large-only", action="store_true", help="only the --rows table")
+    parser.add_argument("--peer-rows", type=int, default=20_000_000)
+    parser.add_argument("--peer-only", action="store_true", help="only view() against by hand")
     args = parser.parse_args()
     import duckdb
     import pandas
@@ -263,7 +357,11 @@ def main() -> None:
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, duckdb {duckdb.__version__}, "
         f"polars {polars.__version__}, pandas {pandas.__version__}"
     )
+    if args.peer_only:
+        peer(args.peer_rows)
+        return
     eager()
+    peer(args.peer_rows)
     with tempfile.TemporaryDirectory(prefix="chartkit-bench-") as tmp:
         small, large = Path(tmp) / "small.parquet", Path(tmp) / "large.parquet"
         results: dict[str, dict[str, object]] = {}
