@@ -173,7 +173,7 @@ def _engine_plan(
     """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
     all the rows, and the alternatives of all the declared columns."""
     from chartkit.decide import ChartOptions, plan_view
-    from chartkit.rules import candidates
+    from chartkit.plan.rules import candidates
 
     opts = chart_args.get("options") or ChartOptions()
     args = dict(chart_args)
@@ -476,7 +476,7 @@ def _reduce(
     """
     from chartkit._frame_check import value_type
     from chartkit.decide import ChartOptions
-    from chartkit.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
+    from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
     broken = {v.column: v for v in violations}
     schema = dict(reading.schema)
@@ -1025,7 +1025,7 @@ def _heatmap(
     import narwhals as nw
 
     from chartkit.decide import HEATMAP_BINS
-    from chartkit.rules import MAX_COLOR_CATEGORIES
+    from chartkit.plan.rules import MAX_COLOR_CATEGORIES
 
     frame = _frame(reading).select(x, y)
     keep = _clean(frame, [x, y], reading, declaration, [])
@@ -1043,7 +1043,10 @@ def _heatmap(
     notes = _left_out(reading, declaration, broken, [x, y])
     if n <= max_points:  # decide.py draws these points one by one: they may leave
         return _Reduced(
-            _collect(reading, [x, y], "points", frame), tuple(notes), kind="bins", drawn=n,
+            _collect(reading, [x, y], "points", frame),
+            tuple(notes),
+            kind="bins",
+            drawn=n,
             placed=n,
         )
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
@@ -1078,9 +1081,7 @@ def _heatmap(
         color = next((c for c in small if 1 < counted[c] <= MAX_COLOR_CATEGORIES), None)
     for extra in dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)):
         standin[extra] = np.resize(np.array(["a", "b"], dtype=object), m)  # two values
-    return _Reduced(
-        standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n
-    )
+    return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n)
 
 
 def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame:

@@ -1,25 +1,17 @@
 """The chart-kind rules and the table-versus-chart decision, from declared types → ``Plan``.
 
-The rules themselves are data: ``chartkit.rules.RULES`` lists, in rank order, every chart the
+The rules themselves are data: ``chartkit.plan.rules.RULES`` lists, in rank order, every chart the
 declared types allow, and which may open a result. With no pick, the result opens on the first
 candidate that may open and holds more than one mark (a single bar or point is not a chart);
 the other candidates become the plan's ``alternatives``, each with its reason.
 
-============================  ==========================================================
-columns                       chart
-============================  ==========================================================
-date × number                 line; a string column with <= 10 values as color → one line
-                              per series (11–20 values → one small chart per value)
-string or boolean × number    bar of the mean per category (``aggregate=`` another);
-                              horizontal when > 5 categories; sorted by the measure
-                              (``sort=``); more than 30 → the top 30 and a note
-number × number               scatter; a string column with <= 10 values as color;
-                              over ``max_points`` rows → a binned heatmap
-one number alone              histogram (10 bins), or count bars when < 15 distinct values
-string alone (no measure)     table (count bars when the user picks the column, or
-                              ``aggregate="count"``)
-several measures (``y=[…]``)  one line (or one bar of a group) per measure, colored by it
-============================  ==========================================================
+The table is docs/rules.md, generated from ``RULES`` (never copied). What this module adds to
+a rule, as it draws it: a string color past 10 values becomes one small chart per value (past
+20, a note says the line is not split by it); bars are horizontal past ``HORIZONTAL_OVER``
+categories, sorted by the measure (``sort=``), cut to the top ``MAX_BAR_CATEGORIES`` with a
+note; a scatter over ``max_points`` rows is a binned heatmap; a lone number with fewer than
+``COUNT_BARS_UNDER`` distinct values is count bars, else a histogram; no number is a table;
+a chart of a single mark is a table.
 
 Every aggregation, bucketing and binning is done here, in pandas, before a spec exists, so a
 chart never embeds more than ``max_points`` rows; an aggregated mark keeps the count of rows
@@ -61,7 +53,7 @@ from chartkit.options import (
     TIME_UNITS,
     ChartOptions,
 )
-from chartkit.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
+from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 
 __all__ = [
     "AGGREGATES",

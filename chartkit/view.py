@@ -26,9 +26,9 @@ from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
+from chartkit.plan.rules import Alternative
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
-from chartkit.rules import Alternative
 
 if TYPE_CHECKING:
     import altair as alt

@@ -1,0 +1,421 @@
+"""The chart rules as data the code executes: which charts the declared types allow, ranked.
+
+``RULES`` is the one table. Each rule names the chart, the mark it is drawn with, what it needs
+— a tuple of ``Need``, one per channel, each naming the kind of column it takes (``date``,
+``number``, ``category``: a column declared string or boolean), how many, and the bounds on its
+distinct values — whether it may be the chart a result opens on (``opens``), and the sentence
+that says why it fits (``reason``). ``candidates()`` binds each rule's needs to the columns'
+profiles, in rank order — by their DECLARED types (Altair's inference only for a column the
+declaration leaves out), never by looking at values — and the planner draws the first
+candidate that opens and holds more than one mark, and offers the rest as the alternatives.
+The automatic chart and the alternatives come from this one pass.
+
+``rule_table()`` renders the table as Markdown from the same data; docs/rules.md holds it, and
+a test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from chartkit.encode import ColumnProfile
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "MAX_COLOR_CATEGORIES",
+    "MAX_FACETS",
+    "MAX_MEASURES",
+    "RULES",
+    "Alternative",
+    "Kind",
+    "Need",
+    "Rule",
+    "candidates",
+    "documented",
+    "rule_table",
+]
+
+MAX_COLOR_CATEGORIES: Final = 10  # one palette hue family per series; more: facets or a top 10
+MAX_FACETS: Final = 20  # small multiples beyond this are too small to read
+MAX_MEASURES: Final = 5  # lines per measure draws at most this many
+MAX_CANDIDATES: Final = 9  # the automatic chart and eight alternatives at most
+
+Kind = Literal["date", "number", "category"]
+"""What a need takes: a column drawn temporal, quantitative, or nominal (string or boolean)."""
+Slot = Literal["x", "y", "color", "facet", "series"]
+
+_KIND_OF_TYPE: Final[Mapping[str, Kind]] = {
+    "temporal": "date",
+    "quantitative": "number",
+    "nominal": "category",
+}
+_KIND_WORDS: Final[Mapping[Kind, str]] = {
+    "date": "date",
+    "number": "number",
+    "category": "string or boolean",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What one channel of a rule takes from the result's columns.
+
+    ``tries``: how many columns of the kind are tried, one candidate each (bars per the first
+    two categories × the first two measures). ``many``/``at_least``: a channel holding several
+    columns at once (lines per measure: two to five numbers). ``optional``: drawn when a column
+    fits, the chart drawn without it otherwise. ``without``: bound only when that channel was
+    not (a facet instead of colors). ``max_distinct``: a category of at most that many values;
+    ``repeated``: a category some value of which repeats (a count of 1 each says nothing).
+    A need on ``series`` binds no channel: the rule is offered only when such a column exists.
+    """
+
+    slot: Slot
+    kind: Kind
+    tries: int = 1
+    many: int = 1
+    at_least: int = 1
+    optional: bool = False
+    without: Slot | None = None
+    max_distinct: int | None = None
+    repeated: bool = False
+
+    def admits(self, q: ColumnProfile) -> bool:
+        """Whether the profiled column can fill this need (its kind, its distinct values)."""
+        if _kind(q) != self.kind:
+            return False
+        if self.max_distinct is not None and q.distinct > self.max_distinct:
+            return False
+        return not (self.repeated and q.distinct >= q.rows)
+
+    def describe(self) -> str:
+        """The need in words, for the rule table."""
+        what = _KIND_WORDS[self.kind]
+        if self.many > 1:
+            what = f"{self.at_least} to {self.many} {what}s"
+        bounds = []
+        if self.max_distinct is not None:
+            bounds.append(f"≤ {self.max_distinct} values")
+        if self.repeated:
+            bounds.append("repeated values")
+        if bounds:
+            what = f"{what} ({', '.join(bounds)})"
+        if self.tries > 1:
+            what = f"{what}, first {self.tries}"
+        if self.slot == "series":
+            return f"only when a {what} exists"
+        said = f"{self.slot}: {what}"
+        if self.without is not None:
+            said = f"{said}, without {self.without}"
+        return f"[{said}]" if self.optional else said
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One row of the rule table: a chart, what it needs, and why it fits.
+
+    ``reason`` is the sentence (``str.format`` fields: ``x``, ``y``, ``ys``, ``xt`` the
+    declared type of x, ``facet``, ``n`` the facet's distinct values, ``series`` the phrase of
+    the optional color or facet, from ``color_phrase`` / ``facet_phrase``).
+    """
+
+    chart: str
+    mark: str
+    needs: tuple[Need, ...]
+    opens: bool
+    reason: str
+    drawn: str
+    aggregate: str | None = None
+    color_phrase: str = ""
+    facet_phrase: str = ""
+
+    def bind(self, columns: _Columns) -> Iterator[Alternative]:
+        """Every binding of this rule's needs to the columns, in the order they are tried."""
+        for need in self.needs:
+            if need.slot == "series" and not any(map(need.admits, columns.ordered(need.kind))):
+                return  # offered only when such a column exists
+        required = [n for n in self.needs if not n.optional and n.slot != "series"]
+        for bound in _bindings(required, columns, {}):
+            taken = {name for names in bound.values() for name in names}
+            for need in self.needs:
+                if not need.optional or (need.without is not None and need.without in bound):
+                    continue
+                fit = next(
+                    (q.name for q in columns.ordered(need.kind)
+                     if need.admits(q) and q.name not in taken),
+                    None,
+                )  # fmt: skip
+                if fit is not None:
+                    bound[need.slot] = (fit,)
+                    taken.add(fit)
+            yield self._alternative(bound, columns)
+
+    def _alternative(self, bound: Mapping[str, tuple[str, ...]], c: _Columns) -> Alternative:
+        x = bound["x"][0]
+        ys = bound.get("y")
+        color = bound["color"][0] if "color" in bound else None
+        facet = bound["facet"][0] if "facet" in bound else None
+        series = ""
+        if color is not None and self.color_phrase:
+            series = self.color_phrase.format(color=color, n=c.by_name[color].distinct)
+        elif facet is not None and self.facet_phrase:
+            series = self.facet_phrase.format(facet=facet, n=c.by_name[facet].distinct)
+        words: dict[str, Any] = {
+            "x": x,
+            "xt": _said(c.by_name[x]),
+            "y": ys[0] if ys else None,
+            "ys": _join(ys) if ys else None,
+            "facet": facet,
+            "n": c.by_name[facet].distinct if facet is not None else None,
+            "series": series,
+        }
+        y: str | tuple[str, ...] | None = None
+        if ys is not None:
+            many = any(n.slot == "y" and n.many > 1 for n in self.needs)
+            y = ys if many else ys[0]
+        return Alternative(
+            self.chart,
+            self.reason.format(**words),  # a column name is never recapitalized
+            x=x,
+            y=y,
+            color=color,
+            facet=facet,
+            aggregate=self.aggregate,
+        )
+
+    def describe_needs(self) -> str:
+        """The needs in words, for the rule table."""
+        return "; ".join(n.describe() for n in self.needs)
+
+
+def _bindings(
+    needs: Sequence[Need], columns: _Columns, bound: dict[str, tuple[str, ...]]
+) -> Iterator[dict[str, tuple[str, ...]]]:
+    """The bindings of the required needs, in order: each need tries its first ``tries``
+    fitting columns that no earlier need holds (a scatter's y is the next number after x)."""
+    if not needs:
+        yield dict(bound)
+        return
+    need, rest = needs[0], needs[1:]
+    taken = {name for names in bound.values() for name in names}
+    fits = [q.name for q in columns.ordered(need.kind) if need.admits(q) and q.name not in taken]
+    if need.many > 1:
+        options = [tuple(fits[: need.many])] if len(fits) >= need.at_least else []
+    else:
+        options = [(name,) for name in fits[: need.tries]]
+    for names in options:
+        yield from _bindings(rest, columns, {**bound, need.slot: names})
+
+
+_SERIES = Need("color", "category", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
+
+RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "lines",
+        "line",
+        (
+            Need("x", "date"),
+            Need("y", "number"),
+            _SERIES,
+            Need("facet", "category", optional=True, without="color", max_distinct=MAX_FACETS),
+        ),
+        True,
+        "{x} is declared date and {y} number: a line over time{series} shows how {y} moves.",
+        "line per series (or one small chart per value)",
+        color_phrase=", one per {color} ({n} values),",
+        facet_phrase=", one small chart per {facet} ({n} values: more than ten colors),",
+    ),
+    Rule(
+        "faceted lines",
+        "line",
+        (
+            Need("x", "date"),
+            Need("y", "number"),
+            Need("facet", "category", max_distinct=MAX_FACETS),
+            Need("series", "category", max_distinct=MAX_COLOR_CATEGORIES),
+        ),
+        False,
+        "One small line chart of {y} per {facet} ({n} values), so series that cross in one "
+        "chart sit apart.",
+        "small multiples",
+    ),
+    Rule(
+        "lines per measure",
+        "line",
+        (Need("x", "date"), Need("y", "number", many=MAX_MEASURES, at_least=2)),
+        False,
+        "{ys} are all declared number and share {x}: one line per measure compares them.",
+        "line per measure",
+    ),
+    Rule(
+        "bars",
+        "bar",
+        (Need("x", "category", tries=2), Need("y", "number", tries=2)),
+        True,
+        "{x} is declared {xt} and {y} number: bars of the mean of {y} per {x}; a mean does "
+        "not change with how many rows the result holds.",
+        "mean per category",
+    ),
+    Rule(
+        "total bars",
+        "bar",
+        (Need("x", "category", tries=2), Need("y", "number", tries=2)),
+        False,
+        "Bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
+        "sum per category",
+        aggregate="sum",
+    ),
+    Rule(
+        "scatter",
+        "point",
+        (Need("x", "number"), Need("y", "number"), _SERIES),
+        True,
+        "{x} and {y} are both declared number: a scatter plot shows how they move together"
+        "{series}.",
+        "point per row",
+        color_phrase=", colored by {color}",
+    ),
+    Rule(
+        "histogram",
+        "bar",
+        (Need("x", "number", tries=2),),
+        True,
+        "{x} is declared number: a histogram shows how its values are spread.",
+        "10 bins",
+    ),
+    Rule(
+        "count bars",
+        "bar",
+        (Need("x", "category", tries=2, repeated=True),),
+        False,
+        "{x} is declared {xt}: bars counting the rows of each value.",
+        "rows per value",
+        aggregate="count",
+    ),
+)
+"""The rule table, in rank order."""
+
+_BY_CHART: Final[Mapping[str, Rule]] = {r.chart: r for r in RULES}
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """A chart the declared types allow for this result, the reason it fits, and its picks.
+
+    ``picks()`` are the ``view()`` keywords that draw it; ``view(..., choose=N)`` draws the
+    Nth alternative of the view.
+    """
+
+    chart: str
+    reason: str
+    x: str | None = None
+    y: str | tuple[str, ...] | None = None
+    color: str | None = None
+    facet: str | None = None
+    aggregate: str | None = None
+
+    @property
+    def opens(self) -> bool:
+        """Whether this chart may be the one a result opens on."""
+        return _BY_CHART[self.chart].opens
+
+    def picks(self) -> dict[str, Any]:
+        """The ``view()`` keywords that draw this chart."""
+        out: dict[str, Any] = {
+            "x": self.x,
+            "y": list(self.y) if isinstance(self.y, tuple) else self.y,
+            "color": self.color,
+            "facet": self.facet,
+            "aggregate": self.aggregate,
+        }
+        return {k: v for k, v in out.items() if v is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The payload form: chart, reason and the picks that draw it."""
+        return {"chart": self.chart, "reason": self.reason, "picks": self.picks()}
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """The usable columns by kind, in the order needs try them."""
+
+    by_kind: Mapping[Kind, tuple[ColumnProfile, ...]]
+    by_name: Mapping[str, ColumnProfile] = field(default_factory=dict)
+
+    def ordered(self, kind: Kind) -> tuple[ColumnProfile, ...]:
+        return self.by_kind.get(kind, ())
+
+
+def _kind(q: ColumnProfile) -> Kind:
+    return _KIND_OF_TYPE.get(q.type, "category")
+
+
+def _columns(profiles: Mapping[str, ColumnProfile]) -> _Columns:
+    usable = [q for q in profiles.values() if q.usable]
+    measures = [q for q in usable if q.type == "quantitative"]
+    # a measure the check found nothing wrong with comes first (declared order otherwise)
+    measures.sort(key=lambda q: q.violation is not None)
+    # a category with one value splits nothing; an identifier is not a category
+    categories = [q for q in usable if q.type == "nominal" and q.distinct >= 2 and not q.id_like]
+    return _Columns(
+        by_kind={
+            "number": tuple(measures),
+            "date": tuple(q for q in usable if q.type == "temporal"),
+            "category": tuple(categories),
+        },
+        by_name={q.name: q for q in usable},
+    )
+
+
+def _said(q: ColumnProfile) -> str:
+    return q.declared if q.declared is not None else f"(undeclared, inferred {q.type})"
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]:
+    """The charts the rule table allows for these columns: one of each chart first, in the
+    table's order, then the next of each; at most ``MAX_CANDIDATES``.
+
+    >>> from chartkit.encode import profile_columns
+    >>> import pandas as pd
+    >>> from chartkit.columns import normalize_result_columns
+    >>> frame = pd.DataFrame({"k": ["a", "b"], "v": [1.0, 2.0]})
+    >>> decl = normalize_result_columns({"k": "string", "v": "number"})
+    >>> [a.chart for a in candidates(profile_columns(frame, decl, ()))]
+    ['bars', 'total bars', 'histogram', 'count bars']
+    """
+    columns = _columns(profiles)
+    per_rule = [list(rule.bind(columns)) for rule in RULES]
+    out: list[Alternative] = []
+    for n in range(max((len(b) for b in per_rule), default=0)):  # one of each chart first
+        out.extend(b[n] for b in per_rule if n < len(b))
+    return tuple(out[:MAX_CANDIDATES])
+
+
+def rule_table() -> str:
+    """The rule table as Markdown, made from ``RULES``: what docs/rules.md holds."""
+    lines = [
+        "| rank | chart | needs | opens | mark | aggregate | drawn as | reason |",
+        "|---:|---|---|---|---|---|---|---|",
+    ]
+    for i, r in enumerate(RULES):
+        reason = r.reason.replace("|", "\\|")
+        lines.append(
+            f"| {i} | {r.chart} | {r.describe_needs()} | {'yes' if r.opens else 'no'} | "
+            f"{r.mark} | {r.aggregate or '—'} | {r.drawn} | {reason} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+_DOC_START = "<!-- rule table: generated by chartkit.plan.rules.rule_table() -->\n"
+_DOC_END = "<!-- end of rule table -->"
+
+
+def documented(text: str) -> str:
+    """``text`` (docs/rules.md) with its rule table replaced by ``rule_table()``."""
+    start = text.index(_DOC_START) + len(_DOC_START)
+    return text[:start] + rule_table() + text[text.index(_DOC_END, start) :]
