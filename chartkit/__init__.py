@@ -19,7 +19,13 @@ from chartkit.columns import (
 )
 from chartkit.csvread import read_csv
 from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
-from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, ToolResultError
+from chartkit.errors import (
+    ChartkitError,
+    MissingExtraError,
+    ResultColumnsError,
+    SchemaColumnsError,
+    ToolResultError,
+)
 from chartkit.events import IntegrityEvent, Subscription, subscribe
 from chartkit.integrity import (
     CHECK_MODES,
@@ -34,6 +40,7 @@ from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
 from chartkit.rules import Alternative
+from chartkit.schemas import output_schema, result_columns_from
 from chartkit.staging import Staged, StagedColumn, stage
 from chartkit.view import View, ViewState, view
 
@@ -58,6 +65,7 @@ __all__ = [
     "MissingExtraError",
     "ResultColumnsError",
     "RowsetReading",
+    "SchemaColumnsError",
     "Staged",
     "StagedColumn",
     "Subscription",
@@ -69,9 +77,11 @@ __all__ = [
     "check_columns",
     "check_result",
     "normalize_result_columns",
+    "output_schema",
     "read_csv",
     "read_results",
     "read_rowset",
+    "result_columns_from",
     "stage",
     "subscribe",
     "vegalite_type",

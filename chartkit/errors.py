@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-__all__ = ["ChartkitError", "MissingExtraError", "ResultColumnsError", "ToolResultError"]
+__all__ = [
+    "ChartkitError",
+    "MissingExtraError",
+    "ResultColumnsError",
+    "SchemaColumnsError",
+    "ToolResultError",
+]
 
 
 class ChartkitError(Exception):
@@ -14,6 +20,18 @@ class ResultColumnsError(ChartkitError, ValueError):
 
     The message names the tool (when known), the column and the fix.
     """
+
+
+class SchemaColumnsError(ResultColumnsError):
+    """A schema ``result_columns_from`` cannot turn into a declaration.
+
+    ``refused`` holds a ``(column, reason)`` pair for every column whose type maps to none of
+    the four column types; it is empty when the schema as a whole does not describe rows.
+    """
+
+    def __init__(self, message: str, *, refused: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 class ToolResultError(ChartkitError, ValueError):
