@@ -7,10 +7,16 @@ served from a remote catalogue arms the check exactly as a locally defined one d
 - Serving: ``declare_tool(server, result_columns)`` registers a function as a tool of an
   ``MCPServer`` with its declaration attached; ``result_columns_meta`` builds the bag. A
   malformed declaration is refused at definition time by ``assert_result_columns``.
+- Serving publishes an ``outputSchema`` too (``chartkit.output_schema``): it states the
+  declared JSON types and lets every row through validation, so an SDK client that validates
+  structured content never turns ``warn`` into an exception.
 - Ingest: ``list_tools`` / ``read_declarations`` read ``tools/list``. A malformed declaration
   from a server this process does not control is asserted by the very same function, warned
   about once per (server, tool) with ``DeclarationDroppedWarning``, and dropped: the tool is
-  still listed, without it.
+  still listed, without it. A tool with no ``_meta.resultColumns`` is declared by its
+  ``outputSchema`` when that describes rows (``chartkit.result_columns_from``); ``declared_by``
+  says which of the two was used. When both are present and disagree, chartkit follows
+  ``_meta`` and says so once (``DeclarationConflictWarning``).
 - Calling: ``call_tool`` answers a ``ToolResult`` (rows, the declaration, a call id), ready for
   ``check_result`` and ``view``. A tool error, a non-JSON answer or a server that dies raises
   ``MCPCallError`` naming the server and the tool.
@@ -33,11 +39,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TypeAlias, TypeVar
+from typing import IO, Any, Final, Literal, TypeAlias, TypeVar
 
+from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.columns import ResultColumns, assert_result_columns
-from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError
+from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, SchemaColumnsError
 from chartkit.result import ToolResult
+from chartkit.schemas import output_schema, result_columns_from, rows_property
 
 try:
     import anyio
@@ -56,9 +64,13 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
 from chartkit.apps import VIEW_URI, chart_tool
 
 __all__ = [
+    "DECLARED_BY_META",
+    "DECLARED_BY_SCHEMA",
     "META_KEY",
     "VIEW_URI",
+    "DeclarationConflictWarning",
     "DeclarationDroppedWarning",
+    "DeclaredBy",
     "ListedTool",
     "MCPCallError",
     "ServerSpec",
@@ -76,6 +88,11 @@ __all__ = [
 META_KEY = "resultColumns"
 """The key of the tool ``_meta`` bag that carries the declaration."""
 
+DeclaredBy: TypeAlias = Literal["_meta.resultColumns", "outputSchema"]
+"""Where a listed tool's declaration came from: its ``_meta`` bag, or its ``outputSchema``."""
+DECLARED_BY_META: Final = "_meta.resultColumns"
+DECLARED_BY_SCHEMA: Final = "outputSchema"
+
 ServerSpec: TypeAlias = str | Sequence[str] | MCPServer[Any]
 """A command line that starts a stdio MCP server (a string, split like a shell does, or an
 argument list), or an in-process ``MCPServer``."""
@@ -88,6 +105,10 @@ _MAX_PAGES = 1000  # a tools/list paginator that never ends cannot hang a read
 
 class DeclarationDroppedWarning(UserWarning):
     """A server listed a tool whose ``resultColumns`` chartkit cannot honour; it was dropped."""
+
+
+class DeclarationConflictWarning(UserWarning):
+    """A server listed a tool whose ``_meta.resultColumns`` and ``outputSchema`` disagree."""
 
 
 class MCPCallError(ChartkitError, RuntimeError):
@@ -146,6 +167,13 @@ def declare_tool(
     raises ``ResultColumnsError`` and no tool is registered. Return ``list[dict[str, Any]]``
     from the tool so clients get ``structured_content == {"result": rows}``.
 
+    A tool with structured output also publishes the ``outputSchema`` of its declaration
+    (``chartkit.output_schema``) in place of the SDK's, under the property the SDK's schema
+    puts the rows in (``result`` for a returned list). It states each column's JSON type and
+    accepts every row, so the SDK's own validation of structured content — which every client
+    runs — never refuses a row that breaks the declaration: under ``warn`` the rows arrive as
+    the tool returned them, and the check and its dial are the one judge of the types.
+
     >>> server = MCPServer("storage")
     >>> @declare_tool(server, {"logical_unit_number": "number", "host_group": "string"},
     ...               description="The LUN mappings of a host group.")
@@ -173,9 +201,36 @@ use one of number, string, boolean, date (or leave the column undeclared)
             meta=tool_meta,
             structured_output=structured_output,
         )
+        _publish_output_schema(server, name or fn.__name__, tool_meta[META_KEY])
         return fn
 
     return register
+
+
+def _publish_output_schema(server: MCPServer[Any], tool: str, declared: object) -> None:
+    """Replace the SDK's ``outputSchema`` of ``tool`` by the one its declaration states.
+
+    The SDK derives a tool's ``outputSchema`` from its return annotation and reads it live
+    from the tool's ``fn_metadata`` (its server-side validation uses the annotation, not the
+    published schema). A tool without structured output publishes no schema, and keeps none.
+    """
+    manager = getattr(server, "_tool_manager", None)
+    registered = manager.get_tool(tool) if manager is not None else None
+    metadata = getattr(registered, "fn_metadata", None)
+    published = getattr(metadata, "output_schema", None)
+    if metadata is None or not isinstance(published, Mapping):
+        return
+    try:
+        at = rows_property(published)  # "result" for a returned list the SDK wraps
+    except SchemaColumnsError:
+        return  # the tool returns no rows the schema could describe (a string, an object …)
+    if at is not None:
+        replaced = dict(published)
+        replaced["properties"] = {
+            **published["properties"],
+            at: output_schema(declared, rows_property=None),
+        }
+        metadata.output_schema = replaced
 
 
 # ----------------------------------------------------------------------------------- ingest
@@ -186,7 +241,11 @@ class ListedTool:
     """One tool as a server lists it, with its declaration read (or dropped) at the door.
 
     ``result_columns`` is None when the tool declares nothing, or when its declaration was
-    malformed — then ``declaration_error`` says why it was dropped.
+    malformed — then ``declaration_error`` says why it was dropped. ``declared_by`` says where
+    the declaration came from: ``"_meta.resultColumns"``, or ``"outputSchema"`` for a tool
+    without ``_meta.resultColumns`` whose ``outputSchema`` describes rows.
+    ``rows_property`` is the property of the structured content that holds the rows, when the
+    ``outputSchema`` names one.
     """
 
     name: str
@@ -196,18 +255,27 @@ class ListedTool:
     result_columns: ResultColumns | None = None
     declaration_error: str | None = None
     input_schema: Mapping[str, Any] = field(default_factory=dict)
+    declared_by: DeclaredBy | None = None
+    rows_property: str | None = None
 
 
-_warned: set[tuple[str, str]] = set()
+_warned: set[tuple[str, str, str]] = set()
 _warned_lock = threading.Lock()
 
 
-def _warn_once(server: str, tool: str, message: str) -> None:
+def _warn_once(
+    server: str,
+    tool: str,
+    message: str,
+    category: type[UserWarning] = DeclarationDroppedWarning,
+    *,
+    about: str = META_KEY,
+) -> None:
     with _warned_lock:
-        if (server, tool) in _warned:
+        if (server, tool, about) in _warned:
             return
-        _warned.add((server, tool))
-    warnings.warn(message, DeclarationDroppedWarning, stacklevel=4)
+        _warned.add((server, tool, about))
+    warnings.warn(message, category, stacklevel=4)
 
 
 def _ingest(tool: mcp_types.Tool, server: str) -> ListedTool:
@@ -228,6 +296,23 @@ def _ingest(tool: mcp_types.Tool, server: str) -> ListedTool:
                 "listed without it, so its rows are not checked and any chart of them uses "
                 "inferred types; fix the declaration on the server.",
             )
+    at, from_schema = _from_output_schema(tool, server, warn=bag is None)
+    declared_by: DeclaredBy | None = None
+    if columns is not None:
+        declared_by = DECLARED_BY_META
+        if from_schema is not None and dict(from_schema) != dict(columns):
+            _warn_once(
+                server,
+                tool.name,
+                f"MCP server {server!r} lists tool {_q(tool.name)} with a resultColumns "
+                f"declaration and an outputSchema that disagree: "
+                f"{_disagreement(columns, from_schema)}. chartkit follows _meta.resultColumns; "
+                "make the two agree on the server.",
+                DeclarationConflictWarning,
+                about="conflict",
+            )
+    elif bag is None and from_schema is not None:
+        columns, declared_by = from_schema, DECLARED_BY_SCHEMA
     return ListedTool(
         name=tool.name,
         server=server,
@@ -236,7 +321,68 @@ def _ingest(tool: mcp_types.Tool, server: str) -> ListedTool:
         result_columns=columns,
         declaration_error=error,
         input_schema=dict(tool.input_schema or {}),
+        declared_by=declared_by,
+        rows_property=at,
     )
+
+
+def _from_output_schema(
+    tool: mcp_types.Tool, server: str, *, warn: bool
+) -> tuple[str | None, ResultColumns | None]:
+    """Where the tool's ``outputSchema`` puts the rows, and the declaration it states.
+
+    A schema that does not describe rows, or declares no column every row carries (the SDK's
+    own schema for ``list[dict[str, Any]]``), states no declaration and is passed over in
+    silence. One whose rows have columns no column type can say is dropped, and — when the
+    tool has no ``_meta.resultColumns`` that would be followed anyway — warned about once.
+    """
+    schema = tool.output_schema
+    if not isinstance(schema, Mapping):
+        return None, None
+    try:
+        at = rows_property(schema)
+    except SchemaColumnsError:
+        return None, None
+    try:
+        return at, result_columns_from(schema)
+    except SchemaColumnsError as exc:
+        if exc.refused and warn:
+            _warn_once(
+                server,
+                tool.name,
+                f"MCP server {server!r} lists tool {_q(tool.name)} with no resultColumns in its "
+                f"_meta and an outputSchema chartkit cannot read as a declaration: {exc} The "
+                "tool is listed undeclared, so its rows are not checked; declare resultColumns "
+                "in the tool's _meta on the server.",
+                about="outputSchema",
+            )
+        return at, None
+
+
+def _q(name: str) -> str:
+    """A tool or column name from a server, repr-quoted and capped (it is untrusted)."""
+    return repr(cap_text(name, NAME_MAX_CHARS))
+
+
+def _disagreement(meta: ResultColumns, schema: ResultColumns) -> str:
+    """How the two declarations differ, column by column (at most five, then a count)."""
+    said = []
+    for name in [*meta, *(n for n in schema if n not in meta)]:
+        a, b = meta.get(name), schema.get(name)
+        if a == b:
+            continue
+        if b is None:
+            said.append(f"{_q(name)} is declared in _meta only")
+        elif a is None:
+            said.append(f"{_q(name)} is declared in the outputSchema only")
+        else:
+            said.append(f"{_q(name)} is {_spell(a)} in _meta and {_spell(b)} in the outputSchema")
+    more = len(said) - 5
+    return "; ".join(said[:5]) + (f"; and {more} more" if more > 0 else "")
+
+
+def _spell(d: Any) -> str:
+    return f"{'nullable ' if d.nullable else ''}{d.type}"
 
 
 def _server_name(client: mcp.Client, server: str | None) -> str:
@@ -292,15 +438,17 @@ async def call_tool(
 ) -> ToolResult:
     """Call ``tool`` and answer its rows as a ``ToolResult`` with the tool's declaration.
 
-    Rows come from ``structured_content`` (``{"result": rows}`` for a tool returning a list)
-    or, without it, from the JSON text blocks — one block per row. A lone block holding an
+    Rows come from ``structured_content`` (``{"result": rows}`` for a tool returning a list,
+    or the property the tool's ``outputSchema`` holds them under) or, without it, from the
+    JSON text blocks — one block per row. A lone block holding an
     object is answered as that object, declared or not, so under the dial ``off`` the caller
     gets the answer exactly as sent; the result is marked ``one_row_ambiguous`` (the wire form
     of a one-row list and of a single object is the same), and an armed check reads it as
     one row, so ``enforce`` refuses a bad row as it does locally. The declaration comes from
     ``tools`` (a listing already read) or a fresh ``tools/list``; ``call_id`` defaults to a new
-    ``mcp-…`` id. A tool error, a non-JSON answer or a connection that closes raises
-    ``MCPCallError``.
+    ``mcp-…`` id; ``declared_by`` on the result says whether the declaration came from the
+    tool's ``_meta.resultColumns`` or its ``outputSchema``. A tool error, a non-JSON answer or
+    a connection that closes raises ``MCPCallError``.
     """
     label = _server_name(client, server)
     listing = tuple(tools) if tools is not None else await list_tools(client, server=label)
@@ -316,7 +464,7 @@ async def call_tool(
         answer = await client.call_tool(tool, dict(arguments or {}))
     except (mcp.MCPError, ValidationError, RuntimeError) as exc:
         raise _failure(exc, server=label, tool=tool, doing=f"calling tool {tool!r}") from None
-    rows, ambiguous = _rows(answer, tool=tool, server=label)
+    rows, ambiguous = _rows(answer, tool=tool, server=label, at=listed.rows_property)
     return ToolResult(
         tool=tool,
         rows=rows,
@@ -324,10 +472,13 @@ async def call_tool(
         call_id=call_id if call_id is not None else f"mcp-{uuid.uuid4().hex[:12]}",
         description=listed.description,
         one_row_ambiguous=ambiguous,
+        declared_by=listed.declared_by,
     )
 
 
-def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> tuple[Any, bool]:
+def _rows(
+    answer: mcp_types.CallToolResult, *, tool: str, server: str, at: str | None = None
+) -> tuple[Any, bool]:
     """The rows of a tool's answer (structured content first, else its JSON text blocks), and
     whether they are a lone object that may have been a one-row list.
 
@@ -339,7 +490,8 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> tuple[
     object, as sent, and flagged ambiguous: the check reads it as one row only when armed
     (a dial and a declaration), so the dial ``off`` delivers the answer byte for byte, and a
     one-row result that breaks its declaration still fails ``enforce``. A tool that annotates
-    its return gets structured content, which is read as sent.
+    its return gets structured content, which is read as sent — from the property ``at`` when
+    the tool's ``outputSchema`` puts the rows under one and the content has it.
     """
     texts = [b.text for b in answer.content if isinstance(b, mcp_types.TextContent)]
     if answer.is_error:
@@ -354,7 +506,10 @@ def _rows(answer: mcp_types.CallToolResult, *, tool: str, server: str) -> tuple[
     ambiguous = False
     content = answer.structured_content
     if content is not None:
-        payload = content["result"] if set(content) == {"result"} else content
+        if at is not None and isinstance(content, Mapping) and at in content:
+            payload = content[at]
+        else:
+            payload = content["result"] if set(content) == {"result"} else content
     else:
         others = sorted({b.type for b in answer.content if b.type != "text"})
         if others:
@@ -401,8 +556,7 @@ def _failure(exc: BaseException, *, server: str, tool: str | None, doing: str) -
         )
     elif isinstance(exc, mcp.MCPError) and exc.code == mcp_types.REQUEST_TIMEOUT:
         message = (
-            f"MCP server {server!r} did not answer in time while {doing} "
-            f"({_capped(exc.message)})."
+            f"MCP server {server!r} did not answer in time while {doing} ({_capped(exc.message)})."
         )
     elif isinstance(exc, mcp.MCPError):
         message = (

@@ -28,7 +28,9 @@ class ToolResult:
     ``one_row_ambiguous`` marks rows that came over a wire which cannot tell a one-row list
     from a single object (an MCP answer of one JSON text block holding an object): ``rows`` is
     then the object exactly as sent, and only an armed check reads it as one row
-    (``rows_to_check``).
+    (``rows_to_check``). ``declared_by`` says where the declaration came from when it was not
+    written on the result itself — for an MCP tool, ``"_meta.resultColumns"`` or
+    ``"outputSchema"`` (``chartkit.mcp``); it is not part of the wire form.
 
     >>> r = ToolResult("host_group_mappings", [{"logical_unit_number": 0}],
     ...                result_columns={"logical_unit_number": "number"}, call_id="call-1")
@@ -42,13 +44,14 @@ class ToolResult:
     call_id: str | None = None
     description: str | None = None
     one_row_ambiguous: bool = False
+    declared_by: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.tool, str) or not self.tool:
             raise ToolResultError(
                 f"tool must be a non-empty string naming the tool, got {self.tool!r}"
             )
-        for name in ("call_id", "description"):
+        for name in ("call_id", "description", "declared_by"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise ToolResultError(f"{name} must be a string or None, got {value!r}")

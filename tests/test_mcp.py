@@ -29,9 +29,12 @@ from chartkit import (
     ToolResult,
     assert_result_columns,
     check_result,
+    output_schema,
+    result_columns_from,
 )
 from chartkit.mcp import (
     META_KEY,
+    DeclarationConflictWarning,
     DeclarationDroppedWarning,
     ListedTool,
     MCPCallError,
@@ -670,3 +673,219 @@ def test_under_off_a_declaration_alone_never_changes_what_is_delivered(
     assert json.dumps(off[0]) == json.dumps(off[1]) == '{"host_group": "vdi-a", "luns": 2}'
     warned = check_result(declared, mode="warn")
     assert warned.delivered is declared.rows  # warn delivers the answer as sent, too
+
+
+# ------------------------------------------------------------- outputSchema, both directions
+
+
+def publish(server: MCPServer[Any], tool: str, schema: dict[str, Any]) -> None:
+    """Publish a hand-written outputSchema, as a foreign server would (the SDK reads it live)."""
+    server._tool_manager.get_tool(tool).fn_metadata.output_schema = schema
+
+
+def rows_under(prop: str, row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {prop: {"type": "array", "items": row}},
+        "required": [prop],
+    }
+
+
+def test_declare_tool_publishes_the_output_schema_of_its_declaration() -> None:
+    async def listed() -> Any:
+        async with Client(lun_server()) as client:
+            return (await client.list_tools()).tools
+
+    (tool,) = run(listed)
+    # The SDK's schema for the returned list, with the declared rows in place of its own.
+    assert tool.output_schema == {
+        **output_schema(LUN_COLUMNS),
+        "title": "host_group_mappingsOutput",
+    }
+    assert dict(result_columns_from(tool.output_schema)) == dict(
+        assert_result_columns("host_group_mappings", LUN_COLUMNS)
+    )
+
+
+def test_the_sdk_client_validates_the_published_schema_and_a_broken_row_still_arrives() -> None:
+    """The real SDK client validates structured content against outputSchema; the LUN bug ('')
+    in a number column must still arrive, so that ``warn`` delivers it as returned."""
+
+    async def raw() -> Any:
+        async with Client(lun_server()) as client:
+            await client.list_tools()
+            return await client.call_tool("host_group_mappings", {})
+
+    answer = run(raw)
+    assert answer.is_error is False
+    assert answer.structured_content == {"result": LUN_ROWS}
+
+    async def through_chartkit() -> ToolResult:
+        async with open_server(lun_server()) as client:
+            return await call_tool(client, "host_group_mappings", call_id="call-1")
+
+    result = run(through_chartkit)
+    assert result.declared_by == "_meta.resultColumns"
+    warned = check_result(result, mode="warn")
+    assert warned.delivered is LUN_ROWS or warned.delivered == LUN_ROWS
+    assert [f.column for f in warned.findings] == ["logical_unit_number"]
+    assert check_result(result, mode="enforce").status == "invalid"
+
+
+def mappings_server(row_schema: dict[str, Any]) -> MCPServer[Any]:
+    """A foreign tool returning its rows under "rows", with a hand-written outputSchema."""
+    server: MCPServer[Any] = MCPServer(unique_server_name())
+
+    def mappings() -> dict[str, Any]:
+        return {"rows": [{"lun": 0, "seen": "2026-12-01"}, {"lun": "", "seen": None}], "n": 2}
+
+    server.add_tool(mappings, structured_output=True)
+    publish(server, "mappings", rows_under("rows", row_schema))
+    return server
+
+
+LAX_ROW = {
+    "type": "object",
+    "properties": {
+        "lun": {"anyOf": [{"type": "integer"}, {"type": "string"}, {}]},
+        "seen": {"type": ["string", "null"], "format": "date"},
+        "id": {"type": "integer"},
+    },
+}
+
+
+def test_a_tool_without_meta_is_declared_by_its_output_schema_and_rows_read_from_there() -> None:
+    async def called(server: MCPServer[Any]) -> tuple[ListedTool, ToolResult]:
+        async with open_server(server) as client:
+            tools = await list_tools(client)
+            return tools[0], await call_tool(client, "mappings", tools=tools, call_id="c")
+
+    server = mappings_server({**LAX_ROW, "required": ["seen"]})
+    tool, result = run(lambda: called(server))
+    assert tool.declared_by == "outputSchema"
+    assert tool.rows_property == "rows"
+    assert tool.result_columns == {"seen": ColumnDeclaration("date", nullable=True)}
+    assert result.declared_by == "outputSchema"
+    assert result.rows == [{"lun": 0, "seen": "2026-12-01"}, {"lun": "", "seen": None}]
+    assert check_result(result, mode="warn").findings == ()
+
+    # Nothing required: the schema declares no column, and the tool is listed undeclared, in
+    # silence (an unlisted column is allowed and never judged).
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tool, result = run(lambda: called(mappings_server(LAX_ROW)))
+    assert (tool.result_columns, tool.declared_by, tool.rows_property) == (None, None, "rows")
+    assert result.rows == [{"lun": 0, "seen": "2026-12-01"}, {"lun": "", "seen": None}]
+
+
+def test_meta_and_output_schema_that_disagree_are_said_once_and_meta_is_followed() -> None:
+    name = unique_server_name()
+    server: MCPServer[Any] = MCPServer(name)
+
+    @declare_tool(server, {"lun": "number", "host_group": "string"})
+    def mappings() -> list[dict[str, Any]]:
+        return [{"lun": 0, "host_group": "vdi-a"}]
+
+    publish(
+        server,
+        "mappings",
+        output_schema({"lun": "string", "host_group": "string", "comment": "string"}),
+    )
+
+    async def listed_twice() -> list[tuple[ListedTool, ...]]:
+        async with open_server(server) as client:
+            return [await list_tools(client), await list_tools(client)]
+
+    with pytest.warns(DeclarationConflictWarning) as record:
+        readings = run(listed_twice)
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        f"MCP server {name!r} lists tool 'mappings' with a resultColumns declaration and an "
+        "outputSchema that disagree: 'lun' is number in _meta and string in the outputSchema; "
+        "'comment' is declared in the outputSchema only. chartkit follows _meta.resultColumns; "
+        "make the two agree on the server."
+    )
+    for (tool,) in readings:
+        assert tool.declared_by == "_meta.resultColumns"
+        assert tool.result_columns == {
+            "lun": ColumnDeclaration("number"),
+            "host_group": ColumnDeclaration("string"),
+        }
+
+
+def test_an_output_schema_chartkit_cannot_map_is_warned_about_once_and_dropped() -> None:
+    name = unique_server_name()
+    server: MCPServer[Any] = MCPServer(name)
+
+    def hosts() -> dict[str, Any]:
+        return {"result": [{"name": "vdi-a", "tags": ["a"]}]}
+
+    server.add_tool(hosts, structured_output=True)
+    row = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "tags": {"type": "array"}},
+        "required": ["name", "tags"],
+    }
+    publish(server, "hosts", rows_under("result", row))
+
+    async def called() -> ToolResult:
+        async with open_server(server) as client:
+            await list_tools(client)
+            return await call_tool(client, "hosts")
+
+    with pytest.warns(DeclarationDroppedWarning) as record:
+        result = run(called)
+    assert len(record) == 1
+    assert str(record[0].message) == (
+        f"MCP server {name!r} lists tool 'hosts' with no resultColumns in its _meta and an "
+        "outputSchema chartkit cannot read as a declaration: the JSON Schema has 1 column "
+        "chartkit cannot declare: 'tags' is an array. A declared column is one of number, "
+        'string, boolean, date, optionally nullable; leave these columns out (unmappable="leave" '
+        "leaves them undeclared), or write the declaration by hand. The tool is listed "
+        "undeclared, so its rows are not checked; declare resultColumns in the tool's _meta on "
+        "the server."
+    )
+    assert (result.result_columns, result.declared_by) == (None, None)
+    assert result.rows == [{"name": "vdi-a", "tags": ["a"]}]
+
+
+def test_the_sdks_own_schema_for_a_list_of_dicts_declares_nothing_and_says_nothing() -> None:
+    server: MCPServer[Any] = MCPServer(unique_server_name())
+
+    @server.tool()
+    def plain() -> list[dict[str, Any]]:
+        return [{"lun": ""}]
+
+    async def listed() -> tuple[ListedTool, ...]:
+        async with open_server(server) as client:
+            return await list_tools(client)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (tool,) = run(listed)
+    assert (tool.result_columns, tool.declared_by, tool.rows_property) == (None, None, "result")
+
+
+def test_a_foreign_strict_output_schema_is_enforced_by_the_sdk_before_chartkit_reads() -> None:
+    """A server that publishes a strict schema has its rows refused by the SDK itself: that is
+    the server's choice, and chartkit says so rather than softening it."""
+    name = unique_server_name()
+    server: MCPServer[Any] = MCPServer(name)
+
+    def strict() -> dict[str, Any]:
+        return {"result": [{"lun": ""}]}
+
+    server.add_tool(strict, structured_output=True)
+    row = {"type": "object", "properties": {"lun": {"type": "number"}}, "required": ["lun"]}
+    publish(server, "strict", rows_under("result", row))
+
+    async def called() -> ToolResult:
+        async with open_server(server) as client:
+            return await call_tool(client, "strict")
+
+    with pytest.raises(MCPCallError) as caught:
+        run(called)
+    assert str(caught.value).startswith(
+        f"MCP server {name!r} failed while calling tool 'strict': Invalid structured content "
+        "returned by tool strict: '' is not of type 'number'"
+    )
