@@ -371,10 +371,56 @@ def _typed(
     return typed
 
 
+_ALIAS = "_k"
+"""The engine's name for the i-th column is ``_k<i>``: every query names columns by position,
+so no column name of the tool's is ever parsed (a dot, a quote, a NUL, regex syntax, ``*``, an
+SQL keyword), and no helper column (``__bucket``, ``__ms``, ``__rows0``, …, never of this form)
+can take a data column's place."""
+
+
+def _aliases(reading: EngineReading) -> dict[str, str]:
+    """Each column's name in the engine's queries (``_frame``), by its real name."""
+    return {name: f"{_ALIAS}{i}" for i, name in enumerate(reading.columns)}
+
+
+def _fresh(base: str, taken: Sequence[str]) -> str:
+    """A helper column's name in an answer beside data columns: ``base``, or ``base`` with
+    underscores appended until no data column is named so."""
+    names = set(taken)
+    while base in names:
+        base += "_"
+    return base
+
+
+def _quote(name: str) -> str:
+    """An identifier in DuckDB SQL text: the one quoting function (only helper and alias names
+    reach it; tests/test_engine_names.py holds it to generated names)."""
+    if "\x00" in name:
+        raise ChartkitError("a DuckDB identifier cannot hold a NUL character")
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _frame(reading: EngineReading) -> Any:
+    """The frame with its columns renamed by position to ``_k<i>`` (``_aliases``), natively:
+    DuckDB's positional references, polars' ``nth``, pyarrow's and Spark's column lists."""
     import narwhals as nw
 
     native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    new = list(_aliases(reading).values())
+    if reading.engine == "duckdb":
+        native = native.project(", ".join(f"#{i + 1} AS {n}" for i, n in enumerate(new)))
+    elif reading.engine == "polars":
+        import polars as pl
+
+        native = native.select([pl.nth(i).alias(n) for i, n in enumerate(new)])
+    elif reading.engine == "pyarrow":
+        native = native.rename_columns(new)
+    elif reading.engine == "pyspark":
+        native = native.toDF(*new)
+    elif reading.engine == "ibis":
+        native = native.rename(dict(zip(new, reading.columns, strict=True)))
+    else:  # narwhals reads it: its own rename, from real names
+        return nw.from_native(native).rename(dict(zip(reading.columns, new, strict=True)))
     return nw.from_native(native)
 
 
@@ -382,11 +428,14 @@ def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None)
     import narwhals as nw
 
     what = f"run the chart's {step} query over column(s) {', '.join(map(repr, columns))}"
+    alias = _aliases(reading)
     with query_errors(reading, what):
-        frame = query if query is not None else _frame(reading).select(*columns)
+        frame = query if query is not None else _frame(reading).select(*(alias[c] for c in columns))
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
         out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
+    real = {a: name for name, a in alias.items()}
+    out.columns = [real.get(c, c) for c in out.columns]  # a list: no name is parsed
     return out
 
 
@@ -608,7 +657,8 @@ def _reduce(
             fits = [c for c in wanted if 1 < distinct.get(c, 0) <= MAX_COLOR_CATEGORIES]
             colors = fits[:1]
     used = [x, *ys, *colors, *facets]
-    frame = _frame(reading).select(*dict.fromkeys(used))
+    alias = _aliases(reading)
+    frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
     nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
     keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
     if keep is not None:
@@ -662,8 +712,11 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
                 c for c in reading.columns
                 if c not in wanted and value_type(schema[c]) in ("string", "boolean")
             ]  # fmt: skip
+        alias = _aliases(reading)
         exprs = [
-            (nw.col(c).n_unique() - nw.col(c).is_null().any().cast(nw.Int64)).alias(f"d{i}")
+            (nw.col(alias[c]).n_unique() - nw.col(alias[c]).is_null().any().cast(nw.Int64)).alias(
+                f"d{i}"
+            )
             for i, c in enumerate(wanted)
         ]
         row = _collect(reading, wanted, "distinct", _frame(reading).select(*exprs)).iloc[0]
@@ -672,6 +725,7 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
 
 
 def _agg(name: str, how: str, alias: str) -> Any:
+    """``how`` of the engine column ``name`` (an alias), named ``alias``."""
     import narwhals as nw
 
     col = nw.col(name)
@@ -691,30 +745,44 @@ def _groups(
     used: list[str],
 ) -> pd.DataFrame:
     """One row per key: each measure's aggregate (``how``, decide.py's mean by default) in its
-    own column, the rows behind it in ``__rows<i>``; or, with no measure, ``__count``."""
+    own column, the rows behind it in ``_helpers(reading)["rows<i>"]``; or, with no measure,
+    ``["count"]``. ``keys`` are the engine's names (aliases, or a helper such as the bucket)."""
     import narwhals as nw
 
+    alias, h = _aliases(reading), _helpers(reading)
     if ys:
-        aggs = [_agg(m, how or "mean", m) for m in ys]
-        aggs += [nw.col(m).count().alias(f"__rows{i}") for i, m in enumerate(ys)]
+        aggs = [_agg(alias[m], how or "mean", alias[m]) for m in ys]
+        aggs += [nw.col(alias[m]).count().alias(h[f"rows{i}"]) for i, m in enumerate(ys)]
     else:
-        aggs = [nw.len().alias("__count")]
+        aggs = [nw.len().alias(h["count"])]
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
     return _collect(reading, used, step, grouped)
 
 
-def _rows_by_key(out: pd.DataFrame, keys: list[str], ys: list[str]) -> dict[tuple[Any, ...], int]:
+def _helpers(reading: EngineReading) -> dict[str, str]:
+    """The helper columns of answers that hold data columns too, each named apart from every
+    data column (``_fresh``): the bucket, the rows counted, the rows behind each measure."""
+    names = reading.columns
+    out = {"bucket": _fresh("__bucket", names), "count": _fresh("__count", names)}
+    out.update({f"rows{i}": _fresh(f"__rows{i}", names) for i in range(len(names) + 1)})
+    return out
+
+
+def _rows_by_key(
+    out: pd.DataFrame, keys: list[str], ys: list[str], h: Mapping[str, str]
+) -> dict[tuple[Any, ...], int]:
     """The rows behind each mark, by (key values …, measure name when several)."""
     rows: dict[tuple[Any, ...], int] = {}
-    for record in out.to_dict("records"):
-        base = tuple(_norm(record[k]) for k in keys)
+    index = {c: i for i, c in enumerate(out.columns)}
+    for record in out.itertuples(index=False, name=None):
+        base = tuple(_norm(record[index[k]]) for k in keys)
         if not ys:
-            rows[base] = int(record["__count"])
+            rows[base] = int(record[index[h["count"]]])
         elif len(ys) == 1:
-            rows[base] = int(record["__rows0"])
+            rows[base] = int(record[index[h["rows0"]]])
         else:
             for i, m in enumerate(ys):
-                rows[(*base, m)] = int(record[f"__rows{i}"])
+                rows[(*base, m)] = int(record[index[h[f"rows{i}"]]])
     return rows
 
 
@@ -753,26 +821,27 @@ def _lines(
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
+    alias, h = _aliases(reading), _helpers(reading)
     aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
     if len(ys) > 1:  # several measures: the rows holding one of them, counted per measure
-        held = nw.any_horizontal(*[~nw.col(m).is_null() for m in ys], ignore_nulls=True)
+        held = nw.any_horizontal(*[~nw.col(alias[m]).is_null() for m in ys], ignore_nulls=True)
         frame = frame.filter(held)
     spans = [
-        nw.col(x).min().alias("lo"),
-        nw.col(x).max().alias("hi"),
+        nw.col(alias[x]).min().alias("lo"),
+        nw.col(alias[x]).max().alias("hi"),
         nw.len().alias("n"),
-        *[nw.col(m).count().alias(f"c{i}") for i, m in enumerate(ys)],
+        *[nw.col(alias[m]).count().alias(f"c{i}") for i, m in enumerate(ys)],
         # one series column: its values, a null among them (groupby keeps it), in this scan
-        *([nw.col(series[0]).n_unique().alias("series")] if len(series) == 1 else []),
+        *([nw.col(alias[series[0]]).n_unique().alias("series")] if len(series) == 1 else []),
     ]
     stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
     count = int(stats["n"] or 0)
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
     drawn = sum(int(stats[f"c{i}"]) for i in range(len(ys))) if len(ys) > 1 else count
-    keys = ["__bucket", *series]
+    keys = [h["bucket"], *(alias[c] for c in series)]
     if unit is not None:
-        bucketed = _floored(frame, x, unit, reading.engine, aware)
+        bucketed = _floored(frame, alias[x], unit, reading.engine, aware, h["bucket"])
         period = f"{unit} of {x}"
         seconds = 0
     else:
@@ -780,7 +849,7 @@ def _lines(
         if len(series) == 1:
             n_series *= max(1, int(stats["series"]))
         elif series:
-            combos = frame.select(*series).unique().select(nw.len().alias("n"))
+            combos = frame.select(*(alias[c] for c in series)).unique().select(nw.len().alias("n"))
             n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
         lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
         seconds = next(
@@ -795,26 +864,26 @@ def _lines(
             seconds = 0
         step = max(seconds, 1) * 1000
         if seconds == 0:
-            bucketed = frame.with_columns(nw.col(x).alias("__bucket"))
+            bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
         else:
-            bucketed = _with_epoch_ms(frame, x, reading.engine, aware)
-            bucketed = bucketed.with_columns((nw.col("__ms") // step).alias("__bucket"))
+            bucketed = _with_epoch_ms(frame, alias[x], reading.engine, aware)
+            bucketed = bucketed.with_columns((nw.col("__ms") // step).alias(h["bucket"]))
         period = f"{_duration(seconds)} bucket" if seconds else x
     out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
     if unit is None and seconds:
-        start = pd.to_datetime(out.pop("__bucket") * seconds, unit="s")
+        start = pd.to_datetime(out.pop(h["bucket"]) * seconds, unit="s")
         tz = getattr(pd.Timestamp(stats["lo"]), "tz", None)
         # epoch milliseconds count from UTC: an aware axis gets its zone back
         out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
     else:
-        bucket = out.pop("__bucket")
+        bucket = out.pop(h["bucket"])
         if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch milliseconds (UTC wall clock)
             bucket = pd.to_datetime(bucket, unit="ms")
         if aware and unit is not None and getattr(bucket.dt, "tz", None) is None:
             bucket = bucket.dt.tz_localize("UTC")  # a UTC wall clock: decide.py shows it so
         out.insert(0, x, bucket)
     out = out.sort_values([x, *series], kind="stable").reset_index(drop=True)
-    rows = _rows_by_key(out, [x, *series], ys)
+    rows = _rows_by_key(out, [x, *series], ys, h)
     points = sum(1 for n in rows.values() if n)
     aggregate = how or ("mean" if ys else "count")
     what = _names(ys) if ys else "rows"
@@ -845,9 +914,9 @@ def _lines(
     )  # fmt: skip
 
 
-def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool) -> Any:
-    """``frame`` with ``__bucket``: ``x`` floored to the start of its ``unit`` in UTC, as
-    decide.py floors it (weeks start on Monday)."""
+def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool, bucket: str) -> Any:
+    """``frame`` with ``bucket``: ``x`` (an engine name) floored to the start of its ``unit``
+    in UTC, as decide.py floors it (weeks start on Monday)."""
     import narwhals as nw
 
     ms = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000}
@@ -859,27 +928,29 @@ def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool) -> Any:
         else:
             start = nw.col("__ms") // ms[unit] * ms[unit]
         out = out.with_columns(start.alias("__ms"))
-        return _from_epoch_ms(out, engine)
+        return _from_epoch_ms(out, engine, bucket)
     if aware and engine == "duckdb":
         # DuckDB keeps a zone in the connection, not the type: narwhals cannot convert it
-        q = '"' + x.replace('"', '""') + '"'
+        q = _quote(x)
         return nw.from_native(
-            frame.to_native().project(f"*, date_trunc('{unit}', timezone('UTC', {q})) AS __bucket")
+            frame.to_native().project(
+                f"*, date_trunc('{unit}', timezone('UTC', {q})) AS {_quote(bucket)}"
+            )
         )
     col = nw.col(x)
     if aware:
         col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
     every = {"month": "1mo", "quarter": "1q", "year": "1y"}[unit]
-    return frame.with_columns(col.dt.truncate(every).alias("__bucket"))
+    return frame.with_columns(col.dt.truncate(every).alias(bucket))
 
 
-def _from_epoch_ms(frame: Any, engine: str) -> Any:
+def _from_epoch_ms(frame: Any, engine: str, bucket: str) -> Any:
     """``__bucket``: the timestamp (UTC wall clock) of ``__ms``."""
     import narwhals as nw
 
     if engine in ("duckdb", "pyspark", "ibis"):  # narwhals has no from-epoch for these
-        return frame.with_columns(nw.col("__ms").alias("__bucket"))  # converted once collected
-    return frame.with_columns(nw.col("__ms").cast(nw.Datetime("ms")).alias("__bucket"))
+        return frame.with_columns(nw.col("__ms").alias(bucket))  # converted once collected
+    return frame.with_columns(nw.col("__ms").cast(nw.Datetime("ms")).alias(bucket))
 
 
 def _bars(
@@ -900,29 +971,31 @@ def _bars(
 
     keys = [x, *facets]
     used = [x, *ys, *facets]
+    alias, h = _aliases(reading), _helpers(reading)
     categories: int | None = None
     if ys and len(ys) == 1 and not facets:
         # one value per category: the top max_points by value hold decide.py's top bars
-        grouped = frame.group_by(x, drop_null_keys=False).agg(
-            _agg(ys[0], how or "mean", ys[0]), nw.col(ys[0]).count().alias("__rows0")
+        y0 = alias[ys[0]]
+        grouped = frame.group_by(alias[x], drop_null_keys=False).agg(
+            _agg(y0, how or "mean", y0), nw.col(y0).count().alias(h["rows0"])
         )
-        top = grouped.sort(ys[0], descending=True, nulls_last=True).head(max_points)
+        top = grouped.sort(y0, descending=True, nulls_last=True).head(max_points)
         out = _collect(reading, used, "bar group-by", top)
         if len(out) == max_points:
             categories = _collect(
                 reading, [x], "categories", grouped.select(nw.len().alias("n"))
             ).iloc[0]["n"]
     else:
-        out = _groups(reading, frame, keys, ys, how, "bar group-by", used)
+        out = _groups(reading, frame, [alias[k] for k in keys], ys, how, "bar group-by", used)
     if out.empty:
         return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
-    rows = _rows_by_key(out, keys, ys)
+    rows = _rows_by_key(out, keys, ys, h)
     ranked: tuple[Any, ...] | None = None
     if not ys:
         # decide.py ranks categories by their rows (the most first, ties in key order); its
         # one-row groups would all tie, so the engine's counts rank them here
         out = out.sort_values(keys, kind="stable", na_position="last")
-        total = out.groupby(x, sort=False, dropna=False)["__count"].sum()
+        total = out.groupby(x, sort=False, dropna=False)[h["count"]].sum()
         total = total.sort_values(ascending=False, kind="stable")
         if len(total) > MAX_BAR_CATEGORIES:
             notes.append(
@@ -960,11 +1033,12 @@ def _histogram(
 
     from chartkit.decide import COUNT_BARS_UNDER, HISTOGRAM_BINS
 
-    frame = _frame(reading).select(name)
+    alias, h = _aliases(reading), _helpers(reading)
+    frame = _frame(reading).select(alias[name])
     keep = _clean(frame, [name], reading, declaration, [])
     if keep is not None:
         frame = frame.filter(keep)
-    col = nw.col(name)
+    col = nw.col(alias[name])
     stats = _collect(
         reading, [name], "range",
         frame.select(col.min().alias("lo"), col.max().alias("hi"), nw.len().alias("n"),
@@ -977,7 +1051,7 @@ def _histogram(
     if int(stats["d"]) < COUNT_BARS_UNDER:
         counted = _collect(
             reading, [name], "value counts",
-            frame.group_by(name).agg(nw.len().alias("__count")),
+            frame.group_by(alias[name]).agg(nw.len().alias(h["count"])),
         )  # fmt: skip
         counted[name] = counted[name].astype(float)
         counted = counted.sort_values(name, kind="stable").reset_index(drop=True)
@@ -987,10 +1061,10 @@ def _histogram(
         )
         return _Reduced(
             _beside(counted[[name]], name, others), tuple(notes), kind="bins",
-            counts=tuple(int(c) for c in counted["__count"]), placed=n,
+            counts=tuple(int(c) for c in counted[h["count"]]), placed=n,
         )  # fmt: skip
     edges = _edges(float(stats["lo"]), float(stats["hi"]), HISTOGRAM_BINS)
-    binned = frame.with_columns(_bin_of(name, edges).alias("__bin"))
+    binned = frame.with_columns(_bin_of(alias[name], edges).alias("__bin"))
     counted = _collect(
         reading, [name], "histogram", binned.group_by("__bin").agg(nw.len().alias("__count"))
     )
@@ -1027,11 +1101,12 @@ def _heatmap(
     from chartkit.decide import HEATMAP_BINS
     from chartkit.plan.rules import MAX_COLOR_CATEGORIES
 
-    frame = _frame(reading).select(x, y)
+    alias = _aliases(reading)
+    frame = _frame(reading).select(alias[x], alias[y])
     keep = _clean(frame, [x, y], reading, declaration, [])
     if keep is not None:
         frame = frame.filter(keep)
-    fx, fy = nw.col(x), nw.col(y)
+    fx, fy = nw.col(alias[x]), nw.col(alias[y])
     stats = _collect(
         reading, [x, y], "range",
         frame.select(fx.min().alias("xlo"), fx.max().alias("xhi"), fy.min().alias("ylo"),
@@ -1052,7 +1127,7 @@ def _heatmap(
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
     xe = _edges(float(stats["xlo"]), float(stats["xhi"]), bins)
     ye = _edges(float(stats["ylo"]), float(stats["yhi"]), bins)
-    binned = frame.select(_bin_of(x, xe).alias("__ix"), _bin_of(y, ye).alias("__iy"))
+    binned = frame.select(_bin_of(alias[x], xe).alias("__ix"), _bin_of(alias[y], ye).alias("__iy"))
     cells = _collect(
         reading, [x, y], "heatmap",
         binned.group_by("__ix", "__iy").agg(nw.len().alias("count")),
@@ -1254,6 +1329,7 @@ def _clean(
     import narwhals as nw
 
     schema = dict(reading.schema)
+    alias = _aliases(reading)
     keep = None
     for name in dict.fromkeys(used):
         decl = declaration.get(name)
@@ -1261,7 +1337,7 @@ def _clean(
         if name in nominal and nullable:
             continue
         dtype = schema[name]
-        col = nw.col(name)
+        col = nw.col(alias[name])
         if name in optional and nullable:
             if not dtype.is_float():
                 continue
@@ -1282,7 +1358,7 @@ def _with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
     import narwhals as nw
 
     if engine == "duckdb":
-        q = '"' + name.replace('"', '""') + '"'
+        q = _quote(name)
         return nw.from_native(
             frame.to_native().project(
                 f"*, epoch_ms({q if aware else f'CAST({q} AS TIMESTAMP)'}) AS __ms"
