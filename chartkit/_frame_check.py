@@ -35,7 +35,8 @@ from chartkit.rowset import RowsetReading
 
 __all__ = ["check_frame", "value_type"]
 
-ROW: Final = "__chartkit_row"
+ROW: Final = "row"
+"""The row index's name in the check's own namespace (see ``_own_names``)."""
 _OK, _BAD, _LOOK = 0, 1, 2
 
 _JSON_NAMES: Final = {
@@ -85,7 +86,8 @@ def _verdict(declared: ColumnType, type_name: str) -> int:
 class _Column:
     """One declared column present in the frame: its offending groups as expressions."""
 
-    name: str
+    name: str  # the tool's name, for messages only
+    ref: str  # its name in the check's own namespace (``c0``, ``c1`` …): every query uses it
     decl: ColumnDeclaration
     groups: list[tuple[str, Any]] = field(default_factory=list)  # (type name, offends expr)
     # A typed column counts its nothing (null, NaN) with these: a null count is metadata in
@@ -115,20 +117,20 @@ def check_frame(
         if name not in schema:
             out[name] = ColumnViolation.missing(name, decl, reading.total)
             continue
-        plan = _Column(name, decl, sample_from=name)
+        plan = _Column(name, f"c{i}", decl, sample_from=f"c{i}")
         if reading.csv_text:
             _csv_groups(plan, i, helpers)
         elif native_types.get(name) == "JSON":
             _json_groups(plan, i, helpers)
         elif native_types.get(name) in {"NULL", "Null", "null"}:  # no value in any row
             if not decl.nullable:
-                plan.groups.append(("null", nw.col(name).is_null()))
+                plan.groups.append(("null", nw.col(plan.ref).is_null()))
         else:
             _typed_groups(plan, schema[name], reading.engine, native_types.get(name))
         if plan.groups:
             plans.append(plan)
     if plans:
-        frames = _prepared(reading, helpers)
+        frames = _prepared(reading, {p.name: p.ref for p in plans}, helpers)
         for plan, found in zip(plans, _judge(reading, frames, plans), strict=True):
             if found is not None:
                 out[plan.name] = found
@@ -151,13 +153,13 @@ def _typed_groups(plan: _Column, dtype: Any, engine: str, native: str | None = N
             f"{engine} column {plan.name!r} has the type {dtype}, which chartkit cannot judge "
             f"in the engine (schema step); cast it to a number, string, boolean or date column"
         )
-    col = nw.col(plan.name)
+    col = nw.col(plan.ref)
     nothing = col.is_null() | col.is_nan() if dtype.is_float() else col.is_null()
     plan.nothing = [col.null_count()]
-    plan.nothing_natively = [("null", plan.name)]
+    plan.nothing_natively = [("null", plan.ref)]
     if dtype.is_float():
         plan.nothing.append(col.is_nan().cast(nw.Int64).sum())  # NaN is nothing, as in a list
-        plan.nothing_natively.append(("nan", plan.name))
+        plan.nothing_natively.append(("nan", plan.ref))
     verdict = _verdict(plan.decl.type, tp)
     if not plan.decl.nullable:
         plan.counted[len(plan.groups)] = "nothing"
@@ -174,8 +176,8 @@ def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     """A DuckDB JSON column: each row judged by its ``json_type`` (native: narwhals has none)."""
     import narwhals as nw
 
-    q = _quote(plan.name)
-    kind, text, raw = f"__chartkit_jt{i}", f"__chartkit_js{i}", f"__chartkit_jv{i}"
+    q = _quote(plan.ref)
+    kind, text, raw = f"jt{i}", f"js{i}", f"jv{i}"
     helpers[kind] = f"coalesce(json_type({q}), 'NULL')"
     helpers[text] = f"({q} ->> '$')"
     helpers[raw] = f"CAST({q} AS VARCHAR)"
@@ -203,14 +205,14 @@ def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
 
     from chartkit.csvread import BOOLEAN, INTEGER, NUMBER
 
-    col = nw.col(plan.name)
+    col = nw.col(plan.ref)
     if not plan.decl.nullable:
         plan.groups.append(("null", col.is_null()))
     declared = plan.decl.type
     if declared == "string":
         return
-    ok = f"__chartkit_ok{i}"
-    q = _quote(plan.name)
+    ok = f"ok{i}"
+    q = _quote(plan.ref)
     if declared == "number":
         # The regex alone decides that the text is a decimal literal; the cast only asks
         # whether a float can hold it (csvread keeps 1e999 as text), never whether it is one.
@@ -283,16 +285,50 @@ class _Frames:
         return self._indexed
 
 
-def _prepared(reading: EngineReading, helpers: Mapping[str, str]) -> _Frames:
-    """The frame as narwhals, with any helper columns (native: see the module docstring)."""
+def _prepared(
+    reading: EngineReading, refs: Mapping[str, str], helpers: Mapping[str, str]
+) -> _Frames:
+    """The frame in the check's own namespace (``_own_names``), as narwhals, with any DuckDB
+    helper columns (native: see the module docstring)."""
     import narwhals as nw
 
-    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    native = _own_names(reading, refs)
     if reading.engine == "duckdb" and helpers:
         native = native.project(
             "*" + "".join(f", {sql} AS {_quote(n)}" for n, sql in helpers.items())
         )
     return _Frames(reading, nw.from_native(native), native)
+
+
+def _own_names(reading: EngineReading, refs: Mapping[str, str]) -> Any:
+    """Only the judged columns, each renamed to its ``ref`` (``c0``, ``c1`` …), natively.
+
+    Every query of the check then names columns the check chose itself: the helper columns
+    (``ok0``, ``jt0`` …, the row index ``row``) can never meet a column of the tool's, and a
+    tool's name is read once, here, as a literal — a quoted DuckDB identifier, a polars
+    position (``pl.nth``: ``pl.col("^lun$")`` would be a regex, ``"*"`` every column), a
+    pyarrow position, a Spark position (``toDF``: ``a.b`` would be a struct field), an Ibis
+    name — and never again as query text or a pattern.
+    """
+    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    position = {name: k for k, name in enumerate(reading.columns)}
+    with query_errors(reading, "select the declared columns"):
+        if reading.engine == "duckdb":
+            return native.project(", ".join(f"{_quote(n)} AS {r}" for n, r in refs.items()))
+        if reading.engine == "polars":
+            import polars as pl
+
+            return native.select([pl.nth(position[n]).alias(r) for n, r in refs.items()])
+        if reading.engine == "pyarrow":
+            return native.select([position[n] for n in refs]).rename_columns(list(refs.values()))
+        if reading.engine == "pyspark":
+            names = [f"x{k}" for k in range(len(reading.columns))]
+            for n, r in refs.items():
+                names[position[n]] = r
+            return native.toDF(*names).select(*refs.values())
+        if reading.engine == "ibis":
+            return native.select(**{r: native[n] for n, r in refs.items()})
+    raise ChartkitError(f"check_frame cannot read a {reading.engine!r} frame")
 
 
 def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names: str) -> Any:
@@ -339,7 +375,7 @@ def _judge(
         return out
 
     # 1. the counts (for an eager frame mostly null counts, which it keeps as metadata)
-    natively = _native_counts(reading, plans)
+    natively = _native_counts(reading, frames.native, plans)
     try:
         n = counts_of(natively if natively is not None else _run(reading, frames.plain, sums,
                                                                  "count", names))  # fmt: skip
@@ -394,7 +430,7 @@ def _judge(
     return out
 
 
-def _native_counts(reading: EngineReading, plans: list[_Column]) -> list[int] | None:
+def _native_counts(reading: EngineReading, native: Any, plans: list[_Column]) -> list[int] | None:
     """The count query's answer read by an eager polars DataFrame's or pyarrow Table's own
     calls, when every count is a null count (kept as metadata) or a float column's NaNs:
     the same numbers without building and running a query (a few milliseconds at any size).
@@ -405,7 +441,7 @@ def _native_counts(reading: EngineReading, plans: list[_Column]) -> list[int] | 
         return None
     wanted = [item for p in plans for item in p.nothing_natively]
     try:
-        return _count_natively(reading.engine, reading.native, wanted)
+        return _count_natively(reading.engine, native, wanted)
     except Exception:  # a dtype its own calls refuse (a decimal's NaN, …): the query decides
         return None
 

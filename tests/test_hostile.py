@@ -505,3 +505,72 @@ def test_a_pick_naming_no_column_lists_the_columns_bounded() -> None:
     with pytest.raises(ChartkitError) as caught:
         view(wide, {"c0": "number"}, y=["nope"])
     assert str(caught.value).endswith("'c18', 'c19' and 4,980 more columns")
+
+
+# --- issue 18: a column named like one of the check's own helpers answers nothing -------------
+
+# the names the check used to add and then read back, in their case-folded spellings as well
+# (DuckDB and Spark match names case-insensitively), and the names it uses now
+HELPER_LIKE = [
+    *(f"__chartkit_{kind}{i}" for kind in ("ok", "jt", "js", "jv") for i in range(3)),
+    "__chartkit_row", "__CHARTKIT_OK0", "__Chartkit_Row",
+    *(f"{kind}{i}" for kind in ("c", "ok", "jt", "js", "jv", "n", "at") for i in range(3)),
+    "row", "ROW", "C0", "x0", "*", "^lun$", "^.*$", "a.b", "`c0`", '"c0"',
+]  # fmt: skip
+
+
+def _evil_csv(path: Any, helper: str, n: int = 10) -> Any:
+    quoted = '"' + helper.replace('"', '""') + '"'
+    lines = [f"lun,host,{quoted}"]
+    lines += [f"{'EVIL-' + str(i) if i % 2 else i},h{i},true" for i in range(n)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_csv_column_named_like_the_checks_helper_cannot_pass_the_cli_check(tmp_path: Any) -> None:
+    path = _evil_csv(tmp_path / "evil.csv", "__chartkit_ok0")
+    done = subprocess.run(
+        [sys.executable, "-m", "chartkit", "check", "--engine", "duckdb", "--mode", "enforce",
+         "--columns", '{"lun": "number", "host": "string"}', str(path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (
+        "Result rejected: evil returned rows that disagree with the columns it declares — 'lun' "
+        'is declared number and 5 of 10 rows hold string (first: "EVIL-1"). Fix the tool so the '
+        "column holds what it declares, or change the declaration. No data was returned."
+    ) in done.stdout
+
+
+@pytest.mark.parametrize("helper", HELPER_LIKE)
+def test_a_column_named_like_a_helper_never_answers_the_check(tmp_path: Any, helper: str) -> None:
+    from chartkit.engines import open_table
+
+    table = open_table(_evil_csv(tmp_path / "evil.csv", helper))
+    (violation,) = check_columns(table, {"lun": "number", "host": "string"})
+    assert (violation.column, violation.affected, violation.sample) == ("lun", 5, "EVIL-1")
+    if helper.isidentifier():  # (the chart's own queries are chartkit._pushdown's to harden)
+        found = view(table, {"lun": "number", "host": "string"}, tool="evil")
+        assert [v.to_dict() for v in found.check.violations] == [violation.to_dict()]
+        assert found.left_out == 5  # said, never silently dropped
+    # the helper-like column declared itself is judged as itself, under every engine
+    rows = [{"lun": i, helper: "EVIL" if i % 2 else "true"} for i in range(6)]
+    declared = {"lun": "number", helper: "boolean"}
+    import duckdb
+
+    frames = [pl.DataFrame(rows), pl.DataFrame(rows).lazy(), pl.DataFrame(rows).to_arrow(),
+              duckdb.from_arrow(pl.DataFrame(rows).to_arrow())]  # fmt: skip
+    for frame in frames:
+        (v,) = check_columns(frame, declared)
+        assert (v.column, v.affected, v.sample) == (helper, 6, "true"), type(frame)
+
+
+@pytest.mark.parametrize("helper", ["__chartkit_jt0", "__chartkit_jv0", "__chartkit_js0", "jt0"])
+def test_a_jsonl_column_named_like_the_json_helpers_cannot_pass(tmp_path: Any, helper: str) -> None:
+    from chartkit.engines import open_table
+
+    path = tmp_path / "evil.jsonl"
+    lines = [{"lun": i if i % 2 == 0 else {"EVIL": i}, helper: "BIGINT"} for i in range(6)]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    (violation,) = check_columns(open_table(path), {"lun": "number"})
+    assert (violation.column, violation.affected, violation.sample) == ("lun", 3, {"EVIL": 1})
