@@ -11,9 +11,11 @@ from chartkit import events
 from chartkit.agents import ToolDial, trace_attributes
 from chartkit.errors import ChartkitError, ResultColumnsError
 
-FRAMEWORKS = ("pydantic_ai", "agents", "langchain_core", "langgraph", "openai")
+FRAMEWORKS = ("pydantic_ai", "agents", "langchain", "langchain_core", "langgraph", "openai")
 ADAPTERS = [
     ("chartkit.agents.pydantic_ai", "pydantic_ai", "pip install 'chartkit[pydantic-ai]'"),
+    ("chartkit.agents.openai_agents", "agents", "pip install 'chartkit[openai-agents]'"),
+    ("chartkit.agents.langchain", "langchain_core", "pip install 'chartkit[langchain]'"),
 ]
 
 

@@ -77,6 +77,12 @@ class ToolDial:
             tool: assert_result_columns(tool, bag) for tool, bag in self.result_columns.items()
         }
 
+    def declare(self, tool: str, result_columns: object) -> ResultColumns:
+        """Declare ``tool``'s columns on the dial (asserted now, naming the tool)."""
+        declared = assert_result_columns(tool, result_columns)
+        self._declared[tool] = declared
+        return declared
+
     def declaration(self, tool: str, found: object = None) -> ResultColumns | None:
         """``tool``'s declaration: the one given to the dial, else ``found`` on the tool itself.
 
