@@ -207,7 +207,16 @@ def _parser() -> argparse.ArgumentParser:
         help="serve chart_rows and chart_file as an MCP server over stdio (chartkit[mcp])",
         description="Run chartkit's chart server over stdio, for an agent host: "
         '{"command": "chartkit", "args": ["mcp"]}. Hosts that render MCP Apps draw each '
-        "chart inline; others get the text answer.",
+        "chart inline; others get the text answer. chart_file serves only files under the "
+        "--root directories; without one, under the roots the client offers, or else the "
+        "working directory.",
+    )
+    serve.add_argument(
+        "--root",
+        action="append",
+        metavar="DIR",
+        help="a directory whose files chart_file may read (repeatable; default: the roots the "
+        "client offers, or else the working directory)",
     )
     serve.set_defaults(run=_mcp)
 
@@ -269,7 +278,9 @@ def _mcp(args: argparse.Namespace) -> int:
     # stdout carries the JSON-RPC stream itself: the process's own, never a wrapper of it.
     wrapped, sys.stdout = sys.stdout, sys.__stdout__
     try:
-        serve()
+        serve(roots=args.root)
+    except ChartkitError as exc:  # a --root that is not a directory
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     finally:
         sys.stdout = wrapped
     return EXIT_OK

@@ -6,52 +6,97 @@ a text answer for those that do not:
 - ``chart_rows``: rows the agent holds (a JSON array of objects), their optional
   ``resultColumns`` declaration, optional ``x`` / ``y`` / ``color`` picks and the dial
   (``mode``: off, warn or enforce).
-- ``chart_file``: a file on this machine — ``.json`` (rows, a tool result or a run of them),
-  ``.jsonl`` (rows or tool results, one a line), ``.csv`` or ``.parquet`` — up to
-  ``MAX_FILE_BYTES``; CSV and Parquet columns arrive as pandas reads them.
+- ``chart_file``: a file under the roots the user granted — ``.json`` (rows, a tool result or
+  a run of them), ``.jsonl`` (rows or tool results, one a line), ``.csv`` (read by the
+  declaration exactly as ``chartkit.read_csv`` reads it: undeclared cells stay text) or
+  ``.parquet``. The roots are the ``--root`` directories; without one, the roots the client
+  offers; without those, the working directory (never ``/``). ``chartkit._served`` holds the
+  rules and the caps: ``MAX_FILE_BYTES`` read, ``MAX_DECODED_BYTES`` decoded, ``MAX_ROWS`` rows.
 
-Everything renders offline: nothing is sent anywhere. Bad input (a malformed declaration,
-rows that are not rows, an unreadable or oversized file) is a tool error saying what was
-wrong and how to fix it; the server keeps serving. A desktop host starts it with
-``{"command": "chartkit", "args": ["mcp"]}``.
+At most ``MAX_CONCURRENT_CALLS`` calls read or chart at once; the others wait their turn.
+Everything renders offline: nothing is sent anywhere. Bad input (an unknown argument, a bad
+``mode``, a malformed declaration, rows that are not rows, a file outside the roots, an
+unreadable or oversized file) is a tool error saying what was wrong and how to fix it, and
+every answer is made serializable (a lone surrogate is written as its escape, ``\\ud800``), so
+the server keeps serving. A desktop host starts it with ``{"command": "chartkit", "args":
+["mcp"]}``.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
 import json
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
+from chartkit._safe import cap_text, name_list, visible
+from chartkit._served import (
+    FILE_SUFFIXES,
+    MAX_DECODED_BYTES,
+    MAX_FILE_BYTES,
+    MAX_ROWS,
+    NotServed,
+    Roots,
+    check_parquet,
+    check_rows,
+    csv_cost,
+    json_cost,
+    locate,
+    read_bounded,
+    refuse_over,
+    shown_path,
+)
 from chartkit.apps import VIEW_URI, add_view_resource, tool_result
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.result import RUN_KEYS, ToolResult, read_results
-from chartkit.view import view
+from chartkit.view import View, view
 
 try:
+    import anyio
     import anyio.to_thread
     import mcp.types as mcp_types
     from mcp.server.apps import Apps, client_supports_apps
-    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
     from mcp.server.mcpserver.exceptions import ToolError
-    from pydantic import Field
+    from pydantic import Field, ValidationError
+    from pydantic_core import PydanticSerializationError
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
         f"chartkit mcp needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
         "install it with: pip install 'chartkit[mcp]'"
     ) from None
 
-__all__ = ["FILE_SUFFIXES", "MAX_FILE_BYTES", "SERVER_NAME", "build_server", "serve"]
+__all__ = [
+    "DEFAULT_TOOL",
+    "FILE_SUFFIXES",
+    "MAX_CONCURRENT_CALLS",
+    "MAX_DECODED_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_ROWS",
+    "SERVER_NAME",
+    "build_server",
+    "serve",
+]
 
-SERVER_NAME = "chartkit"
-MAX_FILE_BYTES = 50 * 1024 * 1024
-"""The largest file ``chart_file`` reads: 50 MiB."""
-FILE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".csv", ".parquet")
+SERVER_NAME: Final = "chartkit"
+MAX_CONCURRENT_CALLS: Final = 2
+"""Calls that read or chart at once; the others wait (the work is CPU- and memory-bound)."""
+DEFAULT_TOOL: Final = "unnamed_tool"
+"""The tool ``chart_rows`` names when the agent does not say: "Result rejected: unnamed_tool
+returned rows that disagree …" reads as the spec's sentences do, with a tool as their subject."""
 
 Mode = Literal["off", "warn", "enforce"]
+_MODES: Final = ("off", "warn", "enforce")
 _ROWS_SCHEMA = {"type": "array", "items": {"type": "object"}}
 _DECLARATION_SCHEMA = {"type": "object", "additionalProperties": {}}
+
+logger = logging.getLogger("chartkit.mcp_server")
 
 RowsArg = Annotated[
     Any,
@@ -82,21 +127,44 @@ ModeArg = Annotated[
 ]
 PickArg = Annotated[str | None, Field(description="Optional: the column to put on this channel.")]
 
-# Both tools only read what they are given and draw it locally: a host may run them unasked.
-_READ_ONLY = mcp_types.ToolAnnotations(
+# chart_rows reads only the rows it is given and draws them locally.
+_ROWS_ONLY = mcp_types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+# chart_file changes nothing, but it reads files from this machine's disk: beyond what the
+# call carries, so a host should ask before running it.
+_READS_FILES = mcp_types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
 )
 
 _INSTRUCTIONS = (
     "chartkit charts data offline from declared column types. Call chart_rows with rows you "
-    "hold (and their resultColumns when you know the types), or chart_file with a path. Each "
-    "answer says what was drawn and why, every finding against the declaration, and every "
-    "axis chartkit refused."
+    "hold (and their resultColumns when you know the types), or chart_file with the path of a "
+    "file under the roots the user granted. Each answer says what was drawn and why, every "
+    "finding against the declaration, and every axis chartkit refused."
 )
 
 
-def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
-    """The chart server: ``chart_rows`` and ``chart_file``, with ``ui://chartkit/view.html``."""
+def _client_roots(ctx: Context[Any]) -> Any:
+    """Ask for the client's roots when it offers them (the SDK sends ``roots/list``)."""
+    capabilities = ctx.client_capabilities
+    return ListRoots() if capabilities is not None and capabilities.roots is not None else None
+
+
+OfferedRoots = Annotated[mcp_types.ListRootsResult | None, Resolve(_client_roots)]
+
+
+def build_server(
+    *, name: str = SERVER_NAME, roots: Iterable[str | os.PathLike[str]] | None = None
+) -> MCPServer[Any]:
+    """The chart server: ``chart_rows`` and ``chart_file``, with ``ui://chartkit/view.html``.
+
+    ``roots`` are the directories ``chart_file`` serves (``--root``); without them it serves
+    the roots the client offers, or else the working directory. A root that is not a directory
+    raises ``ChartkitError``.
+    """
+    granted = Roots.granted(roots) if roots is not None else None
+    gate = anyio.Semaphore(MAX_CONCURRENT_CALLS)
     apps = Apps()
     add_view_resource(apps)
 
@@ -104,10 +172,11 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
         resource_uri=VIEW_URI,
         name="chart_rows",
         title="Chart rows",
-        annotations=_READ_ONLY,
+        annotations=_ROWS_ONLY,
         description=(
             "Chart rows you hold, checked against their declared column types. Answers what "
-            "was drawn and why, every finding, and every refused axis."
+            f"was drawn and why, every finding, and every refused axis. At most {MAX_ROWS:,} "
+            "rows."
         ),
     )
     async def chart_rows(
@@ -118,26 +187,41 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
         y: PickArg = None,
         color: PickArg = None,
         mode: ModeArg = "warn",
-        tool: Annotated[str, Field(description="The tool the rows came from.")] = "rows",
+        tool: Annotated[
+            str,
+            Field(
+                description="The name of the tool the rows came from (e.g. "
+                f"host_group_mappings); every sentence names it. Default: {DEFAULT_TOOL}."
+            ),
+        ] = DEFAULT_TOOL,
     ) -> mcp_types.CallToolResult:
         checked = _rows_or_error(rows)
         result = _result(tool, checked, resultColumns)
-        return await _answer(ctx, result, mode=mode, x=x, y=y, color=color)
+        async with gate:
+            shown = await anyio.to_thread.run_sync(
+                functools.partial(_view, result, mode=mode, x=x, y=y, color=color)
+            )
+        return _answer(ctx, "chart_rows", shown, result.rows)
 
     @apps.tool(
         resource_uri=VIEW_URI,
         name="chart_file",
         title="Chart a file",
-        annotations=_READ_ONLY,
+        annotations=_READS_FILES,
         description=(
-            "Chart a data file on this machine: .json (rows, or chartkit tool results), "
-            ".jsonl, .csv or .parquet, up to 50 MiB. Pass resultColumns to check the columns "
-            "against their declared types."
+            "Chart a data file: .json (rows, or chartkit tool results), .jsonl, .csv or "
+            f".parquet, up to {MAX_FILE_BYTES // 2**20} MiB on disk, {MAX_DECODED_BYTES // 2**20}"
+            f" MiB decoded and {MAX_ROWS:,} rows. Pass resultColumns to check the columns "
+            "against their declared types (a CSV's cells are read by it). Serves only "
+            f"{_served_words(granted)}; never a dot-file, never through a link out of a root."
         ),
     )
     async def chart_file(
         ctx: Context[Any],
-        path: Annotated[str, Field(description="The file's path on this machine.")],
+        path: Annotated[
+            str,
+            Field(description="The file's path: absolute, or relative to the first root."),
+        ],
         resultColumns: DeclarationArg = None,  # the wire name
         x: PickArg = None,
         y: PickArg = None,
@@ -147,42 +231,201 @@ def build_server(*, name: str = SERVER_NAME) -> MCPServer[Any]:
             int | None,
             Field(description="Which result of a file holding several tool results (1 = first)."),
         ] = None,
+        offered: OfferedRoots = None,
     ) -> mcp_types.CallToolResult:
-        result = await anyio.to_thread.run_sync(functools.partial(_read_file, path, index=index))
-        if resultColumns is not None:
-            result = _result(result.tool, result.rows, resultColumns, like=result)
-        return await _answer(ctx, result, mode=mode, x=x, y=y, color=color)
+        served = granted or _roots_of(offered)
+        if resultColumns is not None and not isinstance(resultColumns, dict):
+            _result("file", [], resultColumns)  # the same error as chart_rows gives
+        async with gate:
+            result, shown = await anyio.to_thread.run_sync(
+                functools.partial(
+                    _chart_file,
+                    path,
+                    served,
+                    resultColumns,
+                    index=index,
+                    mode=mode,
+                    x=x,
+                    y=y,
+                    color=color,
+                )
+            )
+        return _answer(ctx, "chart_file", shown, result.rows)
 
-    return MCPServer(name, instructions=_INSTRUCTIONS, extensions=[apps], log_level="WARNING")
+    accepted = {
+        "chart_rows": _arguments(chart_rows),
+        "chart_file": _arguments(chart_file),
+    }
+    return _ChartServer(
+        name,
+        accepted=accepted,
+        instructions=_INSTRUCTIONS,
+        extensions=[apps],
+        log_level="WARNING",
+    )
 
 
-def serve() -> None:
-    """Run the chart server over stdio until the client closes it."""
-    build_server().run("stdio")
+def serve(*, roots: Iterable[str | os.PathLike[str]] | None = None) -> None:
+    """Run the chart server over stdio until the client closes it.
+
+    The process's own log (stderr, which hosts keep) gets a count of the findings and the
+    columns they name, never the quoted values: ``chartkit.integrity``'s finding records,
+    which quote the offending sample, are not written there.
+    """
+    server = build_server(roots=roots)
+    logging.getLogger("chartkit.integrity").addFilter(_no_samples)
+    server.run("stdio")
+
+
+def _no_samples(record: logging.LogRecord) -> bool:
+    """Keep a finding's record (it quotes a value from the data) out of the server's log."""
+    return not hasattr(record, "chartkit_finding")
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+class _ChartServer(MCPServer[Any]):
+    """An ``MCPServer`` that refuses unknown arguments, words argument errors plainly and
+    makes every answer serializable."""
+
+    def __init__(self, name: str, *, accepted: Mapping[str, tuple[str, ...]], **kw: Any) -> None:
+        super().__init__(name, **kw)
+        self._accepted = dict(accepted)
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        accepted = self._accepted.get(name)
+        if accepted is not None:
+            unknown = [key for key in arguments if key not in accepted]
+            if unknown:
+                raise ToolError(
+                    f"Error executing tool {name}: unknown argument(s) "
+                    f"{name_list(map(visible, unknown))}; {name} accepts "
+                    f"{', '.join(accepted)}. Check the spelling (resultColumns is one word, "
+                    "camelCase) and leave out the others."
+                )
+        try:
+            answer = await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(
+                    f"Error executing tool {name}: {_invalid(cause, accepted or ())}"
+                ) from cause
+            text = _writable(str(exc))
+            if text == str(exc):
+                raise
+            raise type(exc)(text) from cause
+        if isinstance(answer, mcp_types.CallToolResult):
+            return _serializable(answer)
+        return answer
+
+
+def _arguments(tool: Any) -> tuple[str, ...]:
+    """The argument names a tool function takes from the caller (not the context or roots)."""
+    return tuple(p for p in inspect.signature(tool).parameters if p not in ("ctx", "offered"))
+
+
+def _invalid(error: ValidationError, accepted: tuple[str, ...]) -> str:
+    """Pydantic's validation errors as sentences naming the argument, what it takes, and the
+    value sent (no URL, no model name)."""
+    clauses: list[str] = []
+    for item in error.errors(include_url=False)[:8]:
+        where = ".".join(str(part) for part in item["loc"]) or "the arguments"
+        got = _kind(item.get("input"))
+        if item["type"] == "missing":
+            clauses.append(f"argument {where!r} is required")
+        elif item["loc"] and item["loc"][0] == "mode":
+            clauses.append(f"mode must be one of {'|'.join(_MODES)}, got {got}")
+        else:
+            clauses.append(f"argument {where!r}: {item['msg']}, got {got}")
+    return "; ".join(clauses) + "."
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _writable(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\ud800``): JSON-RPC is UTF-8."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _serializable(answer: mcp_types.CallToolResult) -> mcp_types.CallToolResult:
+    """``answer``, or a copy whose every string (keys too) is text the SDK's writer can send."""
+    try:
+        answer.model_dump_json(by_alias=True, exclude_unset=True)
+        return answer
+    except PydanticSerializationError:
+        pass
+    try:
+        fixed = _deep_writable(answer.model_dump(by_alias=True, exclude_unset=True))
+        return mcp_types.CallToolResult.model_validate(fixed)
+    except (RecursionError, ValueError):
+        return mcp_types.CallToolResult(
+            content=[
+                mcp_types.TextContent(
+                    type="text",
+                    text="chartkit could not write this answer as JSON text; please report it.",
+                )
+            ],
+            is_error=True,
+        )
+
+
+def _deep_writable(value: Any) -> Any:
+    if isinstance(value, str):
+        return _writable(value)
+    if isinstance(value, dict):
+        return {_deep_writable(k): _deep_writable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_deep_writable(v) for v in value]
+    return value
 
 
 # ------------------------------------------------------------------------------- the tools
 
 
-async def _answer(
-    ctx: Context[Any],
-    result: ToolResult,
+def _view(
+    result: ToolResult, *, mode: Mode, x: str | None, y: str | None, color: str | None
+) -> View:
+    try:
+        return view(result, mode=mode, x=x, y=y, color=color)
+    except ChartkitError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def _chart_file(
+    path: str,
+    roots: Roots,
+    declaration: Any,
     *,
+    index: int | None,
     mode: Mode,
     x: str | None,
     y: str | None,
     color: str | None,
-) -> mcp_types.CallToolResult:
-    try:
-        shown = await anyio.to_thread.run_sync(
-            functools.partial(view, result, mode=mode, x=x, y=y, color=color)
+) -> tuple[ToolResult, View]:
+    """Read, check and chart one file: the whole of one call's work, under the gate."""
+    result = _read_file(path, roots, declaration, index=index)
+    return result, _view(result, mode=mode, x=x, y=y, color=color)
+
+
+def _answer(ctx: Context[Any], tool: str, shown: View, rows: Any) -> mcp_types.CallToolResult:
+    findings = shown.check.findings
+    if findings:
+        # The log says how many and where; the quoted values stay in the answer alone.
+        columns = dict.fromkeys(visible(f.column) for f in findings if f.column is not None)
+        logger.warning(
+            "%s: %d finding(s) against the declaration of %r in column(s) %s",
+            tool,
+            len(findings),
+            cap_text(visible(shown.result.tool), 200),
+            name_list(columns),
         )
-    except ChartkitError as exc:
-        raise ToolError(str(exc)) from None
     # The agent holds (or did not ask for) the rows: the text says what was drawn, not the rows.
-    return tool_result(
-        shown, rows=result.rows, include_rows=False, for_app=client_supports_apps(ctx)
-    )
+    return tool_result(shown, rows=rows, include_rows=False, for_app=client_supports_apps(ctx))
 
 
 def _result(tool: str, rows: Any, declaration: Any, like: ToolResult | None = None) -> ToolResult:
@@ -219,6 +462,11 @@ def _rows_or_error(rows: Any) -> list[dict[str, Any]]:
             f"rows must be a JSON array of objects, one per row; got {_kind(rows)}. Pass the "
             'rows themselves, e.g. [{"region": "eu", "p95": 12.5}, {"region": "us", "p95": 9.1}]'
         )
+    if len(rows) > MAX_ROWS:
+        raise ToolError(
+            f"rows holds {len(rows):,} rows, over the {MAX_ROWS:,} chart_rows charts; send a "
+            "smaller extract (filter or aggregate it first)"
+        )
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
             raise ToolError(
@@ -237,58 +485,93 @@ def _kind(value: Any) -> str:
     return name
 
 
+# --------------------------------------------------------------------------- the roots
+
+
+def _served_words(granted: Roots | None) -> str:
+    if granted is not None:
+        return granted.describe()
+    here = Roots.working_directory()
+    fallback = (
+        f"the working directory ({visible(str(here.dirs[0]))})"
+        if here.dirs
+        else "no files (the working directory is the whole machine; start with --root DIR)"
+    )
+    return f"files under the roots the client offers, or else {fallback}"
+
+
+def _roots_of(offered: mcp_types.ListRootsResult | None) -> Roots:
+    if offered is None:
+        return Roots.working_directory()
+    return Roots.offered([str(root.uri) for root in offered.roots])
+
+
 # --------------------------------------------------------------------------- reading files
 
 
-def _read_file(path: str, *, index: int | None = None) -> ToolResult:
+def _read_file(
+    path: str, roots: Roots, declaration: Any = None, *, index: int | None = None
+) -> ToolResult:
     """Read ``path`` as one tool result: rows, a result, or one result of a run (``index``)."""
-    file = Path(path).expanduser()
-    suffix = file.suffix.lower()
+    shown = shown_path(path)
+    suffix = Path(path).suffix.lower()
     if suffix not in FILE_SUFFIXES:
         raise ToolError(
-            f"cannot chart {path!r}: its suffix {suffix or '(none)'!r} is not one of "
-            f"{', '.join(FILE_SUFFIXES)}; save the data as JSON, JSONL, CSV or Parquet"
+            f"cannot chart {shown}: its suffix {cap_text(visible(suffix), 40) or '(none)'!r} "
+            f"is not one of {', '.join(FILE_SUFFIXES)}; save the data as JSON, JSONL, CSV or "
+            "Parquet"
         )
     try:
-        size = file.stat().st_size
-    except OSError as exc:
-        raise ToolError(
-            f"cannot read {path!r}: {exc.strerror or exc}; give the path of an existing file "
-            "(an absolute path, or one relative to where the server runs)"
-        ) from None
-    if not file.is_file():
-        raise ToolError(f"cannot read {path!r}: it is not a file; give the path of a data file")
-    if size > MAX_FILE_BYTES:
-        raise ToolError(
-            f"{path!r} is {_size(size)}, over the {_size(MAX_FILE_BYTES)} chart_file reads; "
-            "chart a smaller extract (filter or aggregate it first), or pass the rows to "
-            "chart_rows"
-        )
-    try:
-        if suffix == ".csv":
-            return ToolResult(tool=file.stem, rows=_pandas().read_csv(file))
-        if suffix == ".parquet":
-            return ToolResult(tool=file.stem, rows=_parquet(file))
-        return _json_result(file, index=index)
+        file = locate(path, roots)
+        data = read_bounded(file, path, roots)
+        if suffix in (".csv", ".parquet"):
+            result = _table(data, file.name, shown, declaration)
+        else:
+            result = _json_result(data, file, shown, index=index)
+            if declaration is not None:
+                result = _result(result.tool, result.rows, declaration, like=result)
+        if isinstance(result.rows, list):
+            check_rows(shown, len(result.rows))
+        return result
     except ToolError:
         raise
+    except NotServed as exc:
+        raise ToolError(str(exc)) from None
     except ChartkitError as exc:
-        raise ToolError(f"cannot chart {path!r}: {exc}") from None
+        raise ToolError(f"cannot chart {shown}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ToolError(
-            f"cannot read {path!r}: it is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"cannot read {shown}: it is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
             f"position {exc.start}); save it as UTF-8"
         ) from None
     except (OSError, ValueError, RecursionError) as exc:
         raise ToolError(
-            f"cannot read {path!r} as {suffix[1:].upper()}: {_short(exc)}; check that the file "
+            f"cannot read {shown} as {suffix[1:].upper()}: {_short(exc)}; check that the file "
             "is what its suffix says"
         ) from None
 
 
-def _json_result(file: Path, *, index: int | None) -> ToolResult:
-    text = file.read_text(encoding="utf-8")
-    if file.suffix.lower() in (".jsonl", ".ndjson") and not _is_run(text):
+def _table(data: bytes, name: str, shown: str, declaration: Any) -> ToolResult:
+    """A ``.csv`` or ``.parquet`` read as the CLI reads it (``chartkit.tables.read_table``)."""
+    from chartkit.tables import read_table
+
+    if name.lower().endswith(".csv"):
+        refuse_over(shown, csv_cost(data))
+    else:
+        if importlib.util.find_spec("pyarrow") is None:
+            raise ToolError(
+                "reading Parquet needs pyarrow, which is not installed where the server runs; "
+                "install it with: pip install pyarrow (or send the rows to chart_rows)"
+            )
+        check_parquet(data, shown)
+    return read_table(data, name, declaration)
+
+
+def _json_result(data: bytes, file: Path, shown: str, *, index: int | None) -> ToolResult:
+    lines = file.suffix.lower() in (".jsonl", ".ndjson")
+    refuse_over(shown, json_cost(data, lines=lines))
+    text = data.decode("utf-8")
+    if lines and not _is_run(text):
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         return ToolResult(tool=file.stem, rows=rows)
     results = read_results(text, name=file.name)
@@ -296,13 +579,13 @@ def _json_result(file: Path, *, index: int | None) -> ToolResult:
         if len(results) == 1:
             return results[0]
         raise ToolError(
-            f"{file.name} holds {len(results)} tool results; pass index (1 to {len(results)}) "
-            "to pick the one to chart"
+            f"{visible(file.name)} holds {len(results)} tool results; pass index (1 to "
+            f"{len(results)}) to pick the one to chart"
         )
     if not 1 <= index <= len(results):
         raise ToolError(
-            f"{file.name} holds {len(results)} tool result(s); index {index} is out of range, "
-            f"pass 1 to {len(results)}"
+            f"{visible(file.name)} holds {len(results)} tool result(s); index {index} is out of "
+            f"range, pass 1 to {len(results)}"
         )
     return results[index - 1]
 
@@ -315,25 +598,6 @@ def _is_run(text: str) -> bool:
     return False
 
 
-def _pandas() -> Any:
-    import pandas as pd
-
-    return pd
-
-
-def _parquet(file: Path) -> Any:
-    if importlib.util.find_spec("pyarrow") is None:
-        raise ToolError(
-            "reading Parquet needs pyarrow, which is not installed where the server runs; "
-            "install it with: pip install pyarrow (or send the rows to chart_rows)"
-        )
-    return _pandas().read_parquet(file)
-
-
-def _size(n: int) -> str:
-    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n / 2**10:.1f} KiB"
-
-
 def _short(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text if len(text) <= 200 else text[:197] + "..."
+    return cap_text(visible(text), 200)

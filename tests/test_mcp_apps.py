@@ -23,6 +23,7 @@ from mcp.client.stdio import stdio_client
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import Context, MCPServer
 
+import chartkit._served as served
 import chartkit.mcp_server as chart_server
 from chartkit import ResultColumnsError
 from chartkit.apps import VIEW_URI, chart_tool, view_html
@@ -246,10 +247,10 @@ def test_chart_rows_draws_rows_the_agent_holds_with_their_declaration(
     assert [b.text for b in refused.content] == [REFUSAL]
 
 
-def test_chart_file_reads_csv_jsonl_parquet_and_tool_result_files(
-    server: MCPServer[Any], tmp_path: Path
-) -> None:
+def test_chart_file_reads_csv_jsonl_parquet_and_tool_result_files(tmp_path: Path) -> None:
     import pandas as pd
+
+    server = chart_server.build_server(roots=[tmp_path, REPO / "app" / "examples"])
 
     frame = pd.DataFrame({"region": ["eu", "us", "ap"], "p95": [12.5, 9.25, 30.0]})
     frame.to_csv(tmp_path / "p95.csv", index=False)
@@ -282,8 +283,9 @@ def error_of(server: MCPServer[Any], tool: str, arguments: dict[str, Any]) -> st
 
 
 def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_serving(
-    server: MCPServer[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    server = chart_server.build_server(roots=[tmp_path])
     good = {
         "rows": [{"k": "a", "v": 1}, {"k": "b", "v": 2}],
         "resultColumns": {"k": "string", "v": "number"},
@@ -302,7 +304,7 @@ def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_s
         "row as an object of column: value."
     )
     assert error_of(server, "chart_rows", {**good, "resultColumns": {"v": "integer"}}) == (
-        "tool 'rows' declares column 'v' as \"integer\"; use one of number, string, boolean, "
+        "tool 'unnamed_tool' declares column 'v' as \"integer\"; use one of number, string, boolean, "
         "date (or leave the column undeclared)"
     )
     assert error_of(server, "chart_rows", {**good, "resultColumns": ["k", "v"]}).startswith(
@@ -312,7 +314,8 @@ def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_s
     missing = tmp_path / "nowhere.csv"
     assert error_of(server, "chart_file", {"path": str(missing)}) == (
         f"cannot read {str(missing)!r}: No such file or directory; give the path of an existing "
-        "file (an absolute path, or one relative to where the server runs)"
+        "file (absolute, or relative to the first root); chart_file serves files under "
+        f"{tmp_path.resolve()} (granted with --root)"
     )
     broken = tmp_path / "broken.json"
     broken.write_text('{"tool": "t", "rows": [', encoding="utf-8")
@@ -328,7 +331,7 @@ def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_s
     )
     big = tmp_path / "big.csv"
     big.write_text("k,v\n" + "a,1\n" * 400, encoding="utf-8")
-    monkeypatch.setattr(chart_server, "MAX_FILE_BYTES", 1024)
+    monkeypatch.setattr(served, "MAX_FILE_BYTES", 1024)
     assert error_of(server, "chart_file", {"path": str(big)}) == (
         f"{str(big)!r} is 1.6 KiB, over the 1.0 KiB chart_file reads; chart a smaller extract "
         "(filter or aggregate it first), or pass the rows to chart_rows"

@@ -1,0 +1,354 @@
+"""The files ``chartkit mcp`` serves: only under the roots the user granted, read bounded.
+
+Two rules, each in one place here:
+
+- **Only granted roots** (``Roots``, ``locate``). The directories given with ``--root``; without
+  one, the roots the MCP client offers (the folders it shares with the server); without those,
+  the working directory — unless that is ``/``, the whole machine. A path is resolved (every
+  symlink followed, ``..`` applied, no ``~`` expansion) and must then lie inside one of them, so
+  a link never leads out of a root; a dot-file or a dot-directory (``.env``, ``.ssh/…``) is never
+  served, however it is named. The file is opened without following a final symlink, and only
+  a regular file is read.
+- **Bounded decoding** (``read_bounded``, ``json_cost``, ``csv_cost``, ``check_parquet``). At most
+  ``MAX_FILE_BYTES`` are read from disk; what they decode to is estimated *before* decoding —
+  about ``ROW_COST`` bytes per row or container and ``VALUE_COST`` per value, plus the text —
+  and refused over ``MAX_DECODED_BYTES``; a result holds at most ``MAX_ROWS`` rows. Parquet is
+  judged by its metadata first, then decoded in batches of ``PARQUET_BATCH_ROWS`` rows (text
+  columns kept dictionary-encoded, their decoded length counted), single-threaded, from memory.
+
+Every refusal is a ``NotServed`` error whose message says what was wrong, which roots are
+served or which cap was passed, and what to do instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
+
+from chartkit._safe import cap_text, visible
+from chartkit.errors import ChartkitError
+
+__all__ = [
+    "FILE_SUFFIXES",
+    "MAX_DECODED_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_ROWS",
+    "PARQUET_BATCH_ROWS",
+    "ROW_COST",
+    "VALUE_COST",
+    "NotServed",
+    "Roots",
+    "check_parquet",
+    "check_rows",
+    "csv_cost",
+    "json_cost",
+    "locate",
+    "read_bounded",
+    "refuse_over",
+    "shown_path",
+    "size_text",
+]
+
+FILE_SUFFIXES: Final = (".json", ".jsonl", ".ndjson", ".csv", ".parquet")
+MAX_FILE_BYTES: Final = 50 * 2**20
+"""The largest file read from disk: 50 MiB."""
+MAX_DECODED_BYTES: Final = 512 * 2**20
+"""The most a file may decode to in memory (estimated before decoding): 512 MiB."""
+MAX_ROWS: Final = 1_000_000
+"""The most rows one result may hold."""
+ROW_COST: Final = 200
+"""Bytes a row (a Python dict), or any JSON object or array, is counted at."""
+VALUE_COST: Final = 64
+"""Bytes any other value (a cell, a JSON scalar or key) is counted at."""
+PARQUET_BATCH_ROWS: Final = 4096
+"""Rows of a Parquet file decoded at a time while it is measured."""
+
+
+class NotServed(ChartkitError, ValueError):
+    """A file ``chart_file`` does not serve: outside the roots, hidden, not regular, too big."""
+
+
+def shown_path(path: str) -> str:
+    """A path from a caller as it is quoted back: escaped, capped, repr-quoted."""
+    return repr(cap_text(visible(path), 200))
+
+
+def size_text(n: int) -> str:
+    """``n`` bytes in words: ``1.6 KiB``, ``50.0 MiB``, ``19.0 GiB``."""
+    if n >= 2**30:
+        return f"{n / 2**30:.1f} GiB"
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n / 2**10:.1f} KiB"
+
+
+# ------------------------------------------------------------------------------------ roots
+
+
+@dataclass(frozen=True)
+class Roots:
+    """The directories served (resolved), and where the grant came from, in words."""
+
+    dirs: tuple[Path, ...]
+    origin: str
+    """``"--root"``, ``"the client's roots"`` or ``"the working directory"``."""
+    refused: str | None = None
+    """Why nothing is served, when ``dirs`` is empty."""
+
+    @classmethod
+    def granted(cls, dirs: Iterable[str | os.PathLike[str]]) -> Roots:
+        """The ``--root`` directories; one that is not a directory raises ``NotServed``."""
+        resolved: list[Path] = []
+        for given in dirs:
+            path = Path(os.path.realpath(os.fspath(given)))
+            if not path.is_dir():
+                raise NotServed(
+                    f"--root {shown_path(os.fspath(given))} is not a directory; give a "
+                    "directory that holds the files to chart"
+                )
+            if path not in resolved:
+                resolved.append(path)
+        return cls(tuple(resolved), "--root")
+
+    @classmethod
+    def working_directory(cls) -> Roots:
+        """The working directory, unless it is the filesystem's root."""
+        here = Path(os.path.realpath(os.getcwd()))
+        if here == Path(here.anchor):
+            return cls(
+                (),
+                "the working directory",
+                refused=f"the server runs in {visible(str(here))}, the whole machine, so it "
+                "serves no files by default",
+            )
+        return cls((here,), "the working directory")
+
+    @classmethod
+    def offered(cls, uris: Sequence[str]) -> Roots:
+        """The client's ``file://`` roots that are directories here (the others are skipped)."""
+        dirs: list[Path] = []
+        for uri in uris:
+            parsed = urlparse(uri)
+            if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+                continue
+            path = Path(os.path.realpath(url2pathname(unquote(parsed.path))))
+            if path.is_dir() and path not in dirs:
+                dirs.append(path)
+        refused = None
+        if not dirs:
+            refused = (
+                f"the client offers {len(uris)} root(s) and none is a local directory"
+                if uris
+                else "the client offers no roots"
+            )
+        return cls(tuple(dirs), "the client's roots", refused=refused)
+
+    def describe(self) -> str:
+        """The served roots in words, for the tool description and every refusal."""
+        if not self.dirs:
+            return f"no files ({self.refused})"
+        listed = ", ".join(visible(str(d)) for d in self.dirs[:8])
+        if len(self.dirs) > 8:
+            listed += f" and {len(self.dirs) - 8} more"
+        granted = "granted with --root" if self.origin == "--root" else self.origin
+        return f"files under {listed} ({granted})"
+
+
+def locate(path: str, roots: Roots) -> Path:
+    """``path`` resolved, when it is a file ``roots`` serve; else ``NotServed`` saying why."""
+    shown = shown_path(path)
+    fix = (
+        "start the server with --root DIR for the directory that holds it"
+        if roots.origin != "--root"
+        else "move the file under one of them, or add its directory with another --root DIR"
+    )
+    if not roots.dirs:
+        raise NotServed(
+            f"cannot chart {shown}: chart_file serves {roots.describe()}; {fix}, or pass the "
+            "rows to chart_rows"
+        )
+    given = Path(path)
+    if any(part.startswith(".") and part not in (".", "..") for part in given.parts):
+        raise NotServed(
+            f"cannot chart {shown}: chart_file never serves a dot-file or a file in a "
+            "dot-directory; copy the data to a visible file"
+        )
+    try:
+        resolved = Path(os.path.realpath(roots.dirs[0] / given))
+    except (ValueError, OSError) as exc:  # an embedded NUL, a loop of links
+        raise NotServed(f"cannot chart {shown}: it is not a usable path ({exc})") from None
+    for root in roots.dirs:
+        if resolved == root or not resolved.is_relative_to(root):
+            continue
+        if any(part.startswith(".") for part in resolved.relative_to(root).parts):
+            raise NotServed(
+                f"cannot chart {shown}: it leads to a dot-file or into a dot-directory, which "
+                "chart_file never serves; copy the data to a visible file"
+            )
+        return resolved
+    raise NotServed(
+        f"cannot chart {shown}: it is not under a served root (a link is followed and must "
+        f"stay inside one); chart_file serves {roots.describe()}; {fix}"
+    )
+
+
+def read_bounded(file: Path, path: str, roots: Roots) -> bytes:
+    """The bytes of ``file``: a regular file, not a final symlink, at most ``MAX_FILE_BYTES``."""
+    shown = shown_path(path)
+    flags = os.O_RDONLY
+    for name in ("O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC", "O_BINARY"):
+        flags |= getattr(os, name, 0)
+    try:
+        fd = os.open(file, flags)
+    except OSError as exc:
+        raise NotServed(
+            f"cannot read {shown}: {exc.strerror or exc}; give the path of an existing file "
+            f"(absolute, or relative to the first root); chart_file serves {roots.describe()}"
+        ) from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise NotServed(
+                f"cannot read {shown}: it is not a regular file; give the path of a data file"
+            )
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise NotServed(
+            f"{shown} is {size_text(max(info.st_size, len(data)))}, over the "
+            f"{size_text(MAX_FILE_BYTES)} chart_file reads; chart a smaller extract (filter or "
+            "aggregate it first), or pass the rows to chart_rows"
+        )
+    return data
+
+
+# ----------------------------------------------------------------------------------- caps
+
+
+def _too_large(shown: str, cost: int) -> NotServed:
+    return NotServed(
+        f"{shown} would decode to about {size_text(cost)} in memory, over the "
+        f"{size_text(MAX_DECODED_BYTES)} chart_file decodes; chart a smaller extract (fewer "
+        "rows or columns), or pass the rows to chart_rows"
+    )
+
+
+def _too_many(shown: str, rows: int) -> NotServed:
+    return NotServed(
+        f"{shown} holds {rows:,} rows, over the {MAX_ROWS:,} chart_file charts; chart a "
+        "smaller extract (filter or aggregate it first)"
+    )
+
+
+def check_rows(shown: str, rows: int) -> None:
+    """Refuse a result of more than ``MAX_ROWS`` rows."""
+    if rows > MAX_ROWS:
+        raise _too_many(shown, rows)
+
+
+_JSON_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_CSV_QUOTED: Final = re.compile(rb'"[^"]*"')
+
+
+def json_cost(data: bytes, *, lines: bool = False) -> int:
+    """About the bytes ``data`` (JSON, or JSON lines) decodes to, counted without decoding it.
+
+    Strings are set aside first, so only real structure is counted: every ``[``, ``{``, ``,``
+    and ``:`` is followed by one value or key, except an empty array or object.
+
+    >>> json_cost(b'[{}, {}]') == 3 * ROW_COST + 8
+    True
+    """
+    bare = _JSON_STRING.sub(b"0", data)
+    top = bare.count(b"\n") + 1 if lines else 1
+    bare = bare.translate(None, b" \t\r\n")
+    containers = bare.count(b"{") + bare.count(b"[")
+    empties = bare.count(b"{}") + bare.count(b"[]")
+    tokens = containers - empties + bare.count(b",") + bare.count(b":") + top
+    return containers * ROW_COST + max(tokens - containers, 0) * VALUE_COST + len(data)
+
+
+def csv_cost(data: bytes) -> int:
+    """About the bytes a CSV file decodes to: its rows and cells, counted outside quotes.
+
+    >>> csv_cost(b"a,b\\n1,2\\n") == 3 * ROW_COST + 5 * VALUE_COST + 8
+    True
+    """
+    bare = _CSV_QUOTED.sub(b"", data)
+    rows = bare.count(b"\n") + 1
+    return rows * ROW_COST + (bare.count(b",") + rows) * VALUE_COST + len(data)
+
+
+def refuse_over(shown: str, cost: int) -> None:
+    """Refuse a decoding estimated at more than ``MAX_DECODED_BYTES``."""
+    if cost > MAX_DECODED_BYTES:
+        raise _too_large(shown, cost)
+
+
+def check_parquet(data: bytes, shown: str) -> None:
+    """Refuse a Parquet file whose rows or decoded size pass the caps, without decoding it whole.
+
+    The metadata's row count, value count and uncompressed size are judged first; then the
+    file is decoded ``PARQUET_BATCH_ROWS`` rows at a time (its text columns as dictionaries,
+    each cell's length counted as if decoded) and refused as soon as a cap is passed, so a
+    file whose metadata understates its contents is caught one batch in.
+    """
+    import pyarrow as pa  # type: ignore[import-untyped]
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    try:
+        probe = pq.ParquetFile(pa.BufferReader(data))
+    except (pa.ArrowException, OSError) as exc:
+        raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
+    meta = probe.metadata
+    check_rows(shown, meta.num_rows)
+    values = uncompressed = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        uncompressed += group.total_byte_size
+        values += sum(group.column(c).num_values for c in range(group.num_columns))
+    refuse_over(shown, meta.num_rows * ROW_COST + values * VALUE_COST + uncompressed)
+    schema = probe.schema_arrow
+    names = schema.names
+    texts = [
+        f.name
+        for f in schema
+        if names.count(f.name) == 1
+        and (
+            pa.types.is_string(f.type)
+            or pa.types.is_large_string(f.type)
+            or pa.types.is_binary(f.type)
+            or pa.types.is_large_binary(f.type)
+        )
+    ]
+    reader = pq.ParquetFile(pa.BufferReader(data), read_dictionary=texts)
+    rows = decoded = 0
+    try:
+        for batch in reader.iter_batches(batch_size=PARQUET_BATCH_ROWS, use_threads=False):
+            rows += batch.num_rows
+            check_rows(shown, rows)
+            decoded += sum(_decoded_bytes(column) for column in batch.columns)
+            refuse_over(shown, rows * (ROW_COST + VALUE_COST * batch.num_columns) + decoded)
+    except pa.ArrowException as exc:
+        raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
+
+
+def _decoded_bytes(column: Any) -> int:
+    """The bytes ``column`` holds once decoded: a dictionary's cells counted one by one."""
+    import pyarrow as pa
+    import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+    if isinstance(column, pa.DictionaryArray):
+        lengths = pc.binary_length(column.dictionary)
+        total = pc.sum(pc.take(lengths, column.indices)).as_py() or 0
+        return int(total) + int(column.indices.nbytes)
+    return int(column.nbytes)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return cap_text(visible(text), 200)
