@@ -304,8 +304,8 @@ def test_bad_input_is_a_tool_error_that_says_what_and_how_and_the_server_keeps_s
         "row as an object of column: value."
     )
     assert error_of(server, "chart_rows", {**good, "resultColumns": {"v": "integer"}}) == (
-        "tool 'unnamed_tool' declares column 'v' as \"integer\"; use one of number, string, boolean, "
-        "date (or leave the column undeclared)"
+        "tool 'unnamed_tool' declares column 'v' as \"integer\"; use one of number, string, "
+        "boolean, date (or leave the column undeclared)"
     )
     assert error_of(server, "chart_rows", {**good, "resultColumns": ["k", "v"]}).startswith(
         "resultColumns must be an object mapping column names to types, got an array; pass e.g. "
