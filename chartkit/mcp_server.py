@@ -525,9 +525,9 @@ def _read_file(
         file = locate(path, roots)
         data = read_bounded(file, path, roots)
         if suffix in (".csv", ".parquet"):
-            result = _table(data, file.name, shown, declaration)
+            result = _table(data, Path(path).name, shown, declaration)
         else:
-            result = _json_result(data, file, shown, index=index)
+            result = _json_result(data, Path(path).name, shown, index=index)
             if declaration is not None:
                 result = _result(result.tool, result.rows, declaration, like=result)
         if isinstance(result.rows, list):
@@ -567,7 +567,9 @@ def _table(data: bytes, name: str, shown: str, declaration: Any) -> ToolResult:
     return read_table(data, name, declaration)
 
 
-def _json_result(data: bytes, file: Path, shown: str, *, index: int | None) -> ToolResult:
+def _json_result(data: bytes, name: str, shown: str, *, index: int | None) -> ToolResult:
+    """A ``.json`` or ``.jsonl`` file named ``name`` (as the caller named it) as one result."""
+    file = Path(name)
     lines = file.suffix.lower() in (".jsonl", ".ndjson")
     refuse_over(shown, json_cost(data, lines=lines))
     text = data.decode("utf-8")
