@@ -220,7 +220,11 @@ def read_parquet(source: str | Path | bytes, *, name: str = "input.parquet") -> 
 
     label = Path(source).name if isinstance(source, Path | str) else name
     try:
-        table = pa.parquet.read_table(BytesIO(source) if isinstance(source, bytes) else source)
+        # One thread: pyarrow's reader threads on an in-memory buffer can abort the process at
+        # exit ("terminate called without an active exception"; issue 18, item 3).
+        table = pa.parquet.read_table(
+            BytesIO(source) if isinstance(source, bytes) else source, use_threads=False
+        )
     except (pa.ArrowException, OSError) as exc:
         raise ToolResultError(f"{label} is not a readable Parquet file: {exc}") from None
     meta = (table.schema.metadata or {}).get(METADATA_KEY.encode())
