@@ -311,9 +311,7 @@ class _ChartServer(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                raise ToolError(
-                    f"Error executing tool {name}: {_invalid(cause, accepted or ())}"
-                ) from cause
+                raise ToolError(f"Error executing tool {name}: {_invalid(cause)}") from cause
             text = _writable(str(exc))
             if text == str(exc):
                 raise
@@ -328,7 +326,7 @@ def _arguments(tool: Any) -> tuple[str, ...]:
     return tuple(p for p in inspect.signature(tool).parameters if p not in ("ctx", "offered"))
 
 
-def _invalid(error: ValidationError, accepted: tuple[str, ...]) -> str:
+def _invalid(error: ValidationError) -> str:
     """Pydantic's validation errors as sentences naming the argument, what it takes, and the
     value sent (no URL, no model name)."""
     clauses: list[str] = []
