@@ -152,7 +152,9 @@ def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
     for tool in tools.values():
         assert tool.meta["ui"] == {"resourceUri": VIEW_URI}
         assert tool.annotations.read_only_hint is True
-        assert tool.annotations.open_world_hint is False
+    # chart_rows reads only the rows it is given; chart_file reads the disk (issue 18, item 14).
+    assert tools["chart_rows"].annotations.open_world_hint is False
+    assert tools["chart_file"].annotations.open_world_hint is True
     assert page.mime_type == APP_MIME_TYPE
     assert page.text.startswith("<!doctype html>")
     assert "unsafe-eval" not in page.text
