@@ -605,6 +605,65 @@ def test_a_rejected_upload_says_why_in_words_and_the_next_clears_it(explorer: Ap
     assert table(at, "lun", "host")["host"].tolist() == ["vdi-a", "vdi-b"]
 
 
+BAD_CSV = (
+    b"logical_unit_number,host_group,capacity_gb\n"
+    b"0,vdi-a,100\n,vdi-a,200\n3,vdi-b,50\nn/a,vdi-b,70\n5,vdi-c,20\n6,vdi-c,30\n7,vdi-d,40\n"
+)
+
+
+def test_an_uploaded_csv_is_read_again_by_the_declaration_written_in_the_editor(
+    explorer: AppTest,
+) -> None:
+    """docs/csv.md: after a declaration is edited the cells are parsed by the new types, as
+    ``chartkit explore bad.csv`` and ``chartkit check --columns`` read them — not the text
+    they were read as checked again (which flagged all 7 rows, the first ``"0"``)."""
+    at = upload(explorer, "bad.csv", BAD_CSV)
+    assert verdict(at).startswith("Not measured")
+    assert any(t.startswith("The result declares nothing") for t in texts(at, "caption"))
+    key = f"decl-type:upload:{upload_key(at)}#0:"
+    for column, kind in (("logical_unit_number", "number"), ("host_group", "string"),
+                         ("capacity_gb", "number")):  # fmt: skip
+        at.selectbox(key=key + column).set_value(kind)
+    at = ok(at.run())
+    assert verdict(at) == (
+        "1 finding under warn on 'logical_unit_number' — the rows pass as returned; details "
+        "below the chart."
+    )
+    assert blocks(at)["logical_unit_number"].startswith(
+        "**column-type-mismatch** — 'bad' declares column 'logical_unit_number' as number, "
+        "and 2 of 7 rows hold something else — the first is null (null). 1 of those rows "
+        "holds nothing"
+    )
+    assert "capacity_gb" not in blocks(at)
+    assert highlighted_cells(at) == [(1, 0), (3, 0)]  # the empty cell and "n/a", nothing else
+    assert table(at, "logical_unit_number", "capacity_gb")["capacity_gb"].tolist() == [
+        100, 200, 50, 70, 20, 30, 40,
+    ]  # fmt: skip
+    assert the_chart(at)["encoding"]["y"]["field"] == "capacity_gb"
+    shown = " ".join(texts(at, "caption") + texts(at, "markdown") + texts(at, "info"))
+    assert "The result declares nothing" not in shown
+    assert "undeclared, inferred" not in shown and "(undeclared" not in shown
+    assert (
+        "The result came without a declaration; this one is written here. Every edit reads "
+        "the file's cells again by it, then re-runs the check and the view at once."
+    ) in texts(at, "caption")
+
+
+def test_a_csv_is_read_again_by_each_declaration_the_way_the_command_line_reads_it() -> None:
+    from chartkit.csvread import read_csv
+
+    loaded = ex.load_bytes(BAD_CSV, "bad.csv")
+    declared = {"logical_unit_number": "number", "capacity_gb": "number"}
+    again = loaded.redeclared(0, declared)
+    expected = read_csv(BAD_CSV, declared, name="bad.csv")
+    assert (again.tool, again.rows, again.result_columns) == (
+        expected.tool, expected.rows, expected.result_columns,
+    )  # fmt: skip
+    assert loaded.redeclared(0, None).rows == loaded.results[0].rows
+    json_loaded = ex.load_bytes(b'[{"lun": "0"}]', "rows.json")
+    assert json_loaded.redeclared(0, {"lun": "number"}).rows == [{"lun": "0"}]  # as returned
+
+
 def test_an_absent_key_reads_differently_from_a_null(explorer: AppTest) -> None:
     rows = [{"a": 1.0, "b": None}, {"a": 2.0}, {"a": 3.0, "b": "x"}]
     at = explorer

@@ -152,7 +152,9 @@ class Loaded:
     """What reading a source gave: the results, or an error sentence, and an optional warning.
 
     ``warning`` is set when a malformed declaration was set aside so the rows can still be
-    looked at (and a declaration written for them in the editor).
+    looked at (and a declaration written for them in the editor). ``csv`` holds an uploaded
+    CSV file's bytes: its cells are text until a declaration says what they are, so an edited
+    declaration reads them again (``redeclared``).
     """
 
     name: str
@@ -160,6 +162,28 @@ class Loaded:
     error: str | None = None
     warning: str | None = None
     size: int = 0
+    csv: bytes | None = field(default=None, repr=False)
+
+    def redeclared(self, index: int, declaration: Mapping[str, Any] | None) -> ToolResult:
+        """Result ``index`` under ``declaration`` (None: undeclared).
+
+        A CSV file's cells are parsed again by the new declared types with
+        ``chartkit.csvread.read_csv`` — the reading ``chartkit check --columns`` and
+        ``chartkit explore FILE.csv`` give — so a ``0`` declared number is the number 0, not
+        the text ``"0"`` (docs/csv.md). Other results keep their rows as returned.
+
+        >>> loaded = load_bytes(b"lun\\n0\\nn/a\\n", "luns.csv")
+        >>> loaded.results[0].rows, loaded.redeclared(0, {"lun": "number"}).rows
+        ([{'lun': '0'}, {'lun': 'n/a'}], [{'lun': 0}, {'lun': 'n/a'}])
+        """
+        result = self.results[index]
+        if self.csv is None or (declaration is None and result.result_columns is None):
+            return with_declaration(result, declaration)
+        from chartkit.csvread import read_csv
+
+        return read_csv(
+            self.csv, declaration, tool=result.tool, name=self.name, call_id=result.call_id
+        )
 
     @property
     def total_rows(self) -> int:
@@ -218,7 +242,8 @@ def _not_a_result_file(name: str, suffix: str) -> str:
 
 
 def _load_csv(data: bytes | str, name: str, size: int) -> Loaded:
-    """A CSV upload: one undeclared result whose cells stay text (declare them in the editor)."""
+    """A CSV upload: one undeclared result whose cells stay text until the editor declares
+    them (``Loaded.redeclared`` reads them again by that declaration)."""
     from chartkit.csvread import read_csv
 
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -226,7 +251,7 @@ def _load_csv(data: bytes | str, name: str, size: int) -> Loaded:
         result = read_csv(raw, name=name)
     except ChartkitError as exc:
         return Loaded(name, error=str(exc), size=size)
-    return Loaded(name, (result,), size=size)
+    return Loaded(name, (result,), size=size, csv=raw)
 
 
 def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Loaded:

@@ -45,6 +45,10 @@ __all__ = ["main"]
 AUTO = "(automatic)"
 LEDGER_TABLE_ROWS = 200  # a run ledger up to this long is a static table whose cells wrap
 HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
+DIAL_HELP = (
+    "The checkColumnTypes setting, named as the specification names it. It decides what "
+    "happens when a declared column holds something other than its declared type."
+)
 MODE_HELP = {
     "off": "nothing measured",
     "warn": "findings filed; the rows pass as returned",
@@ -63,6 +67,14 @@ def _load_path(path: str, mtime: float, size: int, limit: int) -> ex.Loaded:
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _load_data(digest: str, name: str, limit: int, _data: bytes) -> ex.Loaded:
     return ex.load_bytes(_data, name, limit=limit)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _redeclared(
+    skey: str, index: int, decl: str, _loaded: ex.Loaded, _declaration: dict[str, Any] | None
+) -> ToolResult:
+    """The picked result under the editor's declaration (a CSV upload's cells read again)."""
+    return _loaded.redeclared(index, _declaration)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -291,18 +303,21 @@ def _pick_result(skey: str, results: Sequence[ToolResult]) -> int:
 
 def _dial() -> CheckMode:
     mode = st.radio(
-        "The dial — checkColumnTypes",
+        "The dial — what a column of the wrong type does",
         CHECK_MODES,
         index=CHECK_MODES.index(ex.DEFAULT_MODE),
         horizontal=True,
         key="mode",
         captions=[MODE_HELP[m] for m in CHECK_MODES],
+        help=DIAL_HELP,
     )
     return mode or ex.DEFAULT_MODE
 
 
-def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
-    """Per column a type select and a nullable toggle; answers the edited declaration."""
+def _editor(rkey: str, result: ToolResult, *, reread: bool = False) -> dict[str, Any] | None:
+    """Per column a type select and a nullable toggle; answers the edited declaration.
+
+    ``reread``: the cells are text from a CSV file, read again by each edited declaration."""
     columns = ex.editor_columns(result)
     declared = result.result_columns or {}
     types = [ex.UNDECLARED, *COLUMN_TYPES]
@@ -327,23 +342,34 @@ def _editor(rkey: str, result: ToolResult) -> dict[str, Any] | None:
     if not columns:
         box.caption("No columns to declare: the rows are not a list of objects.")
         return None
-    box.caption(
-        (
-            "Starts from the result's declaration. "
-            if declared
-            else "The result declares nothing: pick a type per column to write a declaration. "
-        )
-        + "Every edit re-runs the check and the view at once."
-    )
+    if declared:
+        opening = "Starts from the result's declaration. "
+    elif n:
+        opening = "The result came without a declaration; this one is written here. "
+    else:
+        opening = "The result declares nothing: pick a type per column to write a declaration. "
+    again = "reads the file's cells again by it, then re-runs" if reread else "re-runs"
+    box.caption(opening + f"Every edit {again} the check and the view at once.")
     choices: dict[str, tuple[str, bool]] = {}
     per_row = 3
     for start in range(0, len(columns), per_row):
         cells = box.columns(per_row)
         for cell, column in zip(cells, columns[start : start + per_row], strict=False):
             tkey, nkey = keys[column]
-            left, right = cell.columns([3, 2], vertical_alignment="bottom")
-            kind = left.selectbox(md(column, one_line=True), types, key=tkey)
-            nullable = right.toggle("nullable", key=nkey, disabled=kind == ex.UNDECLARED)
+            # Widget labels are Markdown on screen and plain text to a screen reader (their
+            # aria-label): the name is shown escaped above, and labels the controls as typed.
+            plain = visible_controls(column)
+            cell.markdown(f"**{md(column, one_line=True)}**")
+            left, right = cell.columns([3, 2], vertical_alignment="center")
+            kind = left.selectbox(plain, types, key=tkey, label_visibility="collapsed")
+            with right.container(horizontal=True, vertical_alignment="center", gap="small"):
+                nullable = st.toggle(
+                    f"{plain} nullable",
+                    key=nkey,
+                    disabled=kind == ex.UNDECLARED,
+                    label_visibility="collapsed",
+                )
+                st.caption("nullable")
             choices[column] = (kind or ex.UNDECLARED, bool(nullable))
     declaration = ex.declaration_from_choices(choices)
     text = ex.declaration_json(declaration)
@@ -508,10 +534,21 @@ TABLE_CSS = """<style>
 """Static tables fit their container at any width: a long cell wraps, even mid-word."""
 
 
+DISPOSITION_GLOSS = (
+    "One row per check, in the disposition report's own words: seam `write` — the check runs "
+    "where a tool's answer is written into the run; checked — results it measured; findings — "
+    "results it filed a finding on; notApplicable — results it could not measure (the dial "
+    "off, no declaration, or rows it cannot read); lastFiredAt — when it last filed a finding "
+    "(UTC)."
+)
+"""What the disposition table's column names mean, said under each such table."""
+
+
 def _disposition(rows: Sequence[Any], *, key: str) -> None:
     """The disposition rows as a static table the width of the page (every cell visible)."""
     frame = pd.DataFrame(ex.disposition_table(rows)).fillna({"lastFiredAt": "—"})
     st.table(frame, hide_index=True)
+    st.caption(DISPOSITION_GLOSS)
 
 
 def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -> None:
@@ -866,9 +903,9 @@ def main() -> None:
     # editor sits below them but runs first, since its choices are the declaration.
     header, verdict, chart, details, ledger, editor, rows = (st.container() for _ in range(7))
     with editor:
-        declaration = _editor(rkey, original)
+        declaration = _editor(rkey, original, reread=loaded.csv is not None)
     try:
-        result = ex.with_declaration(original, declaration)
+        result = _redeclared(skey, index, ex.declaration_json(declaration), loaded, declaration)
     except ChartkitError as exc:  # the editor cannot make one, but never break the page
         st.error(md(exc))
         result = original
