@@ -112,7 +112,7 @@ class Roots:
                 )
             if path not in resolved:
                 resolved.append(path)
-        return cls(tuple(resolved), "--root")
+        return cls(tuple(resolved), "--root", refused=None if resolved else "no root was given")
 
     @classmethod
     def working_directory(cls) -> Roots:
@@ -163,7 +163,7 @@ def locate(path: str, roots: Roots) -> Path:
     shown = shown_path(path)
     fix = (
         "start the server with --root DIR for the directory that holds it"
-        if roots.origin != "--root"
+        if roots.origin != "--root" or not roots.dirs
         else "move the file under one of them, or add its directory with another --root DIR"
     )
     if not roots.dirs:

@@ -421,3 +421,18 @@ def test_the_log_counts_findings_and_never_quotes_a_value(tmp_path: Path) -> Non
         "chart_file: 1 finding(s) against the declaration of 'keys' in column(s) 'api_key'"
     ) in written
     assert "in column(s) 'pin\\\\nFAKE'" in written
+
+
+def test_a_server_built_with_no_roots_serves_nothing_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_text("region\neu\n", encoding="utf-8")
+    server = chart_server.build_server(roots=[])
+
+    async def go() -> mcp_types.CallToolResult:
+        async with mcp.Client(server) as client:
+            return await client.call_tool("chart_file", {"path": str(tmp_path / "a.csv")})
+
+    assert error(anyio.run(go), "chart_file") == (
+        f"cannot chart {str(tmp_path / 'a.csv')!r}: chart_file serves no files (no root was "
+        "given); start the server with --root DIR for the directory that holds it, or pass the "
+        "rows to chart_rows"
+    )
