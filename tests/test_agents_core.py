@@ -62,3 +62,13 @@ def test_the_dial_refuses_a_word_it_does_not_know_and_a_bad_declaration_naming_t
         ToolDial("warn", {"t": {"lun": "integer"}})
     with pytest.raises(ChartkitError, match="result_columns maps each tool's name"):
         ToolDial("warn", [("t", {})])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["chartkit.agents._dial", "chartkit.agents.pydantic_ai"])
+def test_the_docstring_examples_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
+    assert result.attempted > 0 and result.failed == 0

@@ -155,3 +155,12 @@ def test_a_tool_declares_its_columns_where_it_is_added_and_undeclared_ones_pass(
         check.tool(mappings([]), result_columns={"lun": "integer"})
     with pytest.raises(ChartkitError, match="takes a LangChain tool"):
         check.tool(len)  # type: ignore[arg-type]
+
+
+def test_a_tool_call_invoked_directly_answers_the_tool_message_a_tool_node_sends() -> None:
+    check = ColumnCheck("enforce", {"host_group_mappings": DECLARED})
+    (wrapped,) = check.tools([mappings(FIELD_BUG)])
+    call = {"name": "host_group_mappings", "args": {}, "id": "call-7", "type": "tool_call"}
+    message = wrapped.invoke(call)
+    assert isinstance(message, ToolMessage)
+    assert (message.status, message.tool_call_id, message.content) == ("error", "call-7", REFUSAL)
