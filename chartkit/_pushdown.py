@@ -200,7 +200,10 @@ def _engine_plan(
     plan = replace(plan, alternatives=alternatives)
     if plan.kind == "chart":
         plan = _put_back(plan, reduced)
-    return plan
+    # the structured notes of the answer's plan that still say what the chart shows (a
+    # stand-in's counts, rewritten above, are not the rows')
+    said = set(plan.notes)
+    return replace(plan, facts=tuple(f for f in plan.facts if f.sentence in said))
 
 
 def _all_profiles(

@@ -54,6 +54,7 @@ from chartkit.options import (
     ChartOptions,
 )
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
+from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
 
 __all__ = [
     "AGGREGATES",
@@ -129,6 +130,20 @@ class Plan:
     time_unit: str | None = None
     alternatives: tuple[Alternative, ...] = ()
     left_out: int = 0
+    facts: tuple[Note, ...] = ()
+    reduction: Reduction = field(default_factory=Reduction)
+
+    @property
+    def spec(self) -> ChartSpec:
+        """The plan as values: mark, channels, the reduction and the structured notes."""
+        channels = tuple(
+            ChannelSpec(c, e.column, e.type, e.aggregate, e.bin, e.measures)
+            for c, e in self.encodings.items()
+        )
+        return ChartSpec(
+            self.kind, self.reason, self.mark, channels, self.reduction, self.facts,
+            self.horizontal,
+        )  # fmt: skip
 
 
 def plan_view(
@@ -206,7 +221,7 @@ class _Prepared:
 
     values: pd.Series
     unplaced: Any
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     utc: bool
 
 
@@ -236,13 +251,18 @@ class _Planner:
         self._reset()
 
     def _reset(self) -> None:
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
+        self.reduction: dict[str, Any] = {}  # what the rows were reduced to, for Plan.spec
         self.refusals: list[AxisRefusal] = []
         self.fields: dict[str, str] = {}
         self.utc: set[str] = set()  # date columns holding aware times, shown in UTC
         self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
         self.log_refused = False
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
+
+    def _say(self, kind: NoteKind, sentence: str, column: str | None = None, **counts: int) -> None:
+        """A note: its kind, column and counts, and the sentence made from them."""
+        self.notes.append(Note(kind, sentence, column, tuple(counts.items())))
 
     # -- choosing columns ---------------------------------------------------------------
 
@@ -293,7 +313,8 @@ class _Planner:
             )
             self.drawn = {}
             table = replace(single, kind="table", reason=reason, mark=None, encodings={},
-                            data=None, horizontal=False, title=None, order=None)  # fmt: skip
+                            data=None, horizontal=False, title=None, order=None,
+                            reduction=Reduction())  # fmt: skip
             return self._finish(table, picked_x=False, picked_y=False, picked=picked)
         self._reset()
         reason = self._no_measure_reason()
@@ -440,11 +461,13 @@ class _Planner:
         """A category too wide for colors or small charts is said, never silently merged."""
         for q in self.profiles.values():
             if q.usable and q.type == "nominal" and not q.id_like and q.distinct > MAX_FACETS:
-                self.notes.append(
+                self._say(
+                    "not-split",
                     f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
                     f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
-                    f"not split by it; pick it as x for bars per {q.name}."
-                )
+                    f"not split by it; pick it as x for bars per {q.name}.",
+                    q.name, values=q.distinct,
+                )  # fmt: skip
                 return
 
     def _too_many_colors(
@@ -454,10 +477,12 @@ class _Planner:
         if cp.distinct <= MAX_COLOR_CATEGORIES:
             return cp, fp
         if fp is None:
-            self.notes.append(
+            self._say(
+                "facets-for-colors",
                 f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-                f"colors that can be told apart: one small chart per {cp.name} instead."
-            )
+                f"colors that can be told apart: one small chart per {cp.name} instead.",
+                cp.name, values=cp.distinct,
+            )  # fmt: skip
             return None, cp
         self.refusals.append(
             AxisRefusal(
@@ -580,11 +605,13 @@ class _Planner:
             return
         for q in self.profiles.values():
             if q.usable and q.id_like:
-                self.notes.append(
+                self._say(
+                    "identifier",
                     f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
                     f"{q.rows:,} values are distinct (over 80%), so it reads as an identifier, "
-                    "not a category. Pick it as x to chart it anyway."
-                )
+                    "not a category. Pick it as x to chart it anyway.",
+                    q.name, distinct=q.distinct, rows=q.rows,
+                )  # fmt: skip
 
     # -- preparing values ---------------------------------------------------------------
 
@@ -607,11 +634,13 @@ class _Planner:
                     if q.declared == "number" and numeric_strings_only(series, bad)
                     else ""
                 )
-                self.notes.append(
+                self._say(
+                    "left-out",
                     f"{int(bad.sum()):,} of {v.total:,} rows are left out of the {channel} axis: "
                     f"{q.name} is declared {q.declared} and they {describe_offenders(v)}"
-                    f"{quoted}. Nothing was converted."
-                )
+                    f"{quoted}. Nothing was converted.",
+                    q.name, rows=int(bad.sum()), of=v.total,
+                )  # fmt: skip
         out: dict[str, pd.Series] = {}
         dropped = np.zeros(np.count_nonzero(keep), dtype=bool)
         every = bool(keep.all())  # then no column is copied just to keep every row
@@ -645,13 +674,17 @@ class _Planner:
                 )
             )
             n = int(empty.sum())
-            self.notes.append(f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.")
+            first = next(q.name for _, q in used if q.type != "nominal" and q.name not in skip)
+            self._say(
+                "no-value", f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.",
+                first, rows=n,
+            )  # fmt: skip
             data = data[~empty]
             self.left_out += n
         if data.empty:
             raise _NothingToDraw(
                 "Every row is left out of the chart, so there is nothing to draw: "
-                + " ".join(dict.fromkeys(self.notes))
+                + " ".join(dict.fromkeys(n.sentence for n in self.notes))
             )
         return data.reset_index(drop=True)
 
@@ -669,9 +702,11 @@ class _Planner:
         """
         unplaced = np.zeros(len(series), dtype=bool)
         if q.source == "inferred":
-            self.notes.append(
+            self._say(
+                "inferred",
                 f"{q.name} is not declared: Altair inferred it as {q.type} from its values. "
-                "Declaring it in resultColumns would make its type exact."
+                "Declaring it in resultColumns would make its type exact.",
+                q.name,
             )
         if q.type == "quantitative":
             if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
@@ -751,10 +786,12 @@ class _Planner:
     ) -> None:
         n = int(mask.sum())
         first = _short(series[mask].iloc[0])
-        self.notes.append(
+        self._say(
+            "unplaced",
             f"{_rows_hold(n)} {what} in {q.name} (first: {first}) and {_be(n)} left out of the "
-            f"{channel} axis. Nothing was converted."
-        )
+            f"{channel} axis. Nothing was converted.",
+            q.name, rows=n,
+        )  # fmt: skip
 
     def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
         title = kw.pop("title", None) or (f"{q.name} (UTC)" if q.name in self.utc else q.name)
@@ -892,18 +929,23 @@ class _Planner:
             data = reduced
             period = f"{_duration(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
-            self.notes.append(
+            self.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
+            self._say(
+                "bucketed",
                 f"{rows:,} rows are drawn as {len(data):,} points: the {aggregate} of {what} per "
-                f"{period}{split} (over max_points={self.max_points:,} rows)."
-            )
+                f"{period}{split} (over max_points={self.max_points:,} rows).",
+                xp.name, rows=rows, points=len(data), seconds=seconds,
+            )  # fmt: skip
         elif shared:
             aggregate = how or "mean"
             if how is None:
                 share = f"{unit} of {xp.name}" if unit else xp.name
                 by_series = f" and {cp.name}" if cp else ""
-                self.notes.append(
+                self._say(
+                    "shared",
                     f"Several rows share a {share}{by_series}; the chart draws the mean of "
-                    f"{what} for each."
+                    f"{what} for each.",
+                    xp.name,
                 )
             if cp is None and fp is None and not multi:
                 self._note_unsplit(xp)
@@ -913,9 +955,10 @@ class _Planner:
                 data = data.sort_values(fx, kind="stable")
             data = data.reset_index(drop=True)
         if self.opts.sort is not None:
-            self.notes.append(
+            self._say(
+                "option-ignored",
                 f"sort={_show_sort(self.opts.sort)} orders categories; a line over time is "
-                "ordered by its dates."
+                "ordered by its dates.",
             )
         one_date = data[fx].nunique() == 1
         yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
@@ -995,10 +1038,13 @@ class _Planner:
                 if not yps
                 else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
             )
-            self.notes.append(
+            self.reduction = {"top": MAX_BAR_CATEGORIES}
+            self._say(
+                "top",
                 f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
-                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out."
-            )
+                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
+                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
+            )  # fmt: skip
             ranking = ranking.head(MAX_BAR_CATEGORIES)
             data = data[data[fx].isin(ranking.index)]
         order = self._order(xp, list(ranking.index))
@@ -1065,10 +1111,12 @@ class _Planner:
         listed = [v for v in sort if v in set(present)]
         absent = [v for v in sort if v not in set(present)]
         if absent:
-            self.notes.append(
+            self._say(
+                "sort-absent",
                 f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of "
-                f"{xp.name} holds."
-            )
+                f"{xp.name} holds.",
+                xp.name, values=len(absent),
+            )  # fmt: skip
         return listed + [v for v in present if v not in set(listed)]
 
     def _log_check(self, data: pd.DataFrame, fy: str, what: str) -> pd.DataFrame:
@@ -1079,11 +1127,13 @@ class _Planner:
         bad = values <= 0
         if bad.any():
             self.log_refused = True
-            self.notes.append(
+            self._say(
+                "log-refused",
                 f"scale='log' is refused: {int(bad.sum()):,} of the {len(values):,} values drawn "
                 f"for {what} are zero or negative (first: {_short(values[bad][0])}), which a log "
-                "scale cannot place; the axis stays linear."
-            )
+                "scale cannot place; the axis stays linear.",
+                None, values=int(bad.sum()), of=len(values),
+            )  # fmt: skip
         return data
 
     def _scatter(
@@ -1101,9 +1151,10 @@ class _Planner:
         fx, fy = self.fields[xp.name], self.fields[yp.name]
         said = f"{self._said(xp, True)} and {self._said(yp, True)}"
         if self.opts.aggregate is not None:
-            self.notes.append(
+            self._say(
+                "option-ignored",
                 f"aggregate={self.opts.aggregate!r} is not applied: a scatter plot draws one "
-                "point per row."
+                "point per row.",
             )
         self.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                       "facet": fp.name if fp else None}  # fmt: skip
@@ -1128,11 +1179,14 @@ class _Planner:
                 }
             )
             lost = [q.name for q in (cp, fp) if q is not None]
-            self.notes.append(
+            self.reduction = {"bins": (bins, bins), "aggregate": "count"}
+            self._say(
+                "heatmap",
                 f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
                 f"max_points={self.max_points:,} rows)"
-                + (f"; {_join(lost)} is not shown in a heatmap." if lost else ".")
-            )
+                + (f"; {_join(lost)} is not shown in a heatmap." if lost else "."),
+                None, rows=rows, bins=bins,
+            )  # fmt: skip
             enc = {
                 "x": self._enc("x", xp, bin=True),
                 "y": self._enc("y", yp, bin=True),
@@ -1172,7 +1226,9 @@ class _Planner:
         if len(distinct) < COUNT_BARS_UNDER:
             distinct = np.unique(values)
         if self.opts.scale == "log":
-            self.notes.append("scale='log' is not applied: a histogram's bins are linear.")
+            self._say(
+                "option-ignored", "scale='log' is not applied: a histogram's bins are linear."
+            )
         if len(distinct) < COUNT_BARS_UNDER:
             counts = pd.Series(values).value_counts().sort_index()
             data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
@@ -1219,7 +1275,8 @@ class _Planner:
             encodings=dict(enc),
             data=data,
             refusals=tuple(self.refusals),
-            notes=tuple(dict.fromkeys(self.notes)),
+            notes=tuple(dict.fromkeys(n.sentence for n in self.notes)),
+            facts=_facts(self.notes),
             horizontal=horizontal,
             title=title,
             order=order,
@@ -1227,6 +1284,32 @@ class _Planner:
             scale="linear" if self.log_refused else self.opts.scale,
             format=self.opts.format,
             time_unit=self.opts.time_unit,
+            reduction=self._reduction(mark, enc),
+        )
+
+    def _reduction(self, mark: str, enc: Mapping[str, Encoding]) -> Reduction:
+        """What the rows were reduced to: the keys of an aggregated chart, its aggregate, the
+        bucket or unit, the bins, the top-N kept."""
+        measure = [e for e in enc.values() if e.aggregate is not None]
+        binned = tuple(HISTOGRAM_BINS for e in enc.values() if e.bin) if mark == "bar" else ()
+        # an aggregated chart is grouped by every other channel's column (the measures' names,
+        # when several are drawn, are a key too)
+        keys = tuple(
+            dict.fromkeys(
+                "measure" if e.column == MEASURE and e.measures else e.column
+                for e in enc.values()
+                if e.aggregate is None and not e.bin
+            )
+        ) if measure else ()  # fmt: skip
+        y = measure[0].aggregate if measure else None
+        got = dict(self.reduction)
+        return Reduction(
+            keys=keys,
+            aggregate=got.get("aggregate", y),
+            bucket_seconds=got.get("bucket_seconds"),
+            time_unit=self.opts.time_unit,
+            bins=got.get("bins", binned),
+            top=got.get("top"),
         )
 
     def _head_varies(
@@ -1283,7 +1366,8 @@ class _Planner:
             kind="table",
             reason=reason,
             refusals=tuple(self.refusals),
-            notes=tuple(dict.fromkeys(self.notes)),
+            notes=tuple(dict.fromkeys(n.sentence for n in self.notes)),
+            facts=_facts(self.notes),
         )
 
 
@@ -1771,3 +1855,14 @@ def _category_key(value: Any) -> tuple[int, Any]:
     if isinstance(value, int | float | np.integer | np.floating):
         return (1, float(value))
     return (2, str(value))
+
+
+def _facts(notes: list[Note]) -> tuple[Note, ...]:
+    """The notes, each sentence once (the first note that says it)."""
+    seen: set[str] = set()
+    out = []
+    for n in notes:
+        if n.sentence not in seen:
+            seen.add(n.sentence)
+            out.append(n)
+    return tuple(out)

@@ -13,5 +13,17 @@ values whose sentence is made once, from their fields.
 from __future__ import annotations
 
 from chartkit.plan.rules import RULES, Alternative, Need, Rule, candidates, rule_table
+from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, Reduction
 
-__all__ = ["RULES", "Alternative", "Need", "Rule", "candidates", "rule_table"]
+__all__ = [
+    "RULES",
+    "Alternative",
+    "ChannelSpec",
+    "ChartSpec",
+    "Need",
+    "Note",
+    "Reduction",
+    "Rule",
+    "candidates",
+    "rule_table",
+]
