@@ -8,9 +8,7 @@ each chart kind, over ``max_points``, to pandas' chart of the same rows (``same_
 
 Left to the engines themselves: DuckDB reads an Arrow name only up to a NUL (the column is
 another name there), and polars cannot export a name holding a NUL over Arrow's C interface;
-so the NUL case runs on pyarrow. Regex syntax and ``*`` reach the engine check of
-``_frame_check.py`` (the declaration's check, not the chart) on DuckDB and polars: those are
-marked, not skipped, until the check names columns by position too.
+so the NUL case runs on pyarrow.
 """
 
 from __future__ import annotations
@@ -61,9 +59,6 @@ CHARTS = [
 ]
 
 ENGINES = ["duckdb", "polars", "pyarrow"]
-_CHECK = pytest.mark.xfail(
-    reason="the engine check (_frame_check.py) reads this name as an expression", strict=False
-)
 
 
 def params() -> list[Any]:
@@ -72,8 +67,7 @@ def params() -> list[Any]:
         for engine in ENGINES:
             if case == "NUL" and engine != "pyarrow":
                 continue  # the engine itself cannot hold such a name (see the module's doc)
-            marks = [_CHECK] if case == "regex syntax and *" and engine != "pyarrow" else []
-            out.append(pytest.param(case, engine, marks=marks, id=f"{case}-{engine}"))
+            out.append(pytest.param(case, engine, id=f"{case}-{engine}"))
     return out
 
 
