@@ -52,7 +52,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from io import BytesIO
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -220,10 +219,10 @@ def read_parquet(source: str | Path | bytes, *, name: str = "input.parquet") -> 
 
     label = Path(source).name if isinstance(source, Path | str) else name
     try:
-        # One thread: pyarrow's reader threads on an in-memory buffer can abort the process at
+        # Arrow-owned bytes, one thread: a reader over a Python object aborted the process at
         # exit ("terminate called without an active exception"; issue 18, item 3).
         table = pa.parquet.read_table(
-            BytesIO(source) if isinstance(source, bytes) else source, use_threads=False
+            _arrow_owned(pa, source) if isinstance(source, bytes) else source, use_threads=False
         )
     except (pa.ArrowException, OSError) as exc:
         raise ToolResultError(f"{label} is not a readable Parquet file: {exc}") from None
@@ -248,6 +247,19 @@ def read_parquet(source: str | Path | bytes, *, name: str = "input.parquet") -> 
         result_columns=record.get("resultColumns"),
         call_id=call_id,
     )
+
+
+def _arrow_owned(pa: Any, data: bytes) -> Any:
+    """``data`` copied into a buffer Arrow allocated, opened as a native reader.
+
+    A reader over a Python object (``BytesIO``, or a buffer viewing ``bytes``) lets one of
+    Arrow's I/O threads call back into Python to release it; when that happens while the
+    interpreter exits, CPython ends the thread in a way C++ cannot unwind and the process
+    aborts ("terminate called without an active exception", exit 134) after a clean run.
+    """
+    buffer = pa.allocate_buffer(len(data))
+    memoryview(buffer).cast("B")[:] = data
+    return pa.BufferReader(buffer)
 
 
 # ------------------------------------------------------------------------------ the columns
