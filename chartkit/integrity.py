@@ -2,7 +2,11 @@
 
 ``check_result`` arms the check only when both halves are present — a dial other than ``off``
 and a declaration. Unarmed, or not a rowset, each check files a not-applicable disposition row
-("I could not look"), never a finding ("something was wrong").
+("I could not look"), never a finding ("something was wrong"). Under ``enforce`` a declared
+tool's answer that holds something but cannot be read as rows (a stray non-object in the list,
+a columnar dict, rows wrapped in ``{"rows": [...]}``) is refused all the same: the model reads
+a sentence saying what the answer was instead, never rows nobody could check. An empty answer
+is not refused.
 """
 
 from __future__ import annotations
@@ -15,9 +19,14 @@ from typing import Any, Literal, get_args
 from chartkit.check import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
 from chartkit.errors import ChartkitError
 from chartkit.events import publish
-from chartkit.messages import COLUMN_TYPE_CEILING, finding_message, refusal_sentence
+from chartkit.messages import (
+    COLUMN_TYPE_CEILING,
+    finding_message,
+    not_rows_sentence,
+    refusal_sentence,
+)
 from chartkit.result import ToolResult
-from chartkit.rowset import RowsetReading, read_rowset
+from chartkit.rowset import RowsetReading, describe_unread, read_rowset
 
 __all__ = [
     "CHECK_MODES",
@@ -134,17 +143,24 @@ def check_result(
             "ToolResult(tool, rows, result_columns=...) or read the wire form with "
             "ToolResult.from_wire(payload)"
         )
-    given, reading = reading, None
+    given, reading, rows = reading, None, result.rows
     if mode != "off" and result.result_columns is not None:
         rows = result.rows_to_check()  # a lone MCP object is one row here
         reading = given if given is not None and rows is result.rows else read_rowset(rows)
     if reading is None:  # unarmed, or not a rowset: nothing measured
+        what = (
+            describe_unread(rows)
+            if mode == "enforce" and result.result_columns is not None
+            else None
+        )
+        refused = not_rows_sentence(result.tool, what) if what is not None else None
         outcome = CheckOutcome(
             mode=mode,
-            status="ok",
-            delivered=result.rows,
+            status="ok" if refused is None else "invalid",
+            delivered=result.rows if refused is None else refused,
             findings=(),
             disposition=tuple(DispositionRow(k, not_applicable=1) for k in VIOLATION_KINDS),
+            refusal=refused,
         )
         return publish(result, outcome)  # the two events (chartkit.events)
     assert result.result_columns is not None

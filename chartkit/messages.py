@@ -20,6 +20,7 @@ __all__ = [
     "NOTHING_CHANGED",
     "REFUSAL_MAX_CLAUSES",
     "finding_message",
+    "not_rows_sentence",
     "refusal_sentence",
     "render_sample",
 ]
@@ -146,6 +147,26 @@ def _clause(v: ColumnViolation) -> str:
     if v.about_absence:
         clause += " (declare it nullable if a row may carry nothing)"
     return clause
+
+
+def not_rows_sentence(tool: str, what: str) -> str:
+    """The enforce-mode refusal of a declared tool's answer that is not rows: ``what`` it was.
+
+    Nothing could be checked, so nothing is filed; but the answer is not handed on unchecked.
+
+    >>> print(not_rows_sentence("t", "one object with the key 'rows'"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Result rejected: t declares the columns of its rows but returned one object with the key
+    'rows' — not rows (a list of objects, or a dataframe, with at least one row), so nothing
+    could be checked. Fix the tool so it returns one object per row, or remove the
+    declaration. No data was returned.
+    """
+    return (
+        f"Result rejected: {_bare(tool)} declares the columns of its rows but returned {what} — "
+        "not rows (a list of objects, or a dataframe, with at least one row), so nothing could "
+        "be checked. Fix the tool so it returns one object per row, or remove the declaration. "
+        "No data was returned."
+    )
 
 
 def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:

@@ -8,10 +8,11 @@ finding ("nothing was wrong" and "I could not look" stay different states).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache, cached_property
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, Final, cast
 
 import numpy as np
@@ -28,9 +29,10 @@ from chartkit._columnar import (
     remember_wall_clock,
     same_width,
 )
+from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.errors import ChartkitError
 
-__all__ = ["RowsetReading", "narwhals_to_pandas", "read_rowset"]
+__all__ = ["RowsetReading", "describe_unread", "narwhals_to_pandas", "read_rowset"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,6 +258,64 @@ def read_rowset(value: object) -> RowsetReading | None:
     if frame is None or len(frame) == 0:
         return None
     return RowsetReading(total=len(frame), frame=_string_labels(frame))
+
+
+def describe_unread(value: object) -> str | None:
+    """What ``value`` is, in a few words, when ``read_rowset`` answers None for it and it holds
+    something; None when it is empty (nothing, an empty list, object or text, no rows).
+
+    Only types, counts and at most three keys (each cut as a name in a sentence is) are said,
+    never a value: the answer may hold anything.
+
+    >>> describe_unread([{"lun": "SECRET"}, None])
+    'a list of 2 items whose item 2 is null, not an object'
+    >>> describe_unread({"rows": [{"lun": 0}]})
+    "one object with the key 'rows'"
+    >>> describe_unread([]) is None, describe_unread({}) is None, describe_unread(None) is None
+    (True, True, True)
+    """
+    if value is None:
+        return None
+    if isinstance(value, list | tuple):
+        if not value:
+            return None
+        at, odd = next((i, v) for i, v in enumerate(value) if not isinstance(v, dict))
+        items = f"{len(value):,} item{'s' if len(value) > 1 else ''}"
+        return f"a list of {items} whose item {at + 1:,} is {_kind(odd)}, not an object"
+    if isinstance(value, Mapping):
+        if not value:
+            return None
+        keys = ", ".join(repr(cap_text(str(k), NAME_MAX_CHARS)) for k in islice(value, 3))
+        more = f" and {len(value) - 3:,} more" if len(value) > 3 else ""
+        return f"one object with the key{'s' if len(value) > 1 else ''} {keys}{more}"
+    if isinstance(value, str | bytes):
+        return f"text of {len(value):,} characters" if value else None
+    if isinstance(value, bool | int | float | Decimal):
+        return _kind(value)
+    from chartkit.engines import read_engine_frame
+
+    if read_engine_frame(value) is not None:
+        return None  # an engine frame read_rowset refused has no rows
+    frame = _as_pandas(value)
+    if frame is not None and len(frame) == 0:
+        return None
+    return f"a {cap_text(type(value).__name__, NAME_MAX_CHARS)} object"
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float | Decimal):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return f"a {cap_text(type(value).__name__, NAME_MAX_CHARS)} (not a dict)"
+    return f"a {cap_text(type(value).__name__, NAME_MAX_CHARS)}"
 
 
 def _string_labels(frame: pd.DataFrame) -> pd.DataFrame:

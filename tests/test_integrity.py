@@ -20,6 +20,8 @@ from chartkit import (
     DispositionRow,
     ToolResult,
     check_result,
+    subscribe,
+    view,
 )
 
 Make = Callable[..., ToolResult]
@@ -238,9 +240,64 @@ def test_what_is_not_a_rowset_files_not_applicable_and_no_finding(
 ) -> None:
     result = mappings(rows)
     outcome = check_result(result, mode=mode)
-    assert outcome.delivered is result.rows
-    assert (outcome.status, outcome.findings) == ("ok", ())
+    assert outcome.findings == ()
     assert outcome.disposition == NOT_APPLICABLE
+    if mode == "warn" or len(rows) == 0:  # warn hands it on; an empty answer is never refused
+        assert (outcome.delivered, outcome.status, outcome.refused) == (result.rows, "ok", False)
+    else:  # enforce refuses what it could not read (tests/test_integrity.py: the sentences)
+        assert (outcome.delivered, outcome.status) == (outcome.refusal, "invalid")
+
+
+NOT_ROWS = (
+    "Result rejected: host_group_mappings declares the columns of its rows but returned {} — "
+    "not rows (a list of objects, or a dataframe, with at least one row), so nothing could be "
+    "checked. Fix the tool so it returns one object per row, or remove the declaration. No data "
+    "was returned."
+)
+
+
+@pytest.mark.parametrize(
+    ("rows", "what"),
+    [
+        ([{"logical_unit_number": "SECRET"}, None],
+         "a list of 2 items whose item 2 is null, not an object"),
+        ({"logical_unit_number": ["SECRET", 3]}, "one object with the key 'logical_unit_number'"),
+        ({"rows": [{"logical_unit_number": "SECRET"}]}, "one object with the key 'rows'"),
+        ({f"k{i}": "SECRET" for i in range(5)},
+         "one object with the keys 'k0', 'k1', 'k2' and 2 more"),
+        ("SECRET", "text of 6 characters"),
+        (["SECRET"], "a list of 1 item whose item 1 is a string, not an object"),
+        (7, "a number"),
+    ],
+)  # fmt: skip
+def test_enforce_refuses_a_declared_answer_it_cannot_read_as_rows(
+    mappings: Make, rows: Any, what: str
+) -> None:
+    seen: list[Any] = []
+    with subscribe(seen.append):
+        outcome = check_result(mappings(rows), mode="enforce")
+    assert outcome.delivered == outcome.refusal == NOT_ROWS.format(what)
+    assert "SECRET" not in outcome.delivered
+    assert (outcome.status, outcome.findings, outcome.violations) == ("invalid", (), ())
+    assert outcome.disposition == NOT_APPLICABLE  # nothing was checked: no finding is filed
+    assert [e.name for e in seen] == ["integrity.disposition"]
+    for mode in ("off", "warn"):
+        kept = check_result(mappings(rows), mode=mode)
+        assert (kept.delivered, kept.status, kept.refused) == (rows, "ok", False)
+
+
+def test_enforce_refuses_what_cannot_be_read_on_every_channel() -> None:
+    pytest.importorskip("mcp")
+    from chartkit.apps import tool_result
+
+    rows = [{"logical_unit_number": "SECRET"}, None]
+    shown = view(rows, {"logical_unit_number": "number"}, tool="host_group_mappings",
+                 mode="enforce")  # fmt: skip
+    what = "a list of 2 items whose item 2 is null, not an object"
+    assert (shown.kind, shown.reason) == ("refused", NOT_ROWS.format(what))
+    answer = tool_result(shown, rows=rows)
+    assert [block.text for block in answer.content] == [NOT_ROWS.format(what)]  # type: ignore[union-attr]
+    assert "SECRET" not in answer.model_dump_json()
 
 
 # --- disposition and the ledger ------------------------------------------------------------
