@@ -27,8 +27,11 @@ from chartkit.options import DEFAULT_FORMAT
 __all__ = [
     "CHART_HEIGHT",
     "CHART_WIDTH",
+    "DESCRIPTION_MAX_CHARS",
     "LABEL_LIMIT",
     "PALETTE",
+    "TITLE_MAX_CHARS",
+    "TOOLTIP_TITLE_MAX_CHARS",
     "build_chart",
     "chart_spec",
     "spec_to_html",
@@ -39,6 +42,15 @@ __all__ = [
 CHART_WIDTH = 560
 CHART_HEIGHT = 320
 LABEL_LIMIT = 160  # pixels a category label may take before it is cut with an ellipsis
+TITLE_MAX_CHARS: Final = 120
+"""Characters of an axis, legend, header or chart title before it is cut with ``…``: a title is
+laid out as one text (Vega's renderer is quadratic in its length); the full column name stays
+in the data (each row's field), as a literal."""
+TOOLTIP_TITLE_MAX_CHARS: Final = 1000
+"""Characters of a tooltip's title: longer than an axis's, as a tooltip is where a long name is
+read, but bounded, as each mark's accessible label repeats it."""
+DESCRIPTION_MAX_CHARS: Final = 1000
+"""Characters of the chart's description (the plan's reason) written into the spec."""
 MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when too long)
 CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
 FACET_WIDTH = 220
@@ -110,15 +122,18 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     if facet is not None:
         cell = chart.properties(width=FACET_WIDTH, height=FACET_HEIGHT)
         faceted: alt.FacetChart = cell.facet(
-            facet=alt.Facet(field=facet.field, type="nominal", title=facet.title),
+            facet=alt.Facet(field=facet.field, type="nominal", title=_title(facet.title)),
             columns=FACET_COLUMNS,
-        ).properties(description=plan.reason, **({"title": plan.title} if plan.title else {}))
+        ).properties(
+            description=_described(plan.reason),
+            **({"title": _title(plan.title)} if plan.title else {}),
+        )
         return faceted
-    properties: dict[str, Any] = {"width": CHART_WIDTH, "description": plan.reason}
+    properties: dict[str, Any] = {"width": CHART_WIDTH, "description": _described(plan.reason)}
     if not plan.horizontal:
         properties["height"] = CHART_HEIGHT  # fixed, so long category labels cannot squash it
     if plan.title:
-        properties["title"] = plan.title
+        properties["title"] = _title(plan.title)
     built: alt.Chart = chart.properties(**properties)
     return built
 
@@ -155,23 +170,37 @@ def _tooltips(plan: Plan, columns: set[str]) -> list[alt.Tooltip]:
     """Every encoded column of the mark, formatted; an aggregated mark adds its row count."""
     tips: list[alt.Tooltip] = []
     for enc in plan.encodings.values():
-        options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": enc.title}
+        title = _title(enc.title, TOOLTIP_TITLE_MAX_CHARS)
+        options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": title}
         if enc.type == "quantitative":
             options["format"] = "," if enc.aggregate == "count" else plan.format
         elif enc.type == "temporal":
             options["format"] = _time_format(plan)
         if enc.bin:
-            options["title"] = f"{enc.title} from"
+            options["title"] = f"{title} from"
             tips.append(alt.Tooltip(**options))
-            options = {**options, "field": f"{enc.field}_end", "title": f"{enc.title} to"}
+            options = {**options, "field": f"{enc.field}_end", "title": f"{title} to"}
         tips.append(alt.Tooltip(**options))
     if ROWS in columns:
         tips.append(alt.Tooltip(field=ROWS, type="quantitative", title="rows", format=","))
     return tips
 
 
+def _title(text: str, limit: int = TITLE_MAX_CHARS) -> str:
+    """A title cut at ``limit`` characters with ``…`` (see ``TITLE_MAX_CHARS``)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _described(text: str) -> str:
+    """The chart's description (its accessible name's long form), cut at
+    ``DESCRIPTION_MAX_CHARS`` with ``…``: it is laid out as text too."""
+    if len(text) <= DESCRIPTION_MAX_CHARS:
+        return text
+    return text[: DESCRIPTION_MAX_CHARS - 1] + "…"
+
+
 def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
-    options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": enc.title}
+    options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": _title(enc.title)}
     if enc.bin:
         options["bin"] = "binned"
     category = enc.type == "nominal" and channel in ("x", "y")
@@ -243,9 +272,7 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     comes back ``renderable`` (every string safe to draw, every title safe in an expression).
     """
     datasets: dict[str, Any] = {}
-    body = chart.to_dict(
-        context={"top_level": False, "pre_transform": False, "datasets": datasets}
-    )
+    body = chart.to_dict(context={"top_level": False, "pre_transform": False, "datasets": datasets})
     data = body.get("data")
     if isinstance(data, dict) and isinstance(data.get("values"), list):
         name = _dataset_name(data["values"])  # the caller turned consolidation off: do it here
@@ -307,8 +334,7 @@ def _accessible_svg(svg: str, spec: dict[str, Any]) -> str:
     head, rest = svg.split(">", 1)
     short = html.escape(visible(name), quote=True) if isinstance(name, str) and name else label
     return (
-        f'{head} role="img" aria-label="{label}"><title>{short}</title>'
-        f"<desc>{label}</desc>{rest}"
+        f'{head} role="img" aria-label="{label}"><title>{short}</title><desc>{label}</desc>{rest}'
     )
 
 

@@ -7,17 +7,32 @@ Wire form (JSON files, ``.jsonl`` runs, MCP): an object with keys ``tool``, ``ro
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
+from chartkit._safe import NAME_MAX_CHARS, cap_text, sample_text, visible
 from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ResultColumnsError, ToolResultError
 
-__all__ = ["RUN_KEYS", "WIRE_KEYS", "ToolResult", "read_results"]
+__all__ = [
+    "CALL_ID_MAX_CHARS",
+    "KEYS_LISTED_MAX",
+    "RUN_KEYS",
+    "WIRE_KEYS",
+    "ToolResult",
+    "read_results",
+]
 
 WIRE_KEYS = ("tool", "rows", "resultColumns", "callId", "description")
+
+CALL_ID_MAX_CHARS: Final = NAME_MAX_CHARS
+"""Characters of a call id kept at the door; a longer one is cut with ``… (N characters)``."""
+
+KEYS_LISTED_MAX: Final = 10
+"""Keys of a JSON object an error lists by name; the rest are counted."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,6 +46,10 @@ class ToolResult:
     (``rows_to_check``). ``declared_by`` says where the declaration came from when it was not
     written on the result itself — for an MCP tool, ``"_meta.resultColumns"`` or
     ``"outputSchema"`` (``chartkit.mcp``); it is not part of the wire form.
+
+    ``call_id`` is data too: it is cut at ``CALL_ID_MAX_CHARS`` and its unsafe characters
+    (newlines, controls, …) are written as escapes here, once, so no finding, event, log line
+    or answer that quotes it can be forged or blown up by it.
 
     >>> r = ToolResult("host_group_mappings", [{"logical_unit_number": 0}],
     ...                result_columns={"logical_unit_number": "number"}, call_id="call-1")
@@ -49,12 +68,14 @@ class ToolResult:
     def __post_init__(self) -> None:
         if not isinstance(self.tool, str) or not self.tool:
             raise ToolResultError(
-                f"tool must be a non-empty string naming the tool, got {self.tool!r}"
+                f"tool must be a non-empty string naming the tool, got {_got(self.tool)}"
             )
         for name in ("call_id", "description", "declared_by"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise ToolResultError(f"{name} must be a string or None, got {value!r}")
+                raise ToolResultError(f"{name} must be a string or None, got {_got(value)}")
+        if self.call_id is not None:
+            object.__setattr__(self, "call_id", visible(cap_text(self.call_id, CALL_ID_MAX_CHARS)))
         if self.result_columns is not None:
             object.__setattr__(
                 self, "result_columns", assert_result_columns(self.tool, self.result_columns)
@@ -79,18 +100,18 @@ class ToolResult:
         if not isinstance(payload, Mapping):
             raise ToolResultError(
                 f"a tool result must be a JSON object with keys {', '.join(WIRE_KEYS)}; "
-                f"got {type(payload).__name__}"
+                f"got {cap_text(type(payload).__name__, NAME_MAX_CHARS)}"
             )
         if "tool" not in payload or "rows" not in payload:
             missing = [k for k in ("tool", "rows") if k not in payload]
             raise ToolResultError(
                 f"a tool result needs the key(s) {', '.join(map(repr, missing))}; it has "
-                f"{', '.join(map(repr, payload)) or 'no keys'}"
+                f"{_keys(payload, len(payload)) or 'no keys'}"
             )
         unknown = [k for k in payload if k not in WIRE_KEYS]
         if unknown:
             raise ToolResultError(
-                f"unknown key(s) {', '.join(map(repr, unknown))} in a tool result; the wire "
+                f"unknown key(s) {_keys(unknown, len(unknown))} in a tool result; the wire "
                 f"form has {', '.join(WIRE_KEYS)} (note the spelling resultColumns, callId)"
             )
         return cls(
@@ -111,6 +132,20 @@ class ToolResult:
         if self.description is not None:
             out["description"] = self.description
         return out
+
+
+def _got(value: object) -> str:
+    """A wrong-typed field as an error quotes it: repr-like, and bounded whatever it holds."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return visible(cap_text(repr(value), NAME_MAX_CHARS))
+    return sample_text(value)
+
+
+def _keys(keys: Iterable[Any], count: int) -> str:
+    """At most ``KEYS_LISTED_MAX`` keys, each quoted and cut as a name is, then how many more."""
+    shown = [repr(cap_text(str(k), NAME_MAX_CHARS)) for k in islice(keys, KEYS_LISTED_MAX)]
+    more = count - len(shown)
+    return ", ".join(shown) + (f" and {more:,} more" if more > 0 else "")
 
 
 RUN_KEYS = ("tool", "rows", "resultColumns", "callId")

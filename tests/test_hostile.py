@@ -574,3 +574,81 @@ def test_a_jsonl_column_named_like_the_json_helpers_cannot_pass(tmp_path: Any, h
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
     (violation,) = check_columns(open_table(path), {"lun": "number"})
     assert (violation.column, violation.affected, violation.sample) == ("lun", 3, {"EVIL": 1})
+
+
+# --- issue 18: strings from data are bounded at the door ---------------------------------------
+
+
+@pytest.mark.parametrize("size", [1, 2_000_000])
+@pytest.mark.parametrize("forged", ["\nchartkit.integrity WARNING clean", "\r\x1b[2K", "\u2028"])
+def test_a_call_id_is_capped_and_escaped_at_the_door(
+    size: int, forged: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    from chartkit import subscribe
+    from chartkit.result import CALL_ID_MAX_CHARS
+
+    call_id = "call-1" + forged + "x" * size
+    result = ToolResult("t", [{"lun": ""}], result_columns={"lun": "number"}, call_id=call_id)
+    assert result.call_id is not None and len(result.call_id) < CALL_ID_MAX_CHARS + 60
+    assert visible(result.call_id) == result.call_id  # no raw control or separator left
+    assert result.call_id.startswith("call-1" + visible(forged))
+    seen: list[Any] = []
+    with caplog.at_level("WARNING", logger="chartkit.integrity"), subscribe(seen.append):
+        for mode in ("warn", "enforce"):
+            outcome = check_result(result, mode=mode)
+            assert all(len(json.dumps(f.to_dict())) < 4_000 for f in outcome.findings)
+    assert caplog.records and all("\n" not in r.getMessage() for r in caplog.records)
+    assert all(len(json.dumps(e.payload, default=str)) < 6_000 for e in seen)
+    wire = ToolResult.from_wire({"tool": "t", "rows": [], "callId": call_id}).to_wire()
+    assert wire["callId"] == result.call_id
+
+
+@pytest.mark.parametrize("keys", [3, 11, 200_000])
+def test_an_object_that_is_not_a_tool_result_lists_its_keys_bounded(keys: int) -> None:
+    from chartkit.result import KEYS_LISTED_MAX, read_results
+
+    payload = {f"key-{i}-" + "k" * 1000: i for i in range(keys)}
+    with pytest.raises(ChartkitError) as caught:
+        read_results(json.dumps(payload))
+    message = str(caught.value)
+    assert message.count("'key-") == min(keys, KEYS_LISTED_MAX)
+    assert len(message) < 3_000
+    if keys > KEYS_LISTED_MAX:
+        assert message.endswith(f" and {keys - KEYS_LISTED_MAX:,} more")
+    with pytest.raises(ChartkitError) as caught:
+        read_results(json.dumps({"tool": "t", "rows": [], **payload}))
+    assert len(str(caught.value)) < 3_000
+
+
+@pytest.mark.parametrize("length", [121, 60_000])
+def test_titles_are_capped_and_the_tooltip_keeps_the_longer_name(length: int) -> None:
+    from chartkit.charts import TITLE_MAX_CHARS, TOOLTIP_TITLE_MAX_CHARS
+
+    name = "é" * (length - 1) + "Z"
+    rows = [{name: i, "g": f"g{i % 3}"} for i in range(6)]
+    shown = view(rows, {name: "number", "g": "string"}, tool="t")
+    assert shown.spec is not None
+    titles: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("title"), str):
+                titles.append(node["title"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk({k: v for k, v in shown.spec.items() if k != "encoding"})
+    walk({k: v for k, v in shown.spec["encoding"].items() if k != "tooltip"})
+    assert titles and all(len(t) <= TITLE_MAX_CHARS for t in titles)
+    assert any(t.endswith("…") for t in titles)
+    tips = shown.spec["encoding"]["tooltip"]
+    assert all(len(t["title"]) <= TOOLTIP_TITLE_MAX_CHARS for t in tips)
+    assert any(
+        t["title"].startswith("mean of " + name[: TOOLTIP_TITLE_MAX_CHARS - 20]) for t in tips
+    )
+    if length + 8 <= TOOLTIP_TITLE_MAX_CHARS:  # a name that fits is read whole in the tooltip
+        assert "mean of " + name in {t["title"] for t in tips}
+    assert len(shown.spec.get("description", "")) <= 1_000

@@ -112,7 +112,7 @@ def test_a_malformed_declaration_on_the_wire_names_the_tool_and_column() -> None
         ({"tool": ""}, "tool must be a non-empty string naming the tool, got ''"),
         ({"tool": 3}, "tool must be a non-empty string naming the tool, got 3"),
         ({"call_id": 1}, "call_id must be a string or None, got 1"),
-        ({"description": ["x"]}, "description must be a string or None, got ['x']"),
+        ({"description": ["x"]}, 'description must be a string or None, got ["x"]'),
     ],
 )
 def test_the_envelope_refuses_fields_of_the_wrong_type(
