@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.util
 import io
 import json
@@ -42,6 +43,7 @@ from chartkit.integrity import (
 )
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import read_rowset
+from chartkit.schemas import declared_by_text, looks_like_json_schema, result_columns_from
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -239,7 +241,8 @@ def _parser() -> argparse.ArgumentParser:
             "--columns",
             metavar="DECL",
             help="the declaration a .csv (or .parquet) FILE is read by: a JSON object "
-            '({"lun": "number"}) or a .json file holding one',
+            '({"lun": "number"}) or a .json file holding one — or a JSON Schema of the rows '
+            "(an MCP outputSchema), read by chartkit.result_columns_from",
         )
     for in_place in (check, render):
         in_place.add_argument(
@@ -260,9 +263,12 @@ def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
     tool = Path(args.file).stem or "table"
     try:
         table = open_table(args.file)
-        declared = _declaration(args.columns) if args.columns is not None else None
+        declared, source = _declaration(args.columns) if args.columns is not None else (None, None)
         result = ToolResult(
-            tool, table, result_columns=assert_result_columns(tool, declared) if declared else None
+            tool,
+            table,
+            result_columns=assert_result_columns(tool, declared) if declared else None,
+            declared_by=source,
         )
         read_rowset(table)  # the schema and row count: a file DuckDB cannot scan fails here
     except ChartkitError as exc:
@@ -374,7 +380,9 @@ def _rows_count(result: ToolResult) -> str:
 def _title(index: int | None, result: ToolResult) -> str:
     number = f"{index}. " if index is not None else ""
     call = f", {result.call_id}" if result.call_id else ""
-    return f"{number}{result.tool} ({_rows_count(result)}{call})"
+    source = declared_by_text(result.declared_by)
+    said = f", {source}" if source else ""
+    return f"{number}{result.tool} ({_rows_count(result)}{call}{said})"
 
 
 # ------------------------------------------------------------------------------------ check
@@ -751,12 +759,15 @@ def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
             f"--columns applies to .csv and .parquet input; {name} is read as JSON, and a JSON "
             "tool result carries its own resultColumns"
         )
-    declared = _declaration(columns) if columns is not None else None
-    return read_table(data, name, declared)
+    declared, source = _declaration(columns) if columns is not None else (None, None)
+    result = read_table(data, name, declared)
+    return dataclasses.replace(result, declared_by=source) if source else result
 
 
-def _declaration(columns: str) -> object:
-    """``--columns``: inline JSON, or the path of a .json file holding the declaration."""
+def _declaration(columns: str) -> tuple[object, str | None]:
+    """``--columns``: inline JSON, or the path of a .json file holding the declaration — or a
+    JSON Schema of the rows (an MCP ``outputSchema``), read by ``result_columns_from``; the
+    second item says so (``declared_by``)."""
     text = columns
     if not columns.lstrip().startswith("{"):
         try:
@@ -764,7 +775,7 @@ def _declaration(columns: str) -> object:
         except OSError as exc:
             raise ChartkitError(
                 f"--columns {columns!r} is neither a JSON object nor a readable file "
-                f"({exc.strerror or exc}); pass '{{\"lun\": \"number\"}}' or a .json file"
+                f'({exc.strerror or exc}); pass \'{{"lun": "number"}}\' or a .json file'
             ) from None
     try:
         declared = json.loads(text)
@@ -774,8 +785,10 @@ def _declaration(columns: str) -> object:
             'it is one object: {"column": "number", "other": {"type": "date", "nullable": true}}'
         ) from None
     if isinstance(declared, dict) and isinstance(declared.get("resultColumns"), dict):
-        return declared["resultColumns"]  # a tool result's wire form: its declaration
-    return declared
+        return declared["resultColumns"], None  # a tool result's wire form: its declaration
+    if looks_like_json_schema(declared):
+        return result_columns_from(declared), "JSON Schema"
+    return declared, None
 
 
 def _stage(args: argparse.Namespace) -> int:

@@ -53,8 +53,11 @@ from chartkit.columns import assert_result_columns as _assert
 from chartkit.errors import SchemaColumnsError
 
 __all__ = [
+    "DECLARATION_SOURCES",
     "ROWS_PROPERTY",
     "Unmappable",
+    "declared_by_text",
+    "looks_like_json_schema",
     "output_schema",
     "result_columns_from",
     "rows_property",
@@ -67,6 +70,15 @@ wraps a returned list as ``{"result": rows}``."""
 Unmappable: TypeAlias = Literal["refuse", "leave"]
 """What ``result_columns_from`` does with a column whose type maps to no column type:
 ``"refuse"`` (raise ``SchemaColumnsError``) or ``"leave"`` (leave it undeclared)."""
+
+DECLARATION_SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        "_meta.resultColumns": "the tool's _meta.resultColumns",
+        "outputSchema": "the tool's outputSchema",
+        "JSON Schema": "a JSON Schema",
+    }
+)
+"""Each ``ToolResult.declared_by`` value and the words that name it in a sentence."""
 
 _ALLOWED = ", ".join(COLUMN_TYPES)
 _DATE_FORMATS = frozenset({"date", "date-time"})
@@ -180,6 +192,30 @@ def _read(source: object) -> tuple[str, list[tuple[str, _Mapped | str]]]:
         f"result_columns_from cannot read a {type(source).__name__}; pass a JSON Schema "
         "(a dict, e.g. an MCP tool's outputSchema), a pydantic model, TypedDict or dataclass "
         "class, a pyarrow.Schema, or a DuckDB relation of DESCRIBE output"
+    )
+
+
+def declared_by_text(declared_by: str | None) -> str | None:
+    """What the explorer and the CLI say of a result whose declaration a schema gave, or None.
+
+    A declaration written on the result, or carried in ``_meta.resultColumns``, is the
+    ordinary case and is not remarked on.
+
+    >>> declared_by_text("outputSchema")
+    "declared by the tool's outputSchema"
+    """
+    if declared_by is None or declared_by == "_meta.resultColumns":
+        return None
+    return f"declared by {DECLARATION_SOURCES.get(declared_by, repr(cap_text(declared_by, 80)))}"
+
+
+def looks_like_json_schema(value: object) -> bool:
+    """Whether a JSON object is a JSON Schema of rows rather than a ``resultColumns`` bag."""
+    return isinstance(value, Mapping) and (
+        "$schema" in value
+        or (
+            value.get("type") in ("array", "object") and ("items" in value or "properties" in value)
+        )
     )
 
 

@@ -449,3 +449,43 @@ def test_something_that_is_no_schema_is_refused_with_what_it_takes() -> None:
         "outputSchema), a pydantic model, TypedDict or dataclass class, a pyarrow.Schema, or a "
         "DuckDB relation of DESCRIBE output"
     )
+
+
+# ------------------------------------------------- the CLI and the explorer say where it came from
+
+
+def test_the_cli_reads_a_json_schema_as_columns_and_says_it_declared_them(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from chartkit.cli import main
+
+    (tmp_path / "m.csv").write_text("logical_unit_number,host_group\n0,vdi-a\n7,vdi-b\n")
+    schema = rows_schema(logical_unit_number={"type": "integer"}, host_group={"type": "string"})
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    code = main(["check", str(tmp_path / "m.csv"), "--columns", str(tmp_path / "schema.json")])
+    assert code == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (
+        "m (2 rows, declared by a JSON Schema): clean under warn — each of the 2 declared "
+        "columns holds its declared type"
+    )
+
+
+def test_the_explorer_labels_say_a_declaration_came_from_the_tools_output_schema() -> None:
+    from chartkit import ToolResult
+    from chartkit.explorer._logic import mcp_tool_label, result_label
+    from chartkit.mcp import ListedTool
+
+    declared = {"lun": ColumnDeclaration("number")}
+    by_schema = ToolResult("mappings", [{"lun": 0}], declared, declared_by="outputSchema")
+    by_meta = ToolResult("mappings", [{"lun": 0}], declared, declared_by="_meta.resultColumns")
+    assert result_label(0, by_schema) == (
+        "1. mappings — 1 rows, declared by the tool's outputSchema"
+    )
+    assert result_label(0, by_meta) == "1. mappings — 1 rows"
+    listed = ListedTool("mappings", "storage", result_columns=declared, declared_by="outputSchema")
+    assert mcp_tool_label(listed) == (
+        "mappings — declares 1 columns, declared by the tool's outputSchema"
+    )

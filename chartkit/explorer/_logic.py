@@ -32,6 +32,7 @@ from chartkit import (
 )
 from chartkit._literal import json_literal, visible_controls
 from chartkit._unreadable import unreadable_json
+from chartkit.schemas import declared_by_text
 
 __all__ = [
     "ABSENT_TEXT",
@@ -379,7 +380,8 @@ def result_label(index: int, result: ToolResult) -> str:
     rows = result.rows
     size = f"{len(rows):,} rows" if isinstance(rows, list) else type(rows).__name__
     call = f" ({result.call_id})" if result.call_id else ""
-    declared = "" if result.result_columns is not None else ", undeclared"
+    source = declared_by_text(result.declared_by)
+    declared = ", undeclared" if result.result_columns is None else f", {source}" if source else ""
     return visible_controls(f"{index + 1}. {result.tool}{call} — {size}{declared}")
 
 
@@ -663,7 +665,9 @@ def mcp_tool_label(tool: Any) -> str:
         return f"{name} — declaration dropped"
     if tool.result_columns is None:
         return f"{name} — undeclared"
-    return f"{name} — declares {len(tool.result_columns)} columns"
+    source = declared_by_text(getattr(tool, "declared_by", None))
+    said = f", {source}" if source else ""
+    return f"{name} — declares {len(tool.result_columns)} columns{said}"
 
 
 def mcp_call_tool(

@@ -37,6 +37,7 @@ from chartkit._literal import file_stem, visible_controls
 from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
+from chartkit.schemas import declared_by_text
 from chartkit.streamlit import show, violation_line
 from chartkit.view import View, view
 
@@ -342,7 +343,10 @@ def _editor(rkey: str, result: ToolResult, *, reread: bool = False) -> dict[str,
     if not columns:
         box.caption("No columns to declare: the rows are not a list of objects.")
         return None
-    if declared:
+    source = declared_by_text(result.declared_by)
+    if declared and source:
+        opening = f"Starts from the result's declaration ({source}). "
+    elif declared:
         opening = "Starts from the result's declaration. "
     elif n:
         opening = "The result came without a declaration; this one is written here. "
