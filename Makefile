@@ -20,7 +20,7 @@ $(VENV)/.dev-installed: pyproject.toml setup.py chartkit/_speedups.c | $(BIN)/py
 	touch $@ $(VENV)/.app-installed
 
 explore: $(VENV)/.app-installed
-	$(BIN)/streamlit run app/explorer.py
+	$(BIN)/streamlit run app/explorer.py --server.address 127.0.0.1
 
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check chartkit tests bench app examples

@@ -202,6 +202,15 @@ def _parser() -> argparse.ArgumentParser:
         help="the address Streamlit listens on (default: 127.0.0.1, this machine only)",
     )
     explore.add_argument("--headless", action="store_true", help="do not open a browser window")
+    explore.add_argument(
+        "--mcp-server",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="offer this MCP server command line (stdio) as the page's MCP source; repeatable. "
+        "Without it the page offers none and starts no command; refused unless --address is "
+        "loopback",
+    )
     explore.set_defaults(run=_explore)
 
     serve = commands.add_parser(
@@ -715,8 +724,20 @@ def _explore(args: argparse.Namespace) -> int:
             "pip install 'chartkit[app]'"
         )
         raise _Exit(EXIT_UNREADABLE, str(error))
+    from chartkit.explorer._logic import MCP_SERVERS_ENV, is_loopback
+
+    if args.mcp_server and not is_loopback(args.address):
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"--mcp-server is refused with --address {args.address!r}: other machines could "
+            "load the page, and its MCP source starts commands on this one; serve it on "
+            "127.0.0.1 (the default) or drop --mcp-server",
+        )
     explorer = _explorer()
     env = dict(os.environ)
+    env.pop(MCP_SERVERS_ENV, None)  # only this launch's --mcp-server flags are allowed
+    if args.mcp_server:
+        env[MCP_SERVERS_ENV] = json.dumps(args.mcp_server)
     staged: Path | None = None
     if args.file is not None:
         if Path(args.file).suffix.lower() in (".parquet", ".csv"):

@@ -980,18 +980,129 @@ server.run()
 """
 
 
-def list_mcp_tools(at: AppTest, command: str | None = None) -> AppTest:
+EXAMPLE_SERVER = shlex.join([sys.executable, str(ex.MCP_EXAMPLE_SERVER)])
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Set the address Streamlit serves on (``server.address``) and the MCP servers allowed
+    at launch, as ``chartkit explore --address A --mcp-server CMD`` would; restored after."""
+    from streamlit import config
+
+    before = config.get_option("server.address")
+
+    def serve(address: str | None, *servers: str) -> None:
+        config.set_option("server.address", address)
+        if servers:
+            monkeypatch.setenv(ex.MCP_SERVERS_ENV, json.dumps(list(servers)))
+        else:
+            monkeypatch.delenv(ex.MCP_SERVERS_ENV, raising=False)
+
+    yield serve
+    config.set_option("server.address", before)
+
+
+def list_mcp_tools(at: AppTest, served: Any, command: str = EXAMPLE_SERVER) -> AppTest:
+    served("127.0.0.1", EXAMPLE_SERVER, *([command] if command != EXAMPLE_SERVER else []))
+    at = ok(at.run())
     at.radio(key="source").set_value("MCP server")
     at = ok(at.run())
-    if command is not None:
-        at.text_input(key="mcp-command").set_value(command)
-        at = ok(at.run())
+    at.selectbox(key="mcp-command").set_value(command)
+    at = ok(at.run())
     at.button(key="mcp-list").click()
     return ok(at.run())
 
 
-def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(explorer: AppTest) -> None:
-    at = list_mcp_tools(explorer)
+def test_the_mcp_source_is_off_unless_servers_are_named_at_launch(
+    explorer: AppTest, served: Any
+) -> None:
+    """The page never takes a command line: without --mcp-server it offers no MCP source."""
+    served("127.0.0.1")
+    at = ok(explorer.run())
+    assert "MCP server" not in at.radio(key="source").options
+    assert [t.key for t in at.sidebar.text_input] == []
+    assert texts(at, "caption", "sidebar")[-1] == (
+        "Served on 127.0.0.1: this machine only. The MCP server source is off; to offer one, "
+        'start the explorer with `chartkit explore --mcp-server "COMMAND"`.'
+    )
+    served("127.0.0.1", EXAMPLE_SERVER)
+    at = ok(at.run())
+    assert "MCP server" in at.radio(key="source").options
+    at.radio(key="source").set_value("MCP server")
+    at = ok(at.run())
+    assert at.selectbox(key="mcp-command").options == [EXAMPLE_SERVER]  # a choice, not text
+    assert [t.key for t in at.sidebar.text_input] == []  # nowhere to type a command line
+    assert texts(at, "caption", "sidebar")[-1] == (
+        "Served on 127.0.0.1: this machine only. The MCP server source starts only the 1 "
+        "server named at launch."
+    )
+
+
+@pytest.mark.parametrize("address", [None, "0.0.0.0", "192.168.1.20", "::"])
+def test_the_mcp_source_is_refused_off_loopback_and_the_page_says_so(
+    explorer: AppTest, served: Any, address: str | None
+) -> None:
+    served(address, EXAMPLE_SERVER)
+    at = ok(explorer.run())
+    assert "MCP server" not in at.radio(key="source").options
+    where = f"on {address!r}" if address else "on every network interface (Streamlit's default)"
+    shown = address if address else "every network interface"
+    assert texts(at, "warning", "sidebar") == [
+        f"This page is served on {shown}: other machines can load it. The MCP server source "
+        f"is off: this page is served {where}, so other machines can load it, and the source "
+        "starts commands on this one. Serve it on 127.0.0.1 (chartkit explore --address "
+        "127.0.0.1, the default) to use it."
+    ]
+
+
+def test_a_command_not_named_at_launch_is_never_started(tmp_path: Path) -> None:
+    import chartkit.mcp as mcp
+
+    marker = tmp_path / "ran"
+    command = shlex.join([sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
+    listed = ex.mcp_list_tools(mcp, command, allowed=[EXAMPLE_SERVER])
+    assert listed.error == (
+        f"the MCP server {command!r} was not allowed at launch; start the explorer with "
+        f"chartkit explore --mcp-server {shlex.quote(command)} to offer it"
+    )
+    _, called = ex.mcp_call_tool(mcp, command, "t", "{}", allowed=[])
+    assert called.error == listed.error
+    assert not marker.exists()
+    assert ex.mcp_servers('["a", 3]') == () and ex.mcp_servers("[") == ()
+
+
+def test_chartkit_explore_names_the_allowed_servers_and_refuses_them_off_loopback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chartkit import cli
+
+    launched: list[dict[str, str]] = []
+    monkeypatch.setattr(cli, "_launch", lambda command, env, cwd: launched.append(env) or 0)
+    monkeypatch.setenv(ex.MCP_SERVERS_ENV, json.dumps(["sh -c 'anything'"]))  # not this launch's
+    assert cli.main(["explore"]) == 0
+    assert ex.MCP_SERVERS_ENV not in launched[-1]
+    command = "python examples/mcp_server.py"
+    assert cli.main(["explore", "--mcp-server", command, "--mcp-server", "chartkit mcp"]) == 0
+    assert json.loads(launched[-1][ex.MCP_SERVERS_ENV]) == [command, "chartkit mcp"]
+    assert cli.main(["explore", "--address", "0.0.0.0", "--mcp-server", command]) == 2
+    assert capsys.readouterr().err == (
+        "chartkit explore: --mcp-server is refused with --address '0.0.0.0': other machines "
+        "could load the page, and its MCP source starts commands on this one; serve it on "
+        "127.0.0.1 (the default) or drop --mcp-server\n"
+    )
+    assert len(launched) == 2
+
+
+def test_make_explore_serves_this_machine_only() -> None:
+    makefile = (APP.parent.parent / "Makefile").read_text()
+    target = makefile.split("\nexplore:", 1)[1].split("\n\n", 1)[0]
+    assert "streamlit run app/explorer.py --server.address 127.0.0.1" in target
+
+
+def test_a_tool_called_over_mcp_gives_the_same_findings_as_locally(
+    explorer: AppTest, served: Any
+) -> None:
+    at = list_mcp_tools(explorer, served)
     tools = at.selectbox(key="mcp-tool")
     assert tools.value == "host_group_mappings"
     assert "undeclared_result — undeclared" in tools.options
@@ -1019,17 +1130,17 @@ def test_the_default_server_works_without_a_checkout(tmp_path: Path) -> None:
     command, serves = ex.mcp_default_command(tmp_path / "missing.py")
     assert shlex.split(command)[1:] == ["-m", "chartkit", "mcp"]
     assert serves == "chartkit's own tools (chart_rows, chart_file)"
-    listed = ex.mcp_list_tools(mcp, command)
+    listed = ex.mcp_list_tools(mcp, command, allowed=[command])
     assert listed.error is None, listed.error
     assert {t.name for t in listed.tools} == {"chart_rows", "chart_file"}
 
 
 def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(
-    explorer: AppTest, tmp_path: Path
+    explorer: AppTest, tmp_path: Path, served: Any
 ) -> None:
     script = tmp_path / "odd_server.py"
     script.write_text(MALFORMED_SERVER)
-    at = list_mcp_tools(explorer, f"{sys.executable} {script}")
+    at = list_mcp_tools(explorer, served, f"{sys.executable} {script}")
     assert at.selectbox(key="mcp-tool").options == ["mappings — declaration dropped"]
     [warning] = texts(at, "warning", "sidebar")
     assert "'mappings'" in warning and '"integer"' in warning
@@ -1039,8 +1150,10 @@ def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(
     assert disposition(at)[0]["notApplicable"] == 1  # undeclared now: nothing to check against
 
 
-def test_a_server_that_cannot_start_is_a_message_not_a_crash(explorer: AppTest) -> None:
-    at = list_mcp_tools(explorer, "no-such-mcp-server --stdio")
+def test_a_server_that_cannot_start_is_a_message_not_a_crash(
+    explorer: AppTest, served: Any
+) -> None:
+    at = list_mcp_tools(explorer, served, "no-such-mcp-server --stdio")
     assert texts(at, "error", "sidebar") == [
         "could not start the MCP server 'no-such-mcp-server --stdio': No such file or directory "
         "('no-such-mcp-server'); check the command line."

@@ -42,6 +42,7 @@ __all__ = [
     "EXAMPLES_DIR",
     "MAX_FILE_MB",
     "MCP_EXAMPLE_SERVER",
+    "MCP_SERVERS_ENV",
     "STYLED_ROWS",
     "UNDECLARED",
     "Example",
@@ -55,12 +56,15 @@ __all__ = [
     "disposition_table",
     "editor_columns",
     "examples",
+    "is_loopback",
     "load_bytes",
     "load_path",
     "max_file_bytes",
     "mcp_call_tool",
     "mcp_default_command",
     "mcp_list_tools",
+    "mcp_refusal",
+    "mcp_servers",
     "mcp_tool_label",
     "offending_cells",
     "offending_rows",
@@ -612,6 +616,68 @@ def declaration_json(declaration: Mapping[str, Any] | None) -> str:
 # --- the MCP server source ---------------------------------------------------------------------
 
 
+MCP_SERVERS_ENV = "CHARTKIT_EXPLORE_MCP_SERVERS"
+"""Environment variable holding the MCP server command lines the page may start, as a JSON
+list of strings; ``chartkit explore --mcp-server CMD`` (repeatable) sets it. Unset: the page
+offers no MCP source at all."""
+
+
+def mcp_servers(raw: str | None = None) -> tuple[str, ...]:
+    """The MCP server command lines allowed at launch (``MCP_SERVERS_ENV``); none if unset.
+
+    Anything but a JSON list of non-empty strings allows nothing: the page never starts a
+    command it was not given at launch.
+
+    >>> mcp_servers('["python examples/mcp_server.py"]'), mcp_servers("python x.py")
+    (('python examples/mcp_server.py',), ())
+    """
+    raw = os.environ.get(MCP_SERVERS_ENV) if raw is None else raw
+    try:
+        listed = json.loads(raw) if raw else []
+    except ValueError:
+        return ()
+    if not isinstance(listed, list) or not all(isinstance(c, str) and c.strip() for c in listed):
+        return ()
+    return tuple(dict.fromkeys(listed))
+
+
+def is_loopback(address: str | None) -> bool:
+    """True when Streamlit listens on this machine only (``127.0.0.1``, ``::1``, localhost).
+
+    No address means Streamlit's default: every interface, so not loopback.
+
+    >>> [is_loopback(a) for a in ("127.0.0.1", "localhost", None, "0.0.0.0")]
+    [True, True, False, False]
+    """
+    import ipaddress
+
+    if not address:
+        return False
+    if address.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def mcp_refusal(address: str | None) -> str:
+    """Why the MCP source is refused on a page served off loopback."""
+    where = f"on {address!r}" if address else "on every network interface (Streamlit's default)"
+    return (
+        f"The MCP server source is off: this page is served {where}, so other machines can "
+        "load it, and the source starts commands on this one. Serve it on 127.0.0.1 "
+        "(chartkit explore --address 127.0.0.1, the default) to use it."
+    )
+
+
+def _not_allowed(command: str) -> str:
+    return (
+        f"the MCP server {command!r} was not allowed at launch; start the explorer with "
+        f"chartkit explore --mcp-server {shlex.quote(command)} to offer it"
+    )
+
+
 @dataclass(frozen=True)
 class MCPListing:
     """What ``tools/list`` gave for a command line: the tools, or an error sentence.
@@ -644,9 +710,15 @@ def mcp_default_command(server: Path | None = None) -> tuple[str, str]:
     )
 
 
-def mcp_list_tools(mcp: Any, command: str) -> MCPListing:
-    """List a stdio server's tools with ``chartkit.mcp.list_tools_sync``; never raises."""
+def mcp_list_tools(mcp: Any, command: str, *, allowed: Sequence[str]) -> MCPListing:
+    """List a stdio server's tools with ``chartkit.mcp.list_tools_sync``; never raises.
+
+    ``command`` must be one of ``allowed`` (the servers named at launch), else nothing starts.
+    """
     import warnings
+
+    if command not in allowed:
+        return MCPListing(command, error=_not_allowed(command))
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -671,12 +743,17 @@ def mcp_tool_label(tool: Any) -> str:
 
 
 def mcp_call_tool(
-    mcp: Any, command: str, tool: str, arguments: str
+    mcp: Any, command: str, tool: str, arguments: str, *, allowed: Sequence[str]
 ) -> tuple[tuple[str, str], Loaded]:
-    """Call ``tool`` with ``chartkit.mcp.call_tool_sync``; the answer is read like any source."""
+    """Call ``tool`` with ``chartkit.mcp.call_tool_sync``; the answer is read like any source.
+
+    ``command`` must be one of ``allowed`` (the servers named at launch), else nothing starts.
+    """
     import warnings
 
     name = f"{tool} over MCP"
+    if command not in allowed:
+        return (command, tool), Loaded(name, error=_not_allowed(command))
     try:
         args = json.loads(arguments or "{}")
     except json.JSONDecodeError as exc:

@@ -180,9 +180,13 @@ def _source() -> tuple[str, ex.Loaded | None]:
     sources = ["Bundled example", "Upload a file", "Paste JSON"]
     if env_file:
         sources.insert(0, "File from the command line")
-    if importlib.util.find_spec("mcp") is not None:  # imported only when picked: seconds
+    servers = ex.mcp_servers()
+    address = st.get_option("server.address")
+    mcp_ok = bool(servers) and ex.is_loopback(address)
+    if mcp_ok and importlib.util.find_spec("mcp") is not None:  # imported only when picked
         sources.append("MCP server")
     choice = st.sidebar.radio("Source", sources, key="source")
+    _served_note(address, servers)
     limit = ex.max_file_bytes()
     if choice == "File from the command line" and env_file:
         st.sidebar.caption(md(env_file, one_line=True))
@@ -219,8 +223,8 @@ def _source() -> tuple[str, ex.Loaded | None]:
         data = text.encode("utf-8")
         digest = _digest(data)
         return f"paste:{digest}", _load_data(digest, "pasted.json", limit, data)
-    if choice == "MCP server" and (mcp := _mcp_module()) is not None:
-        return _mcp_source(mcp)
+    if choice == "MCP server" and mcp_ok and (mcp := _mcp_module()) is not None:
+        return _mcp_source(mcp, servers)
     names = [e.name for e in ex.examples()]
     asked = st.query_params.get("example")
     if "example" not in st.session_state and asked in names:
@@ -244,20 +248,51 @@ def _mcp_module() -> Any:
     return mcp
 
 
-def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
-    """Start an MCP server from a command line, list its tools, call one, show its result."""
+def _served_note(address: str | None, servers: Sequence[str]) -> None:
+    """Where the page is served, and whether the MCP source is on — said in the sidebar."""
     bar = st.sidebar
-    default, serves = ex.mcp_default_command()
-    command = bar.text_input(
-        "Server command line (stdio)",
-        value=default,
-        key="mcp-command",
-        help=f"The command that starts an MCP server over stdio; the default serves {serves}.",
+    if not ex.is_loopback(address):
+        where = md(address, one_line=True) if address else "every network interface"
+        bar.warning(
+            f"This page is served on {where}: other machines can load it."
+            + (" " + md(ex.mcp_refusal(address)) if servers else ""),
+            icon=":material/public:",
+        )
+        return
+    bar.caption(
+        f"Served on {md(address, one_line=True)}: this machine only. "
+        + (
+            f"The MCP server source starts only the {len(servers)} server"
+            f"{'s' if len(servers) != 1 else ''} named at launch."
+            if servers
+            else "The MCP server source is off; to offer one, start the explorer with "
+            '`chartkit explore --mcp-server "COMMAND"`.'
+        )
+    )
+
+
+def _mcp_source(mcp: Any, servers: Sequence[str]) -> tuple[str, ex.Loaded | None]:
+    """Start one of the MCP servers named at launch, list its tools, call one, show its result.
+
+    The page never takes a command line: only ``chartkit explore --mcp-server CMD`` names one.
+    """
+    bar = st.sidebar
+    command = str(
+        bar.selectbox(
+            "Server (named at launch with --mcp-server)",
+            servers,
+            key="mcp-command",
+            format_func=visible_controls,
+            help="The MCP servers (stdio) this explorer was started with; the page starts "
+            "no other command.",
+        )
     )
     listed = st.session_state.get("mcp-tools")
     if bar.button("List tools", key="mcp-list"):
         with st.spinner("Starting the server and reading tools/list…"):
-            listed = st.session_state["mcp-tools"] = ex.mcp_list_tools(mcp, command)
+            listed = st.session_state["mcp-tools"] = ex.mcp_list_tools(
+                mcp, command, allowed=servers
+            )
     if listed is None or listed.command != command:
         return "mcp:none", None
     for problem in listed.problems:
@@ -277,7 +312,7 @@ def _mcp_source(mcp: Any) -> tuple[str, ex.Loaded | None]:
     if bar.button("Call tool", key="mcp-call"):
         with st.spinner(f"Calling {tool}…"):
             called = st.session_state["mcp-called"] = ex.mcp_call_tool(
-                mcp, command, str(tool), arguments
+                mcp, command, str(tool), arguments, allowed=servers
             )
     if called is None or called[0] != (command, tool):
         return "mcp:none", None
