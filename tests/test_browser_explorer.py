@@ -252,3 +252,43 @@ def test_the_opening_page_and_every_example_read_at_a_glance(
         assert page.title().endswith(" — chartkit explorer")
         titles.add(page.title())
     assert len(titles) == len(examples())  # the opening page is the first example
+
+
+BAD_CSV = (
+    b"logical_unit_number,host_group,capacity_gb\n"
+    b"0,vdi-a,100\n,vdi-a,200\n3,vdi-b,50\nn/a,vdi-b,70\n5,vdi-c,20\n6,vdi-c,30\n7,vdi-d,40\n"
+)
+
+
+def test_an_uploaded_csv_declared_in_the_editor_is_read_by_that_declaration(
+    server: str, page: Any, tmp_path: Path
+) -> None:
+    """The documented flow: upload a .csv, declare its columns in the editor. The cells are
+    read again by the declaration (docs/csv.md), so only the empty cell and "n/a" offend — not
+    every row, the first "0" — and the editor's controls carry the column names as plain text
+    for a screen reader (never ``logical\\_unit\\_number``)."""
+    from playwright.sync_api import expect
+
+    csv = tmp_path / "bad.csv"
+    csv.write_bytes(BAD_CSV)
+    page.goto(server)
+    sidebar_radio(page, "Source", "Upload a file")
+    settle(page)
+    page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(csv))
+    expect(page.get_by_role("heading", name="bad")).to_be_visible(timeout=WAIT_MS)
+    settle(page)
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"stExpander\"] input')]"
+        ".map(e => e.getAttribute('aria-label'))"
+    )
+    columns = ["logical_unit_number", "host_group", "capacity_gb"]
+    assert names == [n for c in columns for n in (c, f"{c} nullable")]
+    for column, kind in zip(columns, ["number", "string", "number"], strict=True):
+        select(page, column, kind)
+        settle(page)
+    expect(page.get_by_text("2 of 7 rows hold something else").first).to_be_visible(timeout=WAIT_MS)
+    assert page.get_by_text("7 of 7 rows").count() == 0
+    assert page.get_by_text("The result declares nothing").count() == 0
+    assert page.get_by_text("undeclared, inferred").count() == 0
+    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    assert page.locator(BARS).count() == 4  # the mean capacity of each of the 4 host groups
