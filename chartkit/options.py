@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from chartkit._safe import visible
 from chartkit.errors import ChartkitError
 
 __all__ = [
@@ -94,6 +95,15 @@ class ChartOptions:
                 "non-empty list of category values (strings, numbers or booleans) in the order "
                 "wanted"
             )
+        fill = _fill(format)
+        if fill is not None and not _safe_fill(fill):
+            raise ChartkitError(
+                f"format={format!r} pads with {fill!r}, which chartkit does not take as a fill "
+                "character: the format is written into the chart's tooltip and accessibility "
+                "expressions; pad with a printable character up to U+FFFF other than a quote "
+                "mark (\" ' `) or a backslash, e.g. '*>10,.2f', or leave the fill out ('>10,.2f' "
+                "pads with spaces)"
+            )
         if format is not None and not is_d3_format(format):
             raise ChartkitError(
                 f"format={format!r} is not a d3-format string; use e.g. ',' (thousands "
@@ -108,8 +118,26 @@ class ChartOptions:
         )
 
 
+_UNSAFE_FILLS: Final = frozenset("\"'`\\")
+
+
+def _fill(text: object) -> str | None:
+    """The fill character of a d3-format specifier, when it has one."""
+    if not isinstance(text, str) or len(text) > 20:
+        return None
+    m = _D3_FORMAT.fullmatch(text)
+    return m.group(1) if m is not None else None
+
+
+def _safe_fill(fill: str) -> bool:
+    """A fill character that stays text inside a quoted Vega expression string."""
+    # d3 reads the fill as one UTF-16 unit: a character beyond U+FFFF (an emoji) is two
+    safe = fill.isprintable() and fill not in _UNSAFE_FILLS and visible(fill) == fill
+    return safe and ord(fill) <= 0xFFFF
+
+
 def is_d3_format(text: object) -> bool:
-    """Whether ``text`` is a d3-format specifier (at most 20 characters).
+    """Whether ``text`` is a d3-format specifier (at most 20 characters) with a safe fill.
 
     >>> is_d3_format(",.2f"), is_d3_format("<b>")
     (True, False)
@@ -117,4 +145,6 @@ def is_d3_format(text: object) -> bool:
     if not isinstance(text, str) or len(text) > 20:
         return False
     m = _D3_FORMAT.fullmatch(text)
-    return m is not None and (m.group(10) is None or m.group(10) in _D3_TYPES)
+    if m is None or (m.group(1) is not None and not _safe_fill(m.group(1))):
+        return False
+    return m.group(10) is None or m.group(10) in _D3_TYPES
