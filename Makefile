@@ -27,9 +27,11 @@ test: $(VENV)/.dev-installed
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-# The property suite run long (over 100,000 generated examples); prints how many ran.
+# The property suite run long (over 100,000 generated examples); prints how many ran. Then
+# wide results (3 rows x 100,000 columns) and long names (1,000,000 characters), timed.
 soak: $(VENV)/.dev-installed
 	CHARTKIT_HYPOTHESIS_PROFILE=soak CHARTKIT_HYPOTHESIS_REPORT=1 $(BIN)/pytest -s -q -p no:cacheprovider tests/test_properties.py
+	$(BIN)/python bench/wide.py --budget 600  # wide results and long names: linear, within 10 min each
 
 screenshots: $(VENV)/.dev-installed
 	$(BIN)/python docs/screenshot.py

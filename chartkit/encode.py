@@ -190,10 +190,11 @@ def profile_columns(
     by_column = {v.column: v for v in violations}
     declared = dict(declaration or {})
     names = [str(c) for c in frame.columns]
+    known = set(names)  # once: a wide result has as many declared columns as names
     out: dict[str, ColumnProfile] = {}
-    for name in names + [n for n in declared if n not in set(names)]:
+    for name in names + [n for n in declared if n not in known]:
         decl = declared.get(name)
-        present = name in frame.columns
+        present = name in known
         series = _series(frame, name) if present else None
         vl: VegaLiteType = vegalite_type(decl.type) if decl is not None else _infer(series)
         source: Source = "declared" if decl is not None else "inferred"
