@@ -7,10 +7,10 @@ the lists; everything downstream shares them.
 Two readers give the same values. ``read_census`` uses the compiled ``chartkit._speedups``
 (built at install when a C compiler is there): one pass over the rows reads every column and,
 on the way, takes each column's ``Census`` (values per exact type, and the first of each) and
-parses its ISO dates into a ``WallClock``, so the check judges most columns from their census
-and the chart does not parse the dates again. Without it (or with ``CHARTKIT_PURE_PYTHON=1``
-in the environment at import) ``read_columns`` reads in Python and the check judges every
-column from its values: the same verdicts, more slowly.
+parses its date strings (``chartkit._isodate``'s grammar) into a ``WallClock``, so the check
+judges most columns from their census and the chart does not parse the dates again. Without
+it (or with ``CHARTKIT_PURE_PYTHON=1`` in the environment at import) ``read_columns`` reads in
+Python and the check judges every column from its values: the same verdicts, more slowly.
 """
 
 from __future__ import annotations
@@ -134,9 +134,8 @@ CENSUS_CLASSES: Final = (
     "none",  # None
     "absent",  # the row has no such key
     "other",  # any other type: the census does not decide the column
-    "iso",  # a str ``datetime.fromisoformat`` accepts (decided in C)
-    "not_iso",  # a str ``datetime.fromisoformat`` refuses (decided in C)
-    "unsure_iso",  # a str the C validator leaves to ``fromisoformat``
+    "iso",  # a str that is a date string (``chartkit._isodate``'s grammar, decided in C)
+    "not_iso",  # a str that is no date string (decided in C)
 )
 """The census's classes, in the order ``chartkit/_speedups.c`` counts them."""
 
@@ -160,7 +159,7 @@ class Census:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class WallClock:
-    """A column of ISO date strings parsed once: wall-clock microseconds since 1970 (aware
+    """A column of date strings parsed once: wall-clock microseconds since 1970 (aware
     values in UTC, naive ones as given — ``chartkit.encode.as_wall_clock``'s reading), and
     whether any value carried a zone (``any_aware``)."""
 
@@ -179,7 +178,7 @@ class ColumnRead:
     values: list[Any]
     gap: bool  # some row lacks the key (``ABSENT`` among the values)
     census: Census
-    clock: WallClock | None  # every value an ISO date string the C validator parsed
+    clock: WallClock | None  # every value a date string the C validator parsed
 
 
 def exact_dicts(rows: list[Any] | tuple[Any, ...]) -> bool:

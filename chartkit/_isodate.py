@@ -1,20 +1,30 @@
-"""``datetime.fromisoformat``'s acceptance set as one regular expression an engine can run.
+"""What a date string is, written once: RFC 3339, nothing else, on every Python version.
 
-The check calls a string in a column declared date an offender when ``fromisoformat``
-refuses it. An engine cannot call Python, so it matches this pattern instead — the same set,
-written out for RE2 (DuckDB), Rust's regex (polars) and ``java.util.regex`` (Spark) alike:
-only classes, alternation, counted repeats and non-capturing groups, ``[0-9]`` for a digit
-(``\\d`` means any Unicode digit in Rust), ``(?s)`` so ``.`` takes a newline too, ``\\z`` for
-the very end (Java's ``$`` also matches before a final newline).
+A string in a column declared date is a date when it is
 
-It follows CPython 3.11's C parser, quirks included (any one character between date and
-time; a fraction after the hour or minute; ``,`` for ``.``; digits past the sixth dropped; a
-lone trailing character before an offset). The calendar is exact: February 29 only in leap
-years, ISO week 53 only in years that have one, nothing past 9999-12-31. Years, months, days,
-hours, minutes, seconds and offsets are held to their ranges by the pattern itself, so a
-pattern match is a ``fromisoformat`` success. ``tests/test_isodate.py`` holds the two to the
-same verdict on edge cases and on generated strings. Not covered: a NUL character inside the
-text (CPython stops reading at it in a few places); no engine column holds one in practice.
+    YYYY-MM-DD
+    YYYY-MM-DD, then T or a space, then HH:MM[:SS[.fraction]], then optionally Z or ±HH:MM
+
+(``DATE_FORM`` says it in words, for the findings). Upper-case ``T`` and ``Z`` only; one space
+or ``T`` between date and time; a fraction of one or more digits, after the seconds only; an
+offset only after a time. Every field is held to its range: the year 0001-9999 (a Python
+``datetime`` holds no year 0), the month 01-12, the day valid for its month (February 29 only
+in leap years), the hour 00-23, minutes and seconds 00-59, an offset's hours 00-23 and its
+minutes 00-59. A leap second (``:60``) is refused: no ``datetime`` or timestamp a chart is
+drawn from can hold it, and placing it at the next second would invent a value. ``-00:00``
+(RFC 3339's "offset unknown") reads as UTC.
+
+The grammar is one regular expression, built here from its fields (``ISO_PATTERN``), in the
+syntax every engine runs — RE2 (DuckDB, pyarrow), Rust's regex (polars) and
+``java.util.regex`` (Spark) — only classes, alternation, counted repeats and non-capturing
+groups, ``[0-9]`` for a digit (``\\d`` means any Unicode digit in Rust). ``engine_pattern``
+anchors it for search-style functions (``\\z``: Java's ``$`` also matches before a final
+newline); Python matches the same text with ``fullmatch``. ``parse_iso`` reads an accepted
+string into the ``datetime`` the chart plots (a fraction's digits past the sixth dropped, ``Z``
+and offsets as fixed zones, naive text naive), without ``datetime.fromisoformat``, whose set
+differs between Python versions. The compiled reader (``chartkit/_speedups.c``) implements the
+same grammar by hand; ``tests/test_isodate.py`` and ``tests/test_speedups.py`` hold it, CSV
+parsing and every engine to this pattern on listed and generated strings.
 """
 
 from __future__ import annotations
@@ -24,7 +34,21 @@ import re
 from functools import cache
 from typing import Final
 
-__all__ = ["ISO_PATTERN", "engine_pattern", "is_iso"]
+__all__ = [
+    "DATE_FORM",
+    "ISO_PATTERN",
+    "ISO_RE",
+    "PLAIN_DATE",
+    "engine_pattern",
+    "is_iso",
+    "parse_iso",
+]
+
+DATE_FORM: Final = (
+    "YYYY-MM-DD, optionally followed by T or a space and HH:MM[:SS[.fraction]], "
+    "then optionally Z or ±HH:MM (RFC 3339)"
+)
+"""The accepted form in words: what a finding about a date column says is expected."""
 
 _D: Final = "[0-9]"
 
@@ -33,162 +57,92 @@ def _alt(*parts: str) -> str:
     return "(?:" + "|".join(parts) + ")"
 
 
-def _leap_years() -> str:
-    """Four-digit years divisible by 4, except centuries not divisible by 400 (and 0000)."""
-    by4 = "(?:0[48]|[2468][048]|[13579][26])"
-    return _alt(f"{_D}{{2}}{by4}", f"{by4}00")
+# --- the fields ---------------------------------------------------------------------------
 
+_YEAR: Final = _alt("000[1-9]", "00[1-9][0-9]", "0[1-9][0-9]{2}", "[1-9][0-9]{3}")
+"""0001-9999."""
+_LEAP_YEAR: Final = _alt(
+    f"{_D}{{2}}(?:0[48]|[2468][048]|[13579][26])",  # divisible by 4, not a century
+    "(?:0[48]|[2468][048]|[13579][26])00",  # a century divisible by 400 (0000 is no year)
+)
+_MONTH_DAY: Final = _alt(
+    "(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])",  # 31 days
+    "(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)",  # 30 days
+    "02-(?:0[1-9]|1[0-9]|2[0-8])",  # February, any year
+)
+_DATE: Final = _alt(f"{_YEAR}-{_MONTH_DAY}", f"{_LEAP_YEAR}-02-29")
+_HOUR: Final = "(?:[01][0-9]|2[0-3])"
+_MINUTE: Final = "[0-5][0-9]"
+_SECOND: Final = "[0-5][0-9]"  # no leap second: see the module's docstring
+_FRACTION: Final = f"{_D}+"
+_OFFSET: Final = _alt("Z", f"[+-]{_HOUR}:{_MINUTE}")
+_TIME: Final = f"{_HOUR}:{_MINUTE}(?::{_SECOND}(?:\\.{_FRACTION})?)?"
 
-def _century_mod4(k: int) -> str:
-    """Two digits CC with CC % 4 == k."""
-    even = "".join(str(b) for b in range(10) if b % 4 == k)
-    odd = "".join(str(b) for b in range(10) if (b + 2) % 4 == k)
-    return _alt(f"[02468][{even}]", f"[13579][{odd}]")
+ISO_PATTERN: Final = f"{_DATE}(?:[T ]{_TIME}{_OFFSET}?)?"
+"""The grammar as one regex body; match it against the whole string (``fullmatch``)."""
 
+PLAIN_DATE: Final = f"{_DATE}(?:[T ]{_HOUR}:{_MINUTE}(?::{_SECOND}(?:\\.{_D}{{1,6}})?)?)?"
+"""The naive dates, to the microsecond at most: the accepted strings a SQL engine casts to
+TIMESTAMP as the very ``datetime`` ``parse_iso`` gives (no offset to apply, no digit to drop)."""
 
-@cache
-def _years_with_week_53() -> str:
-    """The years whose ISO calendar has a week 53, by their remainder modulo 400."""
-    by_century: dict[int, list[str]] = {k: [] for k in range(4)}
-    for year in range(2000, 2400):  # one full Gregorian cycle; 2000 % 400 == 0
-        try:
-            dt.date.fromisocalendar(year, 53, 1)
-        except ValueError:
-            continue
-        by_century[(year // 100) % 4].append(f"{year % 100:02d}")
-    return _alt(*(_century_mod4(k) + _alt(*yy) for k, yy in by_century.items() if yy))
+ISO_RE: Final = re.compile(ISO_PATTERN)
+"""``ISO_PATTERN`` compiled: ``ISO_RE.fullmatch(text)`` is a match exactly for a date string."""
 
-
-def _year() -> str:
-    return _alt("000[1-9]", "00[1-9][0-9]", "0[1-9][0-9]{2}", "[1-9][0-9]{3}")
-
-
-def _month_day(dash: str) -> str:
-    long = f"(?:0[13578]|1[02]){dash}(?:0[1-9]|[12][0-9]|3[01])"
-    short = f"(?:0[469]|11){dash}(?:0[1-9]|[12][0-9]|30)"
-    feb = f"02{dash}(?:0[1-9]|1[0-9]|2[0-8])"
-    return _alt(long, short, feb)
-
-
-def _calendar(dash: str) -> str:
-    return _alt(_year() + dash + _month_day(dash), _leap_years() + f"{dash}02{dash}29")
-
-
-def _week(dash: str, day: bool) -> str:
-    """YYYY-Www[-D] (or without dashes); week 53 only where the year has one.
-
-    A week date past 9999-12-31 is refused: 9999-W52-6 and -7 fall in the year 10000.
-    """
-    d = f"{dash}[1-7]" if day else ""
-    w52 = "(?:0[1-9]|[1-4][0-9]|5[0-2])"
-    common = _alt(
-        _alt("000[1-9]", "00[1-9][0-9]", "0[1-9][0-9]{2}", "[1-8][0-9]{3}", "9[0-8][0-9]{2}",
-             "99[0-8][0-9]", "999[0-8]") + f"{dash}W{w52}{d}",
-        f"9999{dash}W(?:0[1-9]|[1-4][0-9]|5[01]){d}",
-        f"9999{dash}W52" + (f"{dash}[1-5]" if day else ""),
-        _years_with_week_53() + f"{dash}W53{d}",
-    )  # fmt: skip
-    return common
-
-
-# --- time (CPython 3.11 ``parse_hh_mm_ss_ff``) -------------------------------------------------
-# S is the text between the separator and the first Z, + or - (or the end). After each two-digit
-# field the parser reads one character c: at the end of S (or c ending S) the time is done, with
-# "trailing text" flagged when c was a character of S — fatal without an offset, ignored with one.
-
-_HH: Final = "(?:[01][0-9]|2[0-3])"
-_MS: Final = "[0-5][0-9]"
-_NOT_TZ: Final = "[^Z+-]"
-# One ASCII character other than Z, + and -: CPython reads the time as UTF-8 bytes, so a
-# character tolerated on its own before an offset must be a single byte.
-_ASCII_NOT_TZ: Final = "[\\x00-\\x2a,\\x2e-\\x59\\x5b-\\x7f]"
-_ASCII_NOT_TZ_NOR_DIGIT: Final = "[\\x00-\\x2a,\\x2e\\x2f\\x3a-\\x59\\x5b-\\x7f]"
-
-
-def _time(
-    hh: str = _HH, mm: str = _MS, ss: str = _MS, *, offset_follows: bool, even_run: bool = False
-) -> str:
-    """The text before the offset (``offset_follows``) or before the end of the string.
-
-    ``even_run``: the time's leading run of digits must have an even length (see ``_body``).
-    """
-    if offset_follows:
-        tail = f"{_ASCII_NOT_TZ}?"
-        run_tail = f"{_ASCII_NOT_TZ_NOR_DIGIT if even_run else _ASCII_NOT_TZ}?"  # ends the run
-        frac = _alt(f"{_D}{{0,5}}", f"{_D}{{6}}{_NOT_TZ}*")
-        bare = (
-            _alt(f"(?:{_D}{{2}}){{1,2}}", f"{_D}{{6}}(?:{_D}{{2}})*(?:[^0-9Z+-]{_NOT_TZ}*)?")
-            if even_run
-            else _alt(f"{_D}{{2,5}}", f"{_D}{{6}}{_NOT_TZ}*")
-        )
-    else:
-        tail = run_tail = ""
-        frac = f"{_D}+"
-        # one digit alone is a trailing character, not a fraction
-        bare = f"(?:{_D}{{2}})+" if even_run else f"{_D}{{2,}}"
-    extended = f":{mm}" + _alt(tail, f"[.,]{frac}", f":{ss}" + _alt(tail, f"[.,:]{frac}"))
-    if offset_follows:
-        extended = _alt(":", extended)  # "HH:" with an offset: the ":" is the tolerated tail
-    basic = mm + _alt(run_tail, f"[.,]{frac}", ss + _alt(run_tail, f"[.,]{frac}", bare))
-    return hh + _alt(run_tail, f"[.,]{frac}", extended, basic)
-
-
-def _offset() -> str:
-    """``Z`` at the very end, or a sign and an offset under 24 hours with nothing after it.
-
-    Only the total is held under 24 hours: minutes and seconds of an offset may read 60-99.
-    """
-    any2 = f"{_D}{{2}}"
-    return _alt(
-        "Z",
-        "[+-]"
-        + _alt(
-            _time("(?:[01][0-9]|2[0-2])", any2, any2, offset_follows=False),
-            _time("23", "(?:[0-4][0-9]|5[0-8])", any2, offset_follows=False),
-            _time("23", "59", _MS, offset_follows=False),
-        ),
-    )
-
-
-def _times(*, even_run: bool = False) -> str:
-    return _alt(
-        _time(offset_follows=False, even_run=even_run),
-        _time(offset_follows=True, even_run=even_run) + _offset(),
-    )
-
-
-def _body() -> str:
-    """Date, then optionally one separator character and a time.
-
-    Where CPython finds the separator decides a few spellings: after ``YYYY-Www-D`` a digit
-    would make it read ``YYYY-Www`` with ``-`` as separator; after ``YYYYWww`` a run of digits
-    splits by its parity, so the time's own digit run comes out even.
-    """
-    sep = "."
-    weekless = _alt(_calendar("-"), _calendar(""), _week("-", day=False))
-    return _alt(
-        weekless + f"(?:{sep}{_times()})?",
-        _week("-", day=True) + f"(?:[^0-9]{_times()})?",
-        _alt(_week("", day=False), _week("", day=True))
-        + _alt("", f"[^0-9]{_times()}", f"[0-9]{_times(even_run=True)}"),
-    )
-
-
-ISO_PATTERN: Final = f"(?s:{_body()})"
-"""The pattern body; match it against the whole string (``fullmatch``)."""
-
-_COMPILED: Final = re.compile(ISO_PATTERN)
+# The parse: where the fields of an accepted string are. The date and HH:MM stand at fixed
+# places; only the seconds, the fraction and the zone may be absent.
+_PARTS: Final = re.compile(r".{16}(?::(..)(?:\.([0-9]+))?)?(Z|[+-]..:..)?", re.DOTALL)
 
 
 def engine_pattern() -> str:
-    """``ISO_PATTERN`` anchored for a search-style regex function (RE2, Rust, Java)."""
+    """``ISO_PATTERN`` anchored for a search-style regex function (RE2, Rust, Java).
+
+    >>> engine_pattern().startswith("^") and engine_pattern().endswith("\\\\z")
+    True
+    """
     return f"^{ISO_PATTERN}\\z"
 
 
 def is_iso(text: str) -> bool:
-    """True when the pattern accepts ``text`` — by design, exactly when ``fromisoformat`` does.
+    """Whether ``text`` is a date string (RFC 3339, see the module's docstring).
 
-    >>> is_iso("2024-01-05T10:30Z"), is_iso("2024-02-30"), is_iso("2020-W53-7")
-    (True, False, True)
+    >>> is_iso("2024-01-05T10:30Z"), is_iso("2024-02-30"), is_iso("20230808120000Z")
+    (True, False, False)
     """
-    return _COMPILED.fullmatch(text) is not None
+    return ISO_RE.fullmatch(text) is not None
+
+
+def parse_iso(text: str) -> dt.datetime | None:
+    """The ``datetime`` a date string stands for, or None when ``is_iso`` refuses it.
+
+    Aware (a fixed zone) when it carries ``Z`` or an offset, naive otherwise; digits of a
+    fraction past the microsecond are dropped.
+
+    >>> parse_iso("2024-01-05T10:30:00.1234567+05:30").isoformat()
+    '2024-01-05T10:30:00.123456+05:30'
+    >>> parse_iso("2024-01-05"), parse_iso("20230808120000Z")
+    (datetime.datetime(2024, 1, 5, 0, 0), None)
+    """
+    if ISO_RE.fullmatch(text) is None:
+        return None
+    day = dt.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
+    if len(text) == 10:
+        return dt.datetime(day.year, day.month, day.day)
+    parts = _PARTS.fullmatch(text)
+    assert parts is not None  # every accepted string with a time has this shape
+    second, fraction, zone = parts.groups()
+    micros = int((fraction or "")[:6].ljust(6, "0"))
+    return dt.datetime(
+        day.year, day.month, day.day, int(text[11:13]), int(text[14:16]),
+        int(second or 0), micros, _zone(zone),
+    )  # fmt: skip
+
+
+@cache
+def _zone(zone: str | None) -> dt.tzinfo | None:
+    if zone is None:
+        return None
+    if zone == "Z":
+        return dt.UTC
+    sign = -1 if zone[0] == "-" else 1
+    offset = dt.timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+    return dt.UTC if not offset else dt.timezone(sign * offset)

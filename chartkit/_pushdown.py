@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit._isodate import PLAIN_DATE
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
@@ -262,15 +263,6 @@ def _parsed_cells(
 _TYPED: dict[int, tuple[EngineReading, EngineReading | str]] = {}
 """The typed reading (or the reason there is none) of a text reading during one ``view()``, by
 the text reading's id (the reading is kept, so the id stays its own)."""
-
-PLAIN_DATE = (
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
-    r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)?"
-)
-"""The ISO forms DuckDB casts to the very ``datetime`` ``fromisoformat`` gives: a date, with
-an optional time to the minute, second or microsecond, no offset. Only a cell the ISO pattern
-accepts too (so its fields are in range) is cast."""
-
 
 def _typed(
     reading: EngineReading, declaration: Mapping[str, ColumnDeclaration], max_points: int

@@ -12,10 +12,10 @@
  * - values: a new list, the column's value in each row (`absent` where the row lacks the key);
  * - census: a tuple of 2 * N_CLASSES ints, how many values fall in each class below and the
  *   index of the first (-1 when none), so the check can judge a column from its census alone;
- * - clock: when every value is a str this reader fully understands as an ISO date (class
- *   ISO_OK), the bytes of an int64 array of wall-clock microseconds since 1970-01-01 (aware
- *   values converted to UTC, naive ones as given, as chartkit.encode.as_wall_clock does);
- *   otherwise None;
+ * - clock: when every value is a date string (class ISO_OK: chartkit/_isodate.py's grammar),
+ *   the bytes of an int64 array of wall-clock microseconds since 1970-01-01 (aware values
+ *   converted to UTC, naive ones as given, as chartkit.encode.as_wall_clock does); otherwise
+ *   None;
  * - aware: whether any of those dates carried a zone (Z or an offset).
  *
  * Classes are decided by EXACT type only (int, float, str, bool, None, the absent marker);
@@ -48,25 +48,24 @@ enum {
     C_NONE,      /* None */
     C_ABSENT,    /* the row has no such key */
     C_OTHER,     /* any other type: the column is judged in Python */
-    C_ISO_OK,    /* a str datetime.fromisoformat accepts (decided here) */
-    C_ISO_BAD,   /* a str datetime.fromisoformat refuses (decided here) */
-    C_ISO_UNSURE,/* a str this validator does not fully understand: Python decides */
+    C_ISO_OK,    /* a str that is a date string (chartkit/_isodate.py's grammar) */
+    C_ISO_BAD,   /* a str that is no date string */
     N_CLASSES
 };
 
-/* --- ISO 8601 validation and parse ------------------------------------------------------- */
+/* --- the date grammar, validated and parsed ---------------------------------------------- */
 
-enum { ISO_OK = 0, ISO_BAD = 1, ISO_UNSURE = 2 };
+enum { ISO_OK = 0, ISO_BAD = 1 };
 
 /* A str whose characters are all below U+0100 (PyUnicode_1BYTE_KIND): one byte each, so the
- * parser reads them directly. Wider strings never reach it (see iso_text). */
+ * parser reads them directly. Wider strings are never date strings (see iso_text). */
 typedef struct {
     const Py_UCS1 *s;
     Py_ssize_t len;
 } Text;
 
 /* The ASCII digit at position i, or -1 (a non-ASCII digit such as U+FF12 is no digit here:
- * CPython's fromisoformat reads ASCII digits only). */
+ * the grammar's digits are ASCII). */
 static inline int
 digit_at(const Text *t, Py_ssize_t i)
 {
@@ -76,6 +75,8 @@ digit_at(const Text *t, Py_ssize_t i)
     return d < 10 ? (int)d : -1;
 }
 
+/* The character at i; 0 past the end (a NUL inside the text is no character of the grammar
+ * either, so the two never need telling apart). */
 static inline Py_UCS4
 char_at(const Text *t, Py_ssize_t i)
 {
@@ -122,110 +123,83 @@ days_from_civil(int y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
-/* Whether datetime.fromisoformat (Python 3.11) accepts the text, for the forms decided here:
+/* Whether the text is a date string: the grammar of chartkit/_isodate.py (RFC 3339), written
+ * out by hand and held to its regex by tests/test_speedups.py on listed and generated strings:
  *
  *   YYYY-MM-DD
- *   YYYY-MM-DD[T ]HH[:MM[:SS[.f+]]][Z | +HH | -HH | +HH:MM | -HH:MM]
+ *   YYYY-MM-DD[T ]HH:MM[:SS[.f+]][Z | +HH:MM | -HH:MM]
  *
- * Those are ISO_OK (with *micros the wall clock, *aware set for a zone, *exact cleared when
- * digits past the microsecond were dropped) when every field is in
- * range, ISO_BAD when the shape is one of these but a date or time field is out of range (a
- * month 13, February 30, hour 24, ...). A text that does not begin with four ASCII digits is
- * ISO_BAD too: every form fromisoformat accepts does. Everything else (week dates, basic
- * forms such as 20240105, a comma before the fraction, offsets with seconds or past 23:59,
- * other separators, trailing text) is ISO_UNSURE, and the caller asks fromisoformat itself.
- */
+ * with the year 1-9999, the month 1-12, the day valid for its month, the hour 0-23, minutes
+ * and seconds 0-59 (no leap second), an offset's hours 0-23 and minutes 0-59. ISO_OK sets
+ * *micros to the wall clock (aware values in UTC), *aware for a zone, and clears *exact when
+ * digits past the microsecond were dropped; anything else is ISO_BAD. */
 static int
 iso_parse(const Text *t, int64_t *micros, int *aware, int *exact)
 {
     *aware = 0;
     *micros = 0;
     *exact = 1;
-    int y = digits(t, 0, 4);
-    if (y < 0)
-        return ISO_BAD; /* includes "" and anything shorter than four characters */
     if (t->len < 10 || char_at(t, 4) != '-' || char_at(t, 7) != '-')
-        return ISO_UNSURE;
-    int m = digits(t, 5, 2), d = digits(t, 8, 2);
-    if (m < 0 || d < 0)
-        return ISO_UNSURE;
-    int bad = y < 1 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, m < 1 || m > 12 ? 1 : m);
-    int64_t seconds = days_from_civil(y, (m < 1 || m > 12) ? 1 : m, d) * 86400;
+        return ISO_BAD;
+    int y = digits(t, 0, 4), m = digits(t, 5, 2), d = digits(t, 8, 2);
+    if (y < 1 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, m))
+        return ISO_BAD;
+    int64_t seconds = days_from_civil(y, m, d) * 86400;
     int64_t fraction = 0;
     Py_ssize_t i = 10;
     if (i == t->len)
         goto done;
+    /* the time: [T ]HH:MM, then optionally :SS, then optionally .f+ */
     Py_UCS4 sep = char_at(t, i);
     if (sep != 'T' && sep != ' ')
-        return ISO_UNSURE;
-    i++;
-    /* the time: HH, then optionally :MM, :SS, .f{1,6} */
-    int hh = digits(t, i, 2);
-    if (hh < 0)
-        return ISO_UNSURE;
-    bad |= hh > 23;
-    seconds += (int64_t)hh * 3600;
-    i += 2;
+        return ISO_BAD;
+    int hh = digits(t, i + 1, 2), mm = digits(t, i + 4, 2);
+    if (hh < 0 || hh > 23 || char_at(t, i + 3) != ':' || mm < 0 || mm > 59)
+        return ISO_BAD;
+    seconds += (int64_t)hh * 3600 + mm * 60;
+    i += 6;
     if (char_at(t, i) == ':') {
-        int mm = digits(t, i + 1, 2);
-        if (mm < 0)
-            return ISO_UNSURE;
-        bad |= mm > 59;
-        seconds += mm * 60;
+        int ss = digits(t, i + 1, 2);
+        if (ss < 0 || ss > 59)
+            return ISO_BAD;
+        seconds += ss;
         i += 3;
-        if (char_at(t, i) == ':') {
-            int ss = digits(t, i + 1, 2);
-            if (ss < 0)
-                return ISO_UNSURE;
-            bad |= ss > 59;
-            seconds += ss;
-            i += 3;
-            if (char_at(t, i) == '.') {
-                Py_ssize_t n = 0;
-                i++;
-                while (digit_at(t, i + n) >= 0)
-                    n++;
-                if (n == 0)
-                    return ISO_UNSURE; /* fromisoformat's own rules for "10:30:00." */
-                /* microseconds: digits past the sixth are dropped, as fromisoformat does;
-                 * pandas would keep them (nanoseconds), so such a column gets no wall clock */
-                fraction = digits(t, i, n < 6 ? (int)n : 6);
-                for (Py_ssize_t k = n; k < 6; k++)
-                    fraction *= 10;
-                if (n > 6)
-                    *exact = 0;
-                i += n;
-            }
+        if (char_at(t, i) == '.') {
+            Py_ssize_t n = 0;
+            i++;
+            while (digit_at(t, i + n) >= 0)
+                n++;
+            if (n == 0)
+                return ISO_BAD;
+            /* microseconds: digits past the sixth are dropped, as _isodate.parse_iso does;
+             * pandas would keep them (nanoseconds), so such a column gets no wall clock */
+            fraction = digits(t, i, n < 6 ? (int)n : 6);
+            for (Py_ssize_t k = n; k < 6; k++)
+                fraction *= 10;
+            if (n > 6)
+                *exact = 0;
+            i += n;
         }
     }
     if (i == t->len)
         goto done;
-    /* the zone: Z at the very end, or a sign and HH or HH:MM under 24 hours */
+    /* the zone: Z, or a sign and HH:MM under 24 hours, and then the end */
     Py_UCS4 z = char_at(t, i);
     if (z == 'Z') {
         if (i + 1 != t->len)
-            return ISO_UNSURE;
+            return ISO_BAD;
         *aware = 1;
         goto done;
     }
-    if (z != '+' && z != '-')
-        return ISO_UNSURE;
-    int oh = digits(t, i + 1, 2), om = 0;
-    if (oh < 0 || oh > 23)
-        return ISO_UNSURE;
-    if (i + 3 != t->len) {
-        if (char_at(t, i + 3) != ':' || i + 6 != t->len)
-            return ISO_UNSURE;
-        om = digits(t, i + 4, 2);
-        if (om < 0 || om > 59)
-            return ISO_UNSURE;
-    }
+    if ((z != '+' && z != '-') || i + 6 != t->len || char_at(t, i + 3) != ':')
+        return ISO_BAD;
+    int oh = digits(t, i + 1, 2), om = digits(t, i + 4, 2);
+    if (oh < 0 || oh > 23 || om < 0 || om > 59)
+        return ISO_BAD;
     *aware = 1;
     int64_t offset = (int64_t)oh * 3600 + om * 60;
     seconds -= z == '+' ? offset : -offset; /* local = UTC + offset */
 done:
-    if (bad)
-        return ISO_BAD;
     *micros = seconds * 1000000 + fraction;
     return ISO_OK;
 }
@@ -241,21 +215,9 @@ iso_text(PyObject *text, int64_t *micros, int *aware, int *exact)
     if (PyUnicode_READY(text) < 0) /* a legacy string built by an old C API: make it compact */
         return -1;
 #endif
-    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if (kind != PyUnicode_1BYTE_KIND) {
-        /* Some character is past U+00FF, and every form decided here is ASCII: the parser
-         * could only say "unsure" — or "refused" when the text does not begin with four
-         * ASCII digits, which is decided here the same way. */
-        for (Py_ssize_t i = 0; i < 4; i++) {
-            Py_UCS4 c = i < len ? PyUnicode_READ(kind, data, i) : 0;
-            if (c < '0' || c > '9')
-                return ISO_BAD;
-        }
-        return ISO_UNSURE;
-    }
-    Text t = {(const Py_UCS1 *)data, len};
+    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        return ISO_BAD; /* some character is past U+00FF: the grammar is ASCII */
+    Text t = {PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text)};
     return iso_parse(&t, micros, aware, exact);
 }
 
@@ -311,7 +273,7 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
             }
         }
         else
-            cls = verdict == ISO_BAD ? C_ISO_BAD : C_ISO_UNSURE;
+            cls = C_ISO_BAD;
     }
     else if (tp == &PyFloat_Type)
         cls = isnan(PyFloat_AS_DOUBLE(v)) ? C_NAN : C_FLOAT;
@@ -640,14 +602,14 @@ static PyMethodDef methods[] = {
     {"same_width", same_width, METH_VARARGS,
      "same_width(rows, width) -> True when every item is exactly a dict of `width` keys"},
     {"iso_verdict", iso_verdict, METH_O,
-     "iso_verdict(text) -> (0 accepted | 1 refused | 2 unsure, wall-clock micros, aware)"},
+     "iso_verdict(text) -> (0 a date string | 1 not one, wall-clock micros, aware)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     "chartkit._speedups",
-    "One pass over a list of plain dicts in C: columns, their census, ISO dates parsed once.",
+    "One pass over a list of plain dicts in C: columns, their census, date strings parsed once.",
     -1,
     methods,
     NULL,

@@ -2,23 +2,23 @@
 
 This is the hot path. A list of plain dicts read by the compiled reader
 (``chartkit._speedups``) comes with each column's census — how many values of each exact type
-(int, float, NaN, str, bool, None, absent; strings of a date column as ISO or not), and where
-the first of each is — and a column whose census covers every value is judged from it alone.
-Any other column (a type the census does not know, a date string the C validator left to
-``fromisoformat``, or every column when the reader is not built) is judged from its values by
-``_check_values``, a column at a time, by value *type* first (each value coded by its exact
-type in one C pass, ``_speedups.type_codes``, exact float NaNs apart; ``map(type, ...)``
-without the extension); only the types whose values need a look of their own (a float that
-may be NaN, a string that may be an ISO date) are looked at, and even those mostly at once
-(``np.isnan``, ``fromisoformat`` once per distinct string). Both give the same violation. A
-dataframe is judged by dtype where the dtype decides the question, and by its values' types
-only for object columns; ``offending_mask`` takes the same per-type verdicts row by row.
+(int, float, NaN, str, bool, None, absent; strings of a date column as dates or not, by
+``chartkit._isodate``'s grammar, which the C validator implements whole), and where the first
+of each is — and a column whose census covers every value is judged from it alone. Any other
+column (a type the census does not know, or every column when the reader is not built) is
+judged from its values by ``_check_values``, a column at a time, by value *type* first (each
+value coded by its exact type in one C pass, ``_speedups.type_codes``, exact float NaNs apart;
+``map(type, ...)`` without the extension); only the types whose values need a look of their
+own (a float that may be NaN, a string that may be a date) are looked at, and even those
+mostly at once (``np.isnan``, the date pattern once per distinct string). Both give the same
+violation. A dataframe is judged by dtype where the dtype decides the question, and by its
+values' types only for object columns; ``offending_mask`` takes the same per-type verdicts row
+by row.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,6 +30,7 @@ import pandas as pd
 from chartkit import _columnar
 from chartkit._columnar import Absent as _Absent
 from chartkit._columnar import Census
+from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._safe import cap_sample
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
@@ -169,6 +170,7 @@ _NULL_TYPES: Final = (type(None), _Absent, type(pd.NA), type(pd.NaT))
 _NUMPY_READS: Final = frozenset({float, np.float64, np.float32, np.float16})
 _NAN_CODE: Final = 255  # ``_speedups.type_codes``' code for an exact float holding NaN
 _DEDUPE_PROBE: Final = 1024  # strings looked at to decide whether deduplicating pays
+_ISO_MATCH: Final = ISO_RE.fullmatch  # a Match for a date string, None for any other
 
 
 def value_type_name(value: object) -> str:
@@ -243,7 +245,7 @@ def _classify(declared: ColumnType, tp: type) -> int:
 def _look(declared: ColumnType, value: Any) -> int:
     """The verdict on one value whose type alone does not decide it."""
     if isinstance(value, str):  # only reached for a date column
-        return _OK if _is_iso(value) else _BAD
+        return _OK if _ISO_MATCH(value) is not None else _BAD
     if isinstance(value, np.datetime64 | np.timedelta64):
         if np.isnat(value):
             return _NOTHING
@@ -251,14 +253,6 @@ def _look(declared: ColumnType, value: Any) -> int:
     if _isnan(value):
         return _NOTHING
     return _OK if declared == "number" else _BAD
-
-
-def _is_iso(value: str) -> bool:
-    try:
-        dt.datetime.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 class _Offenders:
@@ -288,8 +282,8 @@ def _check_values(
     Each value is coded by its exact type once (``_type_codes``: in C where the extension is
     built, exact float NaNs coded apart); a type that settles the verdict is counted and
     located from the codes; only the values of types left to a look — floats (NaN?), strings
-    in a date column (ISO?), numpy datetimes (NaT?) — are looked at, floats and strings at
-    once (``np.isnan``, ``fromisoformat`` once per distinct string).
+    in a date column (dates?), numpy datetimes (NaT?) — are looked at, floats and strings at
+    once (``np.isnan``, the date pattern once per distinct string).
     """
     declared, nullable = decl.type, decl.nullable
     listed = values if isinstance(values, list) else list(values)
@@ -355,8 +349,8 @@ def _judge_floats(
 
 
 def _judge_iso(values: list[Any], at: np.ndarray[Any, Any] | None, found: _Offenders) -> None:
-    """File the strings of a date column (all values, or those at ``at``) that
-    ``datetime.fromisoformat`` does not accept."""
+    """File the strings of a date column (all values, or those at ``at``) that are no date
+    strings (``chartkit._isodate``)."""
     texts: list[str] = values if at is None else [values[i] for i in at.tolist()]
     bad = _not_iso(texts)
     if not bad:
@@ -394,16 +388,15 @@ def _violation(
 
 def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | None:
     """``_check_values``'s offenders, from a column's census alone; None when the census does
-    not decide the column (a value of a type it does not know, or an ISO-like string the C
-    validator left to ``fromisoformat``).
+    not decide the column (a value of a type it does not know).
 
     The same rules as ``_classify``/``_type_name``: absent is "absent", None and NaN are
     "null" (offending unless nullable); an int or a float that is not NaN is a "number" (bool
     is not one), a str a "string" — offending outside their own declared type, and a str in a
-    date column only when ``fromisoformat`` refuses it.
+    date column only when it is no date string (the C validator's verdict).
     """
     declared, nullable = decl.type, decl.nullable
-    if census.count("other") or (declared == "date" and census.count("unsure_iso")):
+    if census.count("other"):
         return None
     found = _Offenders()
 
@@ -427,25 +420,45 @@ def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | N
 
 
 def _not_iso(texts: Sequence[str]) -> set[str]:
-    """The distinct strings ``datetime.fromisoformat`` refuses.
+    """The distinct strings that are no date strings (``chartkit._isodate``).
 
-    When the strings repeat (dates, a few timestamps), each distinct one is parsed once; when
-    most differ, deduplicating costs more than parsing, so all are parsed in C and only a
-    failure sends us back to the distinct ones. How many differ is estimated from repeats in
-    a sample spread over the column (m samples of D distinct values repeat about m²/2D times),
-    since the first rows of a long column can all differ while the column holds few values.
+    When the strings repeat (dates, a few timestamps), each distinct one is matched once; when
+    most differ, deduplicating costs more than matching, so all are matched and only a failure
+    sends us back to the distinct ones. How many differ is estimated from repeats in a sample
+    spread over the column (m samples of D distinct values repeat about m²/2D times), since
+    the first rows of a long column can all differ while the column holds few values.
     """
     step = max(1, len(texts) // _DEDUPE_PROBE)
     probe = texts[::step][:_DEDUPE_PROBE]
     repeats = len(probe) - len(set(probe))
-    if repeats * len(texts) * 6 < len(probe) ** 2 * 5:  # about D > 0.6 × rows: parse them all
+    if repeats * len(texts) * 6 < len(probe) ** 2 * 5:  # about D > 0.6 × rows: match them all
+        refused = _refused_at_once(texts)
+        if refused is not None:
+            return refused
+    return {t for t in set(texts) if _ISO_MATCH(t) is None}
+
+
+_VECTORIZED_FROM: Final = 4096  # strings from which matching them in pyarrow pays
+
+
+def _refused_at_once(texts: Sequence[str]) -> set[str] | None:
+    """The strings that are no date strings, all matched at once by the same pattern in
+    pyarrow (RE2, the engines' form, held to Python's by ``tests/test_isodate.py``), or one by
+    one until the first failure; None when that failure leaves the rest to be looked at."""
+    if len(texts) >= _VECTORIZED_FROM:
         try:
-            deque(map(dt.datetime.fromisoformat, texts), maxlen=0)
-        except ValueError:
+            import pyarrow as pa  # type: ignore[import-untyped]
+            import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+            array = pa.array(texts, pa.string())
+        except (ImportError, UnicodeError):  # no pyarrow; a lone surrogate no UTF-8 holds
             pass
         else:
-            return set()
-    return {t for t in set(texts) if not _is_iso(t)}
+            dates = pc.match_substring_regex(array, engine_pattern())
+            if pc.all(dates).as_py():
+                return set()
+            return set(pc.filter(array, pc.invert(dates)).to_pylist())
+    return set() if all(map(_ISO_MATCH, texts)) else None
 
 
 # --- dataframes -----------------------------------------------------------------------------

@@ -18,11 +18,11 @@ same acceptance set:
   too large for a float (``1e999``) is kept as text.
 - **boolean** — ``true``, ``True``, ``TRUE`` and ``false``, ``False``, ``FALSE``
   (``BOOLEAN_TRUE``, ``BOOLEAN_FALSE``). Not ``1``/``0``, ``yes``/``no`` or ``t``/``f``.
-- **date** — exactly the text ``datetime.fromisoformat`` accepts (the call the check makes
-  on a string in a date column). ``DATE`` is that acceptance set as one regex, calendar
-  included (February 29 only in leap years, no month 13, no hour 24), held to
-  ``fromisoformat`` by ``tests/test_isodate.py``; a cell it matches is read as a ``datetime``
-  (aware when it carries an offset).
+- **date** — a date string, the very rule the check applies to a string in a date column:
+  RFC 3339, ``YYYY-MM-DD`` optionally followed by ``T`` or a space and ``HH:MM[:SS[.fraction]]``,
+  then optionally ``Z`` or ``±HH:MM``, every field in its range (``chartkit._isodate``).
+  ``DATE`` is that grammar's one regex; a cell it matches is read as a ``datetime`` by
+  ``chartkit._isodate.parse_iso`` (aware when it carries ``Z`` or an offset).
 - **string** — any text.
 
 No cell has surrounding whitespace trimmed: `` 3`` is not a number. The file is UTF-8 (a
@@ -32,7 +32,6 @@ byte-order mark is dropped), comma-separated, with a header row naming the colum
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import math
 import re
@@ -40,7 +39,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from chartkit._isodate import ISO_PATTERN
+from chartkit._isodate import ISO_RE, parse_iso
 from chartkit.columns import ColumnType, ResultColumns, assert_result_columns
 from chartkit.errors import ToolResultError
 from chartkit.result import ToolResult
@@ -67,8 +66,8 @@ BOOLEAN_FALSE: Final = frozenset({"false", "False", "FALSE"})
 BOOLEAN: Final = re.compile(r"true|True|TRUE|false|False|FALSE")
 """Exactly the spellings of ``BOOLEAN_TRUE`` and ``BOOLEAN_FALSE``."""
 
-DATE: Final = re.compile(ISO_PATTERN)
-"""Exactly the text ``datetime.fromisoformat`` accepts, as one regex (``chartkit._isodate``)."""
+DATE: Final = ISO_RE
+"""A date string (RFC 3339, field ranges included): ``chartkit._isodate``'s one regex."""
 STRING: Final = re.compile(r".*", re.DOTALL)
 
 ACCEPT: Final[Mapping[ColumnType, re.Pattern[str]]] = {
@@ -105,7 +104,7 @@ def parse_cell(text: str, declared: ColumnType) -> Any:
         return number if math.isfinite(number) else text
     if declared == "boolean":
         return text in BOOLEAN_TRUE
-    return dt.datetime.fromisoformat(text)
+    return parse_iso(text)
 
 
 def read_csv(

@@ -19,6 +19,7 @@ import pandas as pd
 from altair.utils.core import infer_vegalite_type_for_pandas
 
 from chartkit._columnar import known_wall_clock, text_encoding
+from chartkit._isodate import parse_iso
 from chartkit._safe import sample_text
 from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
@@ -422,7 +423,7 @@ def _wall_clock(value: Any) -> dt.datetime | None:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
     if isinstance(value, str):
-        value = dt.datetime.fromisoformat(value)
+        value = parse_iso(value)  # None for no date string (the check filed it)
     if isinstance(value, np.datetime64):
         return None if np.isnat(value) else pd.Timestamp(value).to_pydatetime()
     if isinstance(value, dt.datetime):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from chartkit._isodate import DATE_FORM
 from chartkit._safe import NAME_MAX_CHARS, cap_text, sample_text, visible
 from chartkit.check import ColumnViolation
 
@@ -109,11 +110,22 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more:
             f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and "
             f"{v.affected} of {v.total} rows hold something else — the first is {_first(v)}."
         )
+        if _wrong_date_text(v):
+            head += f" A string in a date column must read {DATE_FORM}."
         if v.about_absence:
             head += _nullable_hint(v)
     if more:
         head += _more_columns(more)
     return f"{head} {COLUMN_TYPE_CEILING}{call} {NOTHING_CHANGED}"
+
+
+def _wrong_date_text(v: ColumnViolation) -> bool:
+    """Whether some offenders are strings of a date column: text that is no date string."""
+    return (
+        v.kind == "column-type-mismatch"
+        and v.declared == "date"
+        and "string" in (v.offending_types or (v.sample_type,))
+    )
 
 
 def _more_columns(more: int) -> str:
@@ -144,6 +156,8 @@ def _clause(v: ColumnViolation) -> str:
         f"{_name(v.column)} is declared {v.declared} and {v.affected} of {v.total} rows hold "
         f"{held} (first: {first})"
     )
+    if _wrong_date_text(v):
+        clause += f" (a date string reads {DATE_FORM})"
     if v.about_absence:
         clause += " (declare it nullable if a row may carry nothing)"
     return clause

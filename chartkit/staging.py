@@ -59,6 +59,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit._isodate import parse_iso
 from chartkit.check import ColumnViolation
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError, MissingExtraError, ToolResultError
@@ -454,7 +455,10 @@ def _numbers(pa: Any, values: list[Any]) -> Any:
 
 def _moment(value: Any) -> dt.datetime:
     if isinstance(value, str):
-        return dt.datetime.fromisoformat(value)
+        parsed = parse_iso(value)
+        if parsed is None:  # the check filed it; never reached for a conforming column
+            raise _Inexact(f"{render_sample(value)[:80]} is no date string")
+        return parsed
     if isinstance(value, np.datetime64):
         value = pd.Timestamp(value)
     if isinstance(value, pd.Timestamp):

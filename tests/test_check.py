@@ -503,3 +503,19 @@ def test_the_payload_sample_is_bounded_json_and_keeps_numbers_numbers() -> None:
     assert sample(float("inf")) == "inf"
     assert sample("x" * 1000) == "x" * 120 + "… (1,000 characters)"
     assert sample({"k": list(range(20))}) == {"k": [0, 1, 2, 3, 4, 5, 6, 7, "… (20 items)"]}
+
+
+def test_a_date_string_is_rfc_3339_and_the_finding_names_the_form() -> None:
+    """CPython's fromisoformat takes both (the first plotted at 20:00 UTC, CPython bug
+    107779); the date rule takes neither, and the finding says which form is expected."""
+    from chartkit.messages import COLUMN_TYPE_CEILING, NOTHING_CHANGED, finding_message
+
+    rows = [{"t": "20230808120000Z"}, {"t": "2024-01-05x10:30"}, {"t": "2024-01-05T10:30Z"}]
+    (v,) = check_columns(rows, {"t": "date"})
+    assert (v.affected, v.total, v.sample, v.sample_type) == (2, 3, "20230808120000Z", "string")
+    assert finding_message(v, tool="t", call_id=None) == (
+        "'t' declares column 't' as date, and 2 of 3 rows hold something else — the first is "
+        '"20230808120000Z" (string). A string in a date column must read YYYY-MM-DD, '
+        "optionally followed by T or a space and HH:MM[:SS[.fraction]], then optionally Z or "
+        f"±HH:MM (RFC 3339). {COLUMN_TYPE_CEILING} {NOTHING_CHANGED}"
+    )
