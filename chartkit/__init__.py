@@ -41,6 +41,7 @@ from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
 from chartkit.rules import Alternative
 from chartkit.schemas import output_schema, result_columns_from
+from chartkit.speedups import speedups_enabled
 from chartkit.staging import Staged, StagedColumn, stage
 from chartkit.view import View, ViewState, view
 
@@ -82,6 +83,7 @@ __all__ = [
     "read_results",
     "read_rowset",
     "result_columns_from",
+    "speedups_enabled",
     "stage",
     "subscribe",
     "vegalite_type",

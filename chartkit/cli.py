@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from chartkit._literal import json_literal, terminal_literal, visible_controls
+from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.integrity import (
     CHECK_MODES,
@@ -108,8 +110,15 @@ class _LiteralOut(io.TextIOBase):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(visible_controls(text))
+        # print() writes its text and its end apart: a newline inside the text came from
+        # data (a tool name, a column name), and would forge a line of its own
+        newlines = text != "\n"
+        self._stream.write(visible_controls(text, newlines=newlines))
         return len(text)
+
+    def write_lines(self, text: str) -> None:
+        """Write ``text`` whose own newlines are meant (JSON, already escaped)."""
+        self._stream.write(visible_controls(text) + "\n")
 
     def flush(self) -> None:
         self._stream.flush()
@@ -119,6 +128,20 @@ class _LiteralOut(io.TextIOBase):
 
     def fileno(self) -> int:
         return self._stream.fileno()
+
+
+def _print_lines(text: str) -> None:
+    """Print ``text`` whose newlines are its own (the ``--json`` object)."""
+    out = sys.stdout
+    if isinstance(out, _LiteralOut):
+        out.write_lines(text)
+    else:
+        print(text)
+
+
+def _data(text: object, limit: int = NAME_MAX_CHARS) -> str:
+    """A string from data (a tool name, a call id) as one capped line of visible text."""
+    return visible_controls(cap_text(str(text), limit), newlines=True)
 
 
 def _json_text(payload: Any) -> str:
@@ -133,6 +156,31 @@ def _quiet_library_logging() -> None:
         logger.addHandler(logging.NullHandler())
 
 
+def _version(version: str) -> str:
+    """``chartkit --version``: the version, and whether the compiled reader is in use."""
+    from chartkit import speedups_enabled
+
+    if speedups_enabled():
+        reader = "compiled reader in use (chartkit._speedups)"
+    elif os.environ.get("CHARTKIT_PURE_PYTHON") == "1":
+        reader = "compiled reader off: CHARTKIT_PURE_PYTHON=1 (pure Python, same answers)"
+    else:
+        reader = (
+            "compiled reader not built (no C compiler at install): rows are read in pure "
+            "Python, with the same answers, about 3x slower; reinstall with a C compiler to "
+            "build it"
+        )
+    return f"chartkit {version}; {reader}"
+
+
+class _Version(argparse.Action):
+    """``--version`` printed as one line, never wrapped to the terminal's width."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kw: object) -> None:
+        print(_version(str(self.default)))
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     from chartkit import __version__
 
@@ -141,7 +189,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Check tool results against their declared resultColumns, and chart them "
         "from the declared types.",
     )
-    parser.add_argument("--version", action="version", version=f"chartkit {__version__}")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, default=__version__,
+        help="print the version, and whether the compiled reader is in use, and exit",
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     file_help = "a .json tool result or a .jsonl run (one result a line); - reads stdin"
 
@@ -167,8 +218,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     render.add_argument("file", metavar="FILE", help=file_help)
     render.add_argument(
-        "-o", "--output", required=True, metavar="OUT", help="chart.png, .svg, .html or .json"
-    )
+        "-o", "--output", metavar="OUT",
+        help="chart.png, .svg, .html or .json (required unless --alternatives)",
+    )  # fmt: skip
     render.add_argument("--x", metavar="COL", help="the column on the x axis")
     render.add_argument(
         "--y", metavar="COL", action="append",
@@ -309,13 +361,16 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
 
     A ``.csv`` or ``.parquet`` FILE is one result, read by the declaration ``columns``.
     """
+    limit = _max_input_bytes()
     if file == "-":
-        name, data = "<stdin>", sys.stdin.buffer.read()
+        name, data = "<stdin>", _read_bounded(sys.stdin.buffer, "standard input", limit)
     else:
         path = Path(file)
-        name = file
+        name = _data(file, 1000)
         try:
-            data = path.read_bytes()
+            data = _read_file(path, name, limit)
+        except MemoryError:
+            raise _Exit(EXIT_UNREADABLE, f"{name} is too large to read into memory") from None
         except FileNotFoundError:
             raise _Exit(EXIT_UNREADABLE, f"{file}: no such file") from None
         except IsADirectoryError:
@@ -323,15 +378,78 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
         except OSError as exc:
             raise _Exit(EXIT_UNREADABLE, f"{file} cannot be read: {exc.strerror}") from None
     try:
-        if Path(name).suffix.lower() in (".csv", ".parquet") or columns is not None:
+        if Path(name).suffix.lower() in (".csv", ".parquet"):
             return name, [_read_table(data, name, columns)]
+        if columns is not None:
+            return name, [_declared_rows(_parse(data, name), name, columns)]
         return name, _parse(data, name)
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    except MemoryError:
+        raise _Exit(EXIT_UNREADABLE, f"{name} is too large to read into memory") from None
     except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
         from chartkit._unreadable import unreadable_json
 
         raise _Exit(EXIT_UNREADABLE, unreadable_json(name, exc)) from None
+
+
+MAX_INPUT_ENV = "CHARTKIT_MAX_INPUT_MB"
+"""Raises (or lowers) the largest input FILE ``check``, ``render`` and ``stage`` read whole."""
+MAX_INPUT_MB = 1024
+
+
+def _max_input_bytes() -> int:
+    raw = os.environ.get(MAX_INPUT_ENV)
+    try:
+        megabytes = float(raw) if raw else MAX_INPUT_MB
+    except ValueError:
+        raise _Exit(
+            EXIT_UNREADABLE, f"{MAX_INPUT_ENV} is {raw!r}, not a number of megabytes"
+        ) from None
+    return int(megabytes * 1024 * 1024)
+
+
+def _too_large(what: str, limit: int) -> _Exit:
+    return _Exit(
+        EXIT_UNREADABLE,
+        f"{what} holds more than {limit / 1024 / 1024:,.0f} MiB, the most read into memory; "
+        f"open a table with --engine duckdb, split the run, or raise {MAX_INPUT_ENV}",
+    )
+
+
+def _read_bounded(stream: Any, what: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of a stream (stdin, a pipe); more is refused, not read."""
+    data: bytes = stream.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(what, limit)
+    return data
+
+
+_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_file(path: Path, name: str, limit: int) -> bytes:
+    """A regular file's bytes (or a pipe's, bounded); a device or a socket is refused."""
+    if path.is_dir():
+        raise IsADirectoryError
+    info = path.stat()
+    if stat.S_ISFIFO(info.st_mode):
+        with path.open("rb") as pipe:
+            return _read_bounded(pipe, name, limit)
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((what for test, what in _KINDS if test(info.st_mode)), "not a regular file")
+        raise _Exit(
+            EXIT_UNREADABLE,
+            f"{name} is {kind}, not a result file; give a .json, .jsonl, .csv or .parquet "
+            "file, or pipe the data into FILE - (standard input)",
+        )
+    if info.st_size > limit:
+        raise _too_large(name, limit)
+    return path.read_bytes()
 
 
 def _on_terminal(stream: TextIO) -> bool:
@@ -388,10 +506,10 @@ def _rows_count(result: ToolResult) -> str:
 
 def _title(index: int | None, result: ToolResult) -> str:
     number = f"{index}. " if index is not None else ""
-    call = f", {result.call_id}" if result.call_id else ""
+    call = f", {_data(result.call_id)}" if result.call_id else ""
     source = declared_by_text(result.declared_by)
     said = f", {source}" if source else ""
-    return f"{number}{result.tool} ({_rows_count(result)}{call}{said})"
+    return f"{number}{_data(result.tool)} ({_rows_count(result)}{call}{said})"
 
 
 # ------------------------------------------------------------------------------------ check
@@ -430,7 +548,7 @@ def _check(args: argparse.Namespace) -> int:
     code = EXIT_FINDINGS if refused else EXIT_OK
     if args.json:
         payload = _check_payload(name, mode, results, outcomes, ledger, code)
-        print(_json_text(payload))
+        _print_lines(_json_text(payload))
     else:
         _print_check(sys.stdout, name, mode, results, outcomes, ledger)
     return code
@@ -444,7 +562,10 @@ def _print_check(
     outcomes: Sequence[CheckOutcome],
     ledger: DispositionLedger,
 ) -> None:
+    from chartkit.messages import finding_head
+
     several = len(results) > 1
+    ceiling = False
     for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1):
         title = _title(n if several else None, result)
         found = len(outcome.findings)
@@ -456,7 +577,8 @@ def _print_check(
         elif outcome.findings:
             print(f"{title}: {_count(found, 'finding')} under {mode}", file=out)
             for f in outcome.findings:
-                print(f"  - {f.kind}: {f.message}", file=out)
+                print(f"  - {f.kind}: {finding_head(f.message)}", file=out)
+            ceiling = True
         elif outcome.armed:
             declared = len(result.result_columns or {})
             print(
@@ -466,6 +588,8 @@ def _print_check(
             )
         else:
             print(f"{title}: not checked — {_not_checked(result, mode)}", file=out)
+    if ceiling:
+        print(f"Every finding above also says: {_ceiling()}", file=out)
     rows = ledger.rows()
     what = f"{name}, {_count(len(results), 'result')}, mode {mode}"
     print(f"disposition ({what}):", file=out)
@@ -476,6 +600,12 @@ def _print_check(
             f"not applicable {r.not_applicable}",
             file=out,
         )
+    print(
+        "  (seam write: checked where a tool's result is written into the run; checked: "
+        "results read against their declaration; not applicable: results it could not look "
+        "at — the dial off, nothing declared, or not rows)",
+        file=out,
+    )
     refused = sum(o.refused for o in outcomes)
     if refused:
         print(f"{_count(refused, 'result')} refused under enforce.", file=out)
@@ -557,7 +687,10 @@ def _pick(
 
 
 def _render(args: argparse.Namespace) -> int:
-    output = Path(args.output)
+    if args.output is None and not args.alternatives:
+        raise _Exit(EXIT_UNREADABLE, "give the chart to write with -o OUT (.png, .svg, .html or "
+                    ".json), or list the charts the declared types allow with --alternatives")
+    output = Path(args.output or "chart.png")
     if output.suffix.lower() not in RENDER_FORMATS:
         raise _Exit(
             EXIT_UNREADABLE,
@@ -579,9 +712,15 @@ def _render(args: argparse.Namespace) -> int:
         )
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
-    findings = [f"  finding: {f.message}" for f in shown.check.findings]
+    from chartkit.messages import finding_head
+
+    findings = [f"  finding: {finding_head(f.message)}" for f in shown.check.findings]
+    if findings:
+        findings.append(f"  (every finding: {_ceiling()})")
     refusals = [f"  refused {r.channel} axis: {r.reason}" for r in shown.refusals]
     notes = [f"  note: {n}" for n in shown.notes]
+    if args.alternatives:
+        return _list_alternatives(args, shown, result, refusals + notes + findings)
     if shown.kind != "chart":
         what = "refused under enforce" if shown.kind == "refused" else "a table, not a chart"
         lines = [
@@ -603,9 +742,33 @@ def _render(args: argparse.Namespace) -> int:
         print(f"  {channel}: {encoding.describe()}")
     for line in refusals + notes + findings:
         print(line)
-    for i, alternative in enumerate(shown.alternatives if args.alternatives else ()):
-        print(terminal_literal(f"  alternative {i} (--choose {i}): {alternative.reason}"))
     return EXIT_OK
+
+
+def _list_alternatives(
+    args: argparse.Namespace, shown: Any, result: ToolResult, words: list[str]
+) -> int:
+    """``--alternatives``: the chart drawn and the others, each with its reason; no file."""
+    kind = f"a {shown.mark} chart" if shown.kind == "chart" else shown.kind
+    print(f"{_data(result.tool)}: {kind}. {shown.reason}")
+    for channel, encoding in shown.encodings.items():
+        print(f"  {channel}: {encoding.describe()}")
+    for line in words:
+        print(line)
+    for i, alternative in enumerate(shown.alternatives):
+        print(f"  alternative {i} (--choose {i}): {alternative.reason}")
+    if not shown.alternatives:
+        print("  no other chart: the declared types allow only this one")
+    if args.output is not None:
+        print(f"{args.output} was not written: --alternatives only lists; to write a chart, run "
+              "again without it (--choose N -o OUT draws alternative N)")
+    return EXIT_OK
+
+
+def _ceiling() -> str:
+    from chartkit.messages import COLUMN_TYPE_CEILING, NOTHING_CHANGED
+
+    return f"{COLUMN_TYPE_CEILING} {NOTHING_CHANGED}"
 
 
 def _chart_options(render: argparse.ArgumentParser) -> None:
@@ -782,6 +945,23 @@ def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
         )
     declared, source = _declaration(columns) if columns is not None else (None, None)
     result = read_table(data, name, declared)
+    return dataclasses.replace(result, declared_by=source) if source else result
+
+
+def _declared_rows(results: list[ToolResult], name: str, columns: str) -> ToolResult:
+    """``--columns`` on a JSON FILE: a bare array of rows (no tool result) read by it."""
+    from chartkit.columns import assert_result_columns
+
+    if len(results) != 1 or results[0].result_columns is not None or results[0].call_id:
+        raise ChartkitError(
+            f"--columns applies to .csv and .parquet input and to a bare JSON array of rows; "
+            f"{name} holds tool results, and a tool result carries its own resultColumns"
+        )
+    (result,) = results
+    declared, source = _declaration(columns)
+    result = ToolResult(
+        result.tool, result.rows, result_columns=assert_result_columns(result.tool, declared)
+    )
     return dataclasses.replace(result, declared_by=source) if source else result
 
 

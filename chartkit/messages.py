@@ -20,6 +20,7 @@ __all__ = [
     "NAME_MAX_CHARS",
     "NOTHING_CHANGED",
     "REFUSAL_MAX_CLAUSES",
+    "finding_head",
     "finding_message",
     "not_rows_sentence",
     "refusal_sentence",
@@ -73,7 +74,7 @@ def _first(v: ColumnViolation) -> str:
     if v.sample_type == "absent":
         return "a row without the key (absent)"
     if v.sample_type == "null":
-        return "null (null)"
+        return "null"
     return f"{render_sample(v.sample)} ({v.sample_type})"
 
 
@@ -126,6 +127,23 @@ def _wrong_date_text(v: ColumnViolation) -> bool:
         and v.declared == "date"
         and "string" in (v.offending_types or (v.sample_type,))
     )
+
+
+def finding_head(message: str) -> str:
+    """A finding's own part: its message without the ceiling and the sentence after it.
+
+    A surface that shows several findings shows ``COLUMN_TYPE_CEILING`` (and
+    ``NOTHING_CHANGED``) once, beside each finding's own part; the message itself keeps both,
+    word for word.
+
+    >>> from chartkit.check import ColumnViolation
+    >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 1, 2)
+    >>> print(finding_head(finding_message(v, tool="t", call_id="c-1")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    't' declares column 'lun' as number, and 1 of 2 rows hold something else — the first is ""
+    (string). Call id c-1.
+    """
+    return message.replace(f" {COLUMN_TYPE_CEILING}", "", 1).replace(f" {NOTHING_CHANGED}", "")
 
 
 def _more_columns(more: int) -> str:

@@ -631,7 +631,7 @@ def test_an_uploaded_csv_is_read_again_by_the_declaration_written_in_the_editor(
     )
     assert blocks(at)["logical_unit_number"].startswith(
         "**column-type-mismatch** — 'bad' declares column 'logical_unit_number' as number, "
-        "and 2 of 7 rows hold something else — the first is null (null). 1 of those rows "
+        "and 2 of 7 rows hold something else — the first is null. 1 of those rows "
         "holds nothing"
     )
     assert "capacity_gb" not in blocks(at)

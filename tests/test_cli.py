@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chartkit import DispositionLedger, check_result, cli, read_results
+from chartkit import DispositionLedger, ToolResult, check_result, cli, read_results
 from chartkit._progress import Progress
 from chartkit.cli import EXPLORE_FILE_ENV, EXPLORER_ENV, main
 from chartkit.explorer import SCRIPT
@@ -34,6 +34,22 @@ CEILING_AND_AFTER = (
 LUN_FINDING = (
     "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 rows "
     'hold something else — the first is "" (string). ' + CEILING_AND_AFTER
+)
+LUN_FINDING_OWN = (
+    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 rows "
+    'hold something else — the first is "" (string). Call id call-1.'
+)
+SAID_ONCE = (
+    "Every finding above also says: This judges TYPE, never MEANING — it can see that a column "
+    "declared number holds a string, and it can never see that the string should have been 0, or "
+    "that a 0.0 should have been an 8; a column whose every value has its declared type passes "
+    "here and can still be wrong. Nothing here blocked the call, changed the result, or retried "
+    "anything — the model reads the rows exactly as the tool returned them."
+)
+GLOSS = (
+    "  (seam write: checked where a tool's result is written into the run; checked: results read "
+    "against their declaration; not applicable: results it could not look at — the dial off, "
+    "nothing declared, or not rows)"
 )
 LUN_REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
@@ -64,10 +80,12 @@ def test_check_prints_the_finding_and_the_disposition_and_exits_0_under_warn(
     out, err = capsys.readouterr()
     assert out.splitlines() == [
         "host_group_mappings (2,056 rows, call-1): 1 finding under warn",
-        f"  - column-type-mismatch: {LUN_FINDING}",
+        f"  - column-type-mismatch: {LUN_FINDING_OWN}",
+        SAID_ONCE,
         f"disposition ({LUN}, 1 result, mode warn):",
         "  column-type-mismatch  seam write  checked 1  findings 1  not applicable 0",
         "  missing-column        seam write  checked 1  findings 0  not applicable 0",
+        GLOSS,
     ]
     assert err == ""
 
@@ -128,11 +146,14 @@ def test_check_of_a_run_prints_each_result_and_the_run_ledger(
         "columns holds its declared type",
         "5. host_group_mappings (40 rows, call-5): 1 finding under warn",
     ]
-    assert out[-3:] == [
+    assert out[-5:] == [
+        SAID_ONCE,  # once for the run's five findings, each shown by its own part
         f"disposition ({RUN}, 5 results, mode warn):",
         "  column-type-mismatch  seam write  checked 5  findings 2  not applicable 0",
         "  missing-column        seam write  checked 5  findings 1  not applicable 0",
+        GLOSS,
     ]
+    assert sum("This judges TYPE" in line for line in out) == 1
 
 
 def test_check_json_is_one_object_for_machines(capsys: pytest.CaptureFixture[str]) -> None:
@@ -277,7 +298,8 @@ def test_check_json_escapes_control_characters_and_stays_valid_json(
     out = capsys.readouterr().out
     assert not any((ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F for c in out)
     [result] = json.loads(out)["results"]
-    assert (result["tool"], result["callId"]) == (HOSTILE["tool"], HOSTILE["callId"])
+    wire = ToolResult.from_wire(HOSTILE)  # a callId is escaped at the door (issue 18, item 16)
+    assert (result["tool"], result["callId"]) == (HOSTILE["tool"], wire.call_id)
 
 
 def test_a_run_with_one_malformed_entry_exits_2_naming_the_entry_never_unchecked(

@@ -15,18 +15,32 @@ LATENCY = EXAMPLES / "latency_by_region.json"
 CAPACITY = EXAMPLES / "capacity_view.json"
 
 
-def test_render_draws_facets_and_lists_the_alternatives(tmp_path: Path, capsys: Any) -> None:
+def test_render_draws_facets(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "l.json"
+    assert main(["render", str(LATENCY), "-o", str(out), "--facet", "region"]) == 0
+    spec = json.loads(out.read_text())
+    assert spec["facet"]["field"] == "region"
+    assert "  facet: region: declared string → nominal" in capsys.readouterr().out
+
+
+def test_alternatives_lists_the_charts_and_writes_no_file(tmp_path: Path, capsys: Any) -> None:
+    """``--alternatives`` is a question (which charts?), so it answers and writes nothing."""
     out = tmp_path / "l.json"
     args = ["render", str(LATENCY), "-o", str(out), "--facet", "region", "--alternatives"]
     assert main(args) == 0
-    spec = json.loads(out.read_text())
-    assert spec["facet"]["field"] == "region"
+    assert not out.exists()
     printed = capsys.readouterr().out
     assert "  facet: region: declared string → nominal" in printed
     assert (
         "  alternative 0 (--choose 0): timestamp is declared date and p95_latency_ms number: a "
         "line over time, one per region (4 values), shows how p95_latency_ms moves."
     ) in printed
+    assert printed.splitlines()[-1] == (
+        f"{out} was not written: --alternatives only lists; to write a chart, run again without "
+        "it (--choose N -o OUT draws alternative N)"
+    )
+    assert main(["render", str(LATENCY), "--alternatives"]) == 0  # no -o needed to ask
+    assert "alternative 0 (--choose 0)" in capsys.readouterr().out
 
 
 def test_render_takes_several_measures_an_aggregate_a_sort_a_scale_and_a_format(

@@ -55,7 +55,7 @@ def test_a_finding_about_nothing_names_the_one_word_fix() -> None:
     (violation,) = check_columns([{"lun": None}, {"lun": 3}, {}], {"lun": "number"})
     assert finding_message(violation, tool="host_group_mappings", call_id="call-1") == (
         "'host_group_mappings' declares column 'lun' as number, and 2 of 3 rows hold something "
-        "else — the first is null (null). 2 of those rows hold nothing (null or a key not set); "
+        "else — the first is null. 2 of those rows hold nothing (null or a key not set); "
         "if a row may legitimately carry nothing, declare the column nullable. "
         f"{SPEC_CEILING} Call id call-1. {NOTHING_CHANGED}"
     )
