@@ -275,11 +275,13 @@ def test_quoted_numbers_are_found_and_each_column_is_one_block_with_its_refused_
     assert shown.reason in texts(at, "info")
     assert "The rows are in the table below." in texts(at, "caption")
     shared = next(c for c in texts(at, "caption") if c.startswith("Each of the above also"))
-    for refused in shown.refusals:  # each refused axis in its column's block, once
-        said = [s for s in re.split(r"(?<=[.])\s+", refused.reason) if s not in shared]
-        line = f"**{refused.channel} axis refused** — {' '.join(said)}"
-        assert sum(text.count(line) for text in found.values()) == 1
-        assert line in found[refused.column]
+    for refused in shown.refusals:  # each column's fact said once: its finding; the refused
+        line = f"**{refused.channel} axis refused** — not drawn, for the finding above."
+        assert found[refused.column].endswith(line)  # axis refers to it, the banner sums up
+        assert found[refused.column].count("(string)") == 1
+        assert "rows hold string" not in found[refused.column]
+    assert "every row holds a number in quotes" in shown.reason  # said once, in the banner
+    assert all("number in quotes" not in text for text in found.values())
     # what every block would repeat is said once, under them
     assert shared.count("Nothing here blocked the call") == 1
     assert all("Nothing here blocked the call" not in text for text in found.values())
@@ -681,6 +683,26 @@ def test_an_absent_key_reads_differently_from_a_null(explorer: AppTest) -> None:
 def upload_key(at: AppTest) -> str:
     key = next(s.key for s in at.selectbox if s.key and s.key.startswith("decl-type:upload:"))
     return key.split(":")[2].split("#")[0]
+
+
+def test_no_other_chart_is_listed_when_the_view_says_none_exists(explorer: AppTest) -> None:
+    """Two rows of one date: the view says every chart its types allow holds a single mark,
+    so the page lists no "Other charts" (it once offered lines and a histogram of one bar)."""
+    result = {
+        "tool": "p95_today",
+        "rows": [{"ts": "2024-05-13T00:00:00Z", "p95": 3.0}] * 2,
+        "resultColumns": {"ts": "date", "p95": "number"},
+    }
+    at = explorer
+    at.radio(key="source").set_value("Paste JSON")
+    at = ok(at.run())
+    at.text_area(key="paste").input(json.dumps(result))
+    at = ok(at.run())
+    assert charts(at) == []
+    assert any("and so would every other chart its declared types allow" in t
+               for t in texts(at, "info") + texts(at, "caption"))  # fmt: skip
+    assert "**Other charts these declared types allow**" not in [m.value for m in at.markdown]
+    assert [b.key for b in at.button if (b.key or "").startswith("alternative-")] == []
 
 
 def test_pasted_json_rows_are_read_as_undeclared(explorer: AppTest) -> None:

@@ -134,17 +134,15 @@ def _chart_options(rkey: str) -> str:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _thumbnail(rkey: str, decl: str, mode: str, picks: str, _result: ToolResult) -> str | bytes:
-    """A small picture of one alternative: SVG (about a third cheaper to render than a PNG)
-    unless it draws more than ``THUMBNAIL_SVG_MARKS`` data points, where an SVG grows large
-    (2,056 points: 0.58 MB) and a small PNG stays a few kilobytes."""
-    shown = view(_result, mode=mode, **json.loads(picks))  # type: ignore[arg-type]
+def _alternative(rkey: str, decl: str, mode: str, picks: str, _result: ToolResult) -> View:
+    """One alternative drawn: the view its picks make."""
+    return view(_result, mode=mode, **json.loads(picks))  # type: ignore[arg-type]
+
+
+def _points(shown: View) -> int:
+    """The data points a chart draws (0 for a table)."""
     datasets = (shown.spec or {}).get("datasets") or {}
-    points = sum(len(d) for d in datasets.values() if isinstance(d, list))
-    return shown.to_svg() if points <= THUMBNAIL_SVG_MARKS else shown.to_png(scale=0.4)
-
-
-THUMBNAIL_SVG_MARKS = 500
+    return sum(len(d) for d in datasets.values() if isinstance(d, list))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -473,6 +471,19 @@ def _without_ceiling(message: str) -> str:
     return message.replace(COLUMN_TYPE_CEILING, CEILING_REFERENCE)
 
 
+FINDING_REFERENCE = "not drawn, for the finding above"
+
+
+def _refers_to_finding(reason: str, *, diagnosis: bool) -> str:
+    """A refused axis's reason where the column's finding, just above, already says what it
+    holds: a reference to it — keeping the reason's own diagnosis (such as "every one a
+    number in quotes") when ``diagnosis``, i.e. when no banner above the page said it."""
+    _, sep, tail = reason.rpartition(") — ")
+    if diagnosis and sep and tail and '"' not in tail:  # a quoted sample has a quote in it
+        return f"{FINDING_REFERENCE} — {tail}"
+    return f"{FINDING_REFERENCE}."
+
+
 def _column_of(note: str, columns: Sequence[str]) -> str | None:
     """The column a note is about: the longest column name it mentions."""
     for column in sorted(columns, key=len, reverse=True):
@@ -501,8 +512,14 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
                 _finding_line(finding) if outcome.refused else _without_ceiling(finding.message)
             )
             entries.append((column, f"**{finding.kind}**", text))
+        found = any(f.column == column for f in outcome.findings)
         for refused in (r for r in refusals if r.column == column):
-            entries.append((column, f"**{refused.channel} axis refused**", refused.reason))
+            reason = (
+                _refers_to_finding(refused.reason, diagnosis=shown is None or shown.kind != "table")
+                if found
+                else refused.reason
+            )
+            entries.append((column, f"**{refused.channel} axis refused**", reason))
         for note in about.get(column, []):
             entries.append((column, "Note", note))
     shared = _repeated_sentences([text for _, _, text in entries])
@@ -637,20 +654,26 @@ def _option_pickers(rkey: str, result: ToolResult) -> None:
 
 
 def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, shown: View) -> None:
-    """The other charts the declared types allow: one click draws one."""
-    if not shown.alternatives:
+    """The other charts the declared types allow: one click draws one.
+
+    Only those that draw more than one mark: a single mark is not a chart, and the view may
+    have just said that every chart of these rows would be one."""
+    alternatives = []
+    for i, alternative in enumerate(shown.alternatives):
+        picks = json.dumps(alternative.picks(), sort_keys=True)
+        with contextlib.suppress(ChartkitError):
+            drawn = _alternative(rkey, decl, mode, picks, result)
+            if drawn.kind == "chart" and _points(drawn) > 1:
+                alternatives.append((i, alternative))
+    if not alternatives:
         return
     st.markdown("**Other charts these declared types allow**")
-    alternatives = list(enumerate(shown.alternatives))
     for row in range(0, len(alternatives), 4):
         shelf = alternatives[row : row + 4]
         for column, (i, alternative) in zip(st.columns(4), shelf, strict=False):
-            picks = json.dumps(alternative.picks(), sort_keys=True)
-            with column:
-                with contextlib.suppress(ChartkitError):
-                    st.image(_thumbnail(rkey, decl, mode, picks, result))
+            with column:  # a labelled choice: tiny thumbnails of like charts looked alike
                 st.button(
-                    alternative.chart,
+                    md(_alternative_label(alternative), one_line=True),
                     key=f"alternative-{i}:{rkey}",
                     help=md(alternative.reason),
                     on_click=_choose,
@@ -658,6 +681,19 @@ def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, sho
                     width="stretch",
                 )
                 st.caption(md(alternative.reason))
+
+
+def _alternative_label(alternative: Any) -> str:
+    """An alternative named by its chart and its columns: ``count bars of volume``,
+    ``scatter of size_gb × used_pct, by thin`` — so two of one kind read apart."""
+    picks = alternative.picks()
+    ys = picks.get("y")
+    columns = [picks.get("x"), *(ys if isinstance(ys, list) else [ys])]
+    label = f"{alternative.chart} of {' × '.join(c for c in columns if c)}"
+    for word, name in (("by", "color"), ("per", "facet")):
+        if picks.get(name):
+            label += f", {word} {picks[name]}"
+    return visible_controls(label)
 
 
 def _choose(rkey: str, picks: dict[str, Any]) -> None:
