@@ -102,3 +102,30 @@ def test_a_finding_about_null_says_null_once(tmp_path: Path) -> None:
         "something else — the first is null. 1 of those rows holds nothing (null or a key not "
         "set); if a row may legitimately carry nothing, declare the column nullable."
     )
+
+
+def test_an_install_without_a_c_compiler_says_the_compiled_reader_is_off(tmp_path: Path) -> None:
+    """setup.py goes on without the extension, and says so in a visible block."""
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent
+    for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(root / name, tmp_path / name)
+    (tmp_path / "chartkit").mkdir()
+    shutil.copy2(root / "chartkit" / "_speedups.c", tmp_path / "chartkit" / "_speedups.c")
+    env = {k: v for k, v in os.environ.items() if k != "CHARTKIT_SPEEDUPS"}
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "out")],
+        capture_output=True, text=True, check=False, timeout=300, cwd=tmp_path,
+        env={**env, "CC": str(tmp_path / "no-such-compiler")},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "chartkit: the compiled reader (chartkit._speedups) was NOT built: " in done.stderr
+    assert "`chartkit --version` says whether it is in use." in done.stderr
+    assert not list((tmp_path / "out").rglob("_speedups*.so"))
+    required = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "out")],
+        capture_output=True, text=True, check=False, timeout=300, cwd=tmp_path,
+        env={**env, "CC": str(tmp_path / "no-such-compiler"), "CHARTKIT_SPEEDUPS": "required"},
+    )  # fmt: skip
+    assert required.returncode != 0
