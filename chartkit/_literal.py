@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
+    "UNSAFE_CHARACTERS",
     "file_stem",
     "json_literal",
     "markdown_literal",
@@ -29,11 +30,15 @@ __all__ = [
     "visible_frame",
 ]
 
-# C0 (but not newline), DEL, C1, line/paragraph separators, bidi embeddings/overrides/isolates,
-# and lone surrogates: characters that act instead of showing.
-_ACTING = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-_CONTROLS = re.compile(f"[\x00-\x09\x0b-\x1f{_ACTING}]")
-_CONTROLS_AND_NEWLINE = re.compile(f"[\x00-\x1f{_ACTING}]")
+# DEL, C1, line/paragraph separators, bidi embeddings/overrides/isolates, lone surrogates and
+# the two noncharacters U+FFFE/U+FFFF: characters that act (or break a reader) instead of showing.
+_ACTING: Final = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff"
+UNSAFE_CHARACTERS: Final = "\x00-\x1f" + _ACTING
+"""The one list of characters no renderer, terminal, Vega expression or reader may receive
+raw: C0 controls (newline included), then ``_ACTING``; a regex character-class body.
+``chartkit._safe`` escapes these too."""
+_CONTROLS = re.compile(f"[\x00-\x09\x0b-\x1f{_ACTING}]")  # all of them but the newline
+_CONTROLS_AND_NEWLINE = re.compile(f"[{UNSAFE_CHARACTERS}]")
 _PUNCTUATION = re.compile("([" + re.escape(string.punctuation) + "])")
 _LEADING_SPACE = re.compile(r"^[ ]+", re.MULTILINE)
 _AUTOLINK = re.compile(r":(?=//)|(?<![\w])www(?=\.)|@", re.IGNORECASE)

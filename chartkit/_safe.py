@@ -33,6 +33,8 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
+from chartkit._literal import UNSAFE_CHARACTERS
+
 __all__ = [
     "NAMES_MAX_LISTED",
     "NAME_MAX_CHARS",
@@ -64,9 +66,7 @@ _ELLIPSIS: Final = "…"
 _INT_DIGITS: Final = 40  # digits of an integer quoted before it is cut
 
 # Characters a renderer, a terminal or a Vega expression must never receive raw.
-_UNSAFE: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
-)
+_UNSAFE: Final = re.compile(f"[{UNSAFE_CHARACTERS}]")  # the one list, in chartkit._literal
 _NAMED: Final = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 

@@ -652,3 +652,24 @@ def test_titles_are_capped_and_the_tooltip_keeps_the_longer_name(length: int) ->
     if length + 8 <= TOOLTIP_TITLE_MAX_CHARS:  # a name that fits is read whole in the tooltip
         assert "mean of " + name in {t["title"] for t in tips}
     assert len(shown.spec.get("description", "")) <= 1_000
+
+
+def test_one_list_of_unsafe_characters_is_escaped_everywhere() -> None:
+    """``chartkit._literal.UNSAFE_CHARACTERS`` is the list ``_safe`` and ``_literal`` both use:
+    the noncharacters U+FFFE/U+FFFF are escaped in a sample and in a terminal or JSON literal."""
+    import re
+
+    from chartkit._literal import UNSAFE_CHARACTERS, json_literal, visible_controls
+    from chartkit._safe import visible
+
+    unsafe = re.compile(f"[{UNSAFE_CHARACTERS}]")
+    every = [chr(c) for c in range(0x10000) if unsafe.fullmatch(chr(c))]
+    assert {"\x00", "\n", "\x7f", "\x9b", "\u2028", "\u202e", "\u2066", "\ud800", "\ufffe",
+            "\uffff"} <= set(every)  # fmt: skip
+    for ch in every:
+        assert unsafe.search(visible(ch)) is None, hex(ord(ch))
+        assert unsafe.search(visible_controls(ch, newlines=True)) is None, hex(ord(ch))
+        if ch != "\n":  # JSON text holds no raw newline (json.dumps writes \n)
+            assert unsafe.search(json_literal(ch)) is None, hex(ord(ch))
+    assert visible("a\ufffeb") == visible_controls("a\ufffeb") == "a\\ufffeb"
+    assert visible_controls("a\nb") == "a\nb" and visible_controls("a\nb", newlines=True) == "a\\nb"
