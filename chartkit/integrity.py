@@ -110,6 +110,19 @@ class CheckOutcome:
     armed: bool = False
     refusal: str | None = None
 
+    def __repr__(self) -> str:
+        """A short line (never the rows): what the dial did, the counts."""
+        from chartkit._notebook import outcome_text
+
+        return outcome_text(self)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict, the refusal, each finding's own part, the ceiling once,
+        the disposition with its words explained; every string escaped."""
+        from chartkit._notebook import outcome_html
+
+        return outcome_html(self)
+
     @property
     def refused(self) -> bool:
         """True when enforce refused the rows (``delivered`` is the refusal sentence)."""
