@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from chartkit.bundled import example_names, example_path
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import (
     COLUMN_TYPES,
@@ -77,6 +78,8 @@ __all__ = [
     "assert_result_columns",
     "check_columns",
     "check_result",
+    "example_names",
+    "example_path",
     "normalize_result_columns",
     "output_schema",
     "read_csv",

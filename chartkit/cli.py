@@ -283,6 +283,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=_mcp)
 
+    examples = commands.add_parser(
+        "examples",
+        help="list the bundled example results, or copy them into a folder",
+        description="List the example results shipped with chartkit (name and installed path), "
+        "or copy them into DIR with --copy, to try check, render and explore on them.",
+    )
+    examples.add_argument("--copy", metavar="DIR", help="copy every example file into DIR")
+    examples.set_defaults(run=_examples)
+
     stage = commands.add_parser(
         "stage",
         help="stage results as typed Parquet (+ a JSON sidecar) for a code runner's sandbox",
@@ -335,6 +344,36 @@ def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     return args.file, [result]
+
+
+def _examples(args: argparse.Namespace) -> int:
+    """``chartkit examples``: the bundled results by name, or copied into ``--copy DIR``."""
+    import shutil
+
+    from chartkit.bundled import example_names, example_path
+
+    paths = [example_path(name) for name in example_names()]
+    if args.copy is None:
+        width = max(len(p.stem) for p in paths)
+        for path in paths:
+            print(f"{path.stem:<{width}}  {path}")
+        return EXIT_OK
+    target = Path(args.copy)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for path in paths:
+            copy = target / path.name
+            if copy.exists() and copy.read_bytes() != path.read_bytes():
+                raise _Exit(
+                    EXIT_UNREADABLE,
+                    f"{copy} exists and differs from the bundled example; remove it, or copy "
+                    "into another folder",
+                )
+            shutil.copyfile(path, copy)
+    except OSError as exc:
+        raise _Exit(EXIT_UNREADABLE, f"cannot copy into {target}: {exc.strerror or exc}") from None
+    print(f"copied {len(paths)} example files into {target}: {', '.join(p.name for p in paths)}")
+    return EXIT_OK
 
 
 def _mcp(args: argparse.Namespace) -> int:

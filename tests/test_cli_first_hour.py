@@ -129,3 +129,48 @@ def test_an_install_without_a_c_compiler_says_the_compiled_reader_is_off(tmp_pat
         env={**env, "CC": str(tmp_path / "no-such-compiler"), "CHARTKIT_SPEEDUPS": "required"},
     )  # fmt: skip
     assert required.returncode != 0
+
+
+def test_examples_lists_the_bundled_results_and_copies_them(tmp_path: Path) -> None:
+    code, out, err = chartkit_cli("examples", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == list(chartkit.example_names())
+    assert "host_group_mappings" in names and "run_incident" in names
+    code, out, err = chartkit_cli("examples", "--copy", "ex", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "ex").iterdir()) == sorted(
+        chartkit.example_path(n).name for n in names
+    )
+    assert chartkit_cli("examples", "--copy", "ex", cwd=tmp_path)[0] == 0  # again: the same
+    (tmp_path / "ex" / "capacity_view.json").write_text("mine", encoding="utf-8")
+    code, out, err = chartkit_cli("examples", "--copy", "ex", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert err == (
+        "chartkit examples: ex/capacity_view.json exists and differs from the bundled example; "
+        "remove it, or copy into another folder\n"
+    )
+
+
+def test_example_path_names_the_installed_file_or_lists_the_names() -> None:
+    import pytest
+
+    assert chartkit.example_path("run_incident.jsonl") == chartkit.example_path("run_incident")
+    assert chartkit.example_path("host_group_mappings").is_file()
+    with pytest.raises(chartkit.ChartkitError, match=r"no bundled example named '\.\./x'"):
+        chartkit.example_path("../x")
+
+
+def test_the_package_metadata_names_the_project_and_the_readme_links_absolutely() -> None:
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    urls = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    home = urls["Source"]
+    assert home.startswith("https://") and set(urls) >= {"Homepage", "Source", "Issues"}
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme)
+    relative = [t for t in targets if not re.match(r"https?://|#", t)]
+    assert relative == []
+    assert any(t.startswith(f"{home}/raw/main/docs/") for t in targets)  # the pictures
