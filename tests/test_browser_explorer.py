@@ -271,6 +271,7 @@ def test_an_uploaded_csv_declared_in_the_editor_is_read_by_that_declaration(
 
     csv = tmp_path / "bad.csv"
     csv.write_bytes(BAD_CSV)
+    page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
     page.goto(server)
     sidebar_radio(page, "Source", "Upload a file")
     settle(page)

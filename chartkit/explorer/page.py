@@ -394,8 +394,9 @@ def _editor(rkey: str, result: ToolResult, *, reread: bool = False) -> dict[str,
         for cell, column in zip(cells, columns[start : start + per_row], strict=False):
             tkey, nkey = keys[column]
             # Widget labels are Markdown on screen and plain text to a screen reader (their
-            # aria-label): the name is shown escaped above, and labels the controls as typed.
-            plain = visible_controls(column)
+            # aria-label): the name is shown escaped above, and labels the controls as typed
+            # when Markdown cannot read it as markup (else escaped there too).
+            plain = _aria_label(column)
             cell.markdown(f"**{md(column, one_line=True)}**")
             left, right = cell.columns([3, 2], vertical_alignment="center")
             kind = left.selectbox(plain, types, key=tkey, label_visibility="collapsed")
@@ -422,6 +423,19 @@ def _editor(rkey: str, result: ToolResult, *, reread: bool = False) -> dict[str,
     )
     buttons.button("Reset", on_click=reset, key=f"decl-reset:{rkey}")
     return declaration
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9]+(?:[_.\- ][A-Za-z0-9]+)*")
+"""A name Markdown shows exactly as written: words joined by one ``_``, ``.``, ``-`` or space."""
+
+
+def _aria_label(name: str) -> str:
+    """A widget label for a column: the name as written when Markdown cannot read it as
+    markup (``logical_unit_number``), so a screen reader hears it plainly; else escaped, since
+    a label is also rendered (hidden or not) as Markdown."""
+    if _PLAIN_NAME.fullmatch(name):
+        return name
+    return md(name, one_line=True)
 
 
 # --- the main page -----------------------------------------------------------------------------
@@ -586,8 +600,12 @@ TABLE_CSS = """<style>
 [data-testid="stTable"] :is(th, td) * {
   overflow-wrap: anywhere !important; white-space: normal !important;
 }
+[data-testid="stButton"] button, [data-testid="stButton"] button * {
+  overflow-wrap: anywhere !important; white-space: normal !important; height: auto;
+}
 </style>"""
-"""Static tables fit their container at any width: a long cell wraps, even mid-word."""
+"""Static tables and buttons fit their container at any width: a long cell or label (an
+alternative's name) wraps, even mid-word."""
 
 
 DISPOSITION_GLOSS = (
@@ -668,9 +686,9 @@ def _alternatives(rkey: str, decl: str, mode: CheckMode, result: ToolResult, sho
     if not alternatives:
         return
     st.markdown("**Other charts these declared types allow**")
-    for row in range(0, len(alternatives), 4):
-        shelf = alternatives[row : row + 4]
-        for column, (i, alternative) in zip(st.columns(4), shelf, strict=False):
+    for row in range(0, len(alternatives), 2):  # two a row: each label read whole
+        shelf = alternatives[row : row + 2]
+        for column, (i, alternative) in zip(st.columns(2), shelf, strict=False):
             with column:  # a labelled choice: tiny thumbnails of like charts looked alike
                 st.button(
                     md(_alternative_label(alternative), one_line=True),
