@@ -6,8 +6,11 @@ that declaration first, then charts them from the declared types — never by sn
 
 from __future__ import annotations
 
+import importlib
 import logging
-from typing import Any
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from chartkit.bundled import example_names, example_path
 from chartkit.check import ColumnViolation, check_columns
@@ -19,7 +22,6 @@ from chartkit.columns import (
     normalize_result_columns,
 )
 from chartkit.csvread import read_csv
-from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
 from chartkit.errors import (
     ChartkitError,
     MissingExtraError,
@@ -40,11 +42,32 @@ from chartkit.integrity import (
 from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.result import ToolResult, read_results
 from chartkit.rowset import RowsetReading, read_rowset
-from chartkit.rules import Alternative
 from chartkit.schemas import output_schema, result_columns_from
 from chartkit.speedups import speedups_enabled
-from chartkit.staging import Staged, StagedColumn, stage
-from chartkit.view import View, ViewState, view
+
+if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
+    from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
+    from chartkit.payload import view_payload_schema
+    from chartkit.rules import Alternative
+    from chartkit.staging import Staged, StagedColumn, stage
+    from chartkit.view import View, ViewState, view
+
+_LAZY: dict[str, str] = {
+    "VEGALITE_TYPES": "chartkit.encode",
+    "AxisRefusal": "chartkit.encode",
+    "Encoding": "chartkit.encode",
+    "vegalite_type": "chartkit.encode",
+    "Alternative": "chartkit.rules",
+    "Staged": "chartkit.staging",
+    "StagedColumn": "chartkit.staging",
+    "stage": "chartkit.staging",
+    "View": "chartkit.view",
+    "ViewState": "chartkit.view",
+    "view": "chartkit.view",
+    "view_payload_schema": "chartkit.payload",
+}
+"""The public names whose modules draw (Altair and what it pulls in), by module: imported on
+first use, so ``import chartkit`` and a check never import Altair or an engine."""
 
 __all__ = [
     "CHECK_MODES",
@@ -96,16 +119,35 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """``view_payload_schema`` is imported on first use, from ``chartkit.payload``.
+    """A drawing name (``_LAZY``) imported on first use, then kept as the package's own.
 
-    So importing chartkit never imports ``chartkit.payload``, and ``python -m chartkit.payload``
-    (which writes the schema) runs without runpy's RuntimeWarning about a module imported twice.
+    So importing chartkit never imports Altair, and never ``chartkit.payload`` (``python -m
+    chartkit.payload``, which writes the schema, runs without runpy's RuntimeWarning about a
+    module imported twice).
     """
-    if name == "view_payload_schema":
-        from chartkit.payload import view_payload_schema
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'chartkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-        return view_payload_schema
-    raise AttributeError(f"module 'chartkit' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(ModuleType):
+    """The package, keeping ``chartkit.view`` the function: importing the submodule of the
+    same name (from anywhere) binds the module on its package, which would hide it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, ModuleType) and _LAZY.get(name) == value.__name__:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __version__ = "0.1.0"

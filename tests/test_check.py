@@ -519,3 +519,27 @@ def test_a_date_string_is_rfc_3339_and_the_finding_names_the_form() -> None:
         "optionally followed by T or a space and HH:MM[:SS[.fraction]], then optionally Z or "
         f"±HH:MM (RFC 3339). {COLUMN_TYPE_CEILING} {NOTHING_CHANGED}"
     )
+
+
+def test_import_and_a_check_leave_altair_streamlit_and_the_engines_unimported() -> None:
+    """Only drawing imports Altair (``chartkit.__getattr__``); a check in a fresh process
+    imports none of it, and the drawing names still import from the package."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, chartkit\n"
+        "rows = [{'lun': i % 7, 'host': 'vdi-a', 'at': '2024-01-05T10:30Z'} for i in range(1000)]\n"
+        "rows[3]['lun'] = ''\n"
+        "found = chartkit.check_columns(rows, {'lun': 'number', 'host': 'string', 'at': 'date'})\n"
+        "assert [(v.column, v.affected) for v in found] == [('lun', 1)], found\n"
+        "heavy = ['altair', 'streamlit', 'duckdb', 'polars', 'pyspark', 'ibis', 'vl_convert']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "import chartkit.view\n"
+        "from chartkit import View, view\n"
+        "print(chartkit.view is view, callable(view), 'altair' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    assert out.splitlines() == ["[]", "True True True"]
