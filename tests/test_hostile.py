@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chartkit import COLUMN_TYPE_CEILING, ChartkitError, check_columns, view
 from chartkit._safe import SAMPLE_MAX_TEXT, cap_sample, visible
@@ -673,3 +675,48 @@ def test_one_list_of_unsafe_characters_is_escaped_everywhere() -> None:
             assert unsafe.search(json_literal(ch)) is None, hex(ord(ch))
     assert visible("a\ufffeb") == visible_controls("a\ufffeb") == "a\\ufffeb"
     assert visible_controls("a\nb") == "a\nb" and visible_controls("a\nb", newlines=True) == "a\\nb"
+
+
+_HELPERISH = st.sampled_from(
+    ["__chartkit_ok", "__chartkit_jt", "__chartkit_row", "c", "ok", "jt", "js", "jv", "row", "x",
+     "^", "$", "*", ".", "`", '"', "", "n", "at"]
+)  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    names=st.lists(
+        st.one_of(
+            st.sampled_from(["^.*$", "^a.*$", "*", "a", "ab", "^ab$", "a.b", "c0", "row"]),
+            st.builds(
+                lambda a, b, c: a + b + c,
+                _HELPERISH,
+                st.sampled_from(["", "0", "1", "$"]),
+                st.text(alphabet="^$*.ab0_", max_size=3),
+            ),
+        ),
+        min_size=2,
+        max_size=5,
+        unique_by=str.lower,
+    ).filter(lambda ns: all(ns)),
+    data=st.data(),
+)
+def test_generated_helper_like_names_judge_as_the_rows_judge(names: list[str], data: Any) -> None:
+    """Any mix of helper-like and pattern-like names: each engine finds what the rows find."""
+    import duckdb
+
+    n = 4
+    values = {
+        name: data.draw(st.lists(st.sampled_from([1, "EVIL", None, True]), min_size=n, max_size=n))
+        for name in names
+    }
+    declared: dict[str, Any] = {
+        name: data.draw(st.sampled_from(["number", "string", "boolean"])) for name in names
+    }
+    # one type per column in a frame: the values of each column as text where they mix
+    columns = {k: [None if v is None else str(v) for v in vs] for k, vs in values.items()}
+    rows = [{k: columns[k][i] for k in names} for i in range(n)]
+    expected = [v.to_dict() for v in check_columns(rows, declared)]
+    frame = pl.DataFrame(columns, schema={k: pl.String for k in names})
+    for native in (frame, frame.lazy(), frame.to_arrow(), duckdb.from_arrow(frame.to_arrow())):
+        assert [v.to_dict() for v in check_columns(native, declared)] == expected, type(native)
