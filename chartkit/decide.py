@@ -1235,7 +1235,8 @@ class _Planner:
             enc = {"x": self._enc("x", q), "y": _count(q)}
             only = " and is the only measure" if self._only_measure(q) else ""
             reason = (
-                f"{self._said(q, True)}{only}, with {len(distinct)} distinct values: a bar "
+                f"{self._said(q, True)}{only}, with {len(distinct)} distinct "
+                f"{'value' if len(distinct) == 1 else 'values'}: a bar "
                 "counting the rows of each."
             )
             return self._chart("bar", reason, enc, data, title=f"rows by {q.name}")

@@ -242,3 +242,25 @@ def test_the_state_a_ui_shows_follows_the_refusals_and_the_rows_left_out(
     v = view(data["rows"], data.get("resultColumns"), tool=data["tool"], **picks)
     assert (v.state, v.left_out) == (state, left_out)
     assert v.to_dict()["state"] == state
+
+
+def test_an_undeclared_category_is_said_to_be_inferred_not_declared() -> None:
+    rows = [{"host_group": g, "lun": n} for g, n in [("a", 1), ("b", 2), ("a", 3), ("b", 4)]]
+    reasons = [a.reason for a in view(rows, {"lun": "number"}).alternatives]
+    counted = [r for r in reasons if r.startswith("host_group is ") and "counting" in r]
+    assert counted == [
+        "host_group is not declared (Altair infers nominal): bars counting the rows of each "
+        "value."
+    ]
+    assert not any("declared (undeclared" in r for r in reasons)
+
+
+def test_a_lone_distinct_value_is_said_in_the_singular() -> None:
+    two = view([{"v": 7.0}] * 5 + [{"v": 1.0}], {"v": "number"})
+    assert "with 2 distinct values: a bar counting" in two.reason
+    one = view([{"v": 7.0}] * 5, {"v": "number"})
+    assert one.kind == "table"
+    assert one.reason.startswith(
+        "v is declared number and is the only measure, with 1 distinct value: a bar counting "
+        "the rows of each — but that chart would hold a single mark"
+    )

@@ -115,9 +115,10 @@ class Need:
 class Rule:
     """One row of the rule table: a chart, what it needs, and why it fits.
 
-    ``reason`` is the sentence (``str.format`` fields: ``x``, ``y``, ``ys``, ``xt`` the
-    declared type of x, ``facet``, ``n`` the facet's distinct values, ``series`` the phrase of
-    the optional color or facet, from ``color_phrase`` / ``facet_phrase``).
+    ``reason`` is the sentence (``str.format`` fields: ``x``, ``y``, ``ys``, ``xt`` how x is
+    typed, "declared string" or "not declared (Altair infers nominal)", ``facet``, ``n`` the
+    facet's distinct values, ``series`` the phrase of the optional color or facet, from
+    ``color_phrase`` / ``facet_phrase``).
     """
 
     chart: str
@@ -253,7 +254,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "bar",
         (Need("x", "category", tries=2), Need("y", "number", tries=2)),
         True,
-        "{x} is declared {xt} and {y} number: bars of the mean of {y} per {x}; a mean does "
+        "{x} is {xt} and {y} number: bars of the mean of {y} per {x}; a mean does "
         "not change with how many rows the result holds.",
         "mean per category",
     ),
@@ -289,7 +290,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "bar",
         (Need("x", "category", tries=2, repeated=True),),
         False,
-        "{x} is declared {xt}: bars counting the rows of each value.",
+        "{x} is {xt}: bars counting the rows of each value.",
         "rows per value",
         aggregate="count",
     ),
@@ -369,7 +370,10 @@ def _columns(profiles: Mapping[str, ColumnProfile]) -> _Columns:
 
 
 def _said(q: ColumnProfile) -> str:
-    return q.declared if q.declared is not None else f"(undeclared, inferred {q.type})"
+    """How ``q`` is typed, to follow "is": its declaration, or that Altair infers it."""
+    if q.declared is not None:
+        return f"declared {q.declared}"
+    return f"not declared (Altair infers {q.type})"
 
 
 def _join(names: Sequence[str]) -> str:
