@@ -43,6 +43,7 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/explorer.py
 	$(BIN)/python bench/stage.py
 	$(BIN)/python bench/engines.py
+	$(BIN)/python bench/gallery.py
 
 examples:
 	$(PYTHON) app/generate_examples.py

@@ -1,0 +1,217 @@
+"""The default chart on real data: every dataset of bench/datasets/ against the analyst's criteria.
+
+``test_the_default_is_acceptable`` runs every property of ``bench/datasets/criteria.py`` on the
+default View of each dataset (``vega_datasets``' offline data, as a tool returns it, with its
+author's declaration). A dataset whose default is not acceptable yet is listed in ``OPEN`` with
+why: its entry is ``xfail(strict=True)``, so when a rule makes that default acceptable the test
+XPASSes, fails, and the entry is removed. The other tests hold the criteria themselves to what
+they say: each property fails on a chart that breaks it and holds on one that keeps it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.datasets import DATASETS, dataset, default_view, facts, judged  # noqa: E402
+from bench.datasets.criteria import (  # noqa: E402
+    PROPERTIES,
+    Chart,
+    Facts,
+    Verdict,
+    judge,
+    scatter_for_measures,
+)
+from chartkit import view  # noqa: E402
+
+OPEN: dict[str, str] = {
+    "airports": "bars of mean latitude per city (an identifier), not latitude x longitude",
+    "anscombe": "four bars of mean(X) per Series, not X x Y per Series",
+    "barley": "the default follows the rows' key order (reversed: mean of year per site)",
+    "burtin": "linear bars of Penicillin (0.001 to 870): not points on a log scale",
+    "cars": "the default follows the rows' key order (reversed: mean Acceleration)",
+    "crimea": "the default follows the rows' key order (reversed: disease)",
+    "driving": "bars of mean(year) per side, not a scatter of miles x gas",
+    "iris": "bars of mean sepalLength per species, not a scatter colored by species",
+    "la-riots": "a line per gender (a per-row label), and the key order decides",
+    "ohlc": "a line per signal (a per-row label), and the key order decides",
+    "seattle-temps": "2,920 points on a 560-pixel line",
+    "seattle-weather": "a line per weather (a per-row label), more points than pixels",
+    "sf-temps": "2,920 points on a 560-pixel line",
+    "us-employment": "the default follows the rows' key order (reversed: nonfarm_change)",
+    "wheat": "years 1565-1821 on an axis from zero, printed 1,565; the key order decides",
+}
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=OPEN[n])) if n in OPEN else n
+        for n in DATASETS
+    ]
+
+
+@pytest.mark.parametrize("name", _cases())
+def test_the_default_is_acceptable(name: str) -> None:
+    _, verdict = judged(name)
+    assert verdict.acceptable, verdict.why_not
+
+
+def test_the_benchmark_holds_the_datasets_vega_datasets_ships_offline() -> None:
+    from vega_datasets import local_data
+
+    assert set(DATASETS) == set(local_data.list_datasets())
+    assert set(OPEN) <= set(DATASETS)
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_each_declaration_is_what_its_rows_hold(name: str) -> None:
+    """The declaration is the author's truth: on these rows the check files no finding, so the
+    benchmark measures the chart, not a broken tool."""
+    shown = default_view(name)
+    assert shown.check.findings == ()
+    ds = dataset(name)
+    assert list(ds.result_columns) == list(ds.rows[0])
+    assert ds.gallery is not None or ds.analyst
+
+
+def _verdict(name: str, **picks: Any) -> Verdict:
+    return judge(default_view(name, **picks), facts(name))
+
+
+def _why(verdict: Verdict, prop: str) -> str:
+    outcome = next(o for o in verdict.outcomes if o.name == prop)
+    assert outcome.applies, f"{prop} does not apply"
+    return outcome.why
+
+
+def test_a_bar_of_a_mean_where_two_measures_call_for_a_scatter_fails() -> None:
+    verdict = _verdict("anscombe", x="Series", y="X")
+    assert not verdict.acceptable
+    assert _why(verdict, "scatter for two measures") == (
+        "X, Y are measures and no column is a date, but the chart is a bar of x=Series, "
+        "y=mean(X), not a scatter of two measures"
+    )
+
+
+def test_a_scatter_of_anscombe_must_be_split_by_series() -> None:
+    per_series = _verdict("anscombe", x="X", y="Y", facet="Series")
+    assert _why(per_series, "scatter for two measures") == ""
+    chart = Chart.of(default_view("anscombe", x="X", y="Y", facet="Series"))
+    alone = replace(chart, columns={"x": "X", "y": "Y"})  # the same scatter, not split
+    assert scatter_for_measures(alone, facts("anscombe")) == (
+        "the scatter is not colored or faceted by a category of few values (Series)"
+    )
+
+
+def test_a_line_per_label_that_varies_row_by_row_fails_and_per_entity_holds() -> None:
+    weather = _verdict("seattle-weather", x="date", y="temp_max", color="weather")
+    assert weather.outcomes[2].name == "a line splits by an entity"
+    assert _why(weather, "a line splits by an entity") == (
+        "one line per weather, but weather is a label that varies row by row: snow is present "
+        "at 23 of 1,461 time points"
+    )
+    stocks = _verdict("stocks", x="date", y="price", color="symbol")
+    assert _why(stocks, "a line splits by an entity") == ""
+
+
+def test_years_read_as_years_and_do_not_start_at_zero() -> None:
+    verdict = _verdict("wheat", x="year", y="wheat")
+    assert _why(verdict, "a years axis reads as years") == (
+        "year holds years but its axis prints them with a thousands separator (format None)"
+    )
+    assert _why(verdict, "a scatter's axes are not forced to zero") == (
+        "the axis of year (1565–1820), wheat (26–99) starts at zero"
+    )
+
+
+def test_values_over_orders_of_magnitude_need_a_log_scale_and_a_log_scale_points() -> None:
+    linear = _verdict("burtin", x="Bacteria", y="Penicillin")
+    assert _why(linear, "values over orders of magnitude are on a log scale") == (
+        "Penicillin spans 0.001 to 870 (5.9 powers of ten) on a linear axis: the small values "
+        "are invisible"
+    )
+    logged = _verdict("burtin", x="Bacteria", y="Penicillin", scale="log")
+    assert _why(logged, "values over orders of magnitude are on a log scale") == ""
+    assert _why(logged, "a log scale is drawn with points") == (
+        "bars on a log scale (Penicillin): a log axis has no zero for a bar to start from"
+    )
+
+
+def test_an_identifier_as_categories_fails() -> None:
+    verdict = _verdict("airports", x="city", y="latitude")
+    assert _why(verdict, "an identifier is not a category") == (
+        "city is the x categories, but 2,674 of its 3,364 values are distinct: an identifier"
+    )
+    by_country = _verdict("airports", x="country", y="latitude")
+    assert _why(by_country, "an identifier is not a category") == ""
+
+
+def test_more_time_positions_than_pixels_fails() -> None:
+    verdict = _verdict("seattle-temps", x="date", y="temp")
+    assert _why(verdict, "the time axis fits the chart's width") == (
+        "2,920 time positions on a 560-pixel axis (more than one per pixel: a solid band)"
+    )
+    few = _verdict("seattle-temps", x="date", y="temp", time_unit="day")
+    assert _why(few, "the time axis fits the chart's width") == ""
+
+
+def test_measures_of_different_magnitude_on_one_axis_fail() -> None:
+    verdict = _verdict("cars", x="Year", y=["Weight_in_lbs", "Cylinders"])
+    assert _why(verdict, "measures of different magnitude get an axis each") == (
+        "Weight_in_lbs (up to 5,140) and Cylinders (up to 8) share one axis"
+    )
+
+
+def test_an_aggregate_of_years_fails() -> None:
+    verdict = _verdict("driving", x="side", y="year")
+    assert _why(verdict, "an aggregate is of a measure") == (
+        "the y axis is the mean of year, a column of years"
+    )
+
+
+def test_a_breakdown_drawn_as_means_fails_and_as_totals_holds() -> None:
+    """Medal counts: one row per nation and medal — a breakdown, whose bars are totals."""
+    rows = [
+        {"nation": n, "medal": m, "count": c}
+        for n, counts in {"NOR": (16, 8, 13), "GER": (12, 10, 5), "CAN": (4, 8, 14)}.items()
+        for m, c in zip(("gold", "silver", "bronze"), counts, strict=True)
+    ]
+    declared = {"nation": "string", "medal": "string", "count": "number"}
+    known = Facts.of(rows, declared)
+    means = judge(view(rows, declared, x="nation", y="count"), known)
+    assert _why(means, "a breakdown is drawn as totals") == (
+        "one row per nation and medal: a breakdown, drawn as the mean per nation instead of "
+        "the total"
+    )
+    totals = judge(view(rows, declared, x="nation", y="count", aggregate="sum"), known)
+    assert _why(totals, "a breakdown is drawn as totals") == ""
+
+
+def test_a_default_that_follows_the_rows_key_order_fails() -> None:
+    shown = default_view("crimea")
+    verdict = judge(shown, facts("crimea"), default_view("crimea", reverse_keys=True))
+    assert _why(verdict, "the default does not depend on the order of keys") == (
+        "with each row's keys reversed the default is line of x=date, y=disease, not line of "
+        "x=date, y=wounds"
+    )
+    same = judge(shown, facts("crimea"), shown)
+    assert _why(same, "the default does not depend on the order of keys") == ""
+
+
+def test_a_table_is_not_an_acceptable_default() -> None:
+    rows = dataset("anscombe").rows[:1]
+    verdict = judge(view(rows, dataset("anscombe").result_columns), facts("anscombe"))
+    assert not verdict.acceptable
+    assert verdict.why_not.startswith("a chart is drawn: the view is a table")
+
+
+def test_every_property_is_named_once() -> None:
+    names = [p.name for p in PROPERTIES]
+    assert len(names) == len(set(names)) == 11
