@@ -147,29 +147,17 @@ def mimebundle(view: View) -> dict[str, Any]:
     return {"text/html": body, "text/plain": _text(view)}
 
 
-HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
-"""How a cell the check rejects is marked in the table fallback (as in the explorer)."""
-
-
 def _table_html(view: View, *, rows: int = 50, columns: int = 30) -> str:
     """The table's first rows as HTML, every cell escaped; a cell whose value the check
-    rejects for its declared column is highlighted (``check.offending_mask``'s verdicts)."""
-    import pandas as pd
-
-    from chartkit.check import offending_mask
-    from chartkit.columns import normalize_result_columns
+    rejects for its declared column is highlighted (``chartkit._highlight``, as in the
+    explorer)."""
+    from chartkit._highlight import frame_offending_cells, highlighted
 
     assert view.frame is not None
     frame = view.frame.iloc[:rows, :columns]
-    declared = normalize_result_columns(view.result.result_columns or {})
-    css = pd.DataFrame("", index=frame.index, columns=frame.columns)
-    for name in frame.columns:
-        decl = declared.get(name)
-        if decl is not None:
-            flags = offending_mask(pd.Series(frame[name].tolist(), dtype=object), decl)
-            css[name] = [HIGHLIGHT if f else "" for f in flags]
+    marks = frame_offending_cells(frame, view.result.result_columns)
     styled = (
-        frame.style.apply(lambda _: css, axis=None)
+        highlighted(frame, marks)
         .format(escape="html")
         .format_index(escape="html", axis=0)
         .format_index(escape="html", axis=1)

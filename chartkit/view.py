@@ -27,6 +27,7 @@ from chartkit.errors import ChartkitError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.plan.rules import Alternative
+from chartkit.plan.spec import Note
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
 
@@ -60,6 +61,9 @@ class View:
     alternatives: tuple[Alternative, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     left_out: int = 0
+    facts: tuple[Note, ...] = ()
+    """The plan's notes as values (kind, column, counts, sentence): what a UI reads to place
+    a note beside its column, instead of searching the English of ``notes``."""
 
     @property
     def state(self) -> ViewState:
@@ -355,6 +359,7 @@ def _view_of_plan(
         frame=frame,
         alternatives=plan.alternatives,
         left_out=plan.left_out if left_out is None else left_out,
+        facts=plan.facts,
         options=_options(plan, options) if plan.kind == "chart" else {},
     )
 

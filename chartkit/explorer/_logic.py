@@ -30,6 +30,7 @@ from chartkit import (
     read_results,
     read_rowset,
 )
+from chartkit._highlight import offending_cells, offending_rows
 from chartkit._literal import json_literal, visible_controls
 from chartkit._unreadable import unreadable_json
 from chartkit.schemas import declared_by_text
@@ -501,46 +502,6 @@ class _Absent:
 
 
 _ABSENT: Any = _Absent()
-
-
-def offending_cells(
-    rows: Sequence[Mapping[str, Any]], declaration: Mapping[str, Any] | None, columns: Sequence[str]
-) -> dict[str, list[bool]]:
-    """Per declared column in ``columns``, which of ``rows`` hold a value the check rejects.
-
-    The verdicts are ``chartkit.check.offending_mask``'s — the check's own — so the highlight
-    can never disagree with the findings; a row without the key offends unless the column is
-    nullable, like a null.
-
-    >>> offending_cells([{"lun": ""}, {"lun": 3}], {"lun": "number"}, ["lun"])
-    {'lun': [True, False]}
-    """
-    if not declaration:
-        return {}
-    import pandas as pd
-
-    from chartkit import normalize_result_columns
-    from chartkit.check import offending_mask
-
-    declared = normalize_result_columns(declaration)
-    out: dict[str, list[bool]] = {}
-    for name in columns:
-        decl = declared.get(name)
-        if decl is None:
-            continue
-        values = pd.Series([row.get(name) for row in rows], dtype=object)
-        out[name] = offending_mask(values, decl).tolist()
-    return out
-
-
-def offending_rows(
-    rows: Sequence[Mapping[str, Any]], declaration: Mapping[str, Any] | None, columns: Sequence[str]
-) -> list[int]:
-    """Indexes of the rows with at least one offending cell in ``columns``."""
-    marks = offending_cells(rows, declaration, columns)
-    if not marks:
-        return []
-    return [i for i, row in enumerate(zip(*marks.values(), strict=True)) if any(row)]
 
 
 def display_value(value: Any) -> str | None:

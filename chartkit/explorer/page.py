@@ -33,9 +33,11 @@ from chartkit import (
     check_result,
     read_rowset,
 )
+from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls
 from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
+from chartkit.messages import NOTHING_CHANGED
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.schemas import declared_by_text
 from chartkit.streamlit import show, violation_line
@@ -45,7 +47,6 @@ __all__ = ["main"]
 
 AUTO = "(automatic)"
 LEDGER_TABLE_ROWS = 200  # a run ledger up to this long is a static table whose cells wrap
-HIGHLIGHT = "background-color: #ffd5d5; color: #8b0000; font-weight: 600"
 DIAL_HELP = (
     "The checkColumnTypes setting, named as the specification names it. It decides what "
     "happens when a declared column holds something other than its declared type."
@@ -485,25 +486,23 @@ def _without_ceiling(message: str) -> str:
     return message.replace(COLUMN_TYPE_CEILING, CEILING_REFERENCE)
 
 
-FINDING_REFERENCE = "not drawn, for the finding above"
+FINDING_REFERENCE = "not drawn, for the finding above."
+"""A refused axis's reason where the column's finding, just above, already says what it holds
+(its offenders summarized): the fact is said once."""
 
 
-def _refers_to_finding(reason: str, *, diagnosis: bool) -> str:
-    """A refused axis's reason where the column's finding, just above, already says what it
-    holds: a reference to it — keeping the reason's own diagnosis (such as "every one a
-    number in quotes") when ``diagnosis``, i.e. when no banner above the page said it."""
-    _, sep, tail = reason.rpartition(") — ")
-    if diagnosis and sep and tail and '"' not in tail:  # a quoted sample has a quote in it
-        return f"{FINDING_REFERENCE} — {tail}"
-    return f"{FINDING_REFERENCE}."
-
-
-def _column_of(note: str, columns: Sequence[str]) -> str | None:
-    """The column a note is about: the longest column name it mentions."""
-    for column in sorted(columns, key=len, reverse=True):
-        if column and column in note:
-            return column
-    return None
+def _note_columns(shown: View | None, columns: Sequence[str]) -> dict[str | None, list[str]]:
+    """The view's notes by the column each is about — its ``Note.column`` when that column has
+    a block on the page, else None (said under the blocks). A note with no value behind it
+    (an engine's own, an overflow) is about no column."""
+    if shown is None:
+        return {}
+    column_of = {fact.sentence: fact.column for fact in shown.facts}
+    about: dict[str | None, list[str]] = {}
+    for note in shown.notes:
+        column = column_of.get(note)
+        about.setdefault(column if column in columns else None, []).append(note)
+    return about
 
 
 def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None) -> None:
@@ -512,69 +511,35 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
     st.subheader("The check")
     st.caption(md(f"What the check can see: {COLUMN_TYPE_CEILING}"))
     refusals = list(shown.refusals) if shown is not None else []
-    notes = list(shown.notes) if shown is not None else []
     columns = list(
         dict.fromkeys([f.column for f in outcome.findings] + [r.column for r in refusals])
     )
-    about: dict[str | None, list[str]] = {}
-    for note in notes:
-        about.setdefault(_column_of(note, columns), []).append(note)
-    entries: list[tuple[str, str, str]] = []  # (column, label, plain text)
+    about = _note_columns(shown, columns)
+    # a sentence every finding ends with: said once under the blocks when several would repeat it
+    unchanged = sum(NOTHING_CHANGED in f.message for f in outcome.findings) > 1
     for column in columns:
-        for finding in (f for f in outcome.findings if f.column == column):
-            text = (  # under enforce the refusal said it; here, only what was found
-                _finding_line(finding) if outcome.refused else _without_ceiling(finding.message)
-            )
-            entries.append((column, f"**{finding.kind}**", text))
-        found = any(f.column == column for f in outcome.findings)
+        lines = [f"**Column {md(repr(column), one_line=True)}**"]
+        found = [f for f in outcome.findings if f.column == column]
+        for finding in found:
+            # under enforce the refusal said it; here, only what was found
+            text = _finding_line(finding) if outcome.refused else _without_ceiling(finding.message)
+            if unchanged:
+                text = text.replace(f" {NOTHING_CHANGED}", "")
+            lines.append(f"**{finding.kind}** — {md(text)}")
         for refused in (r for r in refusals if r.column == column):
-            reason = (
-                _refers_to_finding(refused.reason, diagnosis=shown is None or shown.kind != "table")
-                if found
-                else refused.reason
-            )
-            entries.append((column, f"**{refused.channel} axis refused**", reason))
-        for note in about.get(column, []):
-            entries.append((column, "Note", note))
-    shared = _repeated_sentences([text for _, _, text in entries])
-    for column in columns:
+            reason = FINDING_REFERENCE if found else refused.reason
+            lines.append(f"**{refused.channel} axis refused** — {md(reason)}")
+        lines += [f"Note — {md(note)}" for note in about.get(column, [])]
         with st.container(border=True):
-            lines = [f"**Column {md(repr(column), one_line=True)}**"]
-            lines += [
-                f"{label} — {md(_without(text, shared))}"
-                for c, label, text in entries
-                if c == column
-            ]
             st.markdown("\n\n".join(lines))
-    if shared:  # said of several columns above: once, here
-        st.caption(md("Each of the above also says: " + " ".join(shared)))
+    if unchanged and not outcome.refused:
+        st.caption(md(f"Each of the above also says: {NOTHING_CHANGED}"))
     for note in about.get(None, []):
         st.caption(md(note))
     if not outcome.armed:
         st.caption(md(_not_measured(outcome)))
     st.markdown("**Disposition** — the two checks this result filed")
     _disposition(outcome.disposition, key="disposition")
-
-
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\)))\s+")
-
-
-def _repeated_sentences(texts: Sequence[str]) -> list[str]:
-    """The sentences (40 characters or more) that more than one of ``texts`` says, in order."""
-    seen: dict[str, set[int]] = {}
-    for i, text in enumerate(texts):
-        for sentence in _SENTENCE_END.split(text):
-            if len(sentence) >= 40:
-                seen.setdefault(sentence, set()).add(i)
-    return [s for s, where in seen.items() if len(where) > 1]
-
-
-def _without(text: str, sentences: Sequence[str]) -> str:
-    """``text`` less the given sentences (each is said once elsewhere on the page)."""
-    if not sentences:
-        return text
-    kept = [s for s in _SENTENCE_END.split(text) if s not in sentences]
-    return " ".join(kept)
 
 
 def _finding_line(finding: Any) -> str:
@@ -881,13 +846,7 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
             "The check reads both as absent."
         )
     marks = {visible_controls(k): v for k, v in marks.items()}
-    shown = frame
-    styled: Any = shown
-    if marks:
-        css = pd.DataFrame("", index=shown.index, columns=shown.columns)
-        for column, flags in marks.items():
-            css[column] = [HIGHLIGHT if f else "" for f in flags]
-        styled = shown.style.apply(lambda _: css, axis=None)
+    styled: Any = highlighted(frame, marks) if marks else frame
     st.dataframe(styled, column_config=config, key=f"rows:{rkey}")
 
 
