@@ -45,12 +45,19 @@ import numpy as np
 import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE
+from chartkit.backends._native import aliases as _aliases
+from chartkit.backends._native import collect as _collect
+from chartkit.backends._native import fresh as _fresh
+from chartkit.backends._native import from_epoch_ms as _from_epoch_ms
+from chartkit.backends._native import positional as _frame
+from chartkit.backends._native import quote as _quote
+from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
-from chartkit.engines import EngineReading, query_errors
+from chartkit.engines import EngineReading
 from chartkit.errors import ChartkitError
-from chartkit.rowset import RowsetReading, narwhals_to_pandas
+from chartkit.rowset import RowsetReading
 
 if TYPE_CHECKING:
     from chartkit.decide import Plan
@@ -364,74 +371,6 @@ def _typed(
     typed = replace(reading, native=native, schema=schema_out, csv_text=False)
     _TYPED[id(reading)] = (reading, typed)
     return typed
-
-
-_ALIAS = "_k"
-"""The engine's name for the i-th column is ``_k<i>``: every query names columns by position,
-so no column name of the tool's is ever parsed (a dot, a quote, a NUL, regex syntax, ``*``, an
-SQL keyword), and no helper column (``__bucket``, ``__ms``, ``__rows0``, …, never of this form)
-can take a data column's place."""
-
-
-def _aliases(reading: EngineReading) -> dict[str, str]:
-    """Each column's name in the engine's queries (``_frame``), by its real name."""
-    return {name: f"{_ALIAS}{i}" for i, name in enumerate(reading.columns)}
-
-
-def _fresh(base: str, taken: Sequence[str]) -> str:
-    """A helper column's name in an answer beside data columns: ``base``, or ``base`` with
-    underscores appended until no data column is named so."""
-    names = set(taken)
-    while base in names:
-        base += "_"
-    return base
-
-
-def _quote(name: str) -> str:
-    """An identifier in DuckDB SQL text: the one quoting function (only helper and alias names
-    reach it; tests/test_engine_names.py holds it to generated names)."""
-    if "\x00" in name:
-        raise ChartkitError("a DuckDB identifier cannot hold a NUL character")
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _frame(reading: EngineReading) -> Any:
-    """The frame with its columns renamed by position to ``_k<i>`` (``_aliases``), natively:
-    DuckDB's positional references, polars' ``nth``, pyarrow's and Spark's column lists."""
-    import narwhals as nw
-
-    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
-    new = list(_aliases(reading).values())
-    if reading.engine == "duckdb":
-        native = native.project(", ".join(f"#{i + 1} AS {n}" for i, n in enumerate(new)))
-    elif reading.engine == "polars":
-        import polars as pl
-
-        native = native.select([pl.nth(i).alias(n) for i, n in enumerate(new)])
-    elif reading.engine == "pyarrow":
-        native = native.rename_columns(new)
-    elif reading.engine == "pyspark":
-        native = native.toDF(*new)
-    elif reading.engine == "ibis":
-        native = native.rename(dict(zip(new, reading.columns, strict=True)))
-    else:  # narwhals reads it: its own rename, from real names
-        return nw.from_native(native).rename(dict(zip(reading.columns, new, strict=True)))
-    return nw.from_native(native)
-
-
-def _collect(reading: EngineReading, columns: Any, step: str, query: Any = None) -> pd.DataFrame:
-    import narwhals as nw
-
-    what = f"run the chart's {step} query over column(s) {', '.join(map(repr, columns))}"
-    alias = _aliases(reading)
-    with query_errors(reading, what):
-        frame = query if query is not None else _frame(reading).select(*(alias[c] for c in columns))
-        if isinstance(frame, nw.LazyFrame):
-            frame = frame.collect()
-        out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
-    real = {a: name for name, a in alias.items()}
-    out.columns = [real.get(c, c) for c in out.columns]  # a list: no name is parsed
-    return out
 
 
 def _chosen(
@@ -939,15 +878,6 @@ def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool, bucket: st
     return frame.with_columns(col.dt.truncate(every).alias(bucket))
 
 
-def _from_epoch_ms(frame: Any, engine: str, bucket: str) -> Any:
-    """``__bucket``: the timestamp (UTC wall clock) of ``__ms``."""
-    import narwhals as nw
-
-    if engine in ("duckdb", "pyspark", "ibis"):  # narwhals has no from-epoch for these
-        return frame.with_columns(nw.col("__ms").alias(bucket))  # converted once collected
-    return frame.with_columns(nw.col("__ms").cast(nw.Datetime("ms")).alias(bucket))
-
-
 def _bars(
     reading: EngineReading,
     frame: Any,
@@ -1343,30 +1273,3 @@ def _clean(
                 ok = ok & ~col.is_nan() & col.is_finite()
         keep = ok if keep is None else keep & ok
     return keep
-
-
-def _with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
-    """``frame`` with ``__ms``: ``name``'s milliseconds since the epoch.
-
-    narwhals has no ``dt.timestamp`` for DuckDB, Spark and Ibis, so those use their own function.
-    """
-    import narwhals as nw
-
-    if engine == "duckdb":
-        q = _quote(name)
-        return nw.from_native(
-            frame.to_native().project(
-                f"*, epoch_ms({q if aware else f'CAST({q} AS TIMESTAMP)'}) AS __ms"
-            )
-        )
-    if engine == "pyspark":
-        from pyspark.sql import functions as F
-
-        native = frame.to_native()
-        return nw.from_native(
-            native.withColumn("__ms", F.unix_millis(F.col(name).cast("timestamp")))
-        )
-    if engine == "ibis":  # epoch seconds are enough: a bucket is at least a second
-        native = frame.to_native()
-        return nw.from_native(native.mutate(__ms=native[name].epoch_seconds() * 1000))
-    return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))

@@ -1,0 +1,71 @@
+"""Backends: one result's rows where they live, behind one contract (``Backend``).
+
+- ``MemoryBackend`` (``chartkit.backends.memory``): a pandas frame — rows a tool returned as a
+  list of dicts, or a frame — counted and reduced in numpy with the chart's own fast paths.
+- ``QueryBackend`` (``chartkit.backends.query``): an engine's frame — DuckDB, polars (lazy or
+  eager), pyarrow, Ibis, Spark — counted and reduced by queries in the engine (narwhals'
+  expressions, columns named by position), so only counts and groups leave it.
+
+``backend_for(data)`` picks one, once, at the door: an engine frame (or its
+``EngineReading``) gets the query backend, anything ``read_rowset`` reads gets the in-memory
+one. A new engine is recognised in ``chartkit.engines`` and answered here; its contract tests
+are the shared ones (tests/test_backends.py), run against every backend.
+
+>>> b = backend_for([{"host": "a", "lun": 1}, {"host": "a", "lun": 3}, {"host": "b", "lun": 2}])
+>>> b.engine, b.rows, b.facts(["host"])["host"].distinct
+('pandas', 3, 2)
+>>> b.reduce(Grouping(("host",), ("lun",), "sum")).frame.to_dict("list")
+{'host': ['a', 'b'], 'lun': [4.0, 2.0]}
+"""
+
+from __future__ import annotations
+
+from chartkit.backends._contract import (
+    AGGREGATIONS,
+    MAX_PAGE,
+    MAX_SAMPLE,
+    Backend,
+    ColumnFacts,
+    Condition,
+    Grouping,
+    Groups,
+)
+from chartkit.backends.memory import MemoryBackend
+from chartkit.backends.query import QueryBackend
+from chartkit.errors import ChartkitError
+
+__all__ = [
+    "AGGREGATIONS",
+    "MAX_PAGE",
+    "MAX_SAMPLE",
+    "Backend",
+    "ColumnFacts",
+    "Condition",
+    "Grouping",
+    "Groups",
+    "MemoryBackend",
+    "QueryBackend",
+    "backend_for",
+]
+
+
+def backend_for(data: object) -> Backend:
+    """The backend that answers for ``data``: a query backend for an engine frame (or an
+    ``EngineReading``), the in-memory one for rows or a pandas frame (or a ``RowsetReading``).
+
+    Raises ``ChartkitError`` for anything that is not rows.
+    """
+    from chartkit.engines import EngineReading, read_engine_frame
+    from chartkit.rowset import RowsetReading, read_rowset
+
+    reading = data if isinstance(data, RowsetReading) else read_engine_frame(data)
+    if reading is None:
+        reading = read_rowset(data)
+    if isinstance(reading, EngineReading):
+        return QueryBackend(reading)
+    if reading is None:
+        raise ChartkitError(
+            f"a {type(data).__name__} is not rows: a backend holds a list of objects, a "
+            "dataframe or an engine frame, with at least one row"
+        )
+    return MemoryBackend(reading.to_frame())

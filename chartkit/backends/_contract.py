@@ -1,0 +1,257 @@
+"""The one contract every backend keeps: count the facts, reduce per the spec, sample, judge.
+
+A backend holds one result's rows where they live — a pandas frame in memory, or an engine's
+frame (DuckDB, polars, pyarrow, Ibis, Spark) — and answers the only questions the rest of
+chartkit asks of rows:
+
+- ``facts(names)``: what choosing a chart needs to know of a column, counted — its rows, the
+  rows holding a value, its distinct values, its span (lowest and highest) — as
+  ``ColumnFacts``;
+- ``profiles(declaration, violations)``: a ``ColumnProfile`` per column (declared type,
+  counts, distinct values), in the order ``chartkit.encode.profile_columns`` gives;
+- ``reduce(grouping)``: the rows grouped as a ``Grouping`` (made from a ``ChartSpec``) says —
+  group keys, a time bucket, the aggregate of each measure, the top N — with the rows behind
+  each group and the rows left out, as ``Groups``;
+- ``sample(n)``: at most ``n`` rows (never more than ``MAX_SAMPLE``), for showing;
+- ``offenders(declaration)``: the check's violations, each with its first offender
+  (``chartkit.check``; for engines the counting is ``chartkit._frame_check``'s);
+- ``count(where)`` / ``page(where, offset, limit)``: the rows a ``Condition`` list selects
+  (the rows behind a mark: a category, a half-open bin or bucket, a missing value), counted
+  and fetched a page at a time.
+
+No backend parses a tool's column name: a name is a literal everywhere (engines name columns
+by position), and a helper column can never take a data column's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
+
+from chartkit.errors import ChartkitError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from chartkit.check import ColumnViolation
+    from chartkit.columns import ColumnDeclaration
+    from chartkit.encode import ColumnProfile
+    from chartkit.plan.spec import ChartSpec
+
+__all__ = [
+    "AGGREGATIONS",
+    "MAX_PAGE",
+    "MAX_SAMPLE",
+    "Backend",
+    "ColumnFacts",
+    "Condition",
+    "Grouping",
+    "Groups",
+]
+
+MAX_SAMPLE: Final = 10_000  # rows ``sample`` ever returns
+MAX_PAGE: Final = 1_000  # rows one ``page`` ever returns
+AGGREGATIONS: Final = ("sum", "mean", "median", "min", "max", "count")
+
+Op = Literal["eq", "in", "null", "ge", "gt", "lt", "le"]
+_OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le")
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnFacts:
+    """What a backend counted of one column: ``rows`` in the frame, ``values`` holding a value
+    (neither null nor NaN), ``distinct`` values among them, and the span ``lo``–``hi`` (numbers
+    and dates; None for other columns or when no row holds a value)."""
+
+    name: str
+    rows: int
+    values: int
+    distinct: int
+    lo: Any = None
+    hi: Any = None
+
+    @property
+    def varies(self) -> bool:
+        """Whether two rows hold different values (a value and a missing one differ too)."""
+        return self.distinct > 1 or (self.distinct == 1 and self.values < self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One test a selected row passes: ``column`` ``op`` ``value``.
+
+    ``eq`` / ``in`` (a category, a bucket's start), ``null`` (the missing category), ``ge`` /
+    ``gt`` / ``lt`` / ``le`` (a bin or bucket, half-open as ``ge`` + ``lt``).
+    """
+
+    column: str
+    op: Op
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        if self.op not in _OPS:
+            raise ChartkitError(f"a condition's op is one of {', '.join(_OPS)}, got {self.op!r}")
+        if self.op == "in" and not isinstance(self.value, list | tuple | frozenset | set):
+            raise ChartkitError(f"op 'in' takes a list of values, got {self.value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """How to reduce rows: group by ``keys`` (a category, a date — ``bucket_seconds`` floors
+    the first key, a date, to buckets of that many seconds from the epoch; ``time_unit``
+    floors it to the start of its minute, hour or day), then the ``aggregate`` of each of
+    ``measures`` per group (no measure: the rows counted), keeping the ``top`` first keys with
+    the highest value (the sum of the first measure over their groups, or their rows).
+
+    A row with no value (null or NaN, or an infinite number) in a measure or a date key is
+    left out; a missing category is a group of its own. Rows whose value offends the
+    declaration are left out of the column they offend, and counted.
+    """
+
+    keys: tuple[str, ...]
+    measures: tuple[str, ...] = ()
+    aggregate: str = "mean"
+    bucket_seconds: int | None = None
+    time_unit: Literal["minute", "hour", "day"] | None = None
+    top: int | None = None
+    dates: tuple[str, ...] = ()  # the keys that are dates (left out when missing)
+
+    def __post_init__(self) -> None:
+        if self.aggregate not in AGGREGATIONS:
+            raise ChartkitError(
+                f"aggregate={self.aggregate!r} is not one of {', '.join(AGGREGATIONS)}"
+            )
+        if not self.keys:
+            raise ChartkitError("a grouping needs at least one key column")
+        overlap = set(self.keys) & set(self.measures)
+        if overlap:
+            raise ChartkitError(f"{sorted(overlap)[0]!r} cannot be both a key and a measure")
+        if self.bucket_seconds is not None and (
+            not isinstance(self.bucket_seconds, int) or self.bucket_seconds < 1
+        ):
+            raise ChartkitError(f"bucket_seconds must be a positive integer, got "
+                                f"{self.bucket_seconds!r}")  # fmt: skip
+        if (self.bucket_seconds or self.time_unit) and self.keys[0] not in self.dates:
+            raise ChartkitError(f"the bucketed key {self.keys[0]!r} must be one of the dates")
+
+    @property
+    def counted(self) -> bool:
+        """True when the rows of each group are counted (no measure, or ``count``)."""
+        return not self.measures or self.aggregate == "count"
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The measures whose aggregate each group holds (none when rows are counted)."""
+        return () if self.counted else self.measures
+
+    @classmethod
+    def of_spec(cls, spec: ChartSpec) -> Grouping:
+        """The grouping behind a chart spec: its reduction's keys (the chart's own ``measure``
+        key stands for the measures, not a column), the measured channel's columns, its
+        aggregate, bucket and top-N."""
+        r = spec.reduction
+        measured = next((c for c in spec.channels if c.aggregate is not None), None)
+        if spec.kind != "chart" or measured is None or not r.keys:
+            raise ChartkitError("this chart spec is not grouped: it has no reduction to compute")
+        aggregate = r.aggregate or measured.aggregate or "mean"
+        measures = () if aggregate == "count" else (measured.measures or (measured.column,))
+        keys = tuple(k for k in r.keys if not (k == "measure" and measured.measures))
+        dates = tuple(c.column for c in spec.channels if c.type == "temporal" and c.column in keys)
+        unit = r.time_unit if r.time_unit in ("minute", "hour", "day") else None
+        if r.time_unit is not None and unit is None:
+            raise ChartkitError(f"time_unit={r.time_unit!r} is not grouped by a backend yet")
+        return cls(keys, measures, aggregate, r.bucket_seconds, unit, r.top, dates)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Groups:
+    """A backend's answer to a ``Grouping``: ``frame`` holds one row per group, its key columns
+    then its measures' aggregates, under the columns' own names (no helper column beside
+    them: the counts are apart); ``rows`` the rows behind each group (one tuple per measure,
+    or one tuple of rows counted); ``left_out`` the rows left out because they offend a
+    column's declaration, by column; ``no_value`` the rows left out for holding no value."""
+
+    frame: pd.DataFrame = field(repr=False)
+    rows: tuple[tuple[int, ...], ...]
+    left_out: tuple[tuple[str, int], ...] = ()
+    no_value: int = 0
+    categories: int | None = None  # the first key's values before ``top`` cut them
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """The rows of one result where they live, and the questions chartkit asks of them."""
+
+    engine: str  # "pandas", or the engine's name (duckdb, polars, pyarrow, ibis, pyspark)
+    rows: int
+    columns: tuple[str, ...]
+
+    def facts(self, names: Sequence[str]) -> Mapping[str, ColumnFacts]: ...
+
+    def profiles(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+    ) -> dict[str, ColumnProfile]: ...
+
+    def reduce(
+        self,
+        grouping: Grouping,
+        declaration: Mapping[str, ColumnDeclaration] | None = None,
+    ) -> Groups: ...
+
+    def sample(self, n: int) -> pd.DataFrame: ...
+
+    def offenders(self, declaration: Mapping[str, Any]) -> tuple[ColumnViolation, ...]: ...
+
+    def count(self, where: Sequence[Condition]) -> int: ...
+
+    def page(
+        self, where: Sequence[Condition], offset: int = 0, limit: int = 100
+    ) -> pd.DataFrame: ...
+
+
+def bounded(n: object, cap: int, what: str) -> int:
+    """``n`` as a row count of at least 0, cut at ``cap``; a clear error for anything else."""
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ChartkitError(f"{what} must be a non-negative integer, got {n!r}")
+    return min(n, cap)
+
+
+def check_names(names: Sequence[str], columns: Sequence[str]) -> None:
+    """Every name a column of the frame, or an error listing them."""
+    known = set(columns)
+    for name in names:
+        if name not in known:
+            from chartkit._safe import name_list
+
+            raise ChartkitError(
+                f"{name!r} names no column of this result; its columns are {name_list(columns)}"
+            )
+
+
+def cut_to_top(
+    out: pd.DataFrame, rows: list[tuple[int, ...]], g: Grouping
+) -> tuple[pd.DataFrame, list[tuple[int, ...]], int]:
+    """The groups of the ``g.top`` first keys with the highest value (their sum), ties in key
+    order, the same in every backend."""
+    import numpy as np
+    import pandas as pd
+
+    first = g.keys[0]
+    value = rows[0] if g.counted else out[g.measures[0]]
+    rank = (
+        pd.Series(np.asarray(value, dtype=float))
+        .groupby(out[first], sort=False, dropna=False)
+        .sum()
+    )
+    rank = rank.sort_values(ascending=False, kind="stable")
+    if len(rank) <= (g.top or 0):
+        return out, rows, len(rank)
+    top = rank.index[: g.top]
+    kept = out[first].isin(top).to_numpy()
+    if top.isna().any():
+        kept |= out[first].isna().to_numpy()
+    kept_rows = [tuple(np.asarray(r)[kept].tolist()) for r in rows]
+    return out[kept], kept_rows, len(rank)

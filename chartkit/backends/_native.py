@@ -1,0 +1,140 @@
+"""How a query backend names columns, quotes identifiers and reads time, engine by engine.
+
+Every query names a frame's columns by position (``positional``: the i-th column is
+``_k<i>``), renamed natively, so no column name of a tool's is ever parsed by an engine (a
+dot, a quote, a NUL, regex syntax, ``*``, an SQL keyword), and no helper column (``__bucket``,
+``__ms``, …, never of that form) can take a data column's place. The few operations narwhals
+lacks (epoch milliseconds on DuckDB, Spark and Ibis) are the engine's own, here and only here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import pandas as pd
+
+from chartkit.engines import EngineReading, query_errors
+from chartkit.errors import ChartkitError
+from chartkit.rowset import narwhals_to_pandas
+
+__all__ = [
+    "ALIAS",
+    "aliases",
+    "collect",
+    "fresh",
+    "from_epoch_ms",
+    "positional",
+    "quote",
+    "with_epoch_ms",
+]
+
+ALIAS: Final = "_k"
+"""The engine's name for the i-th column is ``_k<i>``."""
+
+
+def aliases(reading: EngineReading) -> dict[str, str]:
+    """Each column's name in the engine's queries (``positional``), by its real name."""
+    return {name: f"{ALIAS}{i}" for i, name in enumerate(reading.columns)}
+
+
+def fresh(base: str, taken: Sequence[str]) -> str:
+    """A helper column's name in an answer beside data columns: ``base``, or ``base`` with
+    underscores appended until no data column is named so."""
+    names = set(taken)
+    while base in names:
+        base += "_"
+    return base
+
+
+def quote(name: str) -> str:
+    """An identifier in DuckDB SQL text: the one quoting function (only helper and alias names
+    reach it; tests/test_engine_names.py holds it to generated names)."""
+    if "\x00" in name:
+        raise ChartkitError("a DuckDB identifier cannot hold a NUL character")
+    return '"' + name.replace('"', '""') + '"'
+
+
+def positional(reading: EngineReading) -> Any:
+    """The frame with its columns renamed by position to ``_k<i>`` (``aliases``), natively:
+    DuckDB's positional references, polars' ``nth``, pyarrow's and Spark's column lists."""
+    import narwhals as nw
+
+    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    new = list(aliases(reading).values())
+    if reading.engine == "duckdb":
+        native = native.project(", ".join(f"#{i + 1} AS {n}" for i, n in enumerate(new)))
+    elif reading.engine == "polars":
+        import polars as pl
+
+        native = native.select([pl.nth(i).alias(n) for i, n in enumerate(new)])
+    elif reading.engine == "pyarrow":
+        native = native.rename_columns(new)
+    elif reading.engine == "pyspark":
+        native = native.toDF(*new)
+    elif reading.engine == "ibis":
+        native = native.rename(dict(zip(new, reading.columns, strict=True)))
+    else:  # narwhals reads it: its own rename, from real names
+        return nw.from_native(native).rename(dict(zip(reading.columns, new, strict=True)))
+    return nw.from_native(native)
+
+
+def collect(
+    reading: EngineReading, columns: Any, step: str, query: Any = None, *, named: bool = True
+) -> pd.DataFrame:
+    """A query's answer as a pandas frame, its alias columns named back by their real names
+    (``named=False``: left as aliases, for a caller that sets the names itself beside helper
+    columns); an engine's error says which step over which columns failed."""
+    import narwhals as nw
+
+    what = f"run the chart's {step} query over column(s) {', '.join(map(repr, columns))}"
+    alias = aliases(reading)
+    with query_errors(reading, what):
+        frame = (
+            query if query is not None else positional(reading).select(*(alias[c] for c in columns))
+        )
+        if isinstance(frame, nw.LazyFrame):
+            frame = frame.collect()
+        out: pd.DataFrame = narwhals_to_pandas(frame)  # any names, any dtypes (Int128, …)
+    if not named:
+        return out
+    real = {a: name for name, a in alias.items()}
+    out.columns = [real.get(c, c) for c in out.columns]  # a list: no name is parsed
+    return out
+
+
+def with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
+    """``frame`` with ``__ms``: ``name``'s (an alias) milliseconds since the epoch.
+
+    narwhals has no ``dt.timestamp`` for DuckDB, Spark and Ibis, so those use their own function.
+    """
+    import narwhals as nw
+
+    if engine == "duckdb":
+        q = quote(name)
+        return nw.from_native(
+            frame.to_native().project(
+                f"*, epoch_ms({q if aware else f'CAST({q} AS TIMESTAMP)'}) AS __ms"
+            )
+        )
+    if engine == "pyspark":
+        from pyspark.sql import functions as F
+
+        native = frame.to_native()
+        return nw.from_native(
+            native.withColumn("__ms", F.unix_millis(F.col(name).cast("timestamp")))
+        )
+    if engine == "ibis":  # epoch seconds are enough: a bucket is at least a second
+        native = frame.to_native()
+        return nw.from_native(native.mutate(__ms=native[name].epoch_seconds() * 1000))
+    return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))
+
+
+def from_epoch_ms(frame: Any, engine: str, bucket: str) -> Any:
+    """``bucket``: the timestamp (UTC wall clock) of ``__ms``; DuckDB, Spark and Ibis keep the
+    integer (narwhals has no from-epoch there), converted once collected."""
+    import narwhals as nw
+
+    if engine in ("duckdb", "pyspark", "ibis"):
+        return frame.with_columns(nw.col("__ms").alias(bucket))
+    return frame.with_columns(nw.col("__ms").cast(nw.Datetime("ms")).alias(bucket))

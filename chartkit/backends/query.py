@@ -1,0 +1,329 @@
+"""The query backend: an engine's frame (DuckDB, polars lazy or eager, pyarrow, Ibis, Spark),
+answered by queries where it lives, through narwhals' expressions.
+
+Every query names columns by position (``chartkit.backends._native``), so no column name of a
+tool's reaches an engine as text, and no helper column meets a data column. Only counts, the
+groups of a reduction, a bounded sample or page, and the check's first offenders leave the
+engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from chartkit.backends._contract import (
+    MAX_PAGE,
+    MAX_SAMPLE,
+    ColumnFacts,
+    Condition,
+    Grouping,
+    Groups,
+    bounded,
+    check_names,
+    cut_to_top,
+)
+from chartkit.backends._native import aliases, collect, positional, with_epoch_ms
+from chartkit.check import ColumnViolation, check_columns
+from chartkit.columns import ColumnDeclaration, normalize_result_columns
+from chartkit.encode import ColumnProfile, vegalite_type
+from chartkit.engines import EngineReading, head
+from chartkit.errors import ChartkitError
+
+__all__ = ["QueryBackend"]
+
+_UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+_VL_OF_VALUE = {"number": "quantitative", "date": "temporal"}
+
+
+class QueryBackend:
+    """An engine frame's rows, answered by queries in the engine (see ``chartkit.backends``)."""
+
+    def __init__(self, reading: EngineReading) -> None:
+        if not isinstance(reading, EngineReading):
+            raise TypeError(f"QueryBackend holds an EngineReading, got {type(reading).__name__}")
+        self.reading = reading
+        self.engine = reading.engine
+        self.rows = reading.total
+        self.columns = reading.columns
+        self._schema = dict(reading.schema)
+        self._counted: dict[str, ColumnFacts] = {}  # facts asked once per backend
+
+    def __repr__(self) -> str:
+        return (
+            f"QueryBackend(engine={self.engine!r}, rows={self.rows}, columns={len(self.columns)})"
+        )
+
+    # -- facts ----------------------------------------------------------------------------
+
+    def facts(self, names: Sequence[str]) -> dict[str, ColumnFacts]:
+        """The facts of ``names``, counted in one query (remembered: asked again, free)."""
+        import narwhals as nw
+
+        check_names(names, self.columns)
+        wanted = [n for n in dict.fromkeys(names) if n not in self._counted]
+        if wanted:
+            alias = aliases(self.reading)
+            exprs: list[Any] = [nw.len().alias("n")]
+            for i, name in enumerate(wanted):
+                dtype = self._schema[name]
+                col = nw.col(alias[name])
+                nan = dtype.is_float()
+                value = nw.when(~col.is_nan()).then(col) if nan else col
+                missing = col.is_null().any().cast(nw.Int64)
+                distinct = col.n_unique() - missing
+                held = col.count()
+                if nan:
+                    flagged = col.is_nan().fill_null(False)
+                    distinct = distinct - flagged.any().cast(nw.Int64)
+                    held = held - flagged.cast(nw.Int64).sum()
+                exprs += [distinct.alias(f"d{i}"), held.alias(f"v{i}")]
+                if _ordered(dtype):
+                    exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
+            row = collect(self.reading, wanted, "facts", positional(self.reading).select(*exprs))
+            got = row.iloc[0]
+            for i, name in enumerate(wanted):
+                lo = got.get(f"lo{i}")
+                hi = got.get(f"hi{i}")
+                self._counted[name] = ColumnFacts(
+                    name, self.rows, int(got[f"v{i}"] or 0), int(got[f"d{i}"] or 0),
+                    None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
+                )  # fmt: skip
+        return {n: self._counted[n] for n in dict.fromkeys(names)}
+
+    def profiles(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+    ) -> dict[str, ColumnProfile]:
+        """A profile per column, then per declared column the engine lacks (as
+        ``profile_columns`` orders them): the declared type, or the one the engine's type
+        says for a column the declaration leaves out; categories' distinct values counted."""
+        from chartkit._frame_check import value_type
+
+        declared = dict(declaration or {})
+        broken = {v.column: v for v in violations}
+        kinds: dict[str, tuple[Any, Any]] = {}
+        for name in self.columns:
+            decl = declared.get(name)
+            if decl is not None:
+                kinds[name] = (vegalite_type(decl.type), "declared")
+            else:
+                kind = value_type(self._schema[name]) or "string"
+                kinds[name] = (_VL_OF_VALUE.get(kind, "nominal"), "inferred")
+        nominal = [n for n in self.columns if kinds[n][0] == "nominal"]
+        counted = self.facts(nominal) if nominal else {}
+        out: dict[str, ColumnProfile] = {}
+        for name in self.columns:
+            vl, source = kinds[name]
+            distinct = counted[name].distinct if name in counted else 0
+            out[name] = ColumnProfile(
+                name, vl, source, declared.get(name), broken.get(name), True, distinct, self.rows
+            )
+        for name, decl in declared.items():
+            if name not in out:
+                out[name] = ColumnProfile(
+                    name, vegalite_type(decl.type), "declared", decl, broken.get(name), False, 0,
+                    self.rows,
+                )  # fmt: skip
+        return out
+
+    # -- reduce ---------------------------------------------------------------------------
+
+    def reduce(
+        self, grouping: Grouping, declaration: Mapping[str, ColumnDeclaration] | None = None
+    ) -> Groups:
+        import narwhals as nw
+
+        from chartkit._frame_check import value_type
+
+        g = grouping
+        used = list(dict.fromkeys([*g.keys, *g.measures]))
+        check_names(used, self.columns)
+        if g.aggregate == "median" and self.engine == "pyarrow" and not g.counted:
+            raise ChartkitError(
+                "pyarrow computes no exact median (narwhals' is approximate); collect the frame "
+                "first, or pick another aggregate"
+            )
+        declared = normalize_result_columns(declaration) if declaration else {}
+        alias = aliases(self.reading)
+        frame = positional(self.reading).select(*(alias[c] for c in used))
+        # the rows each column leaves out, in order: a row is counted against the first
+        # column it offends (as in memory); then the rows with no value to place
+        seen: Any = None
+        counts: list[Any] = [nw.len().alias("n")]
+        offended: list[str] = []
+        for name in used:
+            decl = declared.get(name)
+            if decl is None:
+                continue
+            dtype = self._schema[name]
+            if value_type(dtype) != decl.type:
+                raise ChartkitError(
+                    f"{name} is declared {decl.type} but {self.engine} holds it as {dtype}; "
+                    f"cast it in {self.engine} to reduce it there"
+                )
+            if decl.nullable:
+                continue
+            bad = _missing_expr(alias[name], dtype)
+            fresh_bad = bad if seen is None else bad & ~seen
+            counts.append(fresh_bad.cast(nw.Int64).sum().alias(f"o{len(offended)}"))
+            offended.append(name)
+            seen = bad if seen is None else seen | bad
+        placed = [*g.dates, *(g.measures if len(g.measures) == 1 else ())]
+        empty: Any = None
+        for name in placed:
+            col = nw.col(alias[name])
+            gap = _missing_expr(alias[name], self._schema[name])
+            if self._schema[name].is_numeric() and self._schema[name].is_float():
+                gap = gap | ~col.is_finite().fill_null(False)
+            empty = gap if empty is None else empty | gap
+        if empty is not None:
+            alone = empty if seen is None else empty & ~seen
+            counts.append(alone.cast(nw.Int64).sum().alias("e"))
+        stats = collect(self.reading, used, "reduce's counts", frame.select(*counts)).iloc[0]
+        left_out = tuple(
+            (name, int(stats[f"o{i}"] or 0))
+            for i, name in enumerate(offended)
+            if int(stats[f"o{i}"] or 0)
+        )
+        no_value = int(stats["e"] or 0) if empty is not None else 0
+        drop = seen if empty is None else (empty if seen is None else seen | empty)
+        if drop is not None:
+            frame = frame.filter(~drop)
+        keys = [alias[k] for k in g.keys]
+        step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
+        if step:
+            fx = alias[g.keys[0]]
+            aware = getattr(self._schema[g.keys[0]], "time_zone", None) is not None
+            frame = with_epoch_ms(frame, fx, self.engine, aware)
+            frame = frame.with_columns((nw.col("__ms") // (step * 1000)).alias("__bucket"))
+            keys[0] = "__bucket"
+        aggs: list[Any] = []
+        if g.counted:
+            aggs.append(nw.len().alias("__n0"))
+        else:
+            floats = [alias[m] for m in g.measures if self._schema[m].is_float()]
+            if len(g.measures) > 1 and floats:  # a NaN or infinite value: not drawn, not counted
+                # (set apart before grouping: narwhals' pyarrow groups only plain columns)
+                frame = frame.with_columns(
+                    *(nw.when(nw.col(f).is_finite()).then(nw.col(f)).alias(f) for f in floats)
+                )
+            for i, m in enumerate(g.measures):
+                col = nw.col(alias[m])
+                aggs.append(_aggregate(col, g.aggregate).alias(alias[m]))
+                aggs.append(col.count().alias(f"__n{i}"))
+        grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
+        raw = collect(self.reading, used, "reduce", grouped, named=False)
+        # the answer named here, column by column: its helpers never meet a data name
+        out = pd.DataFrame(
+            {i: raw[c] for i, c in enumerate(keys)}
+            | {len(keys) + i: raw[alias[m]] for i, m in enumerate(g.values)},
+        )
+        if step:
+            out[0] = pd.to_datetime(out[0].astype("int64") * step, unit="s")
+        for i, k in enumerate(g.keys):
+            if k in g.dates and getattr(out[i].dtype, "tz", None) is not None:
+                out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock
+        tallies = [raw[f"__n{i}"] for i in range(1 if g.counted else len(g.measures))]
+        order = np.lexsort(
+            [_sort_key(out[i]) for i in reversed(range(len(keys)))]
+        ) if len(out) else np.arange(0)  # fmt: skip
+        rows = [tuple(int(n) for n in t.to_numpy()[order]) for t in tallies]
+        out = out.iloc[order].reset_index(drop=True)
+        out.columns = [*g.keys, *g.values]
+        categories: int | None = None
+        if g.top is not None:
+            out, rows, categories = cut_to_top(out, rows, g)
+        frame_out = out[[*g.keys, *g.values]].reset_index(drop=True)
+        return Groups(frame_out, tuple(rows), left_out, no_value, categories)
+
+    # -- rows -----------------------------------------------------------------------------
+
+    def sample(self, n: int) -> pd.DataFrame:
+        out: pd.DataFrame = head(self.reading, bounded(n, MAX_SAMPLE, "n"))
+        return out
+
+    def offenders(self, declaration: Mapping[str, Any]) -> tuple[ColumnViolation, ...]:
+        return check_columns(self.reading, declaration)  # counted by chartkit._frame_check
+
+    def count(self, where: Sequence[Condition]) -> int:
+        import narwhals as nw
+
+        query = self._where(where).select(nw.len().alias("n"))
+        names = [c.column for c in where]
+        return int(collect(self.reading, names, "count", query).iloc[0]["n"])
+
+    def page(self, where: Sequence[Condition], offset: int = 0, limit: int = 100) -> pd.DataFrame:
+        start = bounded(offset, self.rows, "offset")
+        size = bounded(limit, MAX_PAGE, "limit")
+        names = [c.column for c in where]
+        out = collect(self.reading, names, "page", self._where(where).head(start + size))
+        return out.iloc[start:].reset_index(drop=True)
+
+    def _where(self, where: Sequence[Condition]) -> Any:
+        check_names([c.column for c in where], self.columns)
+        alias = aliases(self.reading)
+        frame = positional(self.reading)
+        for c in where:
+            frame = frame.filter(_condition(alias[c.column], self._schema[c.column], c))
+        return frame
+
+
+def _condition(name: str, dtype: Any, c: Condition) -> Any:
+    import narwhals as nw
+
+    col = nw.col(name)
+    if c.op == "null":
+        return _missing_expr(name, dtype)
+    if c.op == "in":
+        return col.is_in(list(c.value))
+    return {
+        "eq": lambda: col == c.value,
+        "ge": lambda: col >= c.value,
+        "gt": lambda: col > c.value,
+        "lt": lambda: col < c.value,
+        "le": lambda: col <= c.value,
+    }[c.op]()
+
+
+def _missing_expr(name: str, dtype: Any) -> Any:
+    """A row holds no value: null, or NaN in a float column."""
+    import narwhals as nw
+
+    col = nw.col(name)
+    if dtype.is_float():
+        return col.is_null() | col.is_nan().fill_null(False)
+    return col.is_null()
+
+
+def _aggregate(col: Any, how: str) -> Any:
+    return {"sum": col.sum, "mean": col.mean, "median": col.median, "min": col.min,
+            "max": col.max}[how]()  # fmt: skip
+
+
+def _sort_key(values: pd.Series) -> Any:
+    """A key's sort order as integers: values ascending, missing last (groupby's order)."""
+    codes, _ = pd.factorize(values, sort=True, use_na_sentinel=True)
+    return np.where(codes < 0, np.iinfo(np.int64).max, codes)
+
+
+def _ordered(dtype: Any) -> bool:
+    return bool(dtype.is_temporal() or (dtype.is_numeric() and not _is_bool(dtype)))
+
+
+def _is_bool(dtype: Any) -> bool:
+    import narwhals as nw
+
+    return bool(dtype == nw.Boolean)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or value is pd.NaT or (isinstance(value, float) and np.isnan(value))
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value

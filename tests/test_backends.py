@@ -1,0 +1,359 @@
+"""The backend contract: every backend gives the same answers to the same questions.
+
+One typed frame (numbers with nulls and NaNs, text with nulls, booleans, timestamps) is held by
+each backend — pandas in memory, and DuckDB, polars (eager and lazy), pyarrow and Ibis by
+queries — and each is asked the same things: the facts choosing needs, the profiles, the
+reductions a chart spec names (including the spec the planner made for the same rows), a
+bounded sample, the check's offenders, and the rows a condition selects. Hostile column names
+(helper-like, regex syntax, SQL words, quotes, dots) get the same answers too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+from chartkit import ChartkitError, check_columns
+from chartkit.backends import (
+    MAX_PAGE,
+    MAX_SAMPLE,
+    Backend,
+    Condition,
+    Grouping,
+    MemoryBackend,
+    QueryBackend,
+    backend_for,
+)
+from chartkit.columns import normalize_result_columns
+from chartkit.decide import ChartOptions, plan_view
+from chartkit.encode import profile_columns
+
+N = 400
+START = dt.datetime(2024, 1, 1)
+
+
+def polars_frame(seed: int = 0, names: dict[str, str] | None = None) -> pl.DataFrame:
+    rng = random.Random(seed)
+
+    def gap(value: Any, share: float = 0.1) -> Any:
+        return None if rng.random() < share else value
+
+    def number() -> float | None:
+        value = round(rng.uniform(-5, 50), 2)
+        return gap(rng.choice([float("nan"), value]), 0.05) if rng.random() < 0.1 else value
+
+    df = pl.DataFrame(
+        {
+            "at": pl.Series(
+                [START + dt.timedelta(minutes=17 * i + rng.randrange(5)) for i in range(N)],
+                dtype=pl.Datetime("us"),
+            ),
+            "gb": pl.Series([number() for _ in range(N)], dtype=pl.Float64),
+            "lun": pl.Series([gap(rng.randrange(0, 9)) for _ in range(N)], dtype=pl.Int64),
+            "host": pl.Series(
+                [gap(rng.choice(["vdi-a", "vdi-b", "db", "web", "ops"])) for _ in range(N)],
+                dtype=pl.String,
+            ),
+            "site": pl.Series([rng.choice(["north", "south"]) for _ in range(N)], dtype=pl.String),
+            "mapped": pl.Series([gap(rng.random() < 0.3) for _ in range(N)], dtype=pl.Boolean),
+        }
+    )
+    return df.rename(names) if names else df
+
+
+def holders(df: pl.DataFrame) -> dict[str, Callable[[], object]]:
+    """Each backend's native holder of the same rows (made on demand: Ibis is optional)."""
+
+    def duck() -> object:
+        con = duckdb.connect()
+        con.register("df", df.to_arrow())
+        return con.sql("SELECT * FROM df")
+
+    def ibis_table() -> object:
+        ibis = pytest.importorskip("ibis")
+        return ibis.memtable(df.to_arrow())
+
+    return {
+        "pandas": lambda: df.to_pandas(),
+        "duckdb": duck,
+        "polars": lambda: df,
+        "polars lazy": lambda: df.lazy(),
+        "pyarrow": lambda: df.to_arrow(),
+        "ibis": ibis_table,
+    }
+
+
+BACKENDS = list(holders(polars_frame()))
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> Backend:
+    return backend_for(holders(polars_frame())[request.param]())
+
+
+@pytest.fixture
+def memory() -> MemoryBackend:
+    b = backend_for(polars_frame().to_pandas())
+    assert isinstance(b, MemoryBackend)
+    return b
+
+
+def same(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    """Two answers hold the same columns and values (floats to 1e-9, missing alike)."""
+    assert list(a.columns) == list(b.columns)
+    assert len(a) == len(b)
+    for c in a.columns:
+        x, y = a[c].tolist(), b[c].tolist()
+        for u, v in zip(x, y, strict=True):
+            if _gone(u) or _gone(v):
+                assert _gone(u) and _gone(v), (c, u, v)
+            elif isinstance(u, float) or isinstance(v, float):
+                assert u == pytest.approx(v, rel=1e-9, abs=1e-9), (c, u, v)
+            else:
+                assert _plain(u) == _plain(v), (c, u, v)
+
+
+def _gone(v: Any) -> bool:
+    return v is None or v is pd.NaT or v is pd.NA or (isinstance(v, float) and np.isnan(v))
+
+
+def _plain(v: Any) -> Any:
+    return pd.Timestamp(v).to_pydatetime() if isinstance(v, dt.datetime | np.datetime64) else v
+
+
+def test_the_backend_is_picked_once_by_what_holds_the_rows() -> None:
+    df = polars_frame()
+    for name, make in holders(df).items():
+        b = backend_for(make())
+        assert isinstance(b, Backend)
+        assert isinstance(b, MemoryBackend if name == "pandas" else QueryBackend)
+        assert b.engine == ("pandas" if name == "pandas" else name.split()[0])
+        assert (b.rows, b.columns) == (N, tuple(df.columns))
+    rows = backend_for([{"a": 1}, {"a": 2}])
+    assert (rows.engine, rows.rows, rows.columns) == ("pandas", 2, ("a",))
+    with pytest.raises(ChartkitError, match="a int is not rows"):
+        backend_for(3)
+
+
+def test_every_backend_counts_the_same_facts(backend: Backend, memory: MemoryBackend) -> None:
+    names = list(memory.columns)
+    assert backend.facts(names) == memory.facts(names)
+    host = memory.facts(["host"])["host"]
+    df = polars_frame()
+    assert host.distinct == df["host"].drop_nulls().n_unique()
+    assert host.values == N - df["host"].null_count()
+    gb = memory.facts(["gb"])["gb"]
+    finite = df["gb"].drop_nulls().drop_nans()
+    assert (gb.lo, gb.hi, gb.values) == (finite.min(), finite.max(), len(finite))
+    assert memory.facts(["at"])["at"].lo == df["at"].min() >= START
+
+
+def test_every_backend_profiles_the_columns_alike(backend: Backend, memory: MemoryBackend) -> None:
+    decl = normalize_result_columns(
+        {"at": "date", "gb": "number", "host": "string", "mapped": "boolean", "gone": "number"}
+    )
+    violations = memory.offenders(decl)
+    assert backend.offenders(decl) == violations
+    got = backend.profiles(decl, violations)
+    want = memory.profiles(decl, violations)
+    assert list(got) == list(want) == [*polars_frame().columns, "gone"]
+    for name, q in want.items():
+        p = got[name]
+        assert (p.type, p.source, p.present, p.distinct, p.rows, p.violation) == (
+            q.type, q.source, q.present, q.distinct, q.rows, q.violation,
+        ), name  # fmt: skip
+    assert got["lun"].source == "inferred" and got["lun"].type == "quantitative"
+    assert got["site"].distinct == 2 and got["gone"].present is False
+
+
+GROUPINGS = {
+    "mean per category": Grouping(("host",), ("gb",), "mean"),
+    "sum per two keys": Grouping(("site", "host"), ("lun",), "sum"),
+    "max per boolean": Grouping(("mapped",), ("gb",), "max"),
+    "rows counted": Grouping(("host", "site"), (), "count"),
+    "median per site": Grouping(("site",), ("lun",), "median"),
+    "top 3 by sum": Grouping(("host",), ("gb",), "sum", top=3),
+    "top 2 counted": Grouping(("host",), (), "count", top=2),
+    "hourly mean": Grouping(("at",), ("gb",), "mean", bucket_seconds=3600, dates=("at",)),
+    "daily sum per site": Grouping(("at", "site"), ("lun",), "sum", time_unit="day", dates=("at",)),
+    "two measures per host": Grouping(("host",), ("gb", "lun"), "mean"),
+    "rows per 6 hours": Grouping(("at",), (), "count", bucket_seconds=21600, dates=("at",)),
+}
+
+
+@pytest.mark.parametrize("case", list(GROUPINGS))
+def test_every_backend_reduces_a_grouping_to_the_same_groups(
+    backend: Backend, memory: MemoryBackend, case: str
+) -> None:
+    g = GROUPINGS[case]
+    if backend.engine == "pyarrow" and g.aggregate == "median":
+        with pytest.raises(ChartkitError, match="pyarrow computes no exact median"):
+            backend.reduce(g)
+        return
+    got, want = backend.reduce(g), memory.reduce(g)
+    same(got.frame, want.frame)
+    assert (got.rows, got.left_out, got.no_value, got.categories) == (
+        want.rows, want.left_out, want.no_value, want.categories,
+    )  # fmt: skip
+
+
+def test_the_in_memory_groups_are_the_rows_reduced_by_hand(memory: MemoryBackend) -> None:
+    df = polars_frame().to_pandas()
+    got = memory.reduce(GROUPINGS["mean per category"])
+    kept = df[df["gb"].notna()]
+    want = kept.groupby("host", dropna=False, sort=True)["gb"].agg(["mean", "size"])
+    assert got.frame["gb"].tolist() == pytest.approx(want["mean"].tolist())
+    assert got.rows == (tuple(want["size"]),)
+    assert got.no_value == int(df["gb"].isna().sum())  # NaN and null alike: no value
+    top = memory.reduce(GROUPINGS["top 2 counted"])
+    counts = df["host"].value_counts(dropna=False)
+    assert top.categories == len(counts)
+    assert sorted(top.rows[0], reverse=True) == sorted(counts.head(2).tolist(), reverse=True)
+    hourly = memory.reduce(GROUPINGS["hourly mean"])
+    assert (hourly.frame["at"].dt.minute == 0).all()
+    assert sum(hourly.rows[0]) == len(kept)
+
+
+def test_offending_rows_are_left_out_and_counted_in_every_backend(
+    backend: Backend, memory: MemoryBackend
+) -> None:
+    decl = {"gb": "number", "host": "string"}  # neither nullable: a null offends
+    g = Grouping(("host",), ("gb",), "sum")
+    got, want = backend.reduce(g, decl), memory.reduce(g, decl)
+    same(got.frame, want.frame)
+    df = polars_frame()
+    gb_gone = df["gb"].is_null() | df["gb"].is_nan().fill_null(False)
+    host_bad = int(df["host"].is_null().sum())  # the keys first: a row counts once, there
+    gb_bad = int((gb_gone & df["host"].is_not_null()).sum())
+    assert want.left_out == got.left_out == (("host", host_bad), ("gb", gb_bad))
+    assert want.no_value == got.no_value == 0
+    assert None not in want.frame["host"].tolist()
+    nullable = backend.reduce(g, {"gb": {"type": "number", "nullable": True}})
+    assert nullable.left_out == () and nullable.no_value == int(gb_gone.sum())
+
+
+def test_a_column_the_engine_holds_as_another_type_is_refused_by_name(backend: Backend) -> None:
+    g = Grouping(("site",), ("host",), "sum")
+    if backend.engine == "pandas":
+        got = backend.reduce(g, {"host": "number"})  # every text offends: nothing is drawn
+        assert got.frame.empty and got.left_out == (("host", N),)
+        return
+    with pytest.raises(ChartkitError, match=f"host is declared number but {backend.engine} "
+                       "holds it as String; cast it"):  # fmt: skip
+        backend.reduce(g, {"host": "number"})
+
+
+def test_every_backend_reduces_the_spec_the_planner_made(backend: Backend) -> None:
+    """The chart spec of pandas' own plan, reduced by each backend, is that plan's data."""
+    df = polars_frame().to_pandas()
+    decl = {"host": "string", "gb": {"type": "number", "nullable": True}, "site": "string"}
+    frame = df[["host", "gb", "site"]]
+    declared = normalize_result_columns(decl)
+    profiles = profile_columns(frame, declared, check_columns(frame, declared))
+    plan = plan_view(frame, profiles, x="host", y="gb", options=ChartOptions.make(aggregate="sum"))
+    spec = plan.spec
+    assert spec.mark == "bar" and spec.reduction.keys == ("host",)
+    g = Grouping.of_spec(spec)
+    assert g == Grouping(("host",), ("gb",), "sum")
+    got = backend.reduce(g, decl)
+    assert plan.data is not None
+    fx, fy = plan.encodings["x"].field, plan.encodings["y"].field
+    drawn = dict(zip(plan.data[fx], plan.data[fy], strict=True))
+    assert dict(zip(got.frame["host"], got.frame["gb"], strict=True)) == pytest.approx(drawn)
+    assert dict(zip(got.frame["host"], got.rows[0], strict=True)) == dict(
+        zip(plan.data[fx], plan.data["rows"], strict=True)
+    )
+
+
+def test_a_sample_and_a_page_are_bounded(backend: Backend, memory: MemoryBackend) -> None:
+    assert len(backend.sample(7)) == 7
+    assert list(backend.sample(0).columns) == list(memory.columns)
+    assert len(backend.sample(10**9)) == min(N, MAX_SAMPLE)
+    with pytest.raises(ChartkitError, match="n must be a non-negative integer, got -1"):
+        backend.sample(-1)
+    where = [Condition("host", "eq", "db")]
+    assert backend.count(where) == memory.count(where) > 0
+    assert len(backend.page(where, 0, 10**6)) == min(memory.count(where), MAX_PAGE)
+    with pytest.raises(ChartkitError, match="limit must be a non-negative integer"):
+        backend.page(where, 0, "10")  # type: ignore[arg-type]
+
+
+CONDITIONS = {
+    "a category": [Condition("host", "eq", "vdi-a")],
+    "the missing category": [Condition("host", "null")],
+    "a half-open bin": [Condition("gb", "ge", 10.0), Condition("gb", "lt", 20.0)],
+    "a bucket and a category": [
+        Condition("at", "ge", START + dt.timedelta(hours=12)),
+        Condition("at", "lt", START + dt.timedelta(hours=36)),
+        Condition("site", "in", ["north"]),
+    ],
+    "a boolean": [Condition("mapped", "eq", True)],
+}
+
+
+@pytest.mark.parametrize("case", list(CONDITIONS))
+def test_every_backend_selects_the_same_rows(
+    backend: Backend, memory: MemoryBackend, case: str
+) -> None:
+    where = CONDITIONS[case]
+    n = memory.count(where)
+    assert backend.count(where) == n > 0
+    rows = backend.page(where, 0, MAX_PAGE)
+    assert len(rows) == n and list(rows.columns) == list(memory.columns)
+    mine = memory.page(where, 0, MAX_PAGE)
+    key = ["at"]  # engines keep no row order: compare the rows sorted by their time
+    same(
+        rows.sort_values(key).reset_index(drop=True)[["at", "host", "site"]],
+        mine.sort_values(key).reset_index(drop=True)[["at", "host", "site"]],
+    )
+    assert len(backend.page(where, n - 1, 5)) == 1
+
+
+def test_a_condition_names_a_column_of_the_result() -> None:
+    b = backend_for(polars_frame().lazy())
+    with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
+        b.count([Condition("nope", "eq", 1)])
+    with pytest.raises(ChartkitError, match="a condition's op is one of eq, in, null"):
+        Condition("host", "like", "%")  # type: ignore[arg-type]
+    with pytest.raises(ChartkitError, match="'host' cannot be both a key and a measure"):
+        Grouping(("host",), ("host",))
+    with pytest.raises(ChartkitError, match="the bucketed key 'host' must be one of the dates"):
+        Grouping(("host",), (), "count", bucket_seconds=60)
+
+
+HOSTILE = {
+    "at": "__bucket", "gb": "__n0", "lun": "__ms", "host": "_k0", "site": "c1",
+    "mapped": "__n1",
+}  # fmt: skip
+HOSTILE_TOO = {
+    "at": "select", "gb": "^gb$", "lun": "*", "host": "host.name", "site": 'it\'s "q"',
+    "mapped": "a`b",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("names", [HOSTILE, HOSTILE_TOO], ids=["helper-like", "syntax"])
+def test_hostile_names_are_literals_in_every_backend(names: dict[str, str]) -> None:
+    df = polars_frame(3, names)
+    at, gb, lun, host, site = (names[k] for k in ("at", "gb", "lun", "host", "site"))
+    groupings = [
+        Grouping((host, site), (gb, lun), "sum"),
+        Grouping((at, host), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
+        Grouping((host,), (), "count", top=2),
+    ]
+    memory = backend_for(df.to_pandas())
+    for name, make in holders(df).items():
+        b = backend_for(make())
+        assert b.facts(list(df.columns)) == memory.facts(list(df.columns)), name
+        for g in groupings:
+            got, want = b.reduce(g), memory.reduce(g)
+            same(got.frame, want.frame)
+            assert got.rows == want.rows, (name, g)
+        assert b.count([Condition(host, "eq", "db")]) == memory.count([Condition(host, "eq", "db")])
