@@ -29,6 +29,7 @@ import numpy as np
 __all__ = [
     "ABSENT",
     "CENSUS_CLASSES",
+    "CENSUS_VALUE_TYPES",
     "SPEEDUPS",
     "Absent",
     "Census",
@@ -138,6 +139,20 @@ CENSUS_CLASSES: Final = (
     "not_iso",  # a str that is no date string (decided in C)
 )
 """The census's classes, in the order ``chartkit/_speedups.c`` counts them."""
+
+CENSUS_VALUE_TYPES: Final = {
+    "int": "number",
+    "float": "number",
+    "nan": "null",
+    "str": "string",  # its form unknown: where the form decides (a date column), iso/not_iso
+    "bool": "boolean",
+    "none": "null",
+    "absent": "absent",
+    "iso": "date string",
+    "not_iso": "string",
+}
+"""The value type (``chartkit._verdicts``) of every value of each census class; "other" has
+none, and a column holding one is judged from its values."""
 
 _CLASS_AT: Final = {name: i for i, name in enumerate(CENSUS_CLASSES)}
 

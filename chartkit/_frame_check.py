@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from chartkit._isodate import engine_pattern
-from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
+from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, verdict
+from chartkit.check import ColumnViolation
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.engines import EngineReading, query_errors
 from chartkit.errors import ChartkitError
@@ -76,10 +77,12 @@ def value_type(dtype: Any) -> str | None:
 
 
 def _verdict(declared: ColumnType, type_name: str) -> int:
-    if declared == "date" and type_name == "string":
+    """The verdict of ``chartkit._verdicts`` on every present value of a column whose values
+    are all ``type_name``: ``_LOOK`` where a string's form decides (text in a date column)."""
+    settled = string_verdict(declared) if type_name == "string" else verdict(declared, type_name)
+    if settled is None:
         return _LOOK
-    wanted = {"number": "number", "string": "string", "boolean": "boolean", "date": "date"}
-    return _OK if type_name == wanted[declared] else _BAD
+    return _OK if settled == OK else _BAD
 
 
 @dataclass
@@ -160,14 +163,14 @@ def _typed_groups(plan: _Column, dtype: Any, engine: str, native: str | None = N
     if dtype.is_float():
         plan.nothing.append(col.is_nan().cast(nw.Int64).sum())  # NaN is nothing, as in a list
         plan.nothing_natively.append(("nan", plan.ref))
-    verdict = _verdict(plan.decl.type, tp)
+    said = _verdict(plan.decl.type, tp)
     if not plan.decl.nullable:
         plan.counted[len(plan.groups)] = "nothing"
         plan.groups.append(("null", nothing))
-    if verdict == _BAD:
+    if said == _BAD:
         plan.counted[len(plan.groups)] = "present"
         plan.groups.append((tp, ~nothing))
-    elif verdict == _LOOK:
+    elif said == _LOOK:
         text = col if dtype == nw.String else col.cast(nw.String)  # categories: as their text
         plan.groups.append(("string", ~nothing & ~text.str.contains(engine_pattern())))
 
@@ -189,10 +192,10 @@ def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     for json_name, tp in _JSON_NAMES.items():
         if tp == "null":
             continue
-        verdict = _verdict(plan.decl.type, tp)
-        if verdict == _BAD:
+        said = _verdict(plan.decl.type, tp)
+        if said == _BAD:
             plan.groups.append((tp, jt == json_name))
-        elif verdict == _LOOK:
+        elif said == _LOOK:
             plan.groups.append(("string", (jt == json_name) & ~nw.col(text).str.contains(
                 engine_pattern())))  # fmt: skip
     if _verdict(plan.decl.type, "number") == _BAD:

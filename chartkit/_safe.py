@@ -33,7 +33,7 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from chartkit._literal import UNSAFE_CHARACTERS
+from chartkit._literal import UNSAFE_CHARACTERS, visible_controls
 
 __all__ = [
     "NAMES_MAX_LISTED",
@@ -67,16 +67,6 @@ _INT_DIGITS: Final = 40  # digits of an integer quoted before it is cut
 
 # Characters a renderer, a terminal or a Vega expression must never receive raw.
 _UNSAFE: Final = re.compile(f"[{UNSAFE_CHARACTERS}]")  # the one list, in chartkit._literal
-_NAMED: Final = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    ch = match.group()
-    named = _NAMED.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def visible(text: str) -> str:
@@ -90,7 +80,7 @@ def visible(text: str) -> str:
     """
     if _UNSAFE.search(text) is None:
         return text
-    return _UNSAFE.sub(_escape, text)
+    return visible_controls(text, newlines=True)  # the one escape, in chartkit._literal
 
 
 def cap_text(text: str, limit: int = SAMPLE_MAX_CHARS) -> str:

@@ -13,25 +13,38 @@ own (a float that may be NaN, a string that may be a date) are looked at, and ev
 mostly at once (``np.isnan``, the date pattern once per distinct string). Both give the same
 violation. A dataframe is judged by dtype where the dtype decides the question, and by its
 values' types only for object columns; ``offending_mask`` takes the same per-type verdicts row
-by row.
+by row. What a value of each type means in each declared column is one table,
+``chartkit._verdicts``: every one of these paths (and the engine check) reads it.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
 
 from chartkit import _columnar
-from chartkit._columnar import Absent as _Absent
-from chartkit._columnar import Census
+from chartkit._columnar import CENSUS_VALUE_TYPES, Absent, Census
 from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._safe import cap_sample
+from chartkit._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
+from chartkit._verdicts import (
+    NOTHING,
+    OFFENDS,
+    OK,
+    decided_type,
+    is_float_type,
+    isnan,
+    offends,
+    reported,
+    string_verdict,
+    type_name,
+    value_type,
+    verdict,
+)
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.rowset import read_rowset
@@ -47,8 +60,6 @@ __all__ = [
 
 ViolationKind = Literal["column-type-mismatch", "missing-column"]
 VIOLATION_KINDS: tuple[ViolationKind, ...] = ("column-type-mismatch", "missing-column")
-
-ABSENCE_TYPE_NAMES: Final = frozenset({"null", "absent"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +174,6 @@ def check_columns(
 # --- values ---------------------------------------------------------------------------------
 
 _OK, _NOTHING, _BAD, _LOOK = 0, 1, 2, 3  # what a value's type says about it, per declared type
-_NULL_TYPES: Final = (type(None), _Absent, type(pd.NA), type(pd.NaT))
 
 # float types whose values numpy reads as float64 exactly as they are (so ``np.isnan`` of the
 # whole lot at once is ``v != v`` of each)
@@ -183,76 +193,31 @@ def value_type_name(value: object) -> str:
 
 
 def _type_name(tp: type, value: object = None) -> str:
-    if tp is _Absent:
-        return "absent"
-    if issubclass(tp, _NULL_TYPES) or (_is_float(tp) and value is not None and _isnan(value)):
-        return "null"
-    if issubclass(tp, np.datetime64 | np.timedelta64) and value is not None:
-        if np.isnat(cast(Any, value)):
-            return "null"
-    if issubclass(tp, np.timedelta64 | dt.timedelta):
-        return "timedelta"  # a duration is no number (numpy calls it an integer) and no date
-    if issubclass(tp, bool | np.bool_):
-        return "boolean"
-    if issubclass(tp, int | float | Decimal | np.integer | np.floating):
-        return "number"
-    if issubclass(tp, str):
-        return "string"
-    if issubclass(tp, dt.date | np.datetime64):
-        return "date"
-    if issubclass(tp, Mapping):
-        return "object"
-    if issubclass(tp, list | tuple):
-        return "array"
-    return tp.__name__
+    return type_name(tp, value)
 
 
-def _is_float(tp: type) -> bool:
-    return issubclass(tp, float | np.floating | Decimal)
-
-
-def _isnan(value: Any) -> bool:
-    try:
-        return bool(value != value)  # NaN is the one value unequal to itself
-    except ArithmeticError:  # a signalling Decimal NaN refuses even to be compared
-        return isinstance(value, Decimal) and value.is_nan()
-    except (TypeError, ValueError):
-        return False
+_CODES: Final = {OK: _OK, NOTHING: _NOTHING, OFFENDS: _BAD}  # chartkit._verdicts as codes
 
 
 def _classify(declared: ColumnType, tp: type) -> int:
-    """What holding a value of type ``tp`` means in a column declared ``declared``."""
-    if issubclass(tp, _NULL_TYPES):
-        return _NOTHING
-    if _is_float(tp) or issubclass(tp, np.datetime64 | np.timedelta64):
+    """What holding a value of type ``tp`` means in a column declared ``declared``: the
+    verdict of ``chartkit._verdicts``, or ``_LOOK`` when it depends on the value (NaN, NaT, a
+    string's form in a date column)."""
+    decided = decided_type(tp)
+    if decided is None:
         return _LOOK  # NaN and NaT are absences; any other value is judged by its type
-    if issubclass(tp, dt.timedelta):
-        return _BAD  # a duration is none of the four types
-    if declared == "number":
-        if issubclass(tp, bool | np.bool_):
-            return _BAD  # bool subclasses int in Python; True is not a number
-        return _OK if issubclass(tp, int | np.integer) else _BAD
-    if declared == "string":
-        return _OK if issubclass(tp, str) else _BAD
-    if declared == "boolean":
-        return _OK if issubclass(tp, bool | np.bool_) else _BAD
-    # date
-    if issubclass(tp, dt.date):
-        return _OK
-    return _LOOK if issubclass(tp, str) else _BAD
+    if decided == "string":
+        settled = string_verdict(declared)
+        return _LOOK if settled is None else _CODES[settled]
+    return _CODES[verdict(declared, decided)]
 
 
 def _look(declared: ColumnType, value: Any) -> int:
     """The verdict on one value whose type alone does not decide it."""
-    if isinstance(value, str):  # only reached for a date column
-        return _OK if _ISO_MATCH(value) is not None else _BAD
-    if isinstance(value, np.datetime64 | np.timedelta64):
-        if np.isnat(value):
-            return _NOTHING
-        return _OK if declared == "date" and isinstance(value, np.datetime64) else _BAD
-    if _isnan(value):
-        return _NOTHING
-    return _OK if declared == "number" else _BAD
+    return _CODES[verdict(declared, value_type(value))]
+
+
+_NUMBER: Final = {d: _CODES[verdict(d, "number")] for d in COLUMN_TYPES}  # a float, not NaN
 
 
 class _Offenders:
@@ -290,28 +255,29 @@ def _check_values(
     codes, kinds, nan_apart = _type_codes(listed)
     counts = np.bincount(codes, minlength=max(len(kinds), _NAN_CODE + 1))
     nans = int(counts[_NAN_CODE]) if nan_apart else 0
-    if kinds == [_Absent] and not nans:
+    if kinds == [Absent] and not nans:
         return ColumnViolation.missing(name, decl, total)
 
     def first(code: int) -> int:
         return int(np.argmax(codes == code))
 
     found = _Offenders()
-    if nans and not nullable:
+    null = _CODES[verdict(declared, "null")]
+    if nans and _offends(null, nullable):
         found.add("null", nans, first(_NAN_CODE))
     floats: list[int] = []
     strings: list[int] = []
     others: list[int] = []
     for i, tp in enumerate(kinds):
-        verdict = _classify(declared, tp)
+        said = _classify(declared, tp)
         if nan_apart and tp is float:  # its NaNs are coded apart: these are numbers
-            verdict = _OK if declared == "number" else _BAD
-        if _offends(verdict, nullable):
+            said = _NUMBER[declared]
+        if _offends(said, nullable):
             found.add(_type_name(tp), int(counts[i]), first(i))
-        elif verdict == _LOOK:
-            kind = floats if _is_float(tp) else strings if issubclass(tp, str) else others
+        elif said == _LOOK:
+            kind = floats if is_float_type(tp) else strings if issubclass(tp, str) else others
             kind.append(i)
-    if floats and not (declared == "number" and nullable):  # else every float is allowed
+    if floats and (_NUMBER[declared] != _OK or _offends(null, nullable)):  # else all allowed
         objects = np.fromiter(listed, dtype=object, count=len(listed))
         for i in floats:
             _judge_floats(objects, np.flatnonzero(codes == i), kinds[i], declared, nullable, found)
@@ -341,10 +307,10 @@ def _judge_floats(
     if tp in _NUMPY_READS:
         nan = np.isnan(picked.astype(np.float64))
     else:  # Decimal (a signalling NaN refuses to be compared), subclasses: one at a time
-        nan = np.fromiter(map(_isnan, picked.tolist()), dtype=bool, count=len(picked))
-    if not nullable and nan.any():
+        nan = np.fromiter(map(isnan, picked.tolist()), dtype=bool, count=len(picked))
+    if _offends(_CODES[verdict(declared, "null")], nullable) and nan.any():
         found.add("null", int(nan.sum()), int(at[np.argmax(nan)]))
-    if declared != "number" and not nan.all():
+    if _NUMBER[declared] == _BAD and not nan.all():
         found.add("number", int(len(nan) - nan.sum()), int(at[np.argmin(nan)]))
 
 
@@ -386,36 +352,27 @@ def _violation(
     )
 
 
+_CENSUS_NOT_TEXT: Final = tuple(c for c in CENSUS_VALUE_TYPES if c not in ("str", "iso", "not_iso"))
+
+
 def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | None:
     """``_check_values``'s offenders, from a column's census alone; None when the census does
     not decide the column (a value of a type it does not know).
 
-    The same rules as ``_classify``/``_type_name``: absent is "absent", None and NaN are
-    "null" (offending unless nullable); an int or a float that is not NaN is a "number" (bool
-    is not one), a str a "string" — offending outside their own declared type, and a str in a
-    date column only when it is no date string (the C validator's verdict).
+    Each class of the census is a value type of ``chartkit._verdicts`` (``CENSUS_VALUE_TYPES``:
+    an int or a float that is not NaN a number, None and NaN null, …), judged by the one table;
+    the strings of a column that the form decides (a date column) by the C validator's
+    verdict on each (``iso`` / ``not_iso``), any other column's strings all at once (``str``).
     """
     declared, nullable = decl.type, decl.nullable
     if census.count("other"):
         return None
     found = _Offenders()
-
-    def add(type_name: str, cls: str) -> None:
-        found.add(type_name, census.count(cls), census.first(cls))
-
-    if not nullable:
-        add("absent", "absent")
-        add("null", "none")
-        add("null", "nan")
-    if declared != "number":
-        add("number", "int")
-        add("number", "float")
-    if declared != "boolean":
-        add("boolean", "bool")
-    if declared == "date":
-        add("string", "not_iso")
-    elif declared != "string":
-        add("string", "str")
+    strings = ("iso", "not_iso") if string_verdict(declared) is None else ("str",)
+    for cls in (*_CENSUS_NOT_TEXT, *strings):
+        held = CENSUS_VALUE_TYPES[cls]
+        if offends(verdict(declared, held), nullable=nullable):
+            found.add(reported(held), census.count(cls), census.first(cls))
     return found
 
 
@@ -511,22 +468,35 @@ def _check_series(
 
 def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
     """``_OK`` (only missing values can offend), ``_BAD`` (every present value offends), or
-    None when the dtype does not decide and values must be looked at."""
+    None when the dtype does not decide and values must be looked at: the verdict of
+    ``chartkit._verdicts`` on the value type every present value of the dtype has."""
+    held = _dtype_value_type(dtype)
+    if held is None:
+        return None
+    settled = string_verdict(declared) if held == "string" else verdict(declared, held)
+    if settled is None:  # text in a date column: each string's form decides
+        return None
+    return _OK if settled == OK else _BAD
+
+
+def _dtype_value_type(dtype: Any) -> str | None:
+    """The value type (``chartkit._verdicts``) of every present value of a pandas dtype, or
+    None for an object, categorical or otherwise mixed one."""
     api = pd.api.types
     if isinstance(dtype, pd.CategoricalDtype) or api.is_object_dtype(dtype):
         return None
     if api.is_bool_dtype(dtype):
-        return _OK if declared == "boolean" else _BAD
-    if api.is_complex_dtype(dtype) or api.is_timedelta64_dtype(dtype):
-        return _BAD  # a complex value is no number a chart can place, as in a list of dicts
+        return "boolean"
+    if api.is_complex_dtype(dtype):
+        return "complex"  # no number a chart can place, as in a list of dicts
+    if api.is_timedelta64_dtype(dtype):
+        return "timedelta"
     if api.is_numeric_dtype(dtype):
-        return _OK if declared == "number" else _BAD
+        return "number"
     if api.is_datetime64_any_dtype(dtype):
-        return _OK if declared == "date" else _BAD
+        return "date"
     if api.is_string_dtype(dtype):
-        if declared == "string":
-            return _OK
-        return None if declared == "date" else _BAD
+        return "string"
     return None
 
 
@@ -567,14 +537,14 @@ def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: 
     codes, kinds, nan_apart = _type_codes(objects.tolist())
     verdicts = [_classify(declared, tp) for tp in kinds]
     if nan_apart and float in kinds:  # exact floats coded apart from their NaNs: no look
-        verdicts[kinds.index(float)] = _OK if declared == "number" else _BAD
+        verdicts[kinds.index(float)] = _NUMBER[declared]
     table = np.zeros(max(len(kinds), _NAN_CODE + 1), dtype=bool)
     table[: len(kinds)] = [_offends(v, nullable) for v in verdicts]
     if nan_apart:
-        table[_NAN_CODE] = _offends(_NOTHING, nullable)  # an exact float holding NaN
+        table[_NAN_CODE] = _offends(_CODES[verdict(declared, "null")], nullable)  # a float NaN
     out: _Mask = table[codes]
-    for i, (tp, verdict) in enumerate(zip(kinds, verdicts, strict=True)):
-        if verdict == _LOOK:
+    for i, (tp, said) in enumerate(zip(kinds, verdicts, strict=True)):
+        if said == _LOOK:
             at = np.flatnonzero(codes == i)
             out[at] = _looked_mask(objects[at], tp, declared, nullable)
     return out
@@ -608,8 +578,8 @@ def _looked_mask(
     offend: the verdicts of ``_look``, taken at once where the type allows it."""
     if tp in _NUMPY_READS:
         nan = np.isnan(objects.astype(np.float64))
-        offends = ~nan if declared != "number" else np.zeros(len(nan), dtype=bool)
-        return offends | nan if not nullable else offends
+        bad = ~nan if _NUMBER[declared] == _BAD else np.zeros(len(nan), dtype=bool)
+        return bad | nan if _offends(_CODES[verdict(declared, "null")], nullable) else bad
     if tp is str:  # only a date column leaves strings to a look: ISO or not
         texts: list[str] = objects.tolist()
         bad = _not_iso(texts)

@@ -671,6 +671,7 @@ def test_one_list_of_unsafe_characters_is_escaped_everywhere() -> None:
     for ch in every:
         assert unsafe.search(visible(ch)) is None, hex(ord(ch))
         assert unsafe.search(visible_controls(ch, newlines=True)) is None, hex(ord(ch))
+        assert visible(ch) == visible_controls(ch, newlines=True)  # one escape, one spelling
         if ch != "\n":  # JSON text holds no raw newline (json.dumps writes \n)
             assert unsafe.search(json_literal(ch)) is None, hex(ord(ch))
     assert visible("a\ufffeb") == visible_controls("a\ufffeb") == "a\\ufffeb"
