@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Alta
     from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
     from chartkit.payload import view_payload_schema
     from chartkit.rules import Alternative
+    from chartkit.selection import RowsPage, Selection
     from chartkit.staging import Staged, StagedColumn, stage
     from chartkit.view import View, ViewState, view
 
@@ -58,6 +59,8 @@ _LAZY: dict[str, str] = {
     "Encoding": "chartkit.encode",
     "vegalite_type": "chartkit.encode",
     "Alternative": "chartkit.rules",
+    "RowsPage": "chartkit.selection",
+    "Selection": "chartkit.selection",
     "Staged": "chartkit.staging",
     "StagedColumn": "chartkit.staging",
     "stage": "chartkit.staging",
@@ -89,8 +92,10 @@ __all__ = [
     "IntegrityEvent",
     "MissingExtraError",
     "ResultColumnsError",
+    "RowsPage",
     "RowsetReading",
     "SchemaColumnsError",
+    "Selection",
     "Staged",
     "StagedColumn",
     "Subscription",

@@ -27,12 +27,16 @@ from chartkit.errors import ChartkitError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.plan.rules import Alternative
-from chartkit.plan.spec import Note
+from chartkit.plan.spec import Note, Reduction
 from chartkit.result import ToolResult
 from chartkit.rowset import read_rowset
 
 if TYPE_CHECKING:
     import altair as alt
+
+    from chartkit.selection import RowsPage, Selection
+
+DEFAULT_PAGE_SIZE = 50  # chartkit.selection.DEFAULT_PAGE_SIZE
 
 __all__ = ["SAVE_FORMATS", "View", "ViewKind", "ViewState", "view"]
 
@@ -64,6 +68,10 @@ class View:
     facts: tuple[Note, ...] = ()
     """The plan's notes as values (kind, column, counts, sentence): what a UI reads to place
     a note beside its column, instead of searching the English of ``notes``."""
+    marks: pd.DataFrame | None = field(default=None, repr=False)
+    """The chart's marks at full precision, one row each (the spec's records round numbers)."""
+    reduction: Reduction = field(default_factory=Reduction)
+    """What the rows were reduced to before drawing: the time bucket, the bins, the top-N."""
 
     @property
     def state(self) -> ViewState:
@@ -166,6 +174,15 @@ class View:
         else:
             target.write_text(json.dumps(self._need_spec("spec"), indent=2), encoding="utf-8")
         return target
+
+    def rows_behind(
+        self, selection: Selection, *, page: int = 0, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> RowsPage:
+        """One page of the rows behind a mark, a brush or the rows left out, offenders marked
+        (``chartkit.selection``); evaluated where the rows are, in memory or in the engine."""
+        from chartkit.selection import rows_behind
+
+        return rows_behind(self, selection, page=page, page_size=page_size)
 
     # -- notebooks ----------------------------------------------------------------------
 
@@ -360,6 +377,8 @@ def _view_of_plan(
         alternatives=plan.alternatives,
         left_out=plan.left_out if left_out is None else left_out,
         facts=plan.facts,
+        marks=plan.data if plan.kind == "chart" else None,
+        reduction=plan.reduction,
         options=_options(plan, options) if plan.kind == "chart" else {},
     )
 

@@ -1,0 +1,893 @@
+"""A selection: which rows a mark stands for, as a typed predicate, and the rows behind it.
+
+Clicking a mark or brushing an interval of a chartkit chart gives a ``Selection``: clauses that
+say, in the declared types, which rows the chart drew there — a category (``None`` is the
+"missing" category), a half-open bin ``[start, end)`` (the last bin closed, as numpy bins), a
+time bucket ``[start, end)`` on the wall clock or in UTC (the zone the chart showed), a facet,
+one measure of several — and the ``Placed`` clauses every drawn row meets: each used column of
+its declared type, a number finite, a date present. ``Selection.left_out(view)`` is the rows the
+chart did not place ("the 2,094 rows left out"), ``Selection.others(view)`` the categories a
+top-N bar chart cut.
+
+``rows_behind(view, selection)`` (``View.rows_behind``) evaluates it where the rows are — in
+memory, or in the engine that holds them (``chartkit._drill``) — and returns a ``RowsPage``: the
+rows of one page as the tool sent them, each row's offending cells, and the offenders per column
+among all the rows behind the selection.
+
+>>> from chartkit import view
+>>> v = view([{"team": "a", "n": 1}, {"team": "a", "n": 3}, {"team": "b", "n": "x"},
+...           {"team": "b", "n": 2}], {"team": "string", "n": "number"})
+>>> s = Selection.from_datum(v, {"team": "a", "n": 2.0, "rows": 2})
+>>> s.describe()
+'team = "a"'
+>>> page = v.rows_behind(s)
+>>> page.total, page.rows["n"].tolist()
+(2, [1, 3])
+>>> left = v.rows_behind(Selection.left_out(v))
+>>> left.total, left.offending, left.offenders
+(1, (('n',),), {'n': 1})
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import numpy as np
+import pandas as pd
+
+from chartkit.columns import ColumnDeclaration, ColumnType
+from chartkit.encode import VegaLiteType
+from chartkit.errors import ChartkitError
+
+if TYPE_CHECKING:
+    from chartkit.view import View
+
+__all__ = [
+    "DEFAULT_PAGE_SIZE",
+    "MAX_PAGE_SIZE",
+    "Clause",
+    "Equals",
+    "NoneOf",
+    "Placed",
+    "Range",
+    "RowsPage",
+    "Selection",
+    "SelectionKind",
+    "Zone",
+    "rows_behind",
+]
+
+DEFAULT_PAGE_SIZE: Final = 50
+MAX_PAGE_SIZE: Final = 10_000
+"""Rows one page may hold: a page is what a UI shows at once, never the whole result."""
+SelectionKind = Literal["mark", "interval", "left-out", "others"]
+Zone = Literal["UTC", "wall clock"]
+"""Where a date axis's times are read: ``UTC`` when the column holds zoned times (the chart
+shows them in UTC), ``wall clock`` when they carry no zone (shown as written)."""
+_MEASURE: Final = "measure"  # chartkit.decide.MEASURE: the field naming one of several measures
+_VALUE: Final = "value"  # chartkit.decide.VALUE: the field holding their values
+_PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
+_FIXED: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
+
+
+# -- the clauses ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """The row's value of ``column`` is of its declared type and has a place on the axis: a
+    finite number, a present date, any category (missing is a category of its own).
+    ``optional``: one of several measures, whose missing value leaves only that measure out."""
+
+    column: str
+    type: VegaLiteType
+    declared: ColumnType | None = None
+    nullable: bool = False
+    optional: bool = False
+
+    @property
+    def declaration(self) -> ColumnDeclaration | None:
+        return ColumnDeclaration(self.declared, self.nullable) if self.declared else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": "placed", "column": self.column, "type": self.type,
+                "declared": self.declared, "nullable": self.nullable,
+                "optional": self.optional}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Equals:
+    """The row's value of ``column``, as the chart took it, is ``value`` (None: missing)."""
+
+    column: str
+    type: VegaLiteType
+    value: Any
+    zone: Zone | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": "equals", "column": self.column, "type": self.type,
+                "value": _wire(self.value), "zone": self.zone}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class NoneOf:
+    """The row's category is none of ``values`` (the categories a top-N chart shows)."""
+
+    column: str
+    type: VegaLiteType
+    values: tuple[Any, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": "none-of", "column": self.column, "type": self.type,
+                "values": [_wire(v) for v in self.values]}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """``start <= value < end`` (``closed="both"``: ``<= end``) on a number or a date axis;
+    dates are naive ``datetime`` values read in ``zone``."""
+
+    column: str
+    type: VegaLiteType
+    start: Any
+    end: Any
+    closed: Literal["left", "both"] = "left"
+    zone: Zone | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": "range", "column": self.column, "type": self.type,
+                "start": _wire(self.start), "end": _wire(self.end), "closed": self.closed,
+                "zone": self.zone}  # fmt: skip
+
+
+Clause = Placed | Equals | NoneOf | Range
+
+
+# -- the selection --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rows a mark, a brushed interval, the rows left out or a top-N's other categories
+    stand for: every clause holds of such a row (``left-out``: some ``Placed`` clause fails).
+
+    Build one from a view: ``of_mark``, ``from_datum`` (a clicked mark's datum, as Vega hands
+    it), ``from_interval`` (a brush: Vega-Lite's selection store, Altair's param value),
+    ``left_out``, ``others``; or from Python with the clauses themselves.
+    """
+
+    clauses: tuple[Clause, ...]
+    kind: SelectionKind = "mark"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("mark", "interval", "left-out", "others"):
+            raise ChartkitError(
+                f"a selection's kind is one of mark, interval, left-out, others; got {self.kind!r}"
+            )
+        for c in self.clauses:
+            if not isinstance(c, Placed | Equals | NoneOf | Range):
+                raise ChartkitError(
+                    f"a selection's clauses are Placed, Equals, NoneOf or Range values; got "
+                    f"{type(c).__name__}"
+                )
+
+    # -- built from a view --------------------------------------------------------------
+
+    @classmethod
+    def of_mark(cls, view: View, index: int) -> Selection:
+        """The rows behind the ``index``-th mark of the view's chart (its data's row)."""
+        marks = _marks(view)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(marks):
+            raise ChartkitError(
+                f"mark {index!r} is not a mark of this chart; it has {len(marks)} (0 to "
+                f"{len(marks) - 1})"
+            )
+        row = marks.iloc[index]
+        return cls((*_placed(view, row), *_keys(view, row, marks)), "mark")
+
+    @classmethod
+    def from_datum(cls, view: View, datum: Mapping[str, Any]) -> Selection:
+        """The rows behind the mark whose datum (the mark's record, as Vega hands it on a
+        click: the chart's own fields and values) is ``datum``.
+
+        The mark is found among the chart's records by every field the datum shares with them,
+        so the values the spec rounded still find the exact mark they were drawn from; a date
+        may be an ISO wall-clock string (as the spec holds it) or epoch milliseconds.
+        """
+        if not isinstance(datum, Mapping):
+            raise ChartkitError(f"a datum is an object of field values; got {_kind(datum)}")
+        marks = _marks(view)
+        records = _records(view.spec or {})
+        fields = [f for f in _key_fields(view) if f in datum]
+        if not fields:
+            raise ChartkitError(
+                f"the datum names none of this chart's fields ({', '.join(_key_fields(view))}); "
+                f"it has {', '.join(map(repr, list(datum)[:10])) or 'none'}"
+            )
+        wanted = {f: _comparable(datum[f]) for f in fields}
+        found = [
+            i
+            for i, rec in enumerate(records)
+            if all(_comparable(rec.get(f)) == wanted[f] for f in fields)
+        ]
+        if len(found) != 1 or len(records) != len(marks):
+            what = "no mark" if not found else f"{len(found)} marks"
+            raise ChartkitError(
+                f"the datum {_short_json(dict(datum))} matches {what} of this chart; a datum of "
+                "one of its marks matches exactly one"
+            )
+        return cls.of_mark(view, found[0])
+
+    @classmethod
+    def from_interval(cls, view: View, interval: Mapping[str, Sequence[Any]]) -> Selection:
+        """The rows behind the marks a brush covers: ``{field: [low, high]}`` per brushed
+        channel (Vega-Lite's interval store, Altair's param value; a field or a column name).
+
+        A mark is covered when its drawn position lies in ``[low, high]``; a binned or
+        bucketed axis selects the whole bins or buckets it covers, so the rows are exactly
+        those of the covered marks.
+        """
+        if not isinstance(interval, Mapping) or not interval:
+            raise ChartkitError(
+                f"an interval is an object {{field: [low, high]}}; got {_short_json(interval)}"
+            )
+        marks = _marks(view)
+        encs = {e.field: e for e in view.encodings.values() if e.field}
+        by_column = {e.column: e for e in view.encodings.values() if e.field}
+        clauses: list[Clause] = list(_placed(view, None))
+        for name, bounds in interval.items():
+            enc = encs.get(name) or by_column.get(name)
+            if enc is None or enc.aggregate is not None or enc.measures:
+                raise ChartkitError(
+                    f"{name!r} is not a brushable axis of this chart; brush one of "
+                    f"{', '.join(repr(f) for f, e in encs.items() if _brushable(e)) or 'none'}"
+                )
+            if enc.type == "nominal":
+                values = tuple(_label_value(v) for v in _sequence(bounds, name))
+                clauses.append(_one_of(enc.column, values))
+                continue
+            lo, hi = _bounds(bounds, name, enc.type)
+            clauses.append(_covered(view, enc, marks, lo, hi))
+        return cls(tuple(clauses), "interval")
+
+    @classmethod
+    def left_out(cls, view: View) -> Selection:
+        """The rows the chart does not place: an offender of the declaration on an axis, a
+        number no chart can place, no value on a measure or time axis."""
+        _marks(view)
+        return cls(tuple(p for p in _placed(view, None) if not p.optional), "left-out")
+
+    @classmethod
+    def others(cls, view: View) -> Selection:
+        """The rows of the categories a top-N bar chart does not show (its note says how many)."""
+        marks = _marks(view)
+        if view.reduction.top is None:
+            raise ChartkitError("this chart shows every category: it has no other categories")
+        enc = next(e for c, e in view.encodings.items() if e.type == "nominal" and c != "facet")
+        shown = tuple(dict.fromkeys(_plain(v) for v in marks[enc.field]))
+        return cls((*_placed(view, None), NoneOf(enc.column, "nominal", shown)), "others")
+
+    # -- reading ------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The selection in one line: its clauses other than the placement every row meets."""
+        if self.kind == "left-out":
+            return "the rows left out of the chart"
+        parts = [_said(c) for c in self.clauses if not isinstance(c, Placed) or not c.optional]
+        parts = [p for p in parts if p]
+        return " and ".join(parts) or "every row the chart draws"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The selection as JSON: its kind and clauses (dates as ISO text)."""
+        return {"kind": self.kind, "clauses": [c.to_dict() for c in self.clauses],
+                "description": self.describe()}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Selection:
+        """The selection ``to_dict`` wrote (a front end may send it back)."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("clauses"), list):
+            raise ChartkitError(
+                f"a selection is an object with 'kind' and 'clauses'; got {_short_json(data)}"
+            )
+        return cls(tuple(_clause(c) for c in data["clauses"]), data.get("kind", "mark"))
+
+    def mask(self, frame: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Which rows of ``frame`` (the view's rows, as the tool sent them) are selected."""
+        return _Cells(frame).mask(self)
+
+
+# -- the rows behind ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class RowsPage:
+    """One page of the rows behind a selection, with each row's offending cells.
+
+    ``rows`` holds the page's rows as the tool sent them (every column); ``index`` their
+    positions in the result; ``offending`` per row the columns whose cell breaks the
+    declaration; ``offenders`` per declared column the offending cells among all ``total``
+    rows behind the selection (not just this page).
+    """
+
+    selection: Selection
+    rows: pd.DataFrame = field(repr=False)
+    index: tuple[int, ...]
+    offending: tuple[tuple[str, ...], ...]
+    offenders: Mapping[str, int]
+    total: int
+    page: int
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        """How many pages the rows behind the selection take (at least one)."""
+        return max(1, math.ceil(self.total / self.page_size))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The page as JSON for a front end: rows as objects (values capped, dates as ISO
+        text), each row's offending columns, the counts."""
+        from chartkit._safe import cap_sample
+
+        rows = [
+            {str(k): cap_sample(_plain(v)) for k, v in rec.items()}
+            for rec in self.rows.to_dict(orient="records")
+        ]
+        return {
+            "selection": self.selection.to_dict(),
+            "rows": rows,
+            "index": list(self.index),
+            "offending": [list(o) for o in self.offending],
+            "offenders": dict(self.offenders),
+            "total": self.total,
+            "page": self.page,
+            "pageSize": self.page_size,
+            "pages": self.pages,
+        }
+
+
+def rows_behind(
+    view: View, selection: Selection, *, page: int = 0, page_size: int = DEFAULT_PAGE_SIZE
+) -> RowsPage:
+    """The rows behind ``selection`` in ``view``, one page of them, offenders marked.
+
+    Evaluated where the rows are: the view's own frame in memory, or pushed down into the
+    engine that holds them (DuckDB, polars, pyarrow, Ibis, Spark).
+    """
+    if not isinstance(selection, Selection):
+        raise ChartkitError(f"rows_behind takes a Selection; got {type(selection).__name__}")
+    for name, n, low in (("page", page, 0), ("page_size", page_size, 1)):
+        if not isinstance(n, int) or isinstance(n, bool) or n < low:
+            raise ChartkitError(f"{name} must be an integer of at least {low}, got {n!r}")
+    if page_size > MAX_PAGE_SIZE:
+        raise ChartkitError(f"page_size is at most {MAX_PAGE_SIZE:,} rows, got {page_size:,}")
+    if view.kind == "refused":
+        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+    if view.frame is None:
+        raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
+    from chartkit.engines import EngineReading, read_engine_frame
+
+    reading = read_engine_frame(view.result.rows)
+    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+        raise ChartkitError(
+            f"the rows of this {reading.engine} result stayed in {reading.engine}; the rows "
+            "behind a mark are not yet read there"
+        )
+    frame = view.frame  # the rows in memory (an engine frame collected whole: the same rows)
+    cells = _Cells(frame)
+    chosen = np.flatnonzero(cells.mask(selection))
+    declaration = view.result.result_columns or {}
+    offenders: dict[str, int] = {}
+    bad: dict[str, np.ndarray[Any, np.dtype[np.bool_]]] = {}
+    for name, decl in declaration.items():
+        if name in frame.columns:
+            b = cells.offends(name, decl)[chosen]
+            offenders[name] = int(b.sum())
+            bad[name] = b
+    at = chosen[page * page_size : (page + 1) * page_size]
+    lo = page * page_size
+    offending = tuple(tuple(n for n, b in bad.items() if b[lo + i]) for i in range(len(at)))
+    return RowsPage(
+        selection, frame.iloc[at].reset_index(drop=True), tuple(int(i) for i in at), offending,
+        offenders, len(chosen), page, page_size,
+    )  # fmt: skip
+
+
+# -- the view's marks -----------------------------------------------------------------------
+
+
+def _marks(view: View) -> pd.DataFrame:
+    if view.kind != "chart" or view.marks is None:
+        what = "was refused" if view.kind == "refused" else "is a table"
+        raise ChartkitError(f"this view {what}, so it has no marks to select: {view.reason}")
+    return view.marks
+
+
+def _records(spec: Mapping[str, Any]) -> list[Any]:
+    """The chart's records as the spec holds them (inline, or a named dataset)."""
+    data = spec.get("data") or {}
+    if "values" in data:
+        return list(data["values"])
+    return list((spec.get("datasets") or {}).get(data.get("name"), []))
+
+
+def _key_fields(view: View) -> list[str]:
+    out: list[str] = []
+    for e in view.encodings.values():
+        if not e.field or e.aggregate is not None:
+            continue
+        out.append(e.field)
+        if e.bin:
+            out.append(f"{e.field}_end")
+    return list(dict.fromkeys(out))
+
+
+def _brushable(e: Any) -> bool:
+    return bool(e.field) and e.aggregate is None and not e.measures
+
+
+def _used(view: View) -> list[tuple[str, VegaLiteType, bool]]:
+    """The columns the chart placed: (column, type, one of several measures)."""
+    out: dict[str, tuple[str, VegaLiteType, bool]] = {}
+    for e in view.encodings.values():
+        if e.measures and e.field == _MEASURE:
+            continue  # the series of measures: no column of the tool's
+        if e.measures:
+            for m in e.measures:
+                out.setdefault(m, (m, "quantitative", len(e.measures) > 1))
+            continue
+        out.setdefault(e.column, (e.column, e.type, False))
+    return list(out.values())
+
+
+def _placed(view: View, row: pd.Series | None) -> list[Placed]:
+    declaration = view.result.result_columns or {}
+    picked = str(row[_MEASURE]) if row is not None and _MEASURE in row.index else None
+    out = []
+    for name, vl, optional in _used(view):
+        d = declaration.get(name)
+        out.append(
+            Placed(name, vl, d.type if d else None, bool(d and d.nullable),
+                   optional and name != picked)
+        )  # fmt: skip
+    return out
+
+
+def _zone(view: View, column: str) -> Zone:
+    e = next((e for e in view.encodings.values() if e.column == column), None)
+    return "UTC" if e is not None and e.title.endswith(" (UTC)") else "wall clock"
+
+
+def _keys(view: View, row: pd.Series, marks: pd.DataFrame) -> list[Clause]:
+    """The clauses that tell this mark's rows from the other marks' rows."""
+    out: list[Clause] = []
+    # a measure drawn as it is (no aggregate) tells marks apart only when no category, date or
+    # bin does: a scatter's points; a bar or a line's point is its category or date
+    keyed = any(
+        c in ("x", "y") and e.aggregate is None and (e.type != "quantitative" or e.bin)
+        for c, e in view.encodings.items()
+    )
+    for e in view.encodings.values():
+        if not e.field or e.aggregate is not None or (e.measures and e.field == _MEASURE):
+            continue
+        if keyed and e.type == "quantitative" and not e.bin:
+            continue
+        value = row[e.field]
+        column = str(row[_MEASURE]) if e.measures else e.column
+        if e.bin:
+            end = row[f"{e.field}_end"]
+            last = bool(end == marks[f"{e.field}_end"].max())
+            out.append(Range(column, e.type, float(value), float(end), "both" if last else "left"))
+        elif e.type == "temporal":
+            start = _timestamp(value)
+            zone = _zone(view, e.column)
+            if start is None:
+                out.append(Equals(column, e.type, None, zone))
+                continue
+            end = _bucket_end(view, start)
+            if end is None:
+                out.append(Equals(column, e.type, start.to_pydatetime(), zone))
+            else:
+                out.append(Range(column, e.type, start.to_pydatetime(), end, "left", zone))
+        elif e.type == "quantitative":
+            out.append(Equals(column, e.type, _number(value)))
+        else:
+            out.append(Equals(column, e.type, _plain(value)))
+    return out
+
+
+def _bucket_end(view: View, start: pd.Timestamp) -> dt.datetime | None:
+    """The end of the time bucket or unit that starts at ``start``; None when unbucketed."""
+    seconds = view.reduction.bucket_seconds
+    unit = view.reduction.time_unit or ""
+    if seconds:
+        end: pd.Timestamp = start + pd.Timedelta(seconds=seconds)
+    elif unit in _FIXED:
+        end = start + pd.Timedelta(seconds=_FIXED[unit])
+    elif unit in _PERIODS:
+        end = (start.to_period(_PERIODS[unit]) + 1).start_time
+    else:
+        return None
+    got: dt.datetime = end.to_pydatetime()
+    return got
+
+
+def _covered(view: View, enc: Any, marks: pd.DataFrame, lo: Any, hi: Any) -> Clause:
+    """The rows of the marks whose drawn position on ``enc``'s axis lies in ``[lo, hi]``."""
+    zone = _zone(view, enc.column) if enc.type == "temporal" else None
+    if enc.type == "temporal":
+        drawn = pd.to_datetime(marks[enc.field])
+        starts = drawn[(drawn >= lo) & (drawn <= hi)]
+        if not enc.bin and _bucket_end(view, pd.Timestamp("2000-01-01")) is None:
+            return Range(enc.column, "temporal", lo.to_pydatetime(), hi.to_pydatetime(), "both",
+                         zone)  # fmt: skip
+        if starts.empty:
+            return Range(enc.column, "temporal", lo.to_pydatetime(), lo.to_pydatetime(), "left",
+                         zone)  # fmt: skip
+        first, last = starts.min(), starts.max()
+        end = _bucket_end(view, last)
+        return Range(enc.column, "temporal", first.to_pydatetime(), end, "left", zone)
+    if not enc.bin:
+        return Range(enc.column, enc.type, float(lo), float(hi), "both")
+    starts = marks[enc.field].astype(float)
+    inside = marks[(starts >= lo) & (starts <= hi)]
+    if inside.empty:
+        return Range(enc.column, enc.type, float(lo), float(lo), "left")
+    top = float(inside[f"{enc.field}_end"].max())
+    last = top == float(marks[f"{enc.field}_end"].max())
+    return Range(enc.column, enc.type, float(inside[enc.field].min()), top,
+                 "both" if last else "left")  # fmt: skip
+
+
+def _one_of(column: str, values: tuple[Any, ...]) -> Clause:
+    if len(values) == 1:
+        return Equals(column, "nominal", values[0])
+    raise ChartkitError(
+        f"a brush on the categories of {column} selects one category at a time; got {len(values)}"
+    )
+
+
+# -- evaluating in memory -------------------------------------------------------------------
+
+
+class _Cells:
+    """A frame's columns as the chart takes them, each made once per evaluation."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self._offends: dict[tuple[str, ColumnDeclaration], Any] = {}
+        self._numbers: dict[str, Any] = {}
+        self._times: dict[str, Any] = {}
+        self._labels: dict[str, Any] = {}
+        self.keep: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+
+    def column(self, name: str) -> pd.Series:
+        if name not in self.frame.columns:
+            raise ChartkitError(f"the selection names {name!r}, which is no column of these rows")
+        return self.frame[name]
+
+    def offends(self, name: str, decl: ColumnDeclaration) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        key = (name, decl)
+        if key not in self._offends:
+            from chartkit.check import offending_mask
+
+            self._offends[key] = offending_mask(self.column(name), decl)
+        got: np.ndarray[Any, np.dtype[np.bool_]] = self._offends[key]
+        return got
+
+    def numbers(self, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The column as floats (NaN: missing, or not a number)."""
+        if name not in self._numbers:
+            from chartkit.encode import as_numbers
+
+            series = self.column(name)
+            if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
+                values = series.to_numpy(dtype=float)
+            else:
+                ok = np.fromiter((_is_number(v) for v in series.tolist()), bool, len(series))
+                values = np.full(len(series), np.nan)
+                if ok.any():
+                    values[ok] = as_numbers(series[ok]).to_numpy(dtype=float)
+            self._numbers[name] = values
+        got: np.ndarray[Any, np.dtype[np.float64]] = self._numbers[name]
+        return got
+
+    def times(self, name: str, placed: Placed | None = None) -> np.ndarray[Any, Any]:
+        """The column as naive datetime64 (NaT: missing, or no date), zoned ones in UTC — read
+        from the rows not offending the declaration, as the chart reads them."""
+        if name not in self._times:
+            from chartkit.encode import wall_clock
+
+            series = self.column(name)
+            decl = placed.declaration if placed is not None else None
+            keep = ~self.offends(name, decl) if decl is not None else None
+            if keep is not None and not keep.all():
+                got, _ = wall_clock(series, keep)
+                values = np.full(len(series), np.datetime64("NaT"), dtype="datetime64[ns]")
+                values[keep] = pd.to_datetime(got).to_numpy(dtype="datetime64[ns]")
+            else:
+                got, _ = wall_clock(series)
+                values = pd.to_datetime(got).to_numpy(dtype="datetime64[ns]")
+            self._times[name] = values
+        return self._times[name]  # type: ignore[no-any-return]
+
+    def labels(self, name: str) -> np.ndarray[Any, Any]:
+        """The column's categories as the chart labels them (None: missing), made from the rows
+        ``keep`` holds, as the chart made them (a boolean beside text reads as text)."""
+        if name not in self._labels:
+            items = self.column(name).tolist()
+            keep = self.keep
+            kept = items if keep is None else [v for v, k in zip(items, keep, strict=True) if k]
+            labels = [None if _missing(v) else v if isinstance(v, str | bool) else str(v)
+                      for v in kept]  # fmt: skip
+            if len({type(v) for v in labels if v is not None}) > 1:
+                labels = [None if v is None else str(v) for v in labels]
+            out = np.empty(len(items), dtype=object)
+            if self.keep is None:
+                out[:] = labels
+            else:
+                out[:] = None
+                out[self.keep] = labels
+            self._labels[name] = out
+        return self._labels[name]  # type: ignore[no-any-return]
+
+    def mask(self, selection: Selection) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        n = len(self.frame)
+        # the rows no used column's declaration leaves out: those the chart prepared values of
+        self.keep = np.ones(n, dtype=bool)
+        for c in selection.clauses:
+            if isinstance(c, Placed) and c.declaration is not None:
+                self.keep &= ~self.offends(c.column, c.declaration)
+        placed = np.ones(n, dtype=bool)
+        rest = np.ones(n, dtype=bool)
+        placements = {c.column: c for c in selection.clauses if isinstance(c, Placed)}
+        for c in selection.clauses:
+            if isinstance(c, Placed):
+                placed &= self.placed(c)
+            else:
+                rest &= self.holds(c, placements.get(c.column))
+        if selection.kind == "left-out":
+            return ~placed
+        return placed & rest
+
+    def placed(self, c: Placed) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        decl = c.declaration
+        ok = ~self.offends(c.column, decl) if decl is not None else np.ones(len(self.frame), bool)
+        if c.type == "quantitative":
+            values = self.numbers(c.column)
+            if c.optional:  # one of several measures: no value leaves only it out
+                ok = ok & ~np.isinf(values)
+                if decl is None:  # undeclared: a value that is not a number has no place
+                    ok &= ~(self.column(c.column).notna().to_numpy() & np.isnan(values))
+            else:
+                ok = ok & np.isfinite(values)
+        elif c.type == "temporal":
+            ok = ok & ~np.isnat(self.times(c.column, c))
+        return ok
+
+    def holds(self, c: Clause, placed: Placed | None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        if isinstance(c, Equals):
+            if c.type == "nominal":
+                labels = self.labels(c.column)
+                if c.value is None:
+                    return np.fromiter((v is None for v in labels), bool, len(labels))
+                return _same_labels(labels, c.value)
+            if c.type == "quantitative":
+                values = self.numbers(c.column)
+                equal: np.ndarray[Any, np.dtype[np.bool_]] = (
+                    np.isnan(values) if c.value is None else values == float(c.value)
+                )
+                return equal
+            times = self.times(c.column, placed)
+            if c.value is None:
+                return np.isnat(times)  # type: ignore[no-any-return]
+            same: np.ndarray[Any, np.dtype[np.bool_]] = times == _ns(c.value)
+            return same
+        if isinstance(c, NoneOf):
+            labels = self.labels(c.column)
+            shown = list(c.values)
+            return np.fromiter(
+                (not any(_same(v, s) for s in shown) for v in labels), bool, len(labels)
+            )
+        assert isinstance(c, Range)
+        if c.type == "temporal":
+            times = self.times(c.column, placed)
+            lo, hi = _ns(c.start), _ns(c.end)
+            upper = times <= hi if c.closed == "both" else times < hi
+            inside: np.ndarray[Any, np.dtype[np.bool_]] = (times >= lo) & upper
+            return inside
+        values = self.numbers(c.column)
+        with np.errstate(invalid="ignore"):
+            upper = values <= c.end if c.closed == "both" else values < c.end
+            return (values >= c.start) & upper  # type: ignore[no-any-return]
+
+
+def _ns(value: Any) -> np.datetime64:
+    """A naive date as numpy nanoseconds."""
+    got: np.datetime64 = pd.Timestamp(value).as_unit("ns").to_datetime64()
+    return got
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Category equality that keeps booleans and text apart (True is not "True", nor 1)."""
+    if a is None or b is None:
+        return a is None and b is None
+    return type(a) is type(b) and bool(a == b)
+
+
+def _same_labels(labels: np.ndarray[Any, Any], value: Any) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    if isinstance(value, str):
+        return np.fromiter((type(v) is str and v == value for v in labels), bool, len(labels))
+    return np.fromiter((_same(v, value) for v in labels), bool, len(labels))
+
+
+# -- values ---------------------------------------------------------------------------------
+
+
+def _missing(value: Any) -> bool:
+    return (
+        value is None
+        or value is pd.NA
+        or value is pd.NaT
+        or (isinstance(value, float) and math.isnan(value))
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_ | np.timedelta64
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A Python value for a numpy or pandas one; None for any missing value."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if _missing(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime()
+    return value
+
+
+def _number(value: Any) -> float | None:
+    value = _plain(value)
+    return None if value is None else float(value)
+
+
+def _timestamp(value: Any) -> pd.Timestamp | None:
+    """A naive timestamp from a date value, ISO text or epoch milliseconds; None if missing."""
+    value = _plain(value)
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return pd.Timestamp(int(value), unit="ms")
+    try:
+        ts = pd.Timestamp(value)
+    except (ValueError, TypeError) as exc:
+        raise ChartkitError(f"{_short_json(value)} is not a date (ISO text or epoch ms)") from exc
+    if ts.tzinfo is not None:
+        ts = ts.tz_convert("UTC").tz_localize(None)
+    return ts
+
+
+def _comparable(value: Any) -> Any:
+    """A record's value as it compares with a datum's: dates as epoch ms, numbers as floats."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and len(value) >= 10 and value[4:5] == "-" and value[7:8] == "-":
+        try:
+            ts = _timestamp(value)
+        except ChartkitError:
+            return value
+        return None if ts is None else float(ts.value // 1_000_000)
+    return value
+
+
+def _label_value(value: Any) -> Any:
+    if value is None or isinstance(value, str | bool):
+        return value
+    raise ChartkitError(f"a category is text, true, false or null; got {_short_json(value)}")
+
+
+def _sequence(bounds: Any, name: str) -> list[Any]:
+    if isinstance(bounds, str | bytes) or not isinstance(bounds, Sequence):
+        raise ChartkitError(
+            f"the interval of {name!r} is a list of values; got {_short_json(bounds)}"
+        )
+    return list(bounds)
+
+
+def _bounds(bounds: Any, name: str, vl: str) -> tuple[Any, Any]:
+    lo: Any
+    hi: Any
+    items = _sequence(bounds, name)
+    if len(items) != 2:
+        raise ChartkitError(f"the interval of {name!r} is [low, high]; got {len(items)} values")
+    if vl == "temporal":
+        lo, hi = (_timestamp(v) for v in items)
+        if lo is None or hi is None:
+            raise ChartkitError(f"the interval of {name!r} needs two dates; got null")
+    else:
+        if not all(_is_number(v) and math.isfinite(float(v)) for v in items):
+            raise ChartkitError(
+                f"the interval of {name!r} needs two finite numbers; got {_short_json(items)}"
+            )
+        lo, hi = (float(v) for v in items)
+    return (lo, hi) if lo <= hi else (hi, lo)
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return _plain(value)
+
+
+def _clause(data: Any) -> Clause:
+    if not isinstance(data, Mapping):
+        raise ChartkitError(f"a clause is an object; got {_short_json(data)}")
+    op, column, vl = data.get("op"), data.get("column"), data.get("type")
+    if not isinstance(column, str) or vl not in ("quantitative", "temporal", "nominal"):
+        raise ChartkitError(f"a clause names a column and its type; got {_short_json(data)}")
+
+    def value(v: Any) -> Any:
+        return _timestamp(v).to_pydatetime() if vl == "temporal" and v is not None else v  # type: ignore[union-attr]
+
+    if op == "placed":
+        return Placed(column, vl, data.get("declared"), bool(data.get("nullable")),
+                      bool(data.get("optional")))  # fmt: skip
+    if op == "equals":
+        return Equals(column, vl, value(data.get("value")), data.get("zone"))
+    if op == "none-of":
+        return NoneOf(column, vl, tuple(data.get("values") or ()))
+    if op == "range":
+        closed: Literal["left", "both"] = "both" if data.get("closed") == "both" else "left"
+        return Range(column, vl, value(data.get("start")), value(data.get("end")), closed,
+                     data.get("zone"))  # fmt: skip
+    raise ChartkitError(f"a clause's op is placed, equals, none-of or range; got {op!r}")
+
+
+def _said(c: Clause) -> str:
+    from chartkit._safe import cap_text, visible
+
+    name = cap_text(visible(c.column), 80)
+    if isinstance(c, Placed):
+        return ""
+    if isinstance(c, Equals):
+        if c.value is None:
+            return f"{name} is missing"
+        return f"{name} = {_show(c.value, c.zone)}"
+    if isinstance(c, NoneOf):
+        return f"{name} is none of the {len(c.values)} categories shown"
+    upper = "]" if c.closed == "both" else ")"
+    return f"{name} in [{_show(c.start, c.zone)}, {_show(c.end, c.zone)}{upper}"
+
+
+def _show(value: Any, zone: Zone | None) -> str:
+    from chartkit._safe import cap_text, visible
+
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ") + (" UTC" if zone == "UTC" else "")
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return cap_text(visible(json.dumps(value, ensure_ascii=False, default=str)), 80)
+
+
+def _short_json(value: Any) -> str:
+    from chartkit._safe import cap_text, visible
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return cap_text(visible(text), 120)
+
+
+def _kind(value: Any) -> str:
+    return f"a {type(value).__name__}"

@@ -1,0 +1,219 @@
+"""chartkit.selection: a clicked mark or a brush as a typed predicate, and the rows behind it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from chartkit import ChartkitError, RowsPage, Selection, view
+from chartkit.selection import MAX_PAGE_SIZE, Equals, NoneOf, Placed, Range
+
+SPEC_ROWS = [
+    {"logical_unit_number": "", "host_group": "vdi-a"},
+    {"logical_unit_number": 3, "host_group": "vdi-a"},
+    {"logical_unit_number": 5, "host_group": "vdi-b"},
+]
+SPEC = {"logical_unit_number": "number", "host_group": "string"}
+
+
+def _records(v: Any) -> list[dict[str, Any]]:
+    spec = v.spec
+    return list(spec["datasets"][spec["data"]["name"]])
+
+
+def test_a_clicked_bar_is_its_category_and_the_placement_of_every_used_column() -> None:
+    v = view(SPEC_ROWS, SPEC, mode="off")
+    record = next(r for r in _records(v) if r["host_group"] == "vdi-a")
+    s = Selection.from_datum(v, record)
+    assert s.kind == "mark"
+    assert s.clauses == (
+        Placed("host_group", "nominal", "string"),
+        Placed("logical_unit_number", "quantitative", "number"),
+        Equals("host_group", "nominal", "vdi-a"),
+    )
+    assert s.describe() == 'host_group = "vdi-a"'
+    page = v.rows_behind(s)
+    assert page.total == 1 and page.index == (1,)
+    assert page.rows.to_dict(orient="records") == [SPEC_ROWS[1]]
+
+
+def test_the_rows_left_out_are_reachable_with_their_offending_cells_marked_and_counted() -> None:
+    v = view(SPEC_ROWS, SPEC, mode="off")
+    page = v.rows_behind(Selection.left_out(v))
+    assert v.left_out == 1
+    assert page.total == 1 and page.index == (0,)
+    assert page.offending == (("logical_unit_number",),)
+    assert page.offenders == {"logical_unit_number": 1, "host_group": 0}
+    assert Selection.left_out(v).describe() == "the rows left out of the chart"
+
+
+def test_offenders_are_counted_over_every_row_behind_the_selection_not_one_page() -> None:
+    rows = [{"g": "a", "m": i if i % 3 else "x", "note": i if i % 4 else None} for i in range(30)]
+    v = view(rows, {"g": "string", "m": "number", "note": "number"}, x="g", y="m", mode="off")
+    left = Selection.left_out(v)
+    first = v.rows_behind(left, page_size=4)
+    assert first.total == 10 and first.pages == 3 and len(first.rows) == 4
+    assert first.offenders == {"g": 0, "m": 10, "note": 3}  # rows 0, 12 and 24 of the 10
+    assert all("m" in o for o in first.offending)
+    last = v.rows_behind(left, page=2, page_size=4)
+    assert last.index == (24, 27) and last.offenders == first.offenders
+
+
+def test_a_missing_category_is_a_mark_of_its_own() -> None:
+    rows = [{"g": None, "m": 1}, {"g": "a", "m": 2}, {"g": None, "m": 4}]
+    v = view(rows, {"g": {"type": "string", "nullable": True}, "m": "number"}, x="g", y="m",
+             mode="off")  # fmt: skip
+    missing = [Selection.of_mark(v, i) for i in range(len(v.marks))]
+    behind = {s.describe(): v.rows_behind(s).index for s in missing}
+    assert behind == {"g is missing": (0, 2), 'g = "a"': (1,)}
+
+
+def test_booleans_and_text_stay_apart() -> None:
+    rows = [{"g": True, "m": 1}, {"g": False, "m": 2}, {"g": True, "m": 3}]
+    v = view(rows, {"g": "boolean", "m": "number"}, mode="off")
+    s = Selection.from_datum(v, {"g": True})
+    assert v.rows_behind(s).index == (0, 2)
+    assert v.rows_behind(Selection((*s.clauses[:2], Equals("g", "nominal", "True")))).total == 0
+
+
+def test_top_n_bars_keep_the_other_categories_reachable() -> None:
+    rows = [{"k": f"k{i % 40:02d}", "m": i % 40} for i in range(400)]
+    v = view(rows, {"k": "string", "m": "number"}, mode="off")
+    assert v.reduction.top == 30 and len(v.marks) == 30
+    others = Selection.others(v)
+    assert isinstance(others.clauses[-1], NoneOf) and len(others.clauses[-1].values) == 30
+    assert others.describe() == "k is none of the 30 categories shown"
+    page = v.rows_behind(others)
+    assert page.total == 100  # 10 categories, 10 rows each, cut from the chart
+    assert set(page.rows["m"]) == set(range(10))  # the lowest means were cut
+
+
+def test_a_histogram_bin_is_half_open_and_its_last_bin_closed() -> None:
+    v = view([{"m": float(i)} for i in range(100)], {"m": "number"}, mode="off")
+    first, last = Selection.of_mark(v, 0), Selection.of_mark(v, 9)
+    assert first.clauses[-1] == Range("m", "quantitative", 0.0, 9.9, "left")
+    assert last.clauses[-1].closed == "both" and last.clauses[-1].end == 99.0
+    assert v.rows_behind(first).total == 10 and v.rows_behind(last).total == 10
+    assert 99 in v.rows_behind(last).rows["m"].tolist()
+
+
+def test_a_datum_the_spec_rounded_still_finds_its_exact_mark() -> None:
+    values = [1 / 3 + i / 7 for i in range(60)]
+    v = view([{"m": x} for x in values], {"m": "number"}, mode="off")
+    record = _records(v)[4]
+    s = Selection.from_datum(v, record)
+    assert s == Selection.of_mark(v, 4)
+    assert s.clauses[-1].start == float(v.marks.iloc[4]["m"])  # not the spec's rounded edge
+    assert v.rows_behind(s).total == int(v.marks.iloc[4]["count"])
+
+
+def test_a_bucketed_line_point_is_its_time_bucket() -> None:
+    rows = [{"t": f"2024-01-0{1 + i % 5}T{i % 24:02d}:00:00", "m": i} for i in range(300)]
+    v = view(rows, {"t": "date", "m": "number"}, x="t", y="m", max_points=100, mode="off")
+    seconds = v.reduction.bucket_seconds
+    assert seconds is not None
+    s = Selection.of_mark(v, 0)
+    start = dt.datetime(2024, 1, 1)
+    assert s.clauses[-1] == Range("t", "temporal", start, start + dt.timedelta(seconds=seconds),
+                                  "left", "wall clock")  # fmt: skip
+    assert v.rows_behind(s).total == int(v.marks.iloc[0]["rows"])
+
+
+def test_zoned_times_are_selected_in_utc_as_the_chart_shows_them() -> None:
+    rows = [{"t": "2024-01-01T01:30:00+02:00", "m": 1}, {"t": "2024-01-01T00:30:00+02:00", "m": 2}]
+    v = view(rows, {"t": "date", "m": "number"}, x="t", y="m", time_unit="day", mode="off")
+    s = Selection.of_mark(v, 0)  # 2023-12-31 22:30 UTC, the first day drawn
+    assert s.describe() == "t in [2023-12-31 00:00:00 UTC, 2024-01-01 00:00:00 UTC)"
+    assert v.rows_behind(s).index == (0, 1)
+
+
+def test_a_week_is_monday_to_monday() -> None:
+    rows = [{"t": "2024-01-07T23:00:00", "m": 1}, {"t": "2024-01-08T00:00:00", "m": 2},
+            {"t": "2024-01-01T00:00:00", "m": 3}]  # fmt: skip
+    v = view(rows, {"t": "date", "m": "number"}, x="t", y="m", time_unit="week", mode="off")
+    got = {Selection.of_mark(v, i).describe(): v.rows_behind(Selection.of_mark(v, i)).index
+           for i in range(len(v.marks))}  # fmt: skip
+    assert got == {
+        "t in [2024-01-01 00:00:00, 2024-01-08 00:00:00)": (0, 2),
+        "t in [2024-01-08 00:00:00, 2024-01-15 00:00:00)": (1,),
+    }
+
+
+def test_a_brushed_time_range_selects_the_buckets_it_covers() -> None:
+    rows = [{"t": f"2024-01-{1 + i % 20:02d}T00:00:00", "m": i} for i in range(200)]
+    v = view(rows, {"t": "date", "m": "number"}, x="t", y="m", time_unit="day", mode="off")
+    s = Selection.from_interval(v, {"t": ["2024-01-02T12:00:00", "2024-01-04T00:00:00"]})
+    assert s.kind == "interval"
+    assert s.describe() == "t in [2024-01-03 00:00:00, 2024-01-05 00:00:00)"
+    assert v.rows_behind(s).total == 20
+    # epoch milliseconds, as Vega-Lite's store holds a brushed date (read as UTC)
+    lo = pd.Timestamp("2024-01-02T12:00:00").value // 1_000_000
+    hi = pd.Timestamp("2024-01-04T00:00:00").value // 1_000_000
+    assert Selection.from_interval(v, {"t": [lo, hi]}) == s
+
+
+def test_a_brushed_scatter_selects_the_points_inside() -> None:
+    rows = [{"x": float(i), "y": float(i % 7)} for i in range(50)]
+    v = view(rows, {"x": "number", "y": "number"}, x="x", y="y", mode="off")
+    s = Selection.from_interval(v, {"x": [10, 19.5], "y": [0, 3]})
+    got = v.rows_behind(s, page_size=100).rows.to_dict(orient="records")
+    assert got == [r for r in rows if 10 <= r["x"] <= 19.5 and 0 <= r["y"] <= 3]
+
+
+def test_a_selection_round_trips_through_json() -> None:
+    rows = [{"t": f"2024-01-0{1 + i % 5}T00:00:00", "m": i, "g": "ab"[i % 2]} for i in range(20)]
+    v = view(rows, {"t": "date", "m": "number", "g": "string"}, x="t", y="m", mode="off")
+    for i in range(len(v.marks)):
+        s = Selection.of_mark(v, i)
+        back = Selection.from_dict(json.loads(json.dumps(s.to_dict())))
+        assert back == s
+        assert v.rows_behind(back).index == v.rows_behind(s).index
+
+
+def test_a_page_as_json_caps_what_the_tool_sent() -> None:
+    rows = [{"g": "a", "m": 1, "blob": "x" * 100_000}, {"g": "b", "m": 2, "blob": "y"}]
+    v = view(rows, {"g": "string", "m": "number"}, mode="off")
+    page = v.rows_behind(Selection.from_datum(v, {"g": "a"}))
+    assert isinstance(page, RowsPage)
+    out = page.to_dict()
+    assert len(json.dumps(out)) < 5_000
+    assert out["rows"][0]["g"] == "a" and out["total"] == 1 and out["pages"] == 1
+
+
+def test_bad_input_gets_a_clear_error() -> None:
+    v = view(SPEC_ROWS, SPEC, mode="off")
+    with pytest.raises(ChartkitError, match=r"mark 7 is not a mark of this chart; it has 2"):
+        Selection.of_mark(v, 7)
+    with pytest.raises(ChartkitError, match="matches no mark of this chart"):
+        Selection.from_datum(v, {"host_group": "vdi-z"})
+    with pytest.raises(ChartkitError, match="names none of this chart's fields"):
+        Selection.from_datum(v, {"nope": 1})
+    with pytest.raises(ChartkitError, match="page_size is at most 10,000 rows"):
+        v.rows_behind(Selection.left_out(v), page_size=MAX_PAGE_SIZE + 1)
+    with pytest.raises(ChartkitError, match="page must be an integer of at least 0"):
+        v.rows_behind(Selection.left_out(v), page=-1)
+    with pytest.raises(ChartkitError, match="this chart shows every category"):
+        Selection.others(v)
+    with pytest.raises(ChartkitError, match="is not a brushable axis"):
+        Selection.from_interval(v, {"nope": [0, 1]})
+
+
+def test_nothing_of_a_refused_result_is_reachable() -> None:
+    v = view(SPEC_ROWS, SPEC, mode="enforce")
+    assert v.kind == "refused"
+    with pytest.raises(ChartkitError, match="this view was refused, so it has no marks"):
+        Selection.left_out(v)
+    s = Selection((Placed("host_group", "nominal", "string"),), "left-out")
+    with pytest.raises(ChartkitError, match="this view was refused, so no row of it is shown"):
+        v.rows_behind(s)
+
+
+def test_a_table_has_no_marks() -> None:
+    v = view([{"a": "x"}, {"a": "y"}], {"a": "string"}, mode="off")
+    assert v.kind == "table"
+    with pytest.raises(ChartkitError, match="this view is a table, so it has no marks"):
+        Selection.of_mark(v, 0)

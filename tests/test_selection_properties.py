@@ -1,0 +1,195 @@
+"""Property tests of the rows behind a mark: on generated rows, for every chart kind chartkit
+draws, the rows behind each mark re-aggregate to exactly that mark's value, and every row
+belongs to exactly one mark — plus the rows left out, and a top-N chart's other categories,
+each counted apart. In memory here; the engines are held to the same rows by
+tests/test_selection_engines.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chartkit import view
+from chartkit.selection import MAX_PAGE_SIZE, Selection
+from chartkit.view import View
+
+EXAMPLES = 400 if os.environ.get("CHARTKIT_HYPOTHESIS_PROFILE") == "soak" else 40
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+
+CATEGORIES = ["a", "b", "c", "d", "e", "f", "g"]
+STRAYS = [None, 7, "", "n/a", True, 1.5]
+
+
+@st.composite
+def cells(draw: st.DrawFn, kind: str, n: int, nullable: bool) -> list[Any]:
+    """A column of one declared kind, with strays that break the declaration now and then."""
+    base = {
+        "string": st.sampled_from(CATEGORIES[: draw(st.integers(2, 7))]),
+        "many": st.sampled_from([f"k{i}" for i in range(40)]),
+        "number": st.integers(-50, 50) | st.floats(-1e3, 1e3, allow_nan=False),
+        "date": st.datetimes(
+            min_value=dt.datetime(2024, 1, 1), max_value=dt.datetime(2024, 3, 1)
+        ).map(lambda d: d.replace(microsecond=0).isoformat()),
+        "zoned": st.datetimes(
+            min_value=dt.datetime(2024, 1, 1), max_value=dt.datetime(2024, 3, 1)
+        ).map(lambda d: d.replace(microsecond=0).isoformat() + "+02:00"),
+        "boolean": st.booleans(),
+    }[kind]
+    stray_rate = draw(st.sampled_from([0.0, 0.1, 0.3]))
+    out = []
+    for _ in range(n):
+        if draw(st.floats(0, 1)) < stray_rate:
+            stray = draw(st.sampled_from(STRAYS + ([float("inf")] if kind == "number" else [])))
+            out.append(stray)
+        else:
+            out.append(draw(base))
+    if nullable and n:
+        out[draw(st.integers(0, n - 1))] = None
+    return out
+
+
+SHAPES = [
+    # (columns: name → kind, view options)
+    ({"g": "string", "m": "number"}, {"x": "g", "y": "m"}),
+    ({"g": "string", "m": "number"}, {"x": "g", "y": "m", "aggregate": "sum"}),
+    ({"g": "string", "m": "number"}, {"x": "g", "aggregate": "count"}),
+    ({"g": "many", "m": "number"}, {"x": "g", "y": "m"}),  # top 30 of 40, the others apart
+    ({"g": "boolean", "m": "number"}, {"x": "g", "y": "m"}),
+    ({"t": "date", "m": "number"}, {"x": "t", "y": "m"}),
+    ({"t": "date", "m": "number", "g": "string"}, {"x": "t", "y": "m", "color": "g"}),
+    ({"t": "date", "m": "number"}, {"x": "t", "y": "m", "max_points": 100}),  # bucketed
+    ({"t": "zoned", "m": "number"}, {"x": "t", "y": "m", "max_points": 100}),  # UTC buckets
+    ({"t": "date", "m": "number"}, {"x": "t", "y": "m", "time_unit": "week"}),
+    ({"t": "date", "m": "number"}, {"x": "t", "y": "m", "time_unit": "day"}),
+    ({"t": "date", "m": "number", "g": "string"}, {"x": "t", "y": "m", "facet": "g"}),
+    ({"m": "number"}, {"x": "m"}),  # histogram, or count bars
+    ({"m": "number", "k": "number"}, {"x": "m", "y": "k"}),  # scatter
+    ({"m": "number", "k": "number"}, {"x": "m", "y": "k", "max_points": 100}),  # heatmap
+]
+
+
+@st.composite
+def charts(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    columns, options = draw(st.sampled_from(SHAPES))
+    n = draw(st.integers(2, 40) | st.integers(101, 180))
+    declared: dict[str, Any] = {}
+    data: dict[str, list[Any]] = {}
+    for name, kind in columns.items():
+        nullable = draw(st.booleans())
+        type_ = {"many": "string", "zoned": "date"}.get(kind, kind)
+        declared[name] = {"type": type_, "nullable": nullable}
+        data[name] = draw(cells(kind, n, nullable))
+    rows = [{c: data[c][i] for c in columns} for i in range(n)]
+    return rows, declared, options
+
+
+def _measure(v: View) -> tuple[str | None, str | None, str | None]:
+    """(the measure's column, its field in the marks, the aggregate) of a chart."""
+    for e in v.encodings.values():
+        if e.aggregate is not None:
+            return (None if e.aggregate == "count" else e.column), e.field, e.aggregate
+    return None, None, None
+
+
+def _all_rows(v: View, s: Selection) -> tuple[set[int], Any]:
+    got = v.rows_behind(s, page_size=MAX_PAGE_SIZE)
+    assert got.pages == 1
+    return set(got.index), got
+
+
+def _reaggregate(values: list[float], how: str) -> float:
+    if how == "sum":
+        return math.fsum(values)
+    if how == "mean":
+        return math.fsum(values) / len(values)
+    if how == "median":
+        return float(np.median(values))
+    if how == "min":
+        return min(values)
+    assert how == "max"
+    return max(values)
+
+
+def check_partition(v: View, rows: list[dict[str, Any]]) -> None:
+    """Each mark's rows re-aggregate to its value; marks, left out and others partition."""
+    assert v.marks is not None
+    column, fy, how = _measure(v)
+    seen: dict[int, Selection] = {}
+    by_key: dict[Selection, list[int]] = {}
+    for i in range(len(v.marks)):
+        by_key.setdefault(Selection.of_mark(v, i), []).append(i)
+    for s, marks in by_key.items():
+        copies = len(marks)
+        behind, page = _all_rows(v, s)
+        mark = v.marks.iloc[marks[0]]
+        if how == "count" and int(mark[fy]) == 0:  # a histogram's empty bin
+            assert not behind, s.describe()
+            continue
+        assert behind, f"a mark with no row behind it: {s.describe()}"
+        for r in behind:
+            assert r not in seen, f"row {r} is behind {seen[r].describe()} and {s.describe()}"
+            seen[r] = s
+        if how is None:  # one row per mark: as many marks as rows share its values
+            assert copies == len(behind)
+            continue
+        assert copies == 1
+        if "rows" in mark.index:
+            assert int(mark["rows"]) == len(behind)
+        if how == "count":
+            assert int(mark[fy]) == len(behind)
+        else:
+            assert column is not None
+            values = [float(page.rows[column].iloc[j]) for j in range(len(behind))]
+            expected = float(mark[fy])
+            got = _reaggregate(values, how)
+            assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9), (got, expected)
+    left, page = _all_rows(v, Selection.left_out(v))
+    assert not left & set(seen)
+    assert len(left) == v.left_out
+    others: set[int] = set()
+    if v.reduction.top is not None:
+        others, _ = _all_rows(v, Selection.others(v))
+        assert others and not others & set(seen) and not others & left
+    assert set(seen) | left | others == set(range(len(rows)))
+    # every row left out has an offending cell or no placeable value; offenders are counted
+    declared = v.result.result_columns or {}
+    for name, count in page.offenders.items():
+        assert count == sum(name in o for o in page.offending)
+        assert name in declared
+
+
+@SETTINGS
+@given(charts())
+def test_rows_behind_each_mark_reaggregate_to_it_and_partition_the_rows(
+    chart: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]],
+) -> None:
+    rows, declared, options = chart
+    v = view(rows, declared, mode="off", **options)
+    if v.kind != "chart":
+        return
+    check_partition(v, rows)
+
+
+@SETTINGS
+@given(charts())
+def test_a_frame_gives_the_rows_a_list_gives(
+    chart: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]],
+) -> None:
+    rows, declared, options = chart
+    from_list = view(rows, declared, mode="off", **options)
+    from_frame = view(pd.DataFrame(rows), declared, mode="off", **options)
+    if from_list.kind != "chart" or from_frame.kind != "chart":
+        return
+    assert from_frame.marks is not None
+    check_partition(from_frame, rows)
