@@ -22,7 +22,17 @@ the rows under the dial and answers:
   notes, then the rows as JSON. Under ``enforce`` a refused result is the refusal sentence
   alone: no row anywhere. Under ``off`` and ``warn`` the rows are the tool's, as returned;
 - ``_meta["chartkit/rows"]``: for a table View only (and MCP Apps clients only), its first
-  ``TABLE_ROWS`` rows for the page to show, each cell cut at ``CELL_CHARS`` characters.
+  ``TABLE_ROWS`` rows for the page to show, each cell cut at ``CELL_CHARS`` characters;
+- ``_meta["chartkit/drill"]``: for a chart (MCP Apps clients only), the handle the chart is
+  kept under and the name of the app-only tool that answers the rows behind a mark.
+
+The rows behind a mark: ``chartkit_rows_behind`` (``ROWS_BEHIND_TOOL``), registered once per
+``Apps`` beside the page, is visible to the app only (``_meta.ui.visibility: ["app"]``: hosts
+keep it out of the model's tool list). The page sends the chart's handle and what the user
+clicked or brushed; the tool answers the rows behind it (``View.rows_behind``) in chunks of at
+most ``CHUNK_BYTES`` bytes, offending cells marked, and the text the page hands the model
+(``ui/update-model-context``). A refused result is never kept, so under ``enforce`` none of its
+rows is reachable this way (``chartkit._app_rows``).
 
 The page is one self-contained HTML document (Vega, Vega-Lite, vega-embed and
 vega-interpreter bundled; no network, no eval) built from ``web/`` by ``make web`` and shipped
@@ -35,9 +45,10 @@ import functools
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
-from weakref import WeakSet
+from typing import Annotated, Any, TypeVar
+from weakref import WeakKeyDictionary, WeakSet
 
+from chartkit._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of
 from chartkit._page import view_html
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
@@ -46,6 +57,7 @@ from chartkit.result import ToolResult
 from chartkit.view import View, view
 
 try:
+    import anyio
     import anyio.to_thread
     import mcp.types as mcp_types
     import pydantic_core
@@ -53,6 +65,7 @@ try:
     from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
+    from pydantic import Field
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
         f"chartkit.apps needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
@@ -62,10 +75,15 @@ except ImportError as _exc:  # pragma: no cover - only without the mcp extra
 __all__ = [
     "APP_MIME_TYPE",
     "CELL_CHARS",
+    "CHUNK_BYTES",
+    "DRILL_META_KEY",
     "EXTENSION_ID",
+    "ROWS_BEHIND_TOOL",
     "ROWS_META_KEY",
     "TABLE_ROWS",
     "VIEW_URI",
+    "KeptViews",
+    "add_rows_behind_tool",
     "add_view_resource",
     "chart_tool",
     "rows_json",
@@ -83,9 +101,17 @@ TABLE_ROWS = 200
 CELL_CHARS = 1000
 """A cell longer than this (as text) reaches the page's table cut, with an ellipsis."""
 
+ROWS_BEHIND_TOOL = "chartkit_rows_behind"
+"""The app-only tool that answers the rows behind a mark of a chart the page shows."""
+DRILL_META_KEY = "chartkit/drill"
+"""The result ``_meta`` key under which a chart's handle and ``ROWS_BEHIND_TOOL`` reach the page."""
+ROWS_BEHIND_CALLS = 2
+"""Rows-behind calls evaluated at once per ``Apps``; the others wait their turn."""
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 _CONTEXT = "chartkit_context"  # the Context parameter chart_tool adds when the tool has none
 _served: WeakSet[Apps] = WeakSet()
+_kept: WeakKeyDictionary[Apps, KeptViews] = WeakKeyDictionary()
 
 
 def add_view_resource(apps: Apps) -> None:
@@ -110,8 +136,88 @@ def add_view_resource(apps: Apps) -> None:
     _served.add(apps)
 
 
+_READS_KEPT = mcp_types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+ChartArg = Annotated[
+    str,
+    Field(
+        description="The chart's handle: _meta['chartkit/drill'].chart of the chart's result.",
+        max_length=200,
+    ),
+]
+SelectionArg = Annotated[
+    dict[str, Any],
+    Field(
+        description=(
+            "What the user picked, exactly one of: datum (the clicked mark's record, as Vega "
+            "hands it), interval ({field: [low, high]}, a brush), leftOut (true: the rows the "
+            "chart left out), others (true: the categories a top-N chart cut)."
+        )
+    ),
+]
+OffsetArg = Annotated[
+    int,
+    Field(description="Where the chunk starts: 0, or the previous chunk's next.", ge=0),
+]
+
+
+def add_rows_behind_tool(apps: Apps) -> KeptViews:
+    """Register ``ROWS_BEHIND_TOOL`` on ``apps`` (once) and answer the charts it keeps.
+
+    The tool is app-only (``_meta.ui.visibility: ["app"]``): a host lists it for the page and
+    keeps it out of the model's tools. Its answer is a chunk of the rows behind the selection
+    (``chartkit._app_rows.rows_chunk``) as ``structuredContent``, with one line of text.
+    """
+    kept = _kept.get(apps)
+    if kept is not None:
+        return kept
+    kept = _kept[apps] = KeptViews()
+    add_view_resource(apps)
+    gate = anyio.Semaphore(ROWS_BEHIND_CALLS)
+
+    @apps.tool(
+        resource_uri=VIEW_URI,
+        visibility=["app"],
+        name=ROWS_BEHIND_TOOL,
+        title="The rows behind a mark",
+        annotations=_READS_KEPT,
+        description=(
+            "For chartkit's page only: the rows behind a clicked mark or a brushed interval of "
+            "a chart it shows, in chunks of at most "
+            f"{CHUNK_BYTES // 1024} KiB, each row's cells that break the declaration marked."
+        ),
+    )
+    async def chartkit_rows_behind(
+        chart: ChartArg, selection: SelectionArg, offset: OffsetArg = 0
+    ) -> mcp_types.CallToolResult:
+        try:
+            shown = kept.get(chart)
+            async with gate:
+                chunk = await anyio.to_thread.run_sync(
+                    functools.partial(_chunk_of, shown, selection, offset)
+                )
+        except ChartkitError as exc:
+            raise ToolError(str(exc)) from None
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(type="text", text=chunk_text(chunk))],
+            structured_content=chunk,
+        )
+
+    return kept
+
+
+def _chunk_of(shown: View, request: dict[str, Any], offset: int) -> dict[str, Any]:
+    return rows_chunk(shown, selection_of(shown, request), offset)
+
+
 def tool_result(
-    shown: View, *, rows: object = None, include_rows: bool = True, for_app: bool = True
+    shown: View,
+    *,
+    rows: object = None,
+    include_rows: bool = True,
+    for_app: bool = True,
+    kept: KeptViews | None = None,
 ) -> mcp_types.CallToolResult:
     """The ``CallToolResult`` for a View: its payload for the page, text for the model.
 
@@ -120,13 +226,18 @@ def tool_result(
     Apps) leaves ``structuredContent`` out: the text is the whole answer. When the View is a
     table, the page also gets the first ``TABLE_ROWS`` rows under ``_meta["chartkit/rows"]``
     (kept out of the model's context, like the payload), so a host shows the table itself.
+    A chart answered to an MCP Apps client is kept in ``kept`` (never a refused View), and its
+    handle goes to the page under ``_meta["chartkit/drill"]`` for ``ROWS_BEHIND_TOOL``.
     """
     blocks = [mcp_types.TextContent(type="text", text=summary(shown))]
     if include_rows and shown.kind != "refused":
         blocks.append(mcp_types.TextContent(type="text", text=rows_json(rows)))
-    meta = None
+    meta: dict[str, Any] | None = None
     if for_app and shown.kind == "table" and rows is not None:
         meta = {ROWS_META_KEY: _table_rows(rows)}
+    handle = kept.keep(shown) if for_app and kept is not None else None
+    if handle is not None:
+        meta = {DRILL_META_KEY: {"chart": handle, "tool": ROWS_BEHIND_TOOL}}
     return mcp_types.CallToolResult(
         content=list(blocks),
         structured_content=shown.to_dict() if for_app else None,
@@ -235,9 +346,10 @@ def chart_tool(
 
     The declaration is checked now (a malformed one raises ``ResultColumnsError`` and no tool
     is registered) and rides the tool's ``_meta`` as ``resultColumns`` beside
-    ``ui.resourceUri``; ``ui://chartkit/view.html`` is added to ``apps``. The function returns
-    its rows (a list of dicts or a dataframe); each call is checked under ``mode`` and viewed
-    (``x``, ``y``, ``color`` pick columns), and answered by ``tool_result``.
+    ``ui.resourceUri``; ``ui://chartkit/view.html`` and the app-only ``ROWS_BEHIND_TOOL`` are
+    added to ``apps``. The function returns its rows (a list of dicts or a dataframe); each
+    call is checked under ``mode`` and viewed (``x``, ``y``, ``color`` pick columns), and
+    answered by ``tool_result``.
 
     Build the ``MCPServer(..., extensions=[apps])`` after every ``chart_tool``: the SDK reads
     an ``Apps``'s tools when the server is built.
@@ -257,8 +369,8 @@ use one of number, string, boolean, date (or leave the column undeclared)
         declared = assert_result_columns(tool, result_columns)
         bag = dict(meta or {})
         bag["resultColumns"] = {column: d.to_wire() for column, d in declared.items()}
-        add_view_resource(apps)
-        wrapper = _answering_views(fn, tool, declared, mode=mode, x=x, y=y, color=color)
+        kept = add_rows_behind_tool(apps)
+        wrapper = _answering_views(fn, tool, declared, kept=kept, mode=mode, x=x, y=y, color=color)
         apps.tool(
             resource_uri=VIEW_URI,
             visibility=list(visibility) if visibility is not None else None,  # type: ignore[arg-type]
@@ -277,6 +389,7 @@ def _answering_views(
     tool: str,
     declared: object,
     *,
+    kept: KeptViews,
     mode: CheckMode,
     x: str | None,
     y: str | None,
@@ -310,7 +423,7 @@ def _answering_views(
             )
         except ChartkitError as exc:
             raise ToolError(str(exc)) from None
-        return tool_result(shown, rows=rows, for_app=client_supports_apps(context))
+        return tool_result(shown, rows=rows, for_app=client_supports_apps(context), kept=kept)
 
     answer.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=mcp_types.CallToolResult

@@ -1,7 +1,7 @@
 """``chartkit mcp``: a ready MCP server (stdio) that charts the data an agent holds.
 
-Two tools, both drawn inline by hosts that render MCP Apps (``ui://chartkit/view.html``), with
-a text answer for those that do not:
+Two tools for the model, both drawn inline by hosts that render MCP Apps
+(``ui://chartkit/view.html``), with a text answer for those that do not:
 
 - ``chart_rows``: rows the agent holds (a JSON array of objects), their optional
   ``resultColumns`` declaration, optional ``x`` / ``y`` / ``color`` picks and the dial
@@ -12,6 +12,9 @@ a text answer for those that do not:
   ``.parquet``. The roots are the ``--root`` directories; without one, the roots the client
   offers; without those, the working directory (never ``/``). ``chartkit._served`` holds the
   rules and the caps: ``MAX_FILE_BYTES`` read, ``MAX_DECODED_BYTES`` decoded, ``MAX_ROWS`` rows.
+
+A third, ``chartkit_rows_behind``, is the page's alone (app-only: hosts keep it out of the
+model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.apps``).
 
 At most ``MAX_CONCURRENT_CALLS`` calls read or chart at once; the others wait their turn.
 Everything renders offline: nothing is sent anywhere. Bad input (an unknown argument, a bad
@@ -52,7 +55,7 @@ from chartkit._served import (
     refuse_over,
     shown_path,
 )
-from chartkit.apps import VIEW_URI, add_view_resource, tool_result
+from chartkit.apps import ROWS_BEHIND_TOOL, VIEW_URI, KeptViews, add_rows_behind_tool, tool_result
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.result import RUN_KEYS, ToolResult, read_results
 from chartkit.view import View, view
@@ -166,7 +169,7 @@ def build_server(
     granted = Roots.granted(roots) if roots is not None else None
     gate = anyio.Semaphore(MAX_CONCURRENT_CALLS)
     apps = Apps()
-    add_view_resource(apps)
+    kept = add_rows_behind_tool(apps)
 
     @apps.tool(
         resource_uri=VIEW_URI,
@@ -201,7 +204,7 @@ def build_server(
             shown = await anyio.to_thread.run_sync(
                 functools.partial(_view, result, mode=mode, x=x, y=y, color=color)
             )
-        return _answer(ctx, "chart_rows", shown, result.rows)
+        return _answer(ctx, "chart_rows", shown, result.rows, kept)
 
     @apps.tool(
         resource_uri=VIEW_URI,
@@ -250,11 +253,12 @@ def build_server(
                     color=color,
                 )
             )
-        return _answer(ctx, "chart_file", shown, result.rows)
+        return _answer(ctx, "chart_file", shown, result.rows, kept)
 
     accepted = {
         "chart_rows": _arguments(chart_rows),
         "chart_file": _arguments(chart_file),
+        ROWS_BEHIND_TOOL: ("chart", "selection", "offset"),
     }
     return _ChartServer(
         name,
@@ -410,7 +414,9 @@ def _chart_file(
     return result, _view(result, mode=mode, x=x, y=y, color=color)
 
 
-def _answer(ctx: Context[Any], tool: str, shown: View, rows: Any) -> mcp_types.CallToolResult:
+def _answer(
+    ctx: Context[Any], tool: str, shown: View, rows: Any, kept: KeptViews
+) -> mcp_types.CallToolResult:
     findings = shown.check.findings
     if findings:
         # The log says how many and where; the quoted values stay in the answer alone.
@@ -423,7 +429,9 @@ def _answer(ctx: Context[Any], tool: str, shown: View, rows: Any) -> mcp_types.C
             name_list(columns),
         )
     # The agent holds (or did not ask for) the rows: the text says what was drawn, not the rows.
-    return tool_result(shown, rows=rows, include_rows=False, for_app=client_supports_apps(ctx))
+    return tool_result(
+        shown, rows=rows, include_rows=False, for_app=client_supports_apps(ctx), kept=kept
+    )
 
 
 def _result(tool: str, rows: Any, declaration: Any, like: ToolResult | None = None) -> ToolResult:

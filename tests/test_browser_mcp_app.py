@@ -4,19 +4,23 @@ page built from the official ``AppBridge`` + ``PostMessageTransport``, and headl
 The client (advertising MCP Apps) reads ``ui://chartkit/view.html`` and calls the tools over
 stdio; the host page (``tests/mcp_host/host.js``, built by ``make web``) loads that HTML into
 ``<iframe sandbox="allow-scripts">`` under the CSP a host applies to a resource that asks for
-none, and sends tool-input and tool-result. Skips without Chromium or Playwright unless
+none, and sends tool-input and tool-result. For the rows behind a mark the host proxies the
+page's ``tools/call`` to a live ``chartkit mcp`` (a real client kept open in a thread) and keeps
+each ``ui/update-model-context``. Skips without Chromium or Playwright unless
 ``CHARTKIT_BROWSER_TESTS=required``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.from_thread
 import mcp
 import pytest
 from _browser import REPO, browser_page, require_browser
@@ -24,7 +28,7 @@ from mcp.client.extension import advertise
 from mcp.client.stdio import stdio_client
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID
 
-from chartkit.apps import VIEW_URI
+from chartkit.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, VIEW_URI
 
 pytestmark = pytest.mark.browser
 
@@ -92,11 +96,22 @@ class Host:
         (frame,) = [f for f in self.page.frames if f != self.page.main_frame]
         return frame
 
-    def load(self, html: str, theme: str = "light") -> None:
+    def load(self, html: str, theme: str = "light", *, server_tools: bool = True) -> None:
         self.page.evaluate(
-            "([html, theme, csp]) => window.testHost.load(html, {theme, csp})",
-            [html, theme, DEFAULT_CSP],
+            "([html, theme, csp, serverTools]) => "
+            "window.testHost.load(html, {theme, csp, serverTools})",
+            [html, theme, DEFAULT_CSP, server_tools],
         )
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]]:
+        calls: list[dict[str, Any]] = self.page.evaluate("window.testHost.toolCalls")
+        return calls
+
+    @property
+    def model_context(self) -> list[dict[str, Any]]:
+        updates: list[dict[str, Any]] = self.page.evaluate("window.testHost.modelContext")
+        return updates
 
     def show(self, arguments: dict[str, Any], result: dict[str, Any]) -> None:
         self.page.evaluate("(args) => window.testHost.toolInput(args)", arguments)
@@ -148,10 +163,13 @@ def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
     session: dict[str, Any],
 ) -> None:
     tools, page = session["tools"], session["page"]
-    assert set(tools) == {"chart_rows", "chart_file"}
+    assert set(tools) == {"chart_rows", "chart_file", ROWS_BEHIND_TOOL}
     for tool in tools.values():
-        assert tool.meta["ui"] == {"resourceUri": VIEW_URI}
+        assert tool.meta["ui"]["resourceUri"] == VIEW_URI
         assert tool.annotations.read_only_hint is True
+    # The page's own tool is hidden from the model (app-only); the model's two are not.
+    assert tools[ROWS_BEHIND_TOOL].meta["ui"]["visibility"] == ["app"]
+    assert "visibility" not in tools["chart_rows"].meta["ui"]
     # chart_rows reads only the rows it is given; chart_file reads the disk (issue 18, item 14).
     assert tools["chart_rows"].annotations.open_world_hint is False
     assert tools["chart_file"].annotations.open_world_hint is True
@@ -264,3 +282,204 @@ def test_a_table_shows_the_rows_the_host_handed_over_as_text(
         )
     )
     assert frame.locator("article").count() == 0
+
+
+# -- the rows behind a mark: click → the app-only tool → rows shown → the model told ---------
+
+OWNED = [
+    {"region": "Zanzibar-North", "p95_ms": 41.5, "owner": "<b>ann</b>"},
+    {"region": "Zanzibar-North", "p95_ms": 12.5, "owner": 7},  # owner breaks the declaration
+    {"region": "Quixote-West", "p95_ms": 77.25, "owner": "Cy-Rune"},
+    {"region": "Quixote-West", "p95_ms": "n/a", "owner": "Dee-Quill"},  # left out of the chart
+]
+OWNED_DECLARED = {"region": "string", "p95_ms": "number", "owner": "string"}
+
+
+class Live:
+    """A real client on a live ``chartkit mcp`` (stdio), open in a thread for the whole module:
+    the host page's proxied tool calls reach the server that drew the chart."""
+
+    def __init__(self, portal: Any, client: mcp.Client) -> None:
+        self.portal = portal
+        self.client = client
+
+    def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return _dump(self.portal.call(self.client.call_tool, name, arguments))
+
+
+@contextlib.asynccontextmanager
+async def _live_client() -> AsyncIterator[mcp.Client]:
+    params = mcp.StdioServerParameters(command=sys.executable, args=["-m", "chartkit", "mcp"])
+    apps = advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})
+    async with mcp.Client(stdio_client(params), extensions=[apps]) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def live(session: dict[str, Any]) -> Iterator[Live]:
+    with anyio.from_thread.start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(_live_client()) as client:
+            yield Live(portal, client)
+
+
+@pytest.fixture
+def drill(host: Host, live: Live) -> Host:
+    """The host, proxying the page's tools/call to the live server (as a real host does)."""
+    host.page.expose_function(
+        "callServerTool", lambda params: live.call(params["name"], params.get("arguments") or {})
+    )
+    return host
+
+
+def _chart(live: Live, rows: list[dict[str, Any]], **extra: Any) -> tuple[dict[str, Any], Any]:
+    arguments = {"rows": rows, "resultColumns": OWNED_DECLARED, "tool": "p95", **extra}
+    return arguments, live.call("chart_rows", arguments)
+
+
+def _bar(frame: Any, region: str) -> Any:
+    return frame.locator(f'.chart svg .mark-rect.role-mark path[aria-label*="region: {region};"]')
+
+
+def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_model(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    arguments, result = _chart(live, OWNED)
+    handle = result["_meta"][DRILL_META_KEY]["chart"]
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    assert frame.locator(".drill-hint").inner_text() == "Click a mark to see the rows behind it."
+    assert drill.tool_calls == []
+
+    _bar(frame, "Zanzibar-North").click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
+    )
+    ((call),) = drill.tool_calls
+    assert call["name"] == ROWS_BEHIND_TOOL
+    assert (call["arguments"]["chart"], call["arguments"]["offset"]) == (handle, 0)
+    datum = call["arguments"]["selection"]["datum"]
+    assert datum["region"] == "Zanzibar-North" and datum["p95_ms"] == 27
+
+    panel = frame.locator("section.behind")
+    assert panel.locator("h3").inner_text() == 'Rows behind region = "Zanzibar-North"'
+    assert panel.locator(".behind-summary").inner_text() == (
+        "2 rows behind this selection; cells that break the declaration: owner 1."
+    )
+    assert panel.locator("th").all_inner_texts() == ["row", "region", "p95_ms", "owner"]
+    assert panel.locator("td").all_inner_texts() == [
+        "#1", "Zanzibar-North", "41.5", "<b>ann</b>",
+        "#2", "Zanzibar-North", "12.5", "7",
+    ]  # fmt: skip
+    assert panel.locator("b").count() == 0  # a value is text, never markup
+    offending = panel.locator("td.offends")
+    assert offending.all_inner_texts() == ["7"]
+    assert offending.get_attribute("title") == "breaks the declaration: declared string"
+
+    # The model is told what the user selected, in the server's words, with the rows.
+    expected = live.call(ROWS_BEHIND_TOOL, call["arguments"])["structuredContent"]
+    frame.locator(".behind-context").wait_for()
+    assert frame.locator(".behind-context").inner_text() == "The model was told what you selected."
+    children = "[...document.querySelector('section.behind').children].map(e => e.className)"
+    assert frame.evaluate(children) == ["behind-title", "behind-summary", "rows", "behind-context"]
+    if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):  # docs/drill-down.md's picture
+        drill.page.set_viewport_size({"width": 900, "height": 1800})  # the whole iframe painted
+        drill.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app-drill.png"))
+    assert drill.model_context == [
+        {
+            "content": [{"type": "text", "text": expected["modelContext"]}],
+            "structuredContent": {
+                "tool": "p95",
+                "selection": 'region = "Zanzibar-North"',
+                "total": 2,
+                "offenders": {"owner": 1},
+            },
+        }
+    ]
+    assert expected["modelContext"].startswith(
+        'The user selected region = "Zanzibar-North" in the chart of p95 ('
+    )
+    assert expected["modelContext"].endswith(
+        '{"region": "Zanzibar-North", "p95_ms": 41.5, "owner": "<b>ann</b>"}\n'
+        '{"region": "Zanzibar-North", "p95_ms": 12.5, "owner": 7}'
+    )
+
+    # The rows the chart left out are a button away: the n/a row, its p95_ms cell offending.
+    button = frame.locator("button.left-out")
+    assert button.inner_text() == "Show the 1 row left out of the chart"
+    button.click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind h3')?.textContent === "
+        "'Rows behind the rows left out of the chart'"
+    )
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind').dataset.state === 'shown'"
+    )
+    assert drill.tool_calls[-1]["arguments"]["selection"] == {"leftOut": True}
+    assert panel.locator("td").all_inner_texts() == ["#4", "Quixote-West", "n/a", "Dee-Quill"]
+    assert panel.locator("td.offends").all_inner_texts() == ["n/a"]
+    assert len(drill.model_context) == 2  # each selection replaces what the model was told
+
+
+def test_many_rows_behind_a_bar_arrive_chunk_by_chunk(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    rows = [
+        {"region": "Zanzibar-North", "p95_ms": float(i), "owner": f"o-{i:03d}-" + "é" * 300}
+        for i in range(300)
+    ]
+    rows.append({"region": "Quixote-West", "p95_ms": 1.0, "owner": "x"})
+    arguments, result = _chart(live, rows)
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    _bar(frame, "Zanzibar-North").click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
+    )
+    first = frame.locator("table.behind-rows tr").count() - 1
+    assert 0 < first < 300  # the byte cap cut the first chunk short of every row
+    while frame.locator("section.behind button.more").count():
+        before = len(drill.tool_calls)
+        frame.locator("section.behind button.more").click()  # the panel says "loading" at once
+        drill.page.wait_for_function(f"() => window.testHost.toolCalls.length > {before}")
+        frame.wait_for_function(
+            "() => document.querySelector('section.behind').dataset.state === 'shown'"
+        )
+    offsets = [c["arguments"]["offset"] for c in drill.tool_calls]
+    assert offsets[0] == 0 and offsets == sorted(offsets) and len(offsets) > 1
+    indexes = frame.locator("table.behind-rows td.index").all_inner_texts()
+    assert indexes == [f"#{i + 1}" for i in range(300)]  # every row once, in order
+    assert frame.locator("table.behind-rows caption").inner_text() == (
+        "300 rows, as the tool returned them"
+    )
+    assert len(drill.model_context) == 1  # the model is told once per selection
+
+
+def test_under_enforce_nothing_of_a_refused_result_is_reachable_from_the_page(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    arguments, result = _chart(live, OWNED, mode="enforce")
+    assert result["structuredContent"]["kind"] == "refused"
+    assert DRILL_META_KEY not in result.get("_meta", {})  # no handle reaches the page
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    assert frame.locator(".drill-hint, section.behind, button.left-out").count() == 0
+    frame.locator("article.message").click()
+    dom = frame.evaluate("document.documentElement.outerHTML")
+    assert [v for v in ("Zanzibar-North", "<b>ann</b>", "Cy-Rune", "Dee-Quill") if v in dom] == []
+    assert drill.tool_calls == [] and drill.model_context == []
+
+
+def test_a_host_that_proxies_no_tool_calls_gets_the_chart_without_drilling(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    arguments, result = _chart(live, OWNED)
+    drill.load(session["page"].text, server_tools=False)
+    drill.show(arguments, result)
+    frame = drill.frame
+    assert frame.locator("article.message").get_attribute("data-state") == "drawn"
+    assert frame.locator(".drill-hint, section.behind, button.left-out").count() == 0
+    _bar(frame, "Zanzibar-North").click()
+    assert drill.tool_calls == [] and drill.model_context == []

@@ -26,7 +26,7 @@ from mcp.server.mcpserver import Context, MCPServer
 import chartkit._served as served
 import chartkit.mcp_server as chart_server
 from chartkit import ResultColumnsError
-from chartkit.apps import VIEW_URI, chart_tool, view_html
+from chartkit.apps import ROWS_BEHIND_TOOL, VIEW_URI, chart_tool, view_html
 from chartkit.mcp import chart_tool as re_exported
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,8 +97,9 @@ def dumped(result: Any) -> str:
 def test_one_call_attaches_the_page_and_the_declaration_rides_beside_it() -> None:
     assert re_exported is chart_tool
     tools, resources, page = listing(storage("warn", MAPPINGS))
-    (tool,) = tools
-    assert tool.name == "host_group_mappings"
+    # The tool, and beside it the page's own app-only tool (the rows behind a mark).
+    assert sorted(t.name for t in tools) == [ROWS_BEHIND_TOOL, "host_group_mappings"]
+    (tool,) = [t for t in tools if t.name == "host_group_mappings"]
     assert tool.description == "The LUN mappings of a host group."
     assert tool.meta == {
         "resultColumns": {
@@ -122,7 +123,8 @@ def test_an_async_tool_keeps_its_own_parameters_and_context() -> None:
         return [r for r in MAPPINGS if r["host_group"] == group][:limit]
 
     server = MCPServer("storage", extensions=[apps])
-    (tool,), _, _ = listing(server)
+    tools, _, _ = listing(server)
+    (tool,) = [t for t in tools if t.name != ROWS_BEHIND_TOOL]
     assert tool.name == "mappings"
     assert set(tool.input_schema["properties"]) == {"group", "limit"}
     assert tool.input_schema["required"] == ["group"]
@@ -419,8 +421,10 @@ def test_the_example_server_attaches_the_page_to_each_declared_tool_with_ui() ->
     assert spec is not None and spec.loader is not None
     examples = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(examples)
-    tools, _, _ = listing(examples.build_server(ui=True))
-    by_name = {t.name: t for t in tools}
+    listed, _, _ = listing(examples.build_server(ui=True))
+    by_name = {t.name: t for t in listed}
+    assert by_name[ROWS_BEHIND_TOOL].meta["ui"]["visibility"] == ["app"]  # the page's own
+    tools = [t for t in listed if t.name != ROWS_BEHIND_TOOL]
     assert by_name["host_group_mappings"].meta["ui"] == {"resourceUri": VIEW_URI}
     assert "resultColumns" in by_name["host_group_mappings"].meta
     assert [t.name for t in tools if t.meta is None or "ui" not in t.meta] == [

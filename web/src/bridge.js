@@ -1,7 +1,11 @@
 // The View side of MCP Apps (spec 2026-01-26), by hand: the spec lets a View speak the ui/*
 // JSON-RPC over postMessage without an SDK, and the official @modelcontextprotocol/ext-apps
-// App would add ~600 KB (zod and the MCP client) to a page that needs five messages. The
+// App would add ~600 KB (zod and the MCP client) to a page that needs a few messages. The
 // browser test drives this against the official AppBridge, which validates every message.
+// Besides the ui/* lifecycle, the View calls the server's tools through the host (tools/call,
+// when the host offers serverTools) and updates the model's context (ui/update-model-context,
+// when the host offers updateModelContext) — what the App class calls callServerTool and
+// updateModelContext.
 export const PROTOCOL_VERSION = "2026-01-26";
 
 export class ViewBridge {
@@ -11,6 +15,7 @@ export class ViewBridge {
     this.nextId = 1;
     this.pending = new Map();
     this.hostContext = {};
+    this.hostCapabilities = {};
     this.host = window.parent;
     this.onMessage = this.onMessage.bind(this);
   }
@@ -72,9 +77,30 @@ export class ViewBridge {
       protocolVersion: PROTOCOL_VERSION,
     });
     this.hostContext = result?.hostContext ?? {};
+    this.hostCapabilities = result?.hostCapabilities ?? {};
     this.notify("ui/notifications/initialized", {});
     this.reportSize();
     return this.hostContext;
+  }
+
+  // Whether the host proxies tools/call to the server (MCP Apps: hostCapabilities.serverTools).
+  canCallServerTools() {
+    return Boolean(this.hostCapabilities && this.hostCapabilities.serverTools);
+  }
+
+  // Whether the host takes ui/update-model-context (hostCapabilities.updateModelContext).
+  canUpdateModelContext() {
+    return Boolean(this.hostCapabilities && this.hostCapabilities.updateModelContext);
+  }
+
+  // tools/call through the host: App.callServerTool. Resolves to the CallToolResult.
+  callServerTool(name, args) {
+    return this.request("tools/call", { name, arguments: args });
+  }
+
+  // ui/update-model-context: App.updateModelContext. Each update replaces the previous one.
+  updateModelContext(params) {
+    return this.request("ui/update-model-context", params);
   }
 
   // The host sizes the iframe from what the View reports: its content's height.

@@ -2,7 +2,9 @@
 // tests/mcp_host/host.js by `make web`). It is the official AppBridge + PostMessageTransport
 // from @modelcontextprotocol/ext-apps: it loads a ui:// resource's HTML into
 // <iframe sandbox="allow-scripts"> under the CSP a host applies when the resource asks for
-// none, and relays tool input, tool results and the theme.
+// none, and relays tool input, tool results and the theme. It proxies the View's tools/call to
+// the server through window.callServerTool (the test wires it to a real MCP client), and keeps
+// each ui/update-model-context, as a host keeps it for the model's next turn.
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 export const DEFAULT_CSP =
@@ -31,7 +33,9 @@ const host = {
   sizes: [],
   initialized: false,
   logs: [],
-  async load(html, { theme = "light", csp = DEFAULT_CSP } = {}) {
+  toolCalls: [],
+  modelContext: [],
+  async load(html, { theme = "light", csp = DEFAULT_CSP, serverTools = true } = {}) {
     const iframe = document.createElement("iframe");
     iframe.setAttribute("sandbox", "allow-scripts");
     iframe.setAttribute("title", "chartkit view");
@@ -42,7 +46,9 @@ const host = {
     const bridge = new AppBridge(
       null,
       { name: "chartkit-test-host", version: "1.0.0" },
-      { openLinks: {}, logging: {} },
+      serverTools
+        ? { openLinks: {}, logging: {}, serverTools: {}, updateModelContext: { text: {} } }
+        : { openLinks: {}, logging: {} },
       { hostContext: { theme, platform: "web", displayMode: "inline" } },
     );
     bridge.onsizechange = ({ width, height }) => {
@@ -50,6 +56,18 @@ const host = {
       if (height) iframe.style.height = `${height}px`;
     };
     bridge.onloggingmessage = (params) => host.logs.push(params);
+    if (serverTools) {
+      // A host proxies a View's tool calls to the server it came from.
+      bridge.oncalltool = async (params) => {
+        host.toolCalls.push(params);
+        if (typeof window.callServerTool !== "function") throw new Error("the test wired no server");
+        return window.callServerTool(params);
+      };
+      bridge.onupdatemodelcontext = async (params) => {
+        host.modelContext.push(params);
+        return {};
+      };
+    }
     const ready = new Promise((resolve) => {
       bridge.oninitialized = () => {
         host.initialized = true;

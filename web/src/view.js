@@ -291,7 +291,7 @@ function drawChart(slot, article, payload, extras = {}) {
   const described = { ...own, description: typeof spec.description === "string" ? spec.description : payload.reason };
   const target = el("div", { class: "chart" });
   slot.appendChild(target);
-  const entry = { target, spec: described, article, view: null };
+  const entry = { target, spec: described, article, view: null, drill: drillOf(extras.drill, payload, article) };
   drawn.push(entry);
   return embed(entry);
 }
@@ -317,6 +317,7 @@ function embed(entry) {
       }
       entry.view = result.view;
       views.push(result.view);
+      if (entry.drill) listenForMarks(entry);
       entry.article.dataset.state = "drawn";
       return result.view;
     })
@@ -333,6 +334,165 @@ function applyTheme(next) {
   if (value === theme) return Promise.resolve();
   theme = value;
   return Promise.all(drawn.map(embed));
+}
+
+// -- the rows behind a mark (MCP Apps hosts that proxy tool calls) --------------------------
+//
+// A chart the server keeps comes with _meta["chartkit/drill"]: its handle and the app-only
+// tool that answers the rows behind a mark. Clicking a mark asks that tool (through the host)
+// for the rows behind it, shows them (every value as text, offending cells marked) and tells
+// the model what the user selected (ui/update-model-context), in the server's own words.
+
+let bridge = null;
+const DATUM_FIELDS = 64;
+
+function drillOf(drill, payload, article) {
+  if (!bridge || !bridge.canCallServerTools()) return null;
+  if (!drill || typeof drill !== "object" || typeof drill.chart !== "string" || typeof drill.tool !== "string") return null;
+  const panel = el("section", { class: "behind", hidden: "" });
+  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0 };
+  article.querySelector(".chart-slot").after(panel);
+  const leftOut = Number.isInteger(payload.leftOut) ? payload.leftOut : 0;
+  if (leftOut > 0) {
+    const button = el("button", {
+      type: "button",
+      class: "left-out",
+      text: `Show the ${leftOut.toLocaleString("en-US")} ${leftOut === 1 ? "row" : "rows"} left out of the chart`,
+    });
+    button.addEventListener("click", () => askRows(found, { leftOut: true }));
+    panel.before(el("p", { class: "drill-actions" }, [button]));
+  }
+  article.classList.add("drillable");
+  article.querySelector(".chart-slot").appendChild(
+    el("p", { class: "drill-hint", text: "Click a mark to see the rows behind it." }),
+  );
+  return found;
+}
+
+function listenForMarks(entry) {
+  entry.view.addEventListener("click", (_event, item) => {
+    if (!item || !item.mark || item.mark.role !== "mark" || !item.datum || typeof item.datum !== "object") return;
+    askRows(entry.drill, { datum: plainDatum(item.datum) });
+  });
+}
+
+// The clicked mark's own fields, as plain JSON values: what the server matches to its marks.
+function plainDatum(datum) {
+  const out = {};
+  for (const key of Object.keys(datum).slice(0, DATUM_FIELDS)) {
+    const value = datum[key];
+    if (value === null || ["string", "number", "boolean"].includes(typeof value)) out[key] = value;
+    else if (value instanceof Date) out[key] = value.getTime();
+  }
+  return out;
+}
+
+function askRows(drill, selection, offset = 0) {
+  const asked = ++drill.asked;
+  const panel = drill.panel;
+  panel.hidden = false;
+  panel.dataset.state = "loading";
+  if (offset === 0) {
+    panel.replaceChildren(el("p", { class: "behind-status", text: "Asking the server for the rows behind this selection…" }));
+  } else {
+    panel.querySelector("button.more")?.remove();
+  }
+  return bridge
+    .callServerTool(drill.tool, { chart: drill.chart, selection, offset })
+    .then((result) => {
+      if (asked !== drill.asked) return; // a newer selection was asked for meanwhile
+      if (result?.isError || !result?.structuredContent || !Array.isArray(result.structuredContent.rows)) {
+        throw new Error(contentText(result) || "the server answered no rows");
+      }
+      const chunk = result.structuredContent;
+      showChunk(drill, selection, chunk);
+      panel.dataset.state = "shown";
+      if (offset === 0) tellModel(drill, chunk);
+    })
+    .catch((err) => {
+      if (asked !== drill.asked) return;
+      panel.querySelector(".behind-status")?.remove();
+      panel.appendChild(el("p", { class: "error", text: `Could not show the rows behind this selection: ${err?.message ?? err}` }));
+      panel.dataset.state = "error";
+    });
+}
+
+function cellText(value) {
+  if (value === null || value === undefined) return "null";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function showChunk(drill, selection, chunk) {
+  const panel = drill.panel;
+  const columns = list(chunk.columns);
+  const rows = list(chunk.rows);
+  let table = panel.querySelector("table.behind-rows");
+  if (chunk.offset === 0 || !table) {
+    const total = Number.isInteger(chunk.total) ? chunk.total : rows.length;
+    const bad = columns.filter((c) => Number.isInteger(c?.offending) && c.offending > 0);
+    const said = bad.length
+      ? `; cells that break the declaration: ${bad.map((c) => `${text(c.name)} ${c.offending.toLocaleString("en-US")}`).join(", ")}`
+      : "";
+    const head = el("tr", {}, [el("th", { text: "row" }), ...columns.map((c) => el("th", { text: text(c?.name), title: c?.declared ? `declared ${c.declared}` : "not declared" }))]);
+    table = el("table", { class: "behind-rows" }, [el("caption", { class: "behind-caption" }), head]);
+    const left = Number.isInteger(chunk.columnsLeftOut) && chunk.columnsLeftOut > 0
+      ? el("p", { class: "behind-note", text: `${plural(chunk.columnsLeftOut, "more column is", "more columns are")} not shown.` })
+      : null;
+    const parts = [
+      el("h3", { class: "behind-title", text: `Rows behind ${text(chunk.selection)}` }),
+      el("p", { class: "behind-summary", text: `${plural(total, "row", "rows")} behind this selection${said}.` }),
+      el("div", { class: "rows" }, [table]),
+      left,
+    ];
+    panel.replaceChildren(...parts.filter(Boolean));
+    panel.dataset.total = String(total);
+  }
+  for (const row of rows) {
+    const offends = new Set(list(row?.offending));
+    const cells = list(row?.cells);
+    const tr = el("tr", {}, [el("td", { class: "index", text: Number.isInteger(row?.index) ? `#${row.index + 1}` : "" })]);
+    columns.forEach((c, j) => {
+      const value = cells[j];
+      const bad = offends.has(j);
+      tr.appendChild(
+        el("td", {
+          text: cellText(value),
+          class: [bad ? "offends" : null, value === null ? "null" : null].filter(Boolean).join(" ") || undefined,
+          title: bad ? `breaks the declaration: declared ${text(c?.declared)}${c?.nullable ? " (nullable)" : ""}` : undefined,
+          "data-offends": bad ? "true" : undefined,
+        }),
+      );
+    });
+    table.appendChild(tr);
+  }
+  const shown = table.querySelectorAll("tr").length - 1;
+  const total = Number(panel.dataset.total);
+  table.querySelector("caption").textContent = shown < total ? `The first ${shown} of ${total} rows, as the tool returned them` : `${plural(shown, "row", "rows")}, as the tool returned them`;
+  if (Number.isInteger(chunk.next)) {
+    const more = el("button", { type: "button", class: "more", text: "Show more rows" });
+    more.addEventListener("click", () => askRows(drill, selection, chunk.next));
+    panel.appendChild(more);
+  }
+}
+
+function tellModel(drill, chunk) {
+  if (!bridge.canUpdateModelContext() || typeof chunk.modelContext !== "string") return;
+  bridge
+    .updateModelContext({
+      content: [{ type: "text", text: chunk.modelContext }],
+      structuredContent: {
+        tool: chunk.tool,
+        selection: chunk.selection,
+        total: chunk.total,
+        offenders: Object.fromEntries(list(chunk.columns).filter((c) => c?.offending > 0).map((c) => [c.name, c.offending])),
+      },
+    })
+    .then(() => {
+      drill.panel.appendChild(el("p", { class: "behind-context", text: "The model was told what you selected." }));
+    })
+    .catch((err) => {
+      drill.panel.appendChild(el("p", { class: "error", text: `Could not tell the model what you selected: ${err?.message ?? err}` }));
+    });
 }
 
 // -- several payloads (the standalone door) -------------------------------------------------
@@ -424,7 +584,8 @@ function showToolResult(result) {
     return Promise.resolve(null);
   }
   if (isPayload(result?.structuredContent)) {
-    return render(result.structuredContent, { rows: result?._meta?.["chartkit/rows"] }).then((view) => {
+    const meta = result?._meta ?? {};
+    return render(result.structuredContent, { rows: meta["chartkit/rows"], drill: meta["chartkit/drill"] }).then((view) => {
       setState("done");
       return view;
     });
@@ -438,7 +599,7 @@ function showToolResult(result) {
 function hosted() {
   statusLine.textContent = "Waiting for the tool result…";
   setState("waiting");
-  const bridge = new ViewBridge(
+  bridge = new ViewBridge(
     { name: "chartkit", version: "__VERSION__" },
     {
       // The arguments may hold rows; they are never shown — only the checked result is.
