@@ -214,7 +214,9 @@ def _parser() -> argparse.ArgumentParser:
         "render",
         help="chart a result to .png, .svg, .html or .json (the Vega-Lite spec)",
         description="Chart one result from its declared types and save it. When chartkit "
-        "would show a table or refuses the rows, nothing is written and the exit code is 1.",
+        "would show a table, the table is written instead (.png, .svg or .html, under its "
+        "reason) and the exit code is 1; when it refuses the rows, nothing is written and the "
+        "exit code is 1.",
     )
     render.add_argument("file", metavar="FILE", help=file_help)
     render.add_argument(
@@ -760,6 +762,15 @@ def _render(args: argparse.Namespace) -> int:
     notes = [f"  note: {n}" for n in shown.notes]
     if args.alternatives:
         return _list_alternatives(args, shown, result, refusals + notes + findings)
+    if shown.kind == "table" and output.suffix.lower() != ".json":  # the table, with its reason
+        try:
+            shown.save(output)
+        except OSError as exc:
+            raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
+        lines = [f"wrote {output}: a table of {result.tool}, not a chart. {shown.reason}"]
+        words = lines + refusals + notes + findings
+        print("\n".join(terminal_literal(line) for line in words), file=sys.stderr)
+        return EXIT_FINDINGS
     if shown.kind != "chart":
         what = "refused under enforce" if shown.kind == "refused" else "a table, not a chart"
         lines = [

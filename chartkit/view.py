@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
+from chartkit._caption import caption_lines, captioned
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
+from chartkit._table_export import Table, table_html, table_of, table_png, table_svg
 from chartkit.charts import build_chart, chart_spec, spec_to_html, spec_to_png, spec_to_svg
-from chartkit.check import check_columns
+from chartkit.check import ColumnViolation, check_columns
 from chartkit.decide import ChartOptions, Plan, plan_view
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
@@ -72,6 +74,10 @@ class View:
     """The chart's marks at full precision, one row each (the spec's records round numbers)."""
     reduction: Reduction = field(default_factory=Reduction)
     """What the rows were reduced to before drawing: the time bucket, the bins, the top-N."""
+    caption: tuple[str, ...] = ()
+    """What every export says on the image (the title's subtitle): the rows the chart leaves out
+    and why, and the flagged columns it reads or does not draw; empty when it places every row
+    and the check flagged nothing."""
 
     @property
     def state(self) -> ViewState:
@@ -141,23 +147,48 @@ class View:
     def _need_spec(self, what: str) -> dict[str, Any]:
         if self.spec is None:
             state = "was refused" if self.kind == "refused" else "is a table"
-            raise ChartkitError(f"this view {state}, so there is no {what}: {self.reason}")
+            hint = " (save the table as .png, .svg or .html)" if self.kind == "table" else ""
+            raise ChartkitError(f"this view {state}, so there is no {what}{hint}: {self.reason}")
         return self.spec
 
+    def _table(self) -> Table:
+        return table_of(self.reason, self.frame, self.result.result_columns)
+
+    def exported_spec(self) -> dict[str, Any]:
+        """The Vega-Lite spec as every export writes it: ``spec`` with the ``caption`` on it.
+
+        An exported file travels without the notes, so what the chart leaves out is said on
+        the image itself (the title's subtitle), not only in ``notes``.
+        """
+        return captioned(self._need_spec("spec"), self.caption)
+
     def to_png(self, *, scale: float = 2.0) -> bytes:
-        """The chart as PNG bytes, rendered offline."""
-        return spec_to_png(self._need_spec("PNG"), scale=scale)
+        """The chart as PNG bytes, rendered offline (the caption on it); a table view's rows as
+        a table under its reason."""
+        if self.kind == "table":
+            return table_png(self._table(), scale=scale)
+        return spec_to_png(captioned(self._need_spec("PNG"), self.caption), scale=scale)
 
     def to_svg(self) -> str:
-        """The chart as SVG text, rendered offline."""
-        return spec_to_svg(self._need_spec("SVG"))
+        """The chart as SVG text, rendered offline (the caption on it); a table view's rows as
+        a table under its reason."""
+        if self.kind == "table":
+            return table_svg(self._table())
+        return spec_to_svg(captioned(self._need_spec("SVG"), self.caption))
 
     def to_html(self) -> str:
-        """The chart as a self-contained HTML page that works offline."""
-        return spec_to_html(self._need_spec("HTML page"))
+        """The chart as a self-contained HTML page that works offline (the caption on it); a
+        table view's rows as an HTML table under its reason."""
+        if self.kind == "table":
+            return table_html(self._table(), f"{self.result.tool}: a table, not a chart")
+        return spec_to_html(captioned(self._need_spec("HTML page"), self.caption))
 
     def save(self, path: str | Path) -> Path:
-        """Save the chart by suffix: ``.png``, ``.svg``, ``.html`` (offline) or ``.json`` (spec)."""
+        """Save the chart by suffix: ``.png``, ``.svg``, ``.html`` (offline) or ``.json`` (spec).
+
+        A table view saves its rows as a table (``.png``, ``.svg``, ``.html``) under its reason;
+        it has no Vega-Lite spec, so ``.json`` raises. A refused view has nothing to save.
+        """
         target = Path(path)
         suffix = target.suffix.lower()
         if suffix not in SAVE_FORMATS:
@@ -172,7 +203,7 @@ class View:
         elif suffix == ".html":
             target.write_text(self.to_html(), encoding="utf-8")
         else:
-            target.write_text(json.dumps(self._need_spec("spec"), indent=2), encoding="utf-8")
+            target.write_text(json.dumps(self.exported_spec(), indent=2), encoding="utf-8")
         return target
 
     def rows_behind(
@@ -343,7 +374,7 @@ def _view(
         plan = plan_view(
             frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
         )
-    return _view_of_plan(result, outcome, plan, frame, chart_args["options"])
+    return _view_of_plan(result, outcome, plan, frame, chart_args["options"], violations=violations)
 
 
 def _view_of_plan(
@@ -355,13 +386,31 @@ def _view_of_plan(
     *,
     notes: tuple[str, ...] = (),
     left_out: int | None = None,
+    violations: tuple[ColumnViolation, ...] | None = None,
 ) -> View:
     """The View of a plan: the one construction the in-memory and the engine paths share.
 
     ``notes`` are the caller's own (an engine says what left it); ``left_out`` replaces the
     plan's count when the rows were reduced elsewhere and the plan saw only the answer.
+    ``violations`` are the ones the chart was planned with (the check's, by default).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
+    dropped = plan.left_out if left_out is None else left_out
+    found = outcome.violations if violations is None else violations
+    caption: tuple[str, ...] = ()
+    if chart is not None:
+        # every row of the result: the frame's, unless an engine reduced them first
+        counted = [v.total for v in found] + [n.count("of") or 0 for n in plan.facts]
+        total = len(frame) if left_out is None else max(counted, default=0) or None
+        caption = caption_lines(
+            left_out=dropped,
+            total=total,
+            facts=plan.facts,
+            encodings=plan.encodings,
+            violations=found,
+            findings=outcome.findings,
+            empty=_empty_columns(frame, plan) if left_out is None and dropped else None,
+        )
     return View(
         kind=plan.kind,
         reason=plan.reason,
@@ -375,12 +424,23 @@ def _view_of_plan(
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
         alternatives=plan.alternatives,
-        left_out=plan.left_out if left_out is None else left_out,
+        left_out=dropped,
         facts=plan.facts,
         marks=plan.data if plan.kind == "chart" else None,
         reduction=plan.reduction,
         options=_options(plan, options) if plan.kind == "chart" else {},
+        caption=caption,
     )
+
+
+def _empty_columns(frame: pd.DataFrame, plan: Plan) -> list[str]:
+    """The columns the chart places on a measure or time axis that hold a missing value."""
+    out = []
+    for enc in plan.encodings.values():
+        for column in enc.measures or (enc.column,):
+            if enc.type != "nominal" and column in frame.columns and frame[column].isna().any():
+                out.append(column)
+    return out
 
 
 def _options(plan: Plan, options: ChartOptions) -> dict[str, Any]:

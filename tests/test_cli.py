@@ -488,15 +488,28 @@ def test_render_honours_the_axis_picks(capsys: pytest.CaptureFixture[str], tmp_p
     ]
 
 
-def test_render_of_a_table_writes_nothing_and_exits_1(
+def test_render_of_a_table_writes_the_table_and_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out_file = tmp_path / "inventory.png"
     assert main(["render", str(EXAMPLES / "host_inventory.json"), "-o", str(out_file)]) == 1
-    assert not out_file.exists()
+    assert out_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
+        f"wrote {out_file}: a table of host_inventory, not a chart. No column is declared "
+        "number: hostname is string, os is string, datacenter is string, multipath_enabled is "
+        "boolean, in_maintenance is boolean.\n"
+    )
+
+
+def test_render_of_a_table_as_a_spec_writes_nothing_and_exits_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "inventory.json"
+    assert main(["render", str(EXAMPLES / "host_inventory.json"), "-o", str(out_file)]) == 1
+    assert not out_file.exists()
+    assert capsys.readouterr().err == (
         f"chartkit render: no chart for host_inventory, so {out_file} was not written: the view "
         "is a table, not a chart. No column is declared number: hostname is string, os is "
         "string, datacenter is string, multipath_enabled is boolean, in_maintenance is boolean.\n"

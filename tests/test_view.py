@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +24,8 @@ from chartkit import (
     vegalite_type,
     view,
 )
-from chartkit.charts import PALETTE
+from chartkit._caption import CAPTION_COLOR, captioned
+from chartkit.charts import PALETTE, spec_to_png, spec_to_svg
 
 LUN_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},
@@ -547,10 +553,15 @@ def test_save_writes_png_svg_offline_html_and_the_spec(tmp_path: Any) -> None:
         v.save(tmp_path / "c.pdf")
 
 
-def test_a_table_has_nothing_to_save_and_says_why(tmp_path: Any) -> None:
+def test_a_table_has_no_spec_to_save_and_says_why(tmp_path: Any) -> None:
     v = view([{"a": "x"}], {"a": "string"})
-    with pytest.raises(ChartkitError, match="this view is a table, so there is no PNG: No column"):
-        v.save(tmp_path / "t.png")
+    with pytest.raises(
+        ChartkitError,
+        match=r"this view is a table, so there is no spec \(save the table as \.png, \.svg or "
+        r"\.html\): No column",
+    ):
+        v.save(tmp_path / "t.json")
+    assert not (tmp_path / "t.json").exists()
 
 
 def test_the_notebook_bundle_is_vegalite_with_a_png_fallback() -> None:
@@ -677,3 +688,179 @@ def test_a_date_axis_with_aware_times_is_titled_utc_and_a_naive_one_is_not() -> 
     naive = [{"ts": "2024-05-13T02:00:00", "v": 1.0}, {"ts": "2024-05-14", "v": 2.0}]
     assert encoding(view(aware, {"ts": "date", "v": "number"}), "x")["title"] == "ts (UTC)"
     assert encoding(view(naive, {"ts": "date", "v": "number"}), "x")["title"] == "ts"
+
+
+# --- the picture tells the truth on its own (issue 20 item 3) ---
+
+LUN_LEFT_OUT = '1 of 3 rows is left out: logical_unit_number holds string (first: "")'
+
+
+def _svg_texts(svg: str) -> list[str]:
+    """The text the SVG draws, line by line (a ``<tspan>`` each in a text of several), unescaped."""
+    lines = []
+    for body in re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S):
+        spans = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", body)
+        lines.extend(spans if spans else [body])
+    return [html.unescape(t) for t in lines]
+
+
+def _png_height(png: bytes) -> int:
+    return int.from_bytes(png[20:24], "big")
+
+
+def test_an_export_of_a_chart_that_leaves_rows_out_says_so_on_the_image(tmp_path: Path) -> None:
+    v = view(LUN_ROWS, LUN_DECL, tool="host_group_mappings")
+    assert v.left_out == 1
+    assert v.caption == (LUN_LEFT_OUT,)
+    title = v.exported_spec()["title"]
+    assert title["subtitle"] == [LUN_LEFT_OUT]
+    assert title["subtitleColor"] == CAPTION_COLOR
+    assert title["text"] == v.spec["title"]  # the chart's own title stays
+    assert LUN_LEFT_OUT in _svg_texts(v.to_svg())
+    assert json.dumps(LUN_LEFT_OUT)[1:-1] in v.to_html()  # the page's spec, as JSON text
+    assert json.loads(v.save(tmp_path / "c.json").read_text())["title"]["subtitle"] == [
+        LUN_LEFT_OUT
+    ]
+    # the PNG is drawn from the captioned spec: a line taller than the bare chart
+    assert _png_height(v.to_png(scale=1)) > _png_height(spec_to_png(v.spec, scale=1))
+    assert not isinstance(v.spec.get("title"), dict)  # View.spec itself is left as drawn
+
+
+def test_the_lun_incident_at_scale_names_its_count_on_the_image() -> None:
+    rows = [
+        {
+            "logical_unit_number": "" if i * 7919 % 10_000 < 2_094 else i % 64,
+            "host_group": f"vdi-{i % 5}",
+        }
+        for i in range(10_000)
+    ]
+    blank = sum(r["logical_unit_number"] == "" for r in rows)
+    assert blank == 2_094
+    v = view(rows, LUN_DECL, x="host_group", y="logical_unit_number")
+    line = '2,094 of 10,000 rows are left out: logical_unit_number holds string (first: "")'
+    assert v.caption == (line,)
+    assert line in _svg_texts(v.to_svg())
+
+
+def test_a_flagged_column_the_chart_does_not_draw_is_said_on_the_image() -> None:
+    rows = [{**r, "gb": float(i + 1)} for i, r in enumerate(LUN_ROWS)]
+    v = view(rows, {**LUN_DECL, "gb": "number"}, x="host_group", y="gb")
+    assert v.left_out == 0
+    assert v.caption == ("The check also flagged logical_unit_number, not drawn.",)
+    assert v.caption[0] in _svg_texts(v.to_svg())
+
+
+def test_a_chart_that_places_every_row_exports_its_spec_as_is() -> None:
+    v = view(_series(20), {"ts": "date", "region": "string", "p95": "number"})
+    assert v.caption == ()
+    assert v.exported_spec() == v.spec
+
+
+def test_rows_with_no_value_are_said_for_the_column_that_holds_none() -> None:
+    rows = [{"a": 1, "b": 2}, {"a": 2, "b": 5}, {"a": 3, "b": None}]
+    v = view(rows, {"a": "number", "b": {"type": "number", "nullable": True}}, x="a", y="b")
+    assert v.caption == ("1 of 3 rows is left out: no value in b",)
+
+
+def test_names_from_data_on_the_image_are_capped_and_shown_as_text() -> None:
+    name = "<b>lun\x07</b>" + "x" * 100
+    rows = [{name: "", "g": "a"}, {name: 3, "g": "a"}, {name: 5, "g": "b"}]
+    v = view(rows, {name: "number", "g": "string"}, x="g", y=name)
+    shown_name = "<b>lun\\x07</b>" + "x" * 26 + "… (114 characters)"
+    assert v.caption == (
+        f"1 of 3 rows is left out: {shown_name} holds string",
+        '(first: "")',
+    )  # wrapped at 100 characters a line
+    svg = v.to_svg()
+    assert set(v.caption) <= set(_svg_texts(svg))
+    assert "<b>" not in svg and "\x07" not in svg
+
+
+def test_a_chart_without_a_title_carries_the_caption_as_its_title() -> None:
+    v = view(LUN_ROWS, LUN_DECL)
+    bare = {k: val for k, val in v.spec.items() if k != "title"}
+    title = captioned(bare, v.caption)["title"]
+    assert title["text"] == [LUN_LEFT_OUT]
+    assert title["fontWeight"] == "normal"
+    assert LUN_LEFT_OUT in _svg_texts(spec_to_svg(captioned(bare, v.caption)))
+
+
+# --- below the chart threshold: a table, with its reason (issue 20 item 7) ---
+
+SPEC_TWO_ROWS = [
+    {"logical_unit_number": "", "host_group": "vdi-a"},
+    {"logical_unit_number": 3, "host_group": "vdi-a"},
+]
+SINGLE_MARK = (
+    "logical_unit_number is declared number and is the only measure, with 1 distinct value: a "
+    "bar counting the rows of each — but that chart would hold a single mark, and so would "
+    "every other chart its declared types allow; a single mark is not a chart, so the rows are "
+    "shown as a table."
+)
+TWO_ROWS_FOOTER = "2 rows, 2 columns. In red: 1 value not of the declared type."
+
+
+def test_a_result_too_small_for_a_chart_exports_as_a_table_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    v = view(SPEC_TWO_ROWS, LUN_DECL, tool="host_group_mappings")
+    assert (v.kind, v.reason) == ("table", SINGLE_MARK)
+    svg = v.save(tmp_path / "t.svg").read_text(encoding="utf-8")
+    texts = _svg_texts(svg)
+    assert " ".join(texts[:3]) == SINGLE_MARK  # the reason, wrapped above the rows
+    assert texts[3:] == [
+        "logical_unit_number", "declared number", "host_group", "declared string",
+        '""', "vdi-a", "3", "vdi-a", TWO_ROWS_FOOTER,
+    ]  # fmt: skip
+    assert '<text x="24" y="133" fill="#b91c1c" font-weight="bold">&quot;&quot;</text>' in svg
+    assert f"<title>{html.escape(SINGLE_MARK)}</title>" in svg
+    png = v.save(tmp_path / "t.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and _png_height(png) > 300
+    page = v.save(tmp_path / "t.html").read_text(encoding="utf-8")
+    assert f"<p class='reason'>{html.escape(SINGLE_MARK)}</p>" in page
+    assert "<td class='offends'>&quot;&quot;</td><td>vdi-a</td>" in page
+    assert f"<p class='footer'>{TWO_ROWS_FOOTER}</p>" in page
+    assert "<script" not in page
+
+
+def test_the_spec_example_rendered_from_the_cli_writes_its_table(tmp_path: Path) -> None:
+    source = tmp_path / "mappings.json"
+    source.write_text(
+        json.dumps({"tool": "host_group_mappings", "rows": SPEC_TWO_ROWS,
+                    "resultColumns": LUN_DECL}),
+        encoding="utf-8",
+    )  # fmt: skip
+    for suffix in (".png", ".svg", ".html"):
+        out = tmp_path / f"chart{suffix}"
+        done = subprocess.run(
+            [sys.executable, "-m", "chartkit", "render", str(source), "-o", str(out)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 1  # not a chart: scripts that need one still see it
+        assert done.stdout == ""
+        assert done.stderr.splitlines()[0] == (
+            f"wrote {out}: a table of host_group_mappings, not a chart. {SINGLE_MARK}"
+        )
+        assert out.stat().st_size > 500
+    assert _svg_texts((tmp_path / "chart.svg").read_text(encoding="utf-8"))[-1] == TWO_ROWS_FOOTER
+
+
+def test_a_table_export_escapes_and_caps_what_the_tool_returned() -> None:
+    name = "<img src=x onerror=alert(1)>\x1b[31m"
+    rows = [{name: f"<script>alert({i})</script>" + "y" * 60, "n": "x"} for i in range(40)]
+    v = view(rows, {name: "string", "n": "string"})
+    assert v.kind == "table"
+    page, svg = v.to_html(), v.to_svg()
+    for text in (page, svg):
+        assert "<script" not in text and "<img" not in text and "\x1b" not in text
+    texts = _svg_texts(svg)
+    assert "&lt;img src=x onerror=alert(1)&gt;\\x1b[31m" in page
+    assert texts[-1] == "40 rows, 2 columns; the first 30 rows and 2 columns shown."
+    assert "<script>alert(0)</script>yyyyyyyyyyyyyyy… (85 characters)" in texts
+
+
+def test_a_refused_view_has_nothing_to_export(tmp_path: Path) -> None:
+    v = view(LUN_ROWS, LUN_DECL, mode="enforce")
+    with pytest.raises(ChartkitError, match="this view was refused, so there is no PNG"):
+        v.save(tmp_path / "r.png")
+    assert not (tmp_path / "r.png").exists()
