@@ -30,7 +30,7 @@ from chartkit._isodate import engine_pattern
 from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, verdict
 from chartkit.check import ColumnViolation
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.engines import EngineReading, query_errors
+from chartkit.engines import EngineReading, native_frame, query_errors
 from chartkit.errors import ChartkitError
 from chartkit.rowset import RowsetReading
 
@@ -249,7 +249,7 @@ def _native_types(reading: EngineReading) -> dict[str, str]:
         return {c: str(t) for c, t in reading.native.collect_schema().items()}
     if reading.engine != "duckdb":
         return {}
-    rel = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    rel = native_frame(reading)
     return {c: str(t).strip('"') for c, t in zip(rel.columns, rel.types, strict=True)}
 
 
@@ -313,7 +313,7 @@ def _own_names(reading: EngineReading, refs: Mapping[str, str]) -> Any:
     pyarrow position, a Spark position (``toDF``: ``a.b`` would be a struct field), an Ibis
     name — and never again as query text or a pattern.
     """
-    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    native = native_frame(reading)
     position = {name: k for k, name in enumerate(reading.columns)}
     with query_errors(reading, "select the declared columns"):
         if reading.engine == "duckdb":

@@ -1,11 +1,11 @@
 """Frames that stay in their engine: the door they come in by, and tables opened from files.
 
-A polars DataFrame or LazyFrame, a pyarrow Table, a DuckDB relation, a PySpark DataFrame or
-an Ibis table is read as an ``EngineReading``: its schema and row count, never its rows. The
-check (``chartkit._frame_check``) and the chart's aggregation (``chartkit._pushdown``) run as
-queries on it through narwhals, so only counts, first offenders and at most ``max_points``
-aggregated rows leave the engine. pandas frames keep their own path (they are in memory
-already).
+A polars DataFrame or LazyFrame, a pyarrow Table, a DuckDB relation, a PySpark DataFrame
+(classic, or a Spark Connect client's) or an Ibis table is read as an ``EngineReading``: its
+schema and row count, never its rows. The check (``chartkit._frame_check``) and the chart's
+aggregation (``chartkit._pushdown``) run as queries on it through narwhals, so only counts,
+first offenders and at most ``max_points`` aggregated rows leave the engine. pandas frames
+keep their own path (they are in memory already).
 
 ``open_table(path)`` opens a Parquet, CSV or JSON-lines file as a DuckDB relation — embedded
 DuckDB, no server — without reading it into Python.
@@ -31,6 +31,7 @@ __all__ = [
     "TextTable",
     "head",
     "missing_extra",
+    "native_frame",
     "open_table",
     "query_errors",
     "read_engine_frame",
@@ -92,7 +93,7 @@ def _engine_of(value: object) -> str | None:
         return "pyarrow" if type(value).__name__ == "Table" else None
     if module == "duckdb":
         return "duckdb" if "Relation" in type(value).__name__ else None
-    if module == "pyspark":
+    if module == "pyspark":  # classic and Spark Connect (pyspark.sql.connect.dataframe) alike
         return "pyspark" if type(value).__name__ == "DataFrame" else None
     if module == "ibis":
         return "ibis" if type(value).__name__ == "Table" else None
@@ -145,6 +146,16 @@ def read_engine_frame(value: object) -> EngineReading | None:
     return EngineReading(
         total=total, native=value, engine=engine, lazy=lazy, schema=schema, csv_text=csv_text
     )
+
+
+def native_frame(reading: EngineReading) -> Any:
+    """The engine's own frame the queries run on: a CSV's DuckDB relation, else ``native``.
+
+    Asked by type, never by ``hasattr(native, "relation")``: a Spark Connect DataFrame answers
+    every attribute name with a Column.
+    """
+    native = reading.native
+    return native.relation if isinstance(native, TextTable) else native
 
 
 def missing_extra(engine: str, exc: ModuleNotFoundError) -> MissingExtraError:

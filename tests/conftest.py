@@ -1,8 +1,12 @@
-"""Shared fixtures: the spec's worked example, and a way to make a declared tool result."""
+"""Shared fixtures: the spec's worked example, a way to make a declared tool result, and a real
+Spark session in each of its two modes (classic and Spark Connect)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -38,3 +42,70 @@ def mappings() -> Callable[..., ToolResult]:
         )
 
     return make
+
+
+SPARK_MODES = ("classic", "connect")
+"""How ``spark_session`` reaches Spark: classic local mode, and Spark Connect."""
+
+
+@pytest.fixture(scope="session", params=SPARK_MODES)
+def spark_session(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A real Spark session, once per mode: a test that asks for it runs twice.
+
+    ``[classic]``: PySpark in local mode, the JVM driven from this process. ``[connect]``: a
+    real Spark Connect server on loopback (``SparkSession.builder.remote("local[2]")`` starts
+    one, on an ephemeral port) and a gRPC client whose DataFrames are
+    ``pyspark.sql.connect.dataframe.DataFrame`` — the way a cluster is reached. PySpark allows
+    one mode per process at a time, so the classic session is stopped before the Connect one
+    starts (pytest runs every ``[classic]`` test first), and stopping the Connect session stops
+    its server and clears the mode. Both: UTC session time zone, one shuffle partition.
+
+    Skipped without pyspark or a Java runtime, except in CI (``.ci/run`` installs both), where
+    a skip would hide a broken setup.
+    """
+    session = _spark(request.param)
+    yield session
+    session.stop()
+    if request.param == "connect":
+        for name in _CONNECT_ENVIRONMENT:
+            os.environ.pop(name, None)
+
+
+_CONNECT_ENVIRONMENT = (
+    "SPARK_TESTING",  # read by PySpark: the server binds an ephemeral port, the client asks it
+    "PYSPARK_REMOTE_INIT_CONF_LEN",
+    "PYSPARK_REMOTE_INIT_CONF_0",
+    "SPARK_CONNECT_AUTHENTICATE_TOKEN",
+)
+
+
+def _spark(mode: str) -> Any:
+    in_ci = os.environ.get("CI") == "true"
+    if in_ci:  # CI installs both: a skip there would hide a broken setup
+        import pyspark  # noqa: F401
+
+        assert shutil.which("java") or os.environ.get("JAVA_HOME"), ".ci/run installs Java"
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime (.ci/run installs one)")
+    if mode == "connect":
+        pytest.importorskip("grpc", reason="Spark Connect needs pyspark[connect]")
+    from pyspark.sql import SparkSession
+
+    static = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false"}
+    runtime = {"spark.sql.shuffle.partitions": "1", "spark.sql.session.timeZone": "UTC"}
+    builder = SparkSession.builder.appName(f"chartkit-tests-{mode}")
+    if mode == "classic":
+        builder = builder.master("local[1]")
+        for key, value in static.items():
+            builder = builder.config(key, value)
+    else:
+        # The server's own (static) settings go by PySpark's start-up variables: set on the
+        # builder, the client would try to change them at run time and warn.
+        os.environ["SPARK_TESTING"] = "1"
+        os.environ["PYSPARK_REMOTE_INIT_CONF_LEN"] = "1"
+        os.environ["PYSPARK_REMOTE_INIT_CONF_0"] = json.dumps(static)
+        builder = builder.remote("local[2]")
+    for key, value in runtime.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()

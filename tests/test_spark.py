@@ -1,15 +1,15 @@
-"""Spark for real: PySpark in local mode finds what DuckDB finds on the same data.
+"""Spark for real, in both of its modes: what DuckDB and the rows find, Spark finds.
 
-One session for the module (the JVM starts once, ~10-20 s) and few queries: the check over a
-handful of columns and declarations, compared with DuckDB's findings and the rows' own.
+Each test runs twice, through the ``spark_session`` fixture (tests/conftest.py): ``[classic]``,
+PySpark in local mode, and ``[connect]``, a real Spark Connect server on loopback reached by
+its gRPC client (``pyspark.sql.connect.dataframe.DataFrame``), the way a cluster is reached.
+One session per mode (each JVM start takes 10-20 s) and few queries: the check over a handful
+of columns and declarations, the chart's rows, and the date rule's regex in Java.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import duckdb
@@ -18,15 +18,7 @@ from test_dataframes import assert_same
 
 from chartkit import check_columns
 
-if os.environ.get("CI") == "true":  # CI installs both: a skip there would hide a broken setup
-    import pyspark  # noqa: F401
-
-    assert shutil.which("java") or os.environ.get("JAVA_HOME"), ".ci/run installs a Java runtime"
-pytest.importorskip("pyspark")
-if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-    pytest.skip("Spark needs a Java runtime (.ci/run installs one)", allow_module_level=True)
-
-from pyspark.sql import SparkSession
+pytest.importorskip("pyspark")  # in CI the fixture refuses to skip (.ci/run installs Spark)
 
 ROWS: list[dict[str, Any]] = [
     {"lun": 0, "capacity_gb": 8.5, "host_group": "vdi-a", "seen": "2024-01-05", "at": None},
@@ -47,22 +39,8 @@ DECLARED = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def spark() -> Iterator[SparkSession]:
-    session = (
-        SparkSession.builder.master("local[1]")
-        .appName("chartkit-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    yield session
-    session.stop()
-
-
-def test_spark_finds_what_duckdb_and_the_rows_find(spark: SparkSession) -> None:
-    frame = spark.createDataFrame([tuple(r.values()) for r in ROWS], SCHEMA)
+def test_spark_finds_what_duckdb_and_the_rows_find(spark_session: Any) -> None:
+    frame = spark_session.createDataFrame([tuple(r.values()) for r in ROWS], SCHEMA)
     import polars as pl
 
     table = pl.DataFrame(ROWS, schema={"lun": pl.Int64, "capacity_gb": pl.Float64,
@@ -78,7 +56,7 @@ def test_spark_finds_what_duckdb_and_the_rows_find(spark: SparkSession) -> None:
         assert in_spark  # every declaration here breaks something
 
 
-def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
+def test_spark_draws_the_chart_rows_duckdb_draws(spark_session: Any) -> None:
     """Over max_points, both engines bucket the line themselves; the points that leave agree."""
     import polars as pl
 
@@ -89,7 +67,7 @@ def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
         (start + dt.timedelta(minutes=i), None if i % 97 == 0 else float(i % 50), f"vdi-{i % 3}")
         for i in range(3000)
     ]
-    frame = spark.createDataFrame(rows, "at timestamp_ntz, gb double, host string")
+    frame = spark_session.createDataFrame(rows, "at timestamp_ntz, gb double, host string")
     table = pl.DataFrame(rows, schema=["at", "gb", "host"], orient="row").to_arrow()
     con = duckdb.connect()
     con.register("t", table)
@@ -103,7 +81,7 @@ def test_spark_draws_the_chart_rows_duckdb_draws(spark: SparkSession) -> None:
     ]
 
 
-def test_spark_computes_the_chart_options_pandas_computes(spark: SparkSession) -> None:
+def test_spark_computes_the_chart_options_pandas_computes(spark_session: Any) -> None:
     """Bars of a sum per category with facets, and a histogram: the rows pandas draws."""
     import pandas as pd
     from test_engines import same_view
@@ -114,7 +92,7 @@ def test_spark_computes_the_chart_options_pandas_computes(spark: SparkSession) -
         (float(i % 50) if i % 97 else None, f"vdi-{i % 3}", "ns"[i % 2], (i * 7) % 101)
         for i in range(3000)
     ]
-    frame = spark.createDataFrame(rows, "gb double, host string, site string, n long")
+    frame = spark_session.createDataFrame(rows, "gb double, host string, site string, n long")
     pandas = pd.DataFrame(rows, columns=["gb", "host", "site", "n"])
     declared = {"gb": "number", "host": "string", "site": "string", "n": "number"}
     for picks in ({"x": "host", "facet": "site", "aggregate": "sum"}, {"x": "n"}):
@@ -124,7 +102,7 @@ def test_spark_computes_the_chart_options_pandas_computes(spark: SparkSession) -
         assert any("computed in pyspark" in n for n in in_spark.notes)
 
 
-def test_java_regex_judges_date_strings_as_python_does(spark: SparkSession) -> None:
+def test_java_regex_judges_date_strings_as_python_does(spark_session: Any) -> None:
     """Spark matches the date pattern with java.util.regex: the same verdicts, string by string."""
     from pyspark.sql import functions as F
     from test_isodate import EDGE_CASES, corpus
@@ -133,7 +111,20 @@ def test_java_regex_judges_date_strings_as_python_does(spark: SparkSession) -> N
 
     texts = [s for s in EDGE_CASES + corpus(23, 3_000) if s.isascii() or s.isprintable()]
     texts = [s for s in texts if not any(0xD800 <= ord(c) < 0xE000 for c in s)]
-    frame = spark.createDataFrame([(i, s) for i, s in enumerate(texts)], "i long, s string")
+    frame = spark_session.createDataFrame([(i, s) for i, s in enumerate(texts)], "i long, s string")
     got = frame.select("i", F.col("s").rlike(engine_pattern()).alias("ok")).collect()
     verdicts = [ok for _, ok in sorted((r["i"], r["ok"]) for r in got)]
     assert verdicts == [is_iso(s) for s in texts]
+
+
+def test_each_mode_is_the_spark_it_names(
+    spark_session: Any, request: pytest.FixtureRequest
+) -> None:
+    """[connect] is a Spark Connect DataFrame through chartkit's door, not classic in disguise."""
+    from chartkit import read_rowset
+
+    mode = request.node.callspec.params["spark_session"]
+    frame = spark_session.createDataFrame([(0, "vdi-a"), (3, "vdi-b")], "lun long, host string")
+    assert type(frame).__module__ == f"pyspark.sql.{mode}.dataframe"
+    reading = read_rowset(frame)
+    assert (reading.engine, reading.total, reading.columns) == ("pyspark", 2, ("lun", "host"))

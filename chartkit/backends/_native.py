@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import pandas as pd
 
-from chartkit.engines import EngineReading, query_errors
+from chartkit.engines import EngineReading, native_frame, query_errors
 from chartkit.errors import ChartkitError
 from chartkit.rowset import narwhals_to_pandas
 
@@ -60,7 +60,7 @@ def positional(reading: EngineReading) -> Any:
     DuckDB's positional references, polars' ``nth``, pyarrow's and Spark's column lists."""
     import narwhals as nw
 
-    native = reading.native.relation if hasattr(reading.native, "relation") else reading.native
+    native = native_frame(reading)
     new = list(aliases(reading).values())
     if reading.engine == "duckdb":
         native = native.project(", ".join(f"#{i + 1} AS {n}" for i, n in enumerate(new)))
