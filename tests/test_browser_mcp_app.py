@@ -384,7 +384,10 @@ def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_mode
     assert frame.evaluate(children) == ["behind-title", "behind-summary", "rows", "behind-context"]
     if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):  # docs/drill-down.md's picture
         drill.page.set_viewport_size({"width": 900, "height": 1800})  # the whole iframe painted
-        drill.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app-drill.png"))
+        top = drill.page.locator("#apps iframe").bounding_box()
+        end = frame.locator("section.behind").bounding_box()
+        clip = {**top, "height": end["y"] + end["height"] + 16 - top["y"]}  # chart to rows
+        drill.page.screenshot(path=str(Path(shots) / "mcp-app-drill.png"), clip=clip)
     assert drill.model_context == [
         {
             "content": [{"type": "text", "text": expected["modelContext"]}],
