@@ -159,6 +159,8 @@ def _engine_view(
         frame = plan.data  # the counts that left the engine, not the stand-in they replaced
     # the rows the chart does not place, so View.state says "rows left out" as in pandas
     placed = reduced.placed if isinstance(reduced, _Reduced) else None
+    if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
+        plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return _view_of_plan(
         result, outcome, plan, frame, chart_args["options"], notes=notes,
         left_out=None if placed is None else reading.total - placed,
@@ -439,6 +441,7 @@ class _Reduced:
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     period: str | None = None  # the line's time bucket, as decide.py names it
+    seconds: int | None = None  # … and its length (chartkit.selection reads it from the View)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
 
 
@@ -844,6 +847,7 @@ def _lines(
         how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
         period=f"{_duration(seconds)} bucket" if unit is None and seconds else None,
+        seconds=seconds if unit is None and seconds else None,
         placed=count,
     )  # fmt: skip
 

@@ -309,14 +309,15 @@ class RowsPage:
     """One page of the rows behind a selection, with each row's offending cells.
 
     ``rows`` holds the page's rows as the tool sent them (every column); ``index`` their
-    positions in the result; ``offending`` per row the columns whose cell breaks the
+    positions in the result (None for rows read in an engine, which keeps no row order);
+    ``offending`` per row the columns whose cell breaks the
     declaration; ``offenders`` per declared column the offending cells among all ``total``
     rows behind the selection (not just this page).
     """
 
     selection: Selection
     rows: pd.DataFrame = field(repr=False)
-    index: tuple[int, ...]
+    index: tuple[int, ...] | None
     offending: tuple[tuple[str, ...], ...]
     offenders: Mapping[str, int]
     total: int
@@ -340,7 +341,7 @@ class RowsPage:
         return {
             "selection": self.selection.to_dict(),
             "rows": rows,
-            "index": list(self.index),
+            "index": None if self.index is None else list(self.index),
             "offending": [list(o) for o in self.offending],
             "offenders": dict(self.offenders),
             "total": self.total,
@@ -373,10 +374,9 @@ def rows_behind(
 
     reading = read_engine_frame(view.result.rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):
-        raise ChartkitError(
-            f"the rows of this {reading.engine} result stayed in {reading.engine}; the rows "
-            "behind a mark are not yet read there"
-        )
+        from chartkit._drill import engine_rows_behind  # the rows stayed in their engine
+
+        return engine_rows_behind(view, reading, selection, page=page, page_size=page_size)
     frame = view.frame  # the rows in memory (an engine frame collected whole: the same rows)
     cells = _Cells(frame)
     chosen = np.flatnonzero(cells.mask(selection))
