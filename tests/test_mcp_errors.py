@@ -62,10 +62,12 @@ def test_a_tool_that_hangs_over_stdio_is_told_apart_from_a_server_that_never_sta
 ) -> None:
     script = tmp_path / "stuck_server.py"
     script.write_text(HANGING_TOOL_SERVER, encoding="utf-8")
+    # The timeout covers the server's start too: 20 s lets a loaded 2-core machine (several
+    # test runs at once) start Python and the SDK, where 5 s once ran out before the handshake.
     with pytest.raises(MCPCallError) as hung:
-        call_tool_sync([sys.executable, str(script)], "mappings", timeout=5)
+        call_tool_sync([sys.executable, str(script)], "mappings", timeout=20)
     assert str(hung.value) == (
-        "MCP tool 'mappings' on server 'stuck-array' did not answer within 5 s. The server is "
+        "MCP tool 'mappings' on server 'stuck-array' did not answer within 20 s. The server is "
         "up — it answered the handshake and listed its tools — so the tool itself hangs or is "
         "slow; pass a longer timeout, or fix the tool."
     )

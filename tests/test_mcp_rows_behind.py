@@ -351,3 +351,25 @@ def test_a_bad_request_is_a_tool_error_saying_what_and_how(
     answer = talk(chart_server.build_server(), conversation)
     assert answer.is_error is True
     assert answer.content[0].text == f"Error executing tool {ROWS_BEHIND_TOOL}: {message}"
+
+
+def test_a_chart_tool_answering_an_engine_frame_drills_into_it_too() -> None:
+    pl = pytest.importorskip("polars")
+    apps = Apps()
+
+    @chart_tool(apps, {"region": "string", "p95_ms": "number"})
+    def latency() -> Any:
+        return pl.DataFrame({"region": ["eu", "eu", "us"], "p95_ms": [41.5, 12.5, 77.25]})
+
+    server = MCPServer("latency", extensions=[apps])
+
+    async def conversation(s: Session) -> Any:
+        drawn = await s.client.call_tool("latency", {})
+        return await s.behind(handle_of(drawn), {"datum": EU})
+
+    chunk = talk(server, conversation).structured_content
+    assert (chunk["total"], chunk["next"]) == (2, None)
+    assert chunk["rows"] == [
+        {"index": 0, "cells": ["eu", 41.5], "offending": []},
+        {"index": 1, "cells": ["eu", 12.5], "offending": []},
+    ]
