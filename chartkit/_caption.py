@@ -53,8 +53,9 @@ def caption_lines(
     findings: Iterable[Finding],
     empty: Iterable[str] | None = None,
 ) -> tuple[str, ...]:
-    """The caption of a chart: what it leaves out and why, then the flagged columns it reads
-    or does not draw. Empty when the chart places every row and no column has a finding.
+    """The caption of a chart: the rows it leaves out and why, the categories a top-N cut
+    leaves out, then the flagged columns it reads or does not draw. Empty when the chart shows
+    every row and no column has a finding.
 
     ``empty``, when known, names the columns read that hold a missing value: a ``no-value``
     note names them (its own column is only the first placed).
@@ -88,6 +89,13 @@ def caption_lines(
         counted = f"{left_out:,} of {total:,} rows" if total else f"{left_out:,} rows"
         what = f"{counted} {'is' if left_out == 1 else 'are'} left out"
         text.append(f"{what}: {'; '.join(dict.fromkeys(parts))}" if parts else what)
+    for note in facts:  # bars cut to the top categories: the others are not on the image
+        values, shown = note.count("values"), note.count("shown")
+        if note.kind == "top" and note.column is not None and values and shown:
+            text.append(
+                f"{shown:,} of {values:,} values of {_name(note.column)} are shown; the other "
+                f"{values - shown:,} are left out."
+            )
     flagged = list(dict.fromkeys(f.column for f in findings))
     drawn = [c for c in flagged if c in read and c not in named]
     if drawn:

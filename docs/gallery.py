@@ -3,7 +3,11 @@
 For each bundled example (``chartkit/examples/*.json``), the chart chartkit opens on and every
 alternative the declared types allow, each rendered offline to a PNG in ``docs/gallery/``, and
 ``docs/gallery.md`` listing them with their reasons, refusals and notes — so a reader sees what
-chartkit draws, and why, without running anything. Nothing in it is written by hand.
+chartkit draws, and why, without running anything. Then the benchmark of real data
+(``bench/datasets/``: the datasets ``vega_datasets`` ships offline): each dataset's default, its
+picture, what the Vega-Lite or Altair gallery draws for the same data, and whether the default
+is acceptable by ``bench/datasets/criteria.py`` (and if not, why). Nothing in it is written by
+hand.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +23,10 @@ from chartkit import View, view
 from chartkit.explorer._logic import examples
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.datasets import DATASETS, dataset, judged  # noqa: E402
+
 SCALE = 1.0  # PNG pixels per spec pixel: one-to-one keeps the repository light
 
 
@@ -59,6 +68,59 @@ def _drawn(shown: View, png: str, folder: Path, lead: str) -> list[str]:
     return lines
 
 
+def _declared(result_columns: dict[str, Any]) -> str:
+    parts = []
+    for name, declared in result_columns.items():
+        kind = declared if isinstance(declared, str) else declared["type"]
+        nullable = isinstance(declared, dict) and declared.get("nullable")
+        parts.append(f"{name} {kind}{' (nullable)' if nullable else ''}")
+    return ", ".join(parts)
+
+
+def _datasets(folder: Path) -> list[str]:
+    """The benchmark of real data: each dataset's default, its picture and its verdict."""
+    verdicts = {name: judged(name) for name in DATASETS}
+    good = sum(v.acceptable for _, v in verdicts.values())
+    lines = [
+        "## Real data: the datasets vega\\_datasets ships",
+        "",
+        "The benchmark of issue 20 (`bench/datasets/`, `bench/gallery.py`): each dataset "
+        "`vega_datasets` ships offline, as its tool returns it, with the declaration its author "
+        "would write; what the Vega-Lite or Altair gallery draws for the same data; chartkit's "
+        "default; and whether that default is acceptable by the properties in "
+        "`bench/datasets/criteria.py` (a scatter for two measures and no date, a line split "
+        "only by an entity, axes not forced to zero, log scales as points, a time axis that "
+        "fits the width, the default independent of the rows' key order, …). "
+        f"**{good} of {len(verdicts)} defaults are acceptable.**",
+        "",
+        "| dataset | rows | chartkit's default | acceptable |",
+        "|---|---:|---|---|",
+    ]
+    for name, (shown, verdict) in verdicts.items():
+        mark = shown.mark if shown.kind == "chart" else shown.kind
+        picks = ", ".join(
+            f"{ch}={e.aggregate}({e.column})" if e.aggregate else f"{ch}={e.column}"
+            for ch, e in shown.encodings.items()
+        )
+        ok = "yes" if verdict.acceptable else "no"
+        rows = len(dataset(name).rows)
+        lines.append(f"| [{name}](#data-{name}) | {rows:,} | {mark}: {_md(picks)} | {ok} |")
+    lines.append("")
+    for name, (shown, verdict) in verdicts.items():
+        ds = dataset(name)
+        lines += [f"### data-{name}", "", _md(ds.description), ""]
+        lines += [f"**Declared** (`{ds.tool}`): {_md(_declared(ds.result_columns))}", ""]
+        if ds.gallery is not None:
+            where = f"`{ds.gallery['repo']}`: `{ds.gallery['spec']}`"
+            lines += [f"**The gallery draws** ({where}): {_md(ds.gallery['draws'])}", ""]
+        else:
+            lines += [f"**No gallery chart; an analyst draws**: {_md(ds.analyst or '')}", ""]
+        verdict_text = "acceptable" if verdict.acceptable else f"not acceptable — {verdict.why_not}"
+        lines += [f"**Verdict**: {_md(verdict_text)}", ""]
+        lines += _drawn(shown, f"data-{name}.png", folder, "chartkit's default")
+    return lines
+
+
 def _write_png(path: Path, png: bytes) -> None:
     """The PNG with its colours in a 256-entry palette (flat charts lose nothing): ~4x smaller."""
     from PIL import Image  # Pillow comes with Streamlit (the dev extra)
@@ -89,6 +151,7 @@ def main() -> None:
             continue  # a run (.jsonl) is many results; the gallery shows one result each
         data = json.loads(example.path.read_text(encoding="utf-8"))
         lines += _section(example.name, data, folder)
+    lines += _datasets(folder)
     (args.out / "gallery.md").write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
 
 

@@ -215,3 +215,27 @@ def test_a_table_is_not_an_acceptable_default() -> None:
 def test_every_property_is_named_once() -> None:
     names = [p.name for p in PROPERTIES]
     assert len(names) == len(set(names)) == 11
+
+
+def _md(text: str) -> str:
+    out = text.replace("\\", "\\\\")
+    for ch in "`*_[]<>|#":
+        out = out.replace(ch, f"\\{ch}")
+    return out
+
+
+def test_the_gallery_page_shows_each_dataset_with_its_verdict_as_the_code_says_it() -> None:
+    """docs/gallery.md is what ``make gallery`` writes: each dataset's default, picture, verdict."""
+    text = (REPO / "docs" / "gallery.md").read_text(encoding="utf-8")
+    verdicts = {name: judged(name) for name in DATASETS}
+    good = sum(v.acceptable for _, v in verdicts.values())
+    assert f"**{good} of {len(DATASETS)} defaults are acceptable.**" in text, "run make gallery"
+    for name, (shown, verdict) in verdicts.items():
+        assert f"### data-{name}\n" in text
+        said = "acceptable" if verdict.acceptable else f"not acceptable — {verdict.why_not}"
+        assert f"**Verdict**: {_md(said)}\n" in text, f"run make gallery ({name})"
+        assert f"**chartkit's default** ({shown.kind}): {_md(shown.reason)}" in text
+        if shown.spec is not None:
+            picture = REPO / "docs" / "gallery" / f"data-{name}.png"
+            assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            assert f"](gallery/data-{name}.png)" in text

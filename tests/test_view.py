@@ -750,6 +750,14 @@ def test_a_flagged_column_the_chart_does_not_draw_is_said_on_the_image() -> None
     assert v.caption[0] in _svg_texts(v.to_svg())
 
 
+def test_bars_cut_to_the_top_categories_say_so_on_the_image() -> None:
+    rows = [{"host": f"h{i:02d}", "gb": float(i)} for i in range(45)]
+    v = view(rows, {"host": "string", "gb": "number"}, x="host", y="gb")
+    line = "30 of 45 values of host are shown; the other 15 are left out."
+    assert v.caption == (line,)
+    assert line in _svg_texts(v.to_svg())
+
+
 def test_a_chart_that_places_every_row_exports_its_spec_as_is() -> None:
     v = view(_series(20), {"ts": "date", "region": "string", "p95": "number"})
     assert v.caption == ()
