@@ -486,3 +486,54 @@ def test_a_host_that_proxies_no_tool_calls_gets_the_chart_without_drilling(
     assert frame.locator(".drill-hint, section.behind, button.left-out").count() == 0
     _bar(frame, "Zanzibar-North").click()
     assert drill.tool_calls == [] and drill.model_context == []
+
+
+def test_a_histogram_bar_answers_exactly_the_rows_of_its_bin(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    rows: list[dict[str, Any]] = [{"v": float(i % 17)} for i in range(50)]
+    arguments = {"rows": rows, "resultColumns": {"v": "number"}, "tool": "spread"}
+    result = live.call("chart_rows", arguments)
+    (bins,) = result["structuredContent"]["spec"]["datasets"].values()
+    first = bins[0]  # {"v": 0.0, "v_end": 1.6, "count": 6}
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    frame.locator(".chart svg .mark-rect.role-mark path").first.click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
+    )
+    assert frame.locator("section.behind h3").inner_text() == (
+        f"Rows behind v in [{first['v']:g}, {first['v_end']:g})"
+    )
+    cells = frame.locator("table.behind-rows td:not(.index)").all_inner_texts()
+    assert len(cells) == first["count"]
+    assert all(first["v"] <= float(c) < first["v_end"] for c in cells)
+
+
+def test_a_line_offers_its_rows_left_out_but_no_click_on_the_one_path(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    rows: list[dict[str, Any]] = [
+        {"t": f"2024-01-{d:02d}T00:00:00Z", "v": float(d)} for d in range(1, 21)
+    ]
+    rows[4]["v"] = "late"
+    arguments = {"rows": rows, "resultColumns": {"t": "date", "v": "number"}, "tool": "trend"}
+    result = live.call("chart_rows", arguments)
+    assert result["structuredContent"]["mark"] == "line"
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    assert frame.locator(".drill-hint").count() == 0  # a click on the path names no mark
+    frame.locator(".chart svg .role-mark path").first.click()
+    assert drill.tool_calls == []
+    frame.locator("button.left-out").click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
+    )
+    assert drill.tool_calls[0]["arguments"]["selection"] == {"leftOut": True}
+    assert frame.locator("section.behind td").all_inner_texts() == [
+        "#5",
+        "2024-01-05T00:00:00Z",
+        "late",
+    ]

@@ -317,7 +317,7 @@ function embed(entry) {
       }
       entry.view = result.view;
       views.push(result.view);
-      if (entry.drill) listenForMarks(entry);
+      if (entry.drill?.clickable) listenForMarks(entry);
       entry.article.dataset.state = "drawn";
       return result.view;
     })
@@ -345,14 +345,18 @@ function applyTheme(next) {
 
 let bridge = null;
 const DATUM_FIELDS = 64;
+const MARKS = ["rect", "symbol", "arc", "text", "rule"]; // a clickable item is one mark
 
 function drillOf(drill, payload, article) {
   if (!bridge || !bridge.canCallServerTools()) return null;
   if (!drill || typeof drill !== "object" || typeof drill.chart !== "string" || typeof drill.tool !== "string") return null;
-  const panel = el("section", { class: "behind", hidden: "" });
-  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0 };
-  article.querySelector(".chart-slot").after(panel);
+  // A line or an area draws many marks as one path: no click on it names one of them.
+  const clickable = !["line", "area", "trail"].includes(payload.mark);
   const leftOut = Number.isInteger(payload.leftOut) ? payload.leftOut : 0;
+  if (!clickable && leftOut === 0) return null;
+  const panel = el("section", { class: "behind", hidden: "" });
+  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0, clickable };
+  article.querySelector(".chart-slot").after(panel);
   if (leftOut > 0) {
     const button = el("button", {
       type: "button",
@@ -362,16 +366,20 @@ function drillOf(drill, payload, article) {
     button.addEventListener("click", () => askRows(found, { leftOut: true }));
     panel.before(el("p", { class: "drill-actions" }, [button]));
   }
-  article.classList.add("drillable");
-  article.querySelector(".chart-slot").appendChild(
-    el("p", { class: "drill-hint", text: "Click a mark to see the rows behind it." }),
-  );
+  if (clickable) {
+    article.classList.add("drillable");
+    article.querySelector(".chart-slot").appendChild(
+      el("p", { class: "drill-hint", text: "Click a mark to see the rows behind it." }),
+    );
+  }
   return found;
 }
 
 function listenForMarks(entry) {
   entry.view.addEventListener("click", (_event, item) => {
     if (!item || !item.mark || item.mark.role !== "mark" || !item.datum || typeof item.datum !== "object") return;
+    // A line or an area is one path over many marks: a click on it names no single one.
+    if (!MARKS.includes(item.mark.marktype)) return;
     askRows(entry.drill, { datum: plainDatum(item.datum) });
   });
 }
