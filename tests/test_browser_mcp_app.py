@@ -511,7 +511,7 @@ def test_a_histogram_bar_answers_exactly_the_rows_of_its_bin(
     assert all(first["v"] <= float(c) < first["v_end"] for c in cells)
 
 
-def test_a_line_offers_its_rows_left_out_but_no_click_on_the_one_path(
+def test_a_line_is_brushed_not_clicked_and_offers_its_rows_left_out(
     drill: Host, live: Live, session: dict[str, Any]
 ) -> None:
     rows: list[dict[str, Any]] = [
@@ -524,14 +524,43 @@ def test_a_line_offers_its_rows_left_out_but_no_click_on_the_one_path(
     drill.load(session["page"].text)
     drill.show(arguments, result)
     frame = drill.frame
-    assert frame.locator(".drill-hint").count() == 0  # a click on the path names no mark
-    frame.locator(".chart svg .role-mark path").first.click()
+    # A line is one path over many marks: a click on it names none; a brush names a range.
+    assert frame.locator(".drill-hint").inner_text() == (
+        "Drag across the chart to see the rows behind a range."
+    )
+    line = frame.locator(".chart svg .mark-line.role-mark path").first
+    line.click()
     assert drill.tool_calls == []
-    frame.locator("button.left-out").click()
+    box = line.bounding_box()
+    y = box["y"] + box["height"] / 2
+    drill.page.mouse.move(box["x"] + box["width"] * 0.3, y)
+    drill.page.mouse.down()
+    drill.page.mouse.move(box["x"] + box["width"] * 0.6, y, steps=8)
+    drill.page.mouse.up()
+    drill.page.wait_for_function("() => window.testHost.toolCalls.length > 0")
     frame.wait_for_function(
         "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
     )
-    assert drill.tool_calls[0]["arguments"]["selection"] == {"leftOut": True}
+    ((call),) = drill.tool_calls
+    low, high = call["arguments"]["selection"]["interval"]["t"]
+    assert low < high and low.startswith("2024-01-") and high.startswith("2024-01-")
+    # The rows shown are the server's answer: every placed row whose time lies in the range.
+    answer = live.call(ROWS_BEHIND_TOOL, call["arguments"])["structuredContent"]
+    inside = [i for i, r in enumerate(rows) if r["v"] != "late" and low <= r["t"][:19] <= high[:19]]
+    assert [r["index"] for r in answer["rows"]] == inside and len(inside) >= 3
+    shown = frame.locator("table.behind-rows td.index").all_inner_texts()
+    assert shown == [f"#{i + 1}" for i in inside]
+    assert len(drill.model_context) == 1
+
+    frame.locator("button.left-out").click()
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind h3')?.textContent === "
+        "'Rows behind the rows left out of the chart'"
+    )
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind').dataset.state === 'shown'"
+    )
+    assert drill.tool_calls[-1]["arguments"]["selection"] == {"leftOut": True}
     assert frame.locator("section.behind td").all_inner_texts() == [
         "#5",
         "2024-01-05T00:00:00Z",

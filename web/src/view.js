@@ -291,7 +291,8 @@ function drawChart(slot, article, payload, extras = {}) {
   const described = { ...own, description: typeof spec.description === "string" ? spec.description : payload.reason };
   const target = el("div", { class: "chart" });
   slot.appendChild(target);
-  const entry = { target, spec: described, article, view: null, drill: drillOf(extras.drill, payload, article) };
+  const drill = drillOf(extras.drill, payload, article, described);
+  const entry = { target, spec: drill?.brush ? withBrush(described) : described, article, view: null, drill };
   drawn.push(entry);
   return embed(entry);
 }
@@ -318,6 +319,7 @@ function embed(entry) {
       entry.view = result.view;
       views.push(result.view);
       if (entry.drill?.clickable) listenForMarks(entry);
+      if (entry.drill?.brush) listenForBrush(entry);
       entry.article.dataset.state = "drawn";
       return result.view;
     })
@@ -347,15 +349,17 @@ let bridge = null;
 const DATUM_FIELDS = 64;
 const MARKS = ["rect", "symbol", "arc", "text", "rule"]; // a clickable item is one mark
 
-function drillOf(drill, payload, article) {
+function drillOf(drill, payload, article, spec) {
   if (!bridge || !bridge.canCallServerTools()) return null;
   if (!drill || typeof drill !== "object" || typeof drill.chart !== "string" || typeof drill.tool !== "string") return null;
-  // A line or an area draws many marks as one path: no click on it names one of them.
+  // A line or an area draws many marks as one path: no click on it names one of them, so a
+  // one-view chart of it is brushed along its x axis instead.
   const clickable = !["line", "area", "trail"].includes(payload.mark);
+  const brush = !clickable ? brushAxis(spec) : null;
   const leftOut = Number.isInteger(payload.leftOut) ? payload.leftOut : 0;
-  if (!clickable && leftOut === 0) return null;
+  if (!clickable && !brush && leftOut === 0) return null;
   const panel = el("section", { class: "behind", hidden: "" });
-  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0, clickable };
+  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0, clickable, brush, timer: null };
   article.querySelector(".chart-slot").after(panel);
   if (leftOut > 0) {
     const button = el("button", {
@@ -366,13 +370,49 @@ function drillOf(drill, payload, article) {
     button.addEventListener("click", () => askRows(found, { leftOut: true }));
     panel.before(el("p", { class: "drill-actions" }, [button]));
   }
-  if (clickable) {
+  if (clickable || brush) {
     article.classList.add("drillable");
-    article.querySelector(".chart-slot").appendChild(
-      el("p", { class: "drill-hint", text: "Click a mark to see the rows behind it." }),
-    );
+    const hint = clickable ? "Click a mark to see the rows behind it." : "Drag across the chart to see the rows behind a range.";
+    article.querySelector(".chart-slot").appendChild(el("p", { class: "drill-hint", text: hint }));
   }
   return found;
+}
+
+const BRUSH = "chartkit_brush";
+
+// The x axis a one-view chart can be brushed along: a field of dates or numbers, not binned.
+function brushAxis(spec) {
+  if (!spec || typeof spec !== "object" || spec.layer || spec.facet || spec.concat || spec.hconcat || spec.vconcat || spec.repeat) return null;
+  const x = spec.encoding?.x;
+  if (!x || typeof x.field !== "string" || x.bin || x.aggregate) return null;
+  if (x.type !== "temporal" && x.type !== "quantitative") return null;
+  return { field: x.field, type: x.type };
+}
+
+function withBrush(spec) {
+  const params = Array.isArray(spec.params) ? spec.params : [];
+  return { ...spec, params: [...params, { name: BRUSH, select: { type: "interval", encodings: ["x"] } }] };
+}
+
+// A time as the chart holds it: the wall clock Vega read the spec's zone-less ISO text as.
+function wallClock(value) {
+  const d = value instanceof Date ? value : new Date(value);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}
+
+function listenForBrush(entry) {
+  const drill = entry.drill;
+  entry.view.addSignalListener(BRUSH, (_name, value) => {
+    clearTimeout(drill.timer);
+    const bounds = value && typeof value === "object" ? value[drill.brush.field] : null;
+    if (!Array.isArray(bounds) || bounds.length !== 2) return; // a cleared brush asks nothing
+    // Ask once the brush rests, not at every step of the drag.
+    drill.timer = setTimeout(() => {
+      const range = drill.brush.type === "temporal" ? bounds.map(wallClock) : bounds.map(Number);
+      askRows(drill, { interval: { [drill.brush.field]: range } });
+    }, 300);
+  });
 }
 
 function listenForMarks(entry) {
@@ -390,7 +430,7 @@ function plainDatum(datum) {
   for (const key of Object.keys(datum).slice(0, DATUM_FIELDS)) {
     const value = datum[key];
     if (value === null || ["string", "number", "boolean"].includes(typeof value)) out[key] = value;
-    else if (value instanceof Date) out[key] = value.getTime();
+    else if (value instanceof Date) out[key] = wallClock(value); // as the spec wrote it
   }
   return out;
 }
