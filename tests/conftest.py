@@ -1,12 +1,18 @@
-"""Shared fixtures: the spec's worked example, a way to make a declared tool result, and a real
-Spark session in each of its two modes (classic and Spark Connect)."""
+"""Shared fixtures: the spec's worked example, a way to make a declared tool result, a real
+Spark session in each of its two modes (classic and Spark Connect), and chartkit's wheel
+installed in a fresh venv."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import site
+import subprocess
+import sys
+import zipfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -109,3 +115,70 @@ def _spark(mode: str) -> Any:
     for key, value in runtime.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*command: str | Path, cwd: Path) -> str:
+    done = subprocess.run(
+        [str(c) for c in command], cwd=cwd, capture_output=True, text=True, check=False,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="session")
+def wheel_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``bin/`` of a fresh venv outside the checkout with chartkit's freshly built wheel.
+
+    The wheel is built from a copy of the sources (so the checkout gets no ``build/``), without
+    build isolation (so no network: the dev extra brings ``setuptools``). The venv borrows the
+    dev venv's third-party packages through a ``.pth`` line — not its ``.pth`` files, so the
+    checkout's editable install stays out: ``import chartkit`` there is the wheel's copy.
+    tests/test_wheel.py and tests/test_readme.py share it (built once a session).
+    """
+    tmp = tmp_path_factory.mktemp("wheel")
+    source = tmp / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(
+        ROOT / "chartkit",
+        source / "chartkit",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"),  # built here, not copied
+    )
+    dist = tmp / "dist"
+    _run(sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation",
+         "-w", dist, "-q", cwd=tmp)  # fmt: skip
+    [wheel] = dist.glob("chartkit-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {
+        "chartkit/explorer/page.py",
+        "chartkit/explorer/streamlit_app.py",
+        "chartkit/examples/host_group_mappings.json",
+        "chartkit/examples/run_incident.jsonl",
+        "chartkit/examples/mcp_server.py",
+        "chartkit/examples/build_agent_ui.py",
+        "chartkit/web/view.html",
+    } <= names
+    # every module of the sources, in every subpackage ([tool.setuptools] packages lists them)
+    modules = {p.relative_to(source).as_posix() for p in (source / "chartkit").rglob("*.py")}
+    assert modules - names == set(), "pyproject.toml's packages miss these"
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    # the compiled reader is built from source into the wheel, with its types
+    assert any(n.startswith("chartkit/_speedups.") and n.endswith((".so", ".pyd")) for n in names)
+    assert "chartkit/_speedups.pyi" in names
+
+    venv = tmp / "venv"
+    _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
+    [packages] = venv.glob("lib/python*/site-packages")
+    borrowed = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (packages / "dev-venv.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
+    python = venv / "bin" / "python"
+    _run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp)
+    where = _run(python, "-c", "import chartkit; print(chartkit.__file__)", cwd=tmp).strip()
+    assert Path(where).is_relative_to(venv), where  # the wheel's copy, not the checkout's
+    _run(python, "-c", "import chartkit._speedups", cwd=tmp)  # the compiled reader loads there
+    return venv / "bin"

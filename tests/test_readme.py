@@ -1,15 +1,21 @@
-"""The README and docs/ run: every code block is executed and its printed output compared.
+"""The README and docs/ run as a new user runs them: from the installed wheel, in empty folders.
+
+chartkit's wheel is built and installed into a fresh venv (the session fixture ``wheel_bin``,
+tests/conftest.py), and every code block runs with that installation — not the checkout — in
+an empty temporary folder of its own, so a block works only with what the wheel ships (the
+bundled examples: ``chartkit examples --copy DIR``, ``chartkit.example_path(NAME)``,
+``python -m chartkit.examples.mcp_server``) and what the block itself writes.
 
 The conventions, for whoever edits README.md or docs/*.md:
 
-- A ```python block runs in a fresh namespace, in a temporary directory that holds copies of
-  ``examples/`` and ``app/examples/`` (so paths written as from a checkout work, and nothing is
-  written into the checkout). What it prints must equal the ```text block right after it (only
-  blank lines between), or be nothing when no such block follows. It must write nothing to
-  stderr (a warning is a failure). Start subprocesses with ``sys.executable``.
+- A ```python block runs in a fresh namespace, in its own empty folder. What it prints must
+  equal the ```text block right after it (only blank lines between), or be nothing when no
+  such block follows. It must write nothing to stderr (a warning is a failure). Start
+  subprocesses with ``sys.executable`` (the venv's Python).
 - A ```console (or ```shell, ```sh) block holds ``$ command`` lines, each followed by the output
-  it prints (stdout and stderr together). Commands run in the same temporary directory with
-  this environment's ``bin`` first on ``PATH``; ``$?`` is the previous command's exit code.
+  it prints (stdout and stderr together). A block's commands run in its own empty folder, one
+  after another, with the venv's ``bin`` first on ``PATH``; ``$?`` is the previous command's
+  exit code.
 - In expected output, ``…`` stands for any text within a line (a temporary path, say).
 - A block that cannot run here — it starts a server or needs a cluster — is preceded by
   ``<!-- not run: why -->`` on the line before its fence. Use it sparingly: a block that can run,
@@ -21,9 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,29 +117,35 @@ def matches(expected: str, actual: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A directory laid out like a checkout's examples, but a copy: the checkout stays clean."""
-    work = tmp_path_factory.mktemp("readme")
-    shutil.copytree(REPO / "examples", work / "examples", ignore=shutil.ignore_patterns("vendor"))
-    shutil.copytree((REPO / "app" / "examples").resolve(), work / "app" / "examples")
-    return work
+def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An empty folder per runnable block, by block id, outside the checkout."""
+    root = tmp_path_factory.mktemp("readme")
+    out: dict[str, Path] = {}
+    for block in RUNNABLE:
+        folder = root / re.sub(r"[^\w.-]+", "-", block.id)
+        folder.mkdir()
+        out[block.id] = folder
+    return out
 
 
-def environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env.pop("CHARTKIT_EXPLORE_FILE", None)
+def environment(bin_dir: Path) -> dict[str, str]:
+    """A new user's shell: the wheel's venv first on PATH, nothing pointing at the checkout."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHARTKIT_EXPLORE")}
+    env.pop("PYTHONPATH", None)
+    env["VIRTUAL_ENV"] = str(bin_dir.parent)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONWARNINGS"] = "default"  # a warning shows up in the output, and fails the block
     return env
 
 
 RUNNER = r"""
-import contextlib, io, json, logging, sys, traceback
+import contextlib, io, json, logging, os, sys, traceback
 blocks = json.load(sys.stdin)
 results = []
 root = logging.getLogger()
 pristine = (list(root.handlers), root.level)
 for block in blocks:
+    os.chdir(block["cwd"])
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -149,20 +159,21 @@ json.dump(results, sys.__stdout__)
 
 
 @pytest.fixture(scope="module")
-def python_outputs(workdir: Path) -> dict[str, dict[str, str]]:
-    """Every python block of every document, run in one interpreter, each in fresh globals.
+def python_outputs(wheel_bin: Path, folders: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """Every python block of every document, run by the wheel's venv in one interpreter, each
+    in fresh globals and its own empty folder.
 
     Between blocks the root logger is put back as it was (a library a block imports may
     configure logging, as the MCP SDK does), so each block prints what it would print alone.
     """
     blocks = [b for b in RUNNABLE if b.lang == "python" and b.not_run is None]
     done = subprocess.run(
-        [sys.executable, "-c", RUNNER],
-        input=json.dumps([{"id": b.id, "code": b.code} for b in blocks]),
+        [str(wheel_bin / "python"), "-c", RUNNER],
+        input=json.dumps([{"id": b.id, "code": b.code, "cwd": str(folders[b.id])} for b in blocks]),
         capture_output=True,
         text=True,
-        cwd=workdir,
-        env=environment(),
+        cwd=folders[blocks[0].id],
+        env=environment(wheel_bin),
         timeout=TIMEOUT * 2,
         check=False,
     )
@@ -172,7 +183,10 @@ def python_outputs(workdir: Path) -> dict[str, dict[str, str]]:
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.id)
 def test_the_block_runs_and_prints_what_the_document_shows(
-    block: Block, workdir: Path, python_outputs: dict[str, dict[str, str]]
+    block: Block,
+    wheel_bin: Path,
+    folders: dict[str, Path],
+    python_outputs: dict[str, dict[str, str]],
 ) -> None:
     if block.not_run is not None:
         pytest.skip(f"not run: {block.not_run}")
@@ -191,8 +205,8 @@ def test_the_block_runs_and_prints_what_the_document_shows(
             ["bash", "-c", f"(exit {rc}); {command}"],
             capture_output=True,
             text=True,
-            cwd=workdir,
-            env=environment(),
+            cwd=folders[block.id],
+            env=environment(wheel_bin),
             timeout=TIMEOUT,
             check=False,
         )
@@ -243,12 +257,12 @@ def test_the_markdown_runner_reads_fences_markers_and_outputs(tmp_path: Path) ->
     assert not matches("wrote /…/a.html", "wrote /tmp/q/a.html\nmore")
 
 
-def test_python_dash_m_chartkit_payload_prints_no_warning(tmp_path: Path) -> None:
+def test_python_dash_m_chartkit_payload_prints_no_warning(tmp_path: Path, wheel_bin: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-W", "default", "-m", "chartkit.payload"],
+        [str(wheel_bin / "python"), "-W", "default", "-m", "chartkit.payload"],
         capture_output=True,
         cwd=tmp_path,
-        env=environment(),
+        env=environment(wheel_bin),
         check=True,
     )
     assert done.stderr == b""
@@ -271,16 +285,23 @@ def test_the_sentences_docs_quote_are_the_ones_the_code_says() -> None:
     assert {"COLUMN_TYPE_CEILING", "NOTHING_CHANGED"} <= set(quoted)
 
 
-def test_what_the_documents_write_stays_in_the_temporary_directory(
-    python_outputs: dict[str, dict[str, str]], workdir: Path
+def test_no_block_names_a_checkout_path() -> None:
+    """What the wheel does not ship is not in a block: a checkout's examples or app folders."""
+    checkout_only = re.compile(r"app/examples|examples/(mcp_server|build_agent_ui)\.py|\.venv/")
+    named = [b.id for b in RUNNABLE if b.not_run is None and checkout_only.search(b.code)]
+    assert named == []
+
+
+def test_what_the_documents_write_stays_in_their_folders(
+    python_outputs: dict[str, dict[str, str]], folders: dict[str, Path]
 ) -> None:
-    """Runs last: whatever the blocks wrote is in ``workdir``, and none of it in the checkout."""
-    written = sorted(p.name for p in workdir.iterdir() if p.name not in ("examples", "app"))
+    """Runs last: whatever the blocks wrote is in their own folders, and none of it in the
+    checkout."""
+    written = sorted({p.name for folder in folders.values() for p in folder.iterdir()})
     assert written  # the blocks do write files (charts, staged Parquet, a CSV)
-    tracked = set(
-        subprocess.run(
-            ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout.split()
-    )
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    tracked = {path.split("/", 1)[0] for path in listed}  # top-level files and folders
     leftovers = [n for n in written if (REPO / n).exists() and n not in tracked]
     assert leftovers == [], f"the checkout holds what the documents write: {leftovers}"

@@ -1,22 +1,17 @@
 """The wheel carries the product: built, installed into a fresh venv outside the checkout, used.
 
-The wheel is built from a copy of the sources (so the checkout gets no ``build/``), without
-build isolation (so no network: the dev extra brings ``setuptools``). The fresh venv borrows
-the dev venv's third-party packages through a ``.pth`` line — not its ``.pth`` files, so the
-checkout's editable install stays out — and every command runs from a temporary directory.
+The session fixture ``wheel_bin`` (tests/conftest.py) builds the wheel and installs it; the
+README test runs every block with the same installation. Every command runs from a temporary
+directory.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import site
 import subprocess
-import sys
 import time
 import urllib.request
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -42,45 +37,9 @@ def run(*command: str | Path, cwd: Path, timeout: float = 300, **kw: object) -> 
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv outside the checkout with the freshly built wheel installed; answers its bin/."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    source = tmp / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
-        shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(
-        ROOT / "chartkit",
-        source / "chartkit",
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"),  # built here, not copied
-    )
-    dist = tmp / "dist"
-    run(sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation",
-        "-w", dist, "-q", cwd=tmp)  # fmt: skip
-    [wheel] = dist.glob("chartkit-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    assert {
-        "chartkit/explorer/page.py",
-        "chartkit/explorer/streamlit_app.py",
-        "chartkit/examples/host_group_mappings.json",
-        "chartkit/examples/run_incident.jsonl",
-    } <= names
-    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
-    # the compiled reader is built from source into the wheel, with its types
-    assert any(n.startswith("chartkit/_speedups.") and n.endswith((".so", ".pyd")) for n in names)
-    assert "chartkit/_speedups.pyi" in names
-
-    venv = tmp / "venv"
-    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
-    [packages] = venv.glob("lib/python*/site-packages")
-    borrowed = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    (packages / "dev-venv.pth").write_text("\n".join(borrowed) + "\n", encoding="utf-8")
-    python = venv / "bin" / "python"
-    run(python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel, cwd=tmp)
-    where = run(python, "-c", "import chartkit; print(chartkit.__file__)", cwd=tmp).strip()
-    assert Path(where).is_relative_to(venv), where  # the wheel's copy, not the checkout's
-    run(python, "-c", "import chartkit._speedups", cwd=tmp)  # the compiled reader loads there
-    return venv / "bin"
+def installed(wheel_bin: Path) -> Path:
+    """The fresh venv's bin/ with the wheel installed (tests/conftest.py builds it, once)."""
+    return wheel_bin
 
 
 def test_the_license_is_mit_in_the_repository() -> None:
