@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chartkit.errors import MissingExtraError
 
@@ -37,13 +37,25 @@ from chartkit.messages import COLUMN_TYPE_CEILING, render_sample
 from chartkit.result import ToolResult
 from chartkit.view import View, view
 
+if TYPE_CHECKING:
+    from chartkit.selection import Selection
+
 __all__ = [
+    "BRUSH",
+    "MARK",
     "encoding_lines",
     "refusal_lines",
+    "selectable_spec",
+    "selection_of",
     "show",
     "show_check",
     "violation_line",
 ]
+
+MARK = "chartkit_mark"
+"""The chart's point selection: a click on a mark (its fields, as the chart's records hold them)."""
+BRUSH = "chartkit_brush"
+"""The chart's interval selection: a drag across a continuous x (or x and y) axis."""
 
 Renderer = Literal["svg", "canvas"]
 
@@ -63,6 +75,7 @@ def show(
     max_table_rows: int = 1000,
     renderer: Renderer | None = "svg",
     key: str | None = None,
+    on_select: bool = False,
 ) -> View:
     """Render a View in the current Streamlit container and return it.
 
@@ -74,6 +87,9 @@ def show(
     ``max_table_rows`` caps them; ``details=False`` leaves out the notes and refused axes
     (for a page that shows them with the findings, column by column); ``renderer`` asks
     vega-embed for SVG (the default, so marks are elements on the page) or canvas.
+    ``on_select=True`` makes the chart's marks clickable and its continuous axes brushable
+    (``selectable_spec``) and reruns the app on a selection; read it with
+    ``selection_of(view, st.session_state[key])`` (a ``key`` is then required).
 
     Inside an agent chat::
 
@@ -89,9 +105,17 @@ def show(
     if shown.kind == "refused":
         st.error(md(shown.reason))
     elif shown.kind == "chart" and shown.spec is not None:
-        spec = _with_renderer(shown.spec, renderer)
+        spec = _with_renderer(selectable_spec(shown) if on_select else shown.spec, renderer)
         spec = {k: v for k, v in spec.items() if k != "description"}  # said once, as alt:
-        st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=shown.reason)  # the reason
+        if on_select and _selections(spec):
+            if key is None:
+                raise ValueError("show(..., on_select=True) needs a key to read the selection by")
+            st.vega_lite_chart(
+                spec=spec, key=key, width="stretch", alt=shown.reason, on_select="rerun",
+                selection_mode=_selections(spec),
+            )  # fmt: skip
+        else:
+            st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=shown.reason)
         lines = encoding_lines(shown)
         if lines:
             st.markdown("\n".join(f"- {line}" for line in lines))
@@ -203,6 +227,82 @@ def violation_line(v: ColumnViolation) -> str:
         f"Column {v.column!r} · declared {declared} · first offender {first} · "
         f"{v.affected:,} of {v.total:,} rows affected"
     )
+
+
+def selectable_spec(shown: View) -> dict[str, Any]:
+    """The view's spec with the selections a front end reports.
+
+    ``MARK``: a click on a bar, a point or a cell, projected on every field of the chart's
+    records, so the datum names its mark exactly (a line is one path per series, so a line
+    chart has none: brush it). ``BRUSH``: a drag across the continuous, unaggregated x axis —
+    and y too when x is a number (a scatter, a heatmap) — never across a bar chart's
+    categories. A faceted chart gets them in its cell. The fields are the spec's own (``View``
+    renames every tool column to a safe field), so no name from the data is written.
+    """
+    if shown.spec is None:
+        raise ValueError(f"a {shown.kind} view has no chart to select on")
+    out = copy.deepcopy(shown.spec)
+    unit = out["spec"] if isinstance(out.get("spec"), dict) else out
+    params: list[dict[str, Any]] = []
+    if shown.mark != "line":
+        records = _records(out)
+        fields = list(dict.fromkeys(str(k) for rec in records[:1] for k in rec))
+        params.append({"name": MARK, "select": {"type": "point", "fields": fields}})
+
+    def continuous(channel: str) -> bool:
+        enc = shown.encodings.get(channel)
+        return (
+            enc is not None
+            and bool(enc.field)
+            and enc.aggregate is None
+            and not enc.measures
+            and enc.type in ("quantitative", "temporal")
+        )
+
+    brushed = ["x"] if continuous("x") else []
+    if brushed and shown.encodings["x"].type == "quantitative" and continuous("y"):
+        brushed.append("y")
+    if brushed:
+        params.append({"name": BRUSH, "select": {"type": "interval", "encodings": brushed}})
+    unit["params"] = [*unit.get("params", []), *params]
+    return out
+
+
+def selection_of(shown: View, state: Any) -> Selection | None:
+    """The ``Selection`` a chart shown with ``on_select=True`` reports (its Streamlit state,
+    ``st.session_state[key]``): the brushed interval when there is one, else the clicked mark,
+    else None. A datum or an interval that names no mark of ``shown`` raises ``ChartkitError``.
+    """
+    from chartkit.selection import Selection
+
+    selection = _get(state, "selection") or {}
+    brush = _get(selection, BRUSH) or {}
+    if isinstance(brush, Mapping) and brush:
+        return Selection.from_interval(shown, {str(k): v for k, v in brush.items()})
+    points = _get(selection, MARK) or []
+    if isinstance(points, list) and points and isinstance(points[0], Mapping):
+        return Selection.from_datum(shown, dict(points[0]))
+    return None
+
+
+def _get(state: Any, name: str) -> Any:
+    """A field of Streamlit's selection state (a read-only dict that also reads as attributes)."""
+    if isinstance(state, Mapping):
+        return state.get(name)
+    return getattr(state, name, None)
+
+
+def _records(spec: Mapping[str, Any]) -> list[Any]:
+    data = spec.get("data") or {}
+    if isinstance(data, Mapping) and "values" in data:
+        return list(data["values"])
+    name = data.get("name") if isinstance(data, Mapping) else None
+    return list((spec.get("datasets") or {}).get(name, []))
+
+
+def _selections(spec: Mapping[str, Any]) -> list[str]:
+    unit = spec["spec"] if isinstance(spec.get("spec"), dict) else spec
+    return [p["name"] for p in unit.get("params", []) if p.get("name") in (MARK, BRUSH)]
 
 
 def _with_renderer(spec: Mapping[str, Any], renderer: Renderer | None) -> dict[str, Any]:

@@ -293,3 +293,51 @@ def test_an_uploaded_csv_declared_in_the_editor_is_read_by_that_declaration(
     assert page.get_by_text("undeclared, inferred").count() == 0
     page.wait_for_selector(BARS, timeout=WAIT_MS)
     assert page.locator(BARS).count() == 4  # the mean capacity of each of the 4 host groups
+
+
+def test_clicking_a_bar_shows_the_rows_behind_it_with_the_offenders_highlighted(
+    server: str, page: Any
+) -> None:
+    """The LUN incident: click the bar of one host group; the rows of that group appear under
+    the chart, the empty LUNs among them highlighted and counted, with the finding for just
+    those rows — the same rows and counts ``View.rows_behind`` gives."""
+    from playwright.sync_api import expect
+
+    from chartkit import view
+    from chartkit.explorer._logic import EXAMPLES_DIR, load_path
+    from chartkit.selection import Selection
+
+    result = load_path(EXAMPLES_DIR / "host_group_mappings.json").results[0]
+    shown = view(result)
+    page.goto(f"{server}/?example=host_group_mappings")
+    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    settle(page)
+    bars = page.locator(BARS)
+    assert bars.count() == 8
+    bar = bars.nth(2)
+    label = bar.get_attribute("aria-label") or ""
+    group = re.search(r"host_group: ([^;]+)", label)
+    assert group is not None, label
+    expected = shown.rows_behind(Selection.from_datum(shown, {"host_group": group.group(1)}),
+                                 page_size=200)  # fmt: skip
+    bar.click()
+    heading = f'The rows behind host_group = "{group.group(1)}" — {expected.total:,} rows'
+    expect(page.get_by_text(heading, exact=True)).to_be_visible(timeout=WAIT_MS)
+    lun = expected.offenders["logical_unit_number"]
+    assert lun > 0
+    expect(
+        page.get_by_text(
+            f"For these rows: Column 'logical_unit_number' · declared number · first offender "
+            f'"" (string) · {lun:,} of {expected.total:,} rows affected'
+        )
+    ).to_be_visible(timeout=WAIT_MS)
+    shown_bad = sum(1 for cells in expected.offending if cells)
+    expect(
+        page.get_by_text(
+            f"Offending cells are highlighted: {shown_bad:,} of the {len(expected.index):,} "
+            "rows shown hold one."
+        )
+    ).to_be_visible(timeout=WAIT_MS)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    expect(grid).to_be_visible(timeout=WAIT_MS)
+    page.screenshot(path="/tmp/behind.png", full_page=True)

@@ -34,13 +34,14 @@ from chartkit import (
     read_rowset,
 )
 from chartkit._highlight import highlighted
-from chartkit._literal import file_stem, visible_controls
+from chartkit._literal import file_stem, visible_controls, visible_frame
 from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
-from chartkit.messages import NOTHING_CHANGED
+from chartkit.messages import NOTHING_CHANGED, finding_head
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.schemas import declared_by_text
-from chartkit.streamlit import show, violation_line
+from chartkit.selection import RowsPage, Selection
+from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
 
 __all__ = ["main"]
@@ -522,9 +523,12 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
         found = [f for f in outcome.findings if f.column == column]
         for finding in found:
             # under enforce the refusal said it; here, only what was found
-            text = _finding_line(finding) if outcome.refused else _without_ceiling(finding.message)
-            if unchanged:
-                text = text.replace(f" {NOTHING_CHANGED}", "")
+            if outcome.refused:
+                text = _finding_line(finding)
+            elif unchanged:  # the ceiling is said atop the section, the rest under the blocks
+                text = finding_head(finding.message)
+            else:
+                text = _without_ceiling(finding.message)
             lines.append(f"**{finding.kind}** — {md(text)}")
         for refused in (r for r in refusals if r.column == column):
             reason = FINDING_REFERENCE if found else refused.reason
@@ -715,9 +719,13 @@ def _view_section(
                 "see them charted."
             )
         else:
-            show(shown, check=False, table=False, details=False, key=f"chart:{rkey}")
+            show(shown, check=False, table=False, details=False, key=f"chart:{rkey}",
+                 on_select=True)  # fmt: skip
         if shown.kind == "table":
             st.caption("The rows are in the table below.")
+        elif shown.kind == "chart":
+            with _guard("The rows behind the selection"):
+                _behind_section(rkey, decl, result, shown)
     with controls:
         drawn = {e.column for e in shown.encodings.values()}
         refused = {r.column for r in shown.refusals}
@@ -727,6 +735,127 @@ def _view_section(
         _downloads(rkey, result, shown)
         _alternatives(rkey, decl, mode, result, shown)
     return shown
+
+
+SELECTED_ROWS = 200
+"""The rows behind a selection are shown a page of at most this many at a time."""
+SELECT_HINTS = {
+    (True, True): "Click a mark, or drag across the chart, to see the rows behind it; "
+    "double-click the chart to clear the selection.",
+    (True, False): "Click a mark to see the rows behind it; double-click the chart to clear "
+    "the selection.",
+    (False, True): "Drag across the chart to see the rows behind that range; double-click it to "
+    "clear the selection.",
+}
+"""What the chart can be asked, by the selections it has (a click on a mark, a brush)."""
+
+
+def _selection(rkey: str, shown: View) -> tuple[Selection | None, str | None]:
+    """What the chart reports selected — else the rows left out, when asked for — and, when
+    the chart's selection names no mark of this view (the chart was redrawn), why."""
+    try:
+        picked = selection_of(shown, st.session_state.get(f"chart:{rkey}"))
+    except ChartkitError as exc:
+        return None, str(exc)
+    if picked is None and shown.left_out and st.session_state.get(f"left-out:{rkey}"):
+        picked = Selection.left_out(shown)
+    return picked, None
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _behind(
+    rkey: str, decl: str, spec_key: str, chosen: str, page: int, _shown: View, _picked: Selection
+) -> tuple[RowsPage, tuple[Any, ...]]:
+    """One page of the rows behind the selection, and the check of all of them: the findings
+    for just those rows (in memory: the rows as the tool sent them; an engine's: none)."""
+    behind = _shown.rows_behind(_picked, page=page, page_size=SELECTED_ROWS)
+    rows = _shown.result.rows
+    found: tuple[Any, ...] = ()
+    if isinstance(rows, list) and _shown.frame is not None and len(_shown.frame) == len(rows):
+        positions = _picked.mask(_shown.frame).nonzero()[0]
+        found = check_columns([rows[int(i)] for i in positions],
+                              _shown.result.result_columns or {})  # fmt: skip
+    return behind, found
+
+
+def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> None:
+    """Under the chart: the rows behind the clicked mark or the brushed range (or the rows
+    left out), each offending cell highlighted, the offenders counted, and the findings for
+    just those rows."""
+    names = {p.get("name") for p in _params(selectable_spec(shown))}
+    hint = SELECT_HINTS.get((MARK in names, BRUSH in names), "")
+    picked, stale = _selection(rkey, shown)
+    if stale is not None:  # a selection made on the chart as it was before a change
+        stale = "The selection names no mark of the chart as it is now; select again."
+    if shown.left_out:
+        st.toggle(
+            f"Show the {shown.left_out:,} rows left out of the chart",
+            key=f"left-out:{rkey}",
+            help="Rows the chart does not place: a value not of its declared type on an axis, "
+            "a number no chart can place, no value on a measure or time axis.",
+        )
+    if picked is None:
+        st.caption(md(stale) + " " + hint if stale else hint)
+        return
+    chosen = json.dumps(picked.to_dict(), sort_keys=True, default=str)
+    spec_key = _digest(json.dumps(shown.spec, sort_keys=True, default=str).encode("utf-8"))
+    page = 0
+    behind, found = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+    if behind.pages > 1:
+        page = int(
+            st.number_input(
+                f"Page of the rows behind the selection (of {behind.pages:,})",
+                min_value=1, max_value=behind.pages, value=1, key=f"behind-page:{rkey}:{chosen}",
+            )
+        ) - 1  # fmt: skip
+        if page:
+            behind, found = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+    what = "The rows left out of the chart" if picked.kind == "left-out" else (
+        f"The rows behind {picked.describe()}"
+    )  # fmt: skip
+    offending = {c: n for c, n in behind.offenders.items() if n}
+    bad = sum(1 for cells in behind.offending if cells)
+    st.markdown(f"**{md(what, one_line=True)}** — {behind.total:,} row"
+                f"{'s' if behind.total != 1 else ''}")  # fmt: skip
+    for v in found:  # the check of just these rows: first offender, counts
+        st.warning(md(f"For these rows: {violation_line(v)}"), icon=":material/warning:")
+    if offending and not found:  # rows an engine holds: the counts it gave
+        counts = ", ".join(f"{md(c, one_line=True)} {n:,}" for c, n in offending.items())
+        st.caption(f"Offending cells among them, per column: {counts}.")
+    if bad:
+        st.caption(
+            f"Offending cells are highlighted: {bad:,} of the {len(behind.index):,} rows "
+            f"shown hold one."
+        )
+    elif behind.total:
+        st.caption("No cell of these rows breaks the declaration.")
+    if not behind.total:
+        return
+    columns = ex.editor_columns(result)
+    rows = result.rows
+    if isinstance(rows, list):
+        picked_rows = [rows[i] for i in behind.index]
+        frame, config = _rows_frame(picked_rows, columns, result, {v.column: v for v in found})
+    else:
+        frame, config = visible_frame(behind.rows), {}
+    frame.index = pd.Index([i + 1 for i in behind.index], name="row")
+    marks = {
+        visible_controls(c): [c in cells for cells in behind.offending] for c in offending
+    }
+    if behind.pages > 1:
+        first = page * SELECTED_ROWS
+        st.caption(
+            f"Rows {first + 1:,}–{first + len(behind.index):,} of the {behind.total:,} behind "
+            "the selection."
+        )
+    styled: Any = highlighted(frame, marks) if marks else frame
+    st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
+
+
+def _params(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    unit = spec["spec"] if isinstance(spec.get("spec"), dict) else spec
+    params: list[dict[str, Any]] = unit.get("params", [])
+    return params
 
 
 def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
@@ -1047,7 +1176,8 @@ def _chart_only(rkey: str, mode: CheckMode, result: ToolResult, loaded: ex.Loade
         if shown.kind == "refused":
             st.error(md(outcome.refusal or shown.reason))
         else:
-            show(shown, check=False, table=False, details=False, key=f"chart:{rkey}")
+            show(shown, check=False, table=False, details=False, key=f"chart:{rkey}",
+                 on_select=True)  # fmt: skip
     with details_box:
         st.caption(DETAILS_PENDING)
 
