@@ -742,6 +742,27 @@ def test_the_lun_incident_at_scale_names_its_count_on_the_image() -> None:
     assert line in _svg_texts(v.to_svg())
 
 
+def test_an_engine_that_reduced_the_rows_puts_the_same_caption_on_the_image() -> None:
+    import duckdb
+    import polars as pl
+
+    n = 6_000  # over max_points: the line is reduced in the engine, the plan sees the answer
+    frame = pl.DataFrame(
+        {
+            "at": [dt.datetime(2024, 1, 1) + dt.timedelta(minutes=i) for i in range(n)],
+            "gb": [None if i % 97 == 0 else float(i % 50) for i in range(n)],
+            "host": [f"h{i % 3}" for i in range(n)],
+        }
+    )
+    declared = {"at": "date", "gb": "number", "host": "string"}
+    line = "62 of 6,000 rows are left out: gb holds nothing (first: null)"
+    relation = duckdb.sql("select * from frame")
+    for data in (frame, frame.lazy(), relation):
+        v = view(data, declared)
+        assert (v.mark, v.left_out, v.caption) == ("line", 62, (line,))
+    assert line in _svg_texts(v.to_svg())
+
+
 def test_a_flagged_column_the_chart_does_not_draw_is_said_on_the_image() -> None:
     rows = [{**r, "gb": float(i + 1)} for i, r in enumerate(LUN_ROWS)]
     v = view(rows, {**LUN_DECL, "gb": "number"}, x="host_group", y="gb")

@@ -861,14 +861,19 @@ def _params(spec: dict[str, Any]) -> list[dict[str, Any]]:
 def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
     stem = file_stem(result.tool)
     chart = shown.spec is not None
-    help_none = "No chart to export: the view is a table."
+    drawn = chart or shown.kind == "table"  # a table exports as one, under its reason
+    help_none = (
+        "Nothing to export: the view was refused."
+        if shown.kind == "refused"
+        else "No Vega-Lite spec: the view is a table."
+    )
     exports: list[tuple[str, Callable[[], Any] | str, str, str, bool]] = [
-        ("PNG", shown.to_png, f"{stem}.png", "image/png", chart),
-        ("SVG", shown.to_svg, f"{stem}.svg", "image/svg+xml", chart),
-        ("HTML", shown.to_html, f"{stem}.html", "text/html", chart),
+        ("PNG", shown.to_png, f"{stem}.png", "image/png", drawn),
+        ("SVG", shown.to_svg, f"{stem}.svg", "image/svg+xml", drawn),
+        ("HTML", shown.to_html, f"{stem}.html", "text/html", drawn),
         (
-            "Vega-Lite spec",
-            json.dumps(shown.spec, indent=2, default=str) if chart else "",
+            "Vega-Lite spec",  # as every export writes it: with the caption on the image
+            json.dumps(shown.exported_spec(), indent=2, default=str) if chart else "",
             f"{stem}.vl.json",
             "application/json",
             chart,
