@@ -2,9 +2,10 @@
 same rows as pandas draws from them, and no helper column takes a data column's place.
 
 Every engine query names columns by position (``_k<i>``,
-``chartkit.backends._native.positional``); a helper column in an answer beside data columns is named apart from every data column
-(``_fresh``). Each case renames the columns of tests/test_engines.py's wide frame and holds
-each chart kind, over ``max_points``, to pandas' chart of the same rows (``same_view``).
+``chartkit.backends._native.positional``); a helper column in an answer beside data columns is
+named apart from every data column (``_fresh``). Each case renames the columns of
+tests/test_engines.py's wide frame and holds each chart kind, over ``max_points``, to pandas'
+chart of the same rows (``same_view``).
 
 Left to the engines themselves: DuckDB reads an Arrow name only up to a NUL (the column is
 another name there), and polars cannot export a name holding a NUL over Arrow's C interface;
