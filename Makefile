@@ -55,7 +55,7 @@ gallery: $(VENV)/.dev-installed
 # The MCP Apps page (chartkit/web/view.html) and the test-only host (tests/mcp_host/host.js),
 # built from web/package-lock.json. Both are committed, so `make test` and CI need no npm.
 web:
-	cd web && npm ci --no-audit --no-fund && node build.mjs
+	cd web && npm ci --no-audit --no-fund && node build.mjs && node widget.mjs
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -65,7 +65,8 @@ def engine_rows_behind(
     offending = tuple(
         tuple(n for n, b in bad.items() if b[i]) for i in range(len(rows))
     )  # fmt: skip
-    return RowsPage(selection, rows, None, offending, offenders, total, page, page_size)
+    at = tuple(range(lo, lo + len(rows)))  # places among the rows behind: no row order here
+    return RowsPage(selection, rows, at, offending, offenders, total, page, page_size)
 
 
 class _Exprs:

@@ -1,11 +1,13 @@
 """How a View shows itself in Jupyter: the Vega-Lite mime type, a PNG fallback, and its words.
 
 A chart is published as ``application/vnd.vegalite.vN+json`` (N from the spec's own
-``$schema``), which JupyterLab, Notebook 7 and VS Code render with the Vega they ship — no
-script travels with the output, so a notebook holds each chart's spec (its data already
-aggregated to at most ``max_points`` rows) and one PNG, not a copy of Vega per chart. A
-frontend without a Vega-Lite renderer (or a viewer such as GitHub) shows the PNG, rendered
-offline by vl-convert. Nothing needs the network.
+``$schema``) — no script travels with the output, so a notebook holds each chart's spec (its
+data already aggregated to at most ``max_points`` rows) and one PNG, not a copy of Vega per
+chart. A frontend that renders that version draws the spec; one that does not (JupyterLab 4.6
+and Notebook 7.6 register Vega-Lite v3–v5 only, so chartkit's v6 is not theirs; a viewer such
+as GitHub) shows the PNG, rendered offline by vl-convert. Nothing needs the network. For
+tooltips and selections read back in Python, ``chartkit.widget.ChartWidget`` draws the chart
+with the Vega bundled in chartkit.
 
 The words — the reason, the findings, the refused axes, the notes — are their own HTML output
 after the chart: a bundle holding ``text/html`` beside the Vega-Lite type would make the

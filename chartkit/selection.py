@@ -309,7 +309,8 @@ class RowsPage:
     """One page of the rows behind a selection, with each row's offending cells.
 
     ``rows`` holds the page's rows as the tool sent them (every column); ``index`` their
-    positions in the result (None for rows read in an engine, which keeps no row order);
+    positions in the result (for rows read in an engine, which keeps no row order, their
+    places among the rows behind the selection);
     ``offending`` per row the columns whose cell breaks the
     declaration; ``offenders`` per declared column the offending cells among all ``total``
     rows behind the selection (not just this page).
@@ -317,7 +318,7 @@ class RowsPage:
 
     selection: Selection
     rows: pd.DataFrame = field(repr=False)
-    index: tuple[int, ...] | None
+    index: tuple[int, ...]
     offending: tuple[tuple[str, ...], ...]
     offenders: Mapping[str, int]
     total: int
@@ -341,7 +342,7 @@ class RowsPage:
         return {
             "selection": self.selection.to_dict(),
             "rows": rows,
-            "index": None if self.index is None else list(self.index),
+            "index": list(self.index),
             "offending": [list(o) for o in self.offending],
             "offenders": dict(self.offenders),
             "total": self.total,

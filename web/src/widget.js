@@ -1,0 +1,123 @@
+// chartkit's notebook widget (anywidget): the chart drawn by the same pinned Vega as the view
+// page, offline, with tooltips; a clicked mark or a brushed x range is sent to the kernel as
+// `selected` ({kind: "mark", datum} or {kind: "interval", interval}), where
+// chartkit.widget.ChartWidget reads it as a chartkit.selection.Selection. Nothing from the
+// spec reaches the DOM as markup; Vega may load nothing (the data is inside the spec).
+import { loader as vegaLoader } from "vega";
+import vegaEmbed from "vega-embed";
+import { expressionInterpreter } from "vega-interpreter";
+
+const BRUSH = "chartkit_brush";
+const offline = vegaLoader();
+offline.sanitize = (uri) =>
+  Promise.reject(new Error(`chartkit's widget loads nothing from outside the chart (asked for ${String(uri).slice(0, 80)})`));
+
+// A date as Vega parsed a wall-clock string (in the browser's local time), back as that text.
+function wall(date) {
+  const p = (n, w = 2) => String(n).padStart(w, "0");
+  return (
+    `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}` +
+    `T${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}.${p(date.getMilliseconds(), 3)}`
+  );
+}
+
+function temporalFields(spec) {
+  const out = new Set();
+  for (const enc of Object.values(spec.encoding || {})) {
+    if (enc && typeof enc === "object" && enc.type === "temporal" && typeof enc.field === "string") out.add(enc.field);
+  }
+  return out;
+}
+
+function plain(value, temporal) {
+  if (value instanceof Date) return wall(value);
+  if (temporal && typeof value === "number") return wall(new Date(value));
+  if (value === null || ["string", "number", "boolean"].includes(typeof value)) return value;
+  return undefined;
+}
+
+function plainDatum(datum, dates) {
+  const out = {};
+  for (const key of Object.keys(datum)) {
+    const v = plain(datum[key], dates.has(key));
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+// A brush along x, when x is a continuous axis of a single chart (not faceted, not binned).
+function withBrush(spec) {
+  const x = spec.encoding && spec.encoding.x;
+  if (!spec.mark || !x || x.bin || !["temporal", "quantitative"].includes(x.type)) return spec;
+  if (spec.encoding.x2) return spec;
+  const params = Array.isArray(spec.params) ? spec.params : [];
+  return { ...spec, params: [...params, { name: BRUSH, select: { type: "interval", encodings: ["x"] } }] };
+}
+
+function send(model, selected) {
+  model.set("selected", selected);
+  model.save_changes();
+}
+
+async function draw(model, el) {
+  el.replaceChildren();
+  const raw = model.get("spec");
+  if (!raw || typeof raw !== "object") return null;
+  const { usermeta: _dropped, ...own } = raw; // a spec cannot change how it is embedded
+  const spec = withBrush(own);
+  const dates = temporalFields(spec);
+  const target = document.createElement("div");
+  target.className = "chartkit-widget";
+  el.appendChild(target);
+  const result = await vegaEmbed(target, spec, {
+    renderer: "svg",
+    actions: false,
+    mode: "vega-lite",
+    ast: true,
+    expr: expressionInterpreter,
+    loader: offline,
+  });
+  const view = result.view;
+  view.addEventListener("click", (_event, item) => {
+    if (!item || !item.datum || (item.mark && String(item.mark.name || "").includes("brush"))) return;
+    if (!item.mark || item.mark.marktype === "group") return;
+    send(model, { kind: "mark", datum: plainDatum(item.datum, dates) });
+  });
+  if (spec.params && spec.params.some((p) => p.name === BRUSH)) {
+    view.addSignalListener(BRUSH, (_name, value) => {
+      const interval = {};
+      for (const [field, bounds] of Object.entries(value || {})) {
+        if (Array.isArray(bounds) && bounds.length === 2) {
+          interval[field] = bounds.map((b) => plain(b, dates.has(field)));
+        }
+      }
+      send(model, Object.keys(interval).length ? { kind: "interval", interval } : {});
+    });
+  }
+  el.dataset.state = "drawn";
+  return view;
+}
+
+export default {
+  render({ model, el }) {
+    let view = null;
+    const redraw = () => {
+      if (view) view.finalize();
+      draw(model, el)
+        .then((v) => {
+          view = v;
+        })
+        .catch((err) => {
+          const p = document.createElement("p");
+          p.textContent = `chartkit could not draw this chart: ${String(err && err.message ? err.message : err).slice(0, 300)}`;
+          el.replaceChildren(p);
+          el.dataset.state = "error";
+        });
+    };
+    model.on("change:spec", redraw);
+    redraw();
+    return () => {
+      if (view) view.finalize();
+    };
+  },
+};
