@@ -11,8 +11,9 @@ out, a top-N's other categories — and gets back the rows behind it, evaluated 
 - at most ``CHUNK_COLUMNS`` columns, the chart's and the declared ones first; each cell capped
   as every quoted value is (``chartkit._safe.cap_sample``), every string escaped
   (``visible``), names cut at ``NAME_CHARS``;
-- each row says which of its cells break the declaration, and the chunk counts the offending
-  cells per column among all the rows behind the selection;
+- each row says its position in the result (``index``; null for rows read in an engine, which
+  keeps no row order) and which of its cells break the declaration, and the chunk counts the
+  offending cells per column among all the rows behind the selection;
 - ``modelContext`` is what the page hands the model (``ui/update-model-context``): what was
   selected, how many rows and offenders, and the first rows, within ``MODEL_CONTEXT_CHARS``.
 
@@ -203,7 +204,7 @@ def rows_chunk(shown: View, selection: Selection, offset: int = 0) -> dict[str, 
         record = records[at]
         offends = sorted(position[c] for c in found.offending[at] if c in position)
         row = {
-            "index": found.index[at],
+            "index": None if found.index is None else found.index[at],  # None: read in an engine
             "cells": [_cell(record.get(found.rows.columns[i])) for i in shown_columns],
             "offending": offends,
         }

@@ -400,7 +400,9 @@ async def list_tools(client: mcp.Client, *, server: str | None = None) -> tuple[
 
     ``client`` is a connected ``mcp.Client``; ``server`` names the server in messages and in the
     warn-once memory (default: the name the server reports). A malformed declaration is warned
-    about once per (server, tool), however often the list is read, and dropped.
+    about once per (server, tool), however often the list is read, and dropped. A tool for an
+    MCP Apps page alone (``_meta.ui.visibility`` without ``"model"``, such as
+    ``chartkit_rows_behind``) is left out, as a host leaves it out of the model's tools.
     """
     label = _server_name(client, server)
     tools: list[mcp_types.Tool] = []
@@ -414,7 +416,14 @@ async def list_tools(client: mcp.Client, *, server: str | None = None) -> tuple[
                 break
     except (mcp.MCPError, ValidationError, RuntimeError) as exc:
         raise _failure(exc, server=label, tool=None, doing="listing its tools") from None
-    return tuple(_ingest(t, label) for t in tools)
+    return tuple(_ingest(t, label) for t in tools if _for_the_model(t))
+
+
+def _for_the_model(tool: mcp_types.Tool) -> bool:
+    """Whether a model may see ``tool``: not an app-only tool (MCP Apps visibility)."""
+    ui = (tool.meta or {}).get("ui")
+    visibility = ui.get("visibility") if isinstance(ui, dict) else None
+    return not isinstance(visibility, list) or "model" in visibility
 
 
 async def read_declarations(

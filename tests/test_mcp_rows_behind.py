@@ -373,3 +373,46 @@ def test_a_chart_tool_answering_an_engine_frame_drills_into_it_too() -> None:
         {"index": 0, "cells": ["eu", 41.5], "offending": []},
         {"index": 1, "cells": ["eu", 12.5], "offending": []},
     ]
+
+
+def test_chartkit_mcp_lists_the_model_its_tools_and_never_the_pages() -> None:
+    from chartkit.mcp import list_tools
+
+    async def conversation(s: Session) -> Any:
+        return await list_tools(s.client)
+
+    listed = talk(chart_server.build_server(), conversation)
+    assert [t.name for t in listed] == ["chart_rows", "chart_file"]
+
+
+def test_a_bar_over_a_duckdb_relation_is_drilled_in_the_engine_in_chunks() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    apps = Apps()
+
+    @chart_tool(apps, {"region": "string", "p95_ms": "number"})
+    def latency() -> Any:
+        return con.sql(
+            "select case when i % 3 = 0 then 'eu' else 'us' end as region, "
+            "(i % 100)::double as p95_ms from range(200000) t(i)"
+        )
+
+    server = MCPServer("latency", extensions=[apps])
+
+    async def conversation(s: Session) -> Any:
+        drawn = await s.client.call_tool("latency", {})
+        handle = handle_of(drawn)
+        first = await s.behind(handle, {"datum": {"region": "eu"}})
+        second = await s.behind(
+            handle, {"datum": {"region": "eu"}}, first.structured_content["next"]
+        )
+        return drawn, first, second
+
+    drawn, first, second = talk(server, conversation)
+    assert "computed in duckdb" in drawn.content[0].text  # the chart was reduced in the engine
+    for answer in (first, second):
+        chunk = answer.structured_content
+        assert chunk["total"] == 66_667 and wire_bytes(answer) <= CHUNK_BYTES
+        assert len(chunk["rows"]) == CHUNK_ROWS
+        assert all(r["cells"][0] == "eu" and r["index"] is None for r in chunk["rows"])
+    assert second.structured_content["offset"] == first.structured_content["next"] == CHUNK_ROWS
