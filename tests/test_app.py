@@ -1154,8 +1154,9 @@ def test_the_default_server_works_without_a_checkout(tmp_path: Path) -> None:
     assert serves == "chartkit's own tools (chart_rows, chart_file)"
     listed = ex.mcp_list_tools(mcp, command, allowed=[command])
     assert listed.error is None, listed.error
-    # and the MCP Apps page's own app-only tool, chartkit_rows_behind (chartkit.apps)
-    assert {t.name for t in listed.tools} == {"chart_rows", "chart_file", "chartkit_rows_behind"}
+    # not the MCP Apps page's app-only chartkit_rows_behind: a host keeps it from the model, and
+    # the explorer, a host for a person, lists only what a model would be offered
+    assert {t.name for t in listed.tools} == {"chart_rows", "chart_file"}
 
 
 def test_a_malformed_declaration_from_a_server_is_warned_about_and_dropped(
