@@ -5,17 +5,23 @@ default View of each dataset (``vega_datasets``' offline data, as a tool returns
 author's declaration). A dataset whose default is not acceptable yet is listed in ``OPEN`` with
 why: its entry is ``xfail(strict=True)``, so when a rule makes that default acceptable the test
 XPASSes, fails, and the entry is removed. The other tests hold the criteria themselves to what
-they say: each property fails on a chart that breaks it and holds on one that keeps it.
+they say: each property fails on a chart that breaks it and holds on one that keeps it. The
+last ones hold the same properties on generated results (hypothesis): two measures and no date,
+one row a day with a per-row label, entities over time, the rows' key order — those not held
+yet are ``xfail(strict=True)`` too, with why.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -239,3 +245,123 @@ def test_the_gallery_page_shows_each_dataset_with_its_verdict_as_the_code_says_i
             picture = REPO / "docs" / "gallery" / f"data-{name}.png"
             assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             assert f"](gallery/data-{name}.png)" in text
+
+
+# --- the same properties on generated results (hypothesis) -------------------------------------
+
+_GENERATED = settings(
+    max_examples=20, deadline=None, database=None, derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),  # an open entry fails fast: no shrinking
+)  # fmt: skip
+_MEASURES = ("height", "weight", "price", "load")
+_LABELS = ("north", "south", "east", "west", "centre")
+
+
+@st.composite
+def _measures_and_a_category(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Two to four measures (each with many distinct values), a category of 2 to 5 values, no
+    date; the declaration (and each row's keys) in a drawn order."""
+    import numpy as np
+
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    rows_n = draw(st.integers(30, 200))
+    measures = list(_MEASURES[: draw(st.integers(2, 4))])
+    labels = _LABELS[: draw(st.integers(2, 5))]
+    declared = {**{m: "number" for m in measures}, "group": "string"}
+    order = draw(st.permutations(list(declared)))
+    rows = []
+    for i in range(rows_n):
+        values = {
+            m: round(float(rng.normal(50 + 10 * k, 5 + k)), 3) for k, m in enumerate(measures)
+        }
+        row = {**values, "group": labels[i % len(labels)]}
+        rows.append({c: row[c] for c in order})
+    return rows, {c: declared[c] for c in order}
+
+
+@st.composite
+def _days_with_a_label(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """One row a day with a measure and a label that varies row by row (the day's weather)."""
+    import numpy as np
+
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    days = draw(st.integers(60, 400))
+    labels = _LABELS[: draw(st.integers(3, 5))]
+    start = dt.date(2020, 1, 1)
+    rows = [
+        {
+            "day": (start + dt.timedelta(days=i)).isoformat(),
+            "rain": round(float(rng.gamma(2.0, 3.0)), 2),
+            "weather": labels[int(rng.integers(len(labels)))],
+        }
+        for i in range(days)
+    ]
+    return rows, {"day": "date", "rain": "number", "weather": "string"}
+
+
+@st.composite
+def _entities_over_time(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """A panel: 2 to 5 entities, each with a value at every one of 20 to 80 months."""
+    import numpy as np
+
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    months = draw(st.integers(20, 80))
+    entities = [f"stock-{k}" for k in range(draw(st.integers(2, 5)))]
+    rows = [
+        {
+            "month": f"{2000 + i // 12}-{i % 12 + 1:02d}-01",
+            "symbol": entity,
+            "price": round(float(10 * (k + 1) + rng.normal(0, 1) + i), 2),
+        }
+        for i in range(months)
+        for k, entity in enumerate(entities)
+    ]
+    return rows, {"month": "date", "symbol": "string", "price": "number"}
+
+
+def _judged(rows: list[dict[str, Any]], declared: dict[str, str]) -> Verdict:
+    return judge(view(rows, declared), Facts.of(rows, declared))
+
+
+@pytest.mark.xfail(strict=True, reason="two measures and no date still draw bars of a mean")
+@_GENERATED
+@given(_measures_and_a_category())
+def test_generated_two_measures_and_no_date_draw_a_scatter_split_by_the_category(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    verdict = _judged(*result)
+    assert _why(verdict, "scatter for two measures") == ""
+
+
+@pytest.mark.xfail(strict=True, reason="a line is still split by a label that varies by row")
+@_GENERATED
+@given(_days_with_a_label())
+def test_generated_days_with_a_per_row_label_are_not_a_line_per_label(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    outcome = next(o for o in _judged(*result).outcomes if o.name == "a line splits by an entity")
+    assert outcome.holds, outcome.why
+
+
+@_GENERATED
+@given(_entities_over_time())
+def test_generated_entities_over_time_are_a_line_each(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    rows, declared = result
+    shown = view(rows, declared)
+    assert (shown.mark, shown.encodings["color"].column) == ("line", "symbol")
+    assert _why(judge(shown, Facts.of(rows, declared)), "a line splits by an entity") == ""
+
+
+@pytest.mark.xfail(strict=True, reason="the default still follows the order of the rows' keys")
+@_GENERATED
+@given(_measures_and_a_category())
+def test_generated_defaults_do_not_depend_on_the_rows_key_order(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    rows, declared = result
+    reversed_rows = [dict(reversed(list(r.items()))) for r in rows]
+    verdict = judge(view(rows, declared), Facts.of(rows, declared), view(reversed_rows, declared))
+    assert _why(verdict, "the default does not depend on the order of keys") == ""
