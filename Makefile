@@ -38,6 +38,7 @@ screenshots: $(VENV)/.dev-installed
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/check.py
+	$(BIN)/python bench/import.py
 	$(BIN)/python bench/view.py
 	$(BIN)/python bench/mask.py
 	$(BIN)/python bench/explorer.py

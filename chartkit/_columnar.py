@@ -22,9 +22,14 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
 from types import ModuleType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
+from chartkit._lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (chartkit._lazy): a check of rows needs neither
+    np = lazy_module("numpy")
 
 __all__ = [
     "ABSENT",

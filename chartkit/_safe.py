@@ -28,12 +28,17 @@ import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from itertools import chain, islice
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
-import pandas as pd
-
+from chartkit._lazy import lazy_module
 from chartkit._literal import UNSAFE_CHARACTERS, visible_controls
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:  # imported on first use (chartkit._lazy): a check of rows needs neither
+    np = lazy_module("numpy")
+    pd = lazy_module("pandas")
 
 __all__ = [
     "NAMES_MAX_LISTED",

@@ -24,14 +24,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Final, Literal, cast
-
-import numpy as np
-import pandas as pd
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from chartkit._columnar import Absent
 from chartkit._isodate import ISO_RE
+from chartkit._lazy import lazy_module, loaded
 from chartkit.columns import COLUMN_TYPES, ColumnType
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:  # imported on first use (chartkit._lazy): a check of rows needs neither
+    np = lazy_module("numpy")
+    pd = lazy_module("pandas")
 
 __all__ = [
     "ABSENCE_TYPE_NAMES",
@@ -111,7 +117,18 @@ def reported(value_type: str) -> str:
 
 # --- a value's type -----------------------------------------------------------------------
 
-_NULL_TYPES: Final = (type(None), Absent, type(pd.NA), type(pd.NaT))
+_BARE_NULL_TYPES: Final = (type(None), Absent)
+
+
+def _null_types() -> tuple[type, ...]:
+    """The types whose values are null: None, ``ABSENT``, and pandas' NA and NaT once pandas
+    is imported (until then no value can be either, and a check of rows never imports it)."""
+    return _pandas_null_types() if loaded("pandas") else _BARE_NULL_TYPES
+
+
+@cache
+def _pandas_null_types() -> tuple[type, ...]:
+    return (*_BARE_NULL_TYPES, type(pd.NA), type(pd.NaT))
 
 
 def is_float_type(tp: type) -> bool:
@@ -132,7 +149,7 @@ def isnan(value: Any) -> bool:
 def decided_type(tp: type) -> str | None:
     """The value type every value of exact type ``tp`` has (as ``type_name`` names it), or
     None when it depends on the value: a float (NaN?), a numpy datetime or timedelta (NaT?)."""
-    if issubclass(tp, _NULL_TYPES):
+    if issubclass(tp, _null_types()):
         return "null"
     if is_float_type(tp) or issubclass(tp, np.datetime64 | np.timedelta64):
         return None
@@ -144,7 +161,7 @@ def type_name(tp: type, value: object = None) -> str:
     ``string``, ``boolean``, ``date``, ``null``, ``absent``, ``object``, ``array``, …"""
     if tp is Absent:
         return "absent"
-    if issubclass(tp, _NULL_TYPES) or (is_float_type(tp) and value is not None and isnan(value)):
+    if issubclass(tp, _null_types()) or (is_float_type(tp) and value is not None and isnan(value)):
         return "null"
     if issubclass(tp, np.datetime64 | np.timedelta64) and value is not None:
         if np.isnat(cast(Any, value)):

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from chartkit import _columnar
 from chartkit._columnar import CENSUS_VALUE_TYPES, Absent, Census
 from chartkit._isodate import ISO_RE, engine_pattern
+from chartkit._lazy import lazy_module
 from chartkit._safe import cap_sample
 from chartkit._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
 from chartkit._verdicts import (
@@ -48,6 +46,13 @@ from chartkit._verdicts import (
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.rowset import read_rowset
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:  # imported on first use (chartkit._lazy): a check of rows needs neither
+    np = lazy_module("numpy")
+    pd = lazy_module("pandas")
 
 __all__ = [
     "VIOLATION_KINDS",

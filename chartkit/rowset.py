@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cache, cached_property
 from itertools import chain, islice
-from typing import Any, Final, cast
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from chartkit._columnar import (
     ABSENT,
@@ -29,8 +26,16 @@ from chartkit._columnar import (
     remember_wall_clock,
     same_width,
 )
+from chartkit._lazy import lazy_module
 from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.errors import ChartkitError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:  # imported on first use (chartkit._lazy): a check of rows needs neither
+    np = lazy_module("numpy")
+    pd = lazy_module("pandas")
 
 __all__ = ["RowsetReading", "describe_unread", "narwhals_to_pandas", "read_rowset"]
 
