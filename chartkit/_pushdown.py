@@ -37,7 +37,7 @@ pandas there (it is in memory already); a lazy one is a table saying what to do.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -52,11 +52,13 @@ from chartkit.backends._native import from_epoch_ms as _from_epoch_ms
 from chartkit.backends._native import positional as _frame
 from chartkit.backends._native import quote as _quote
 from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
+from chartkit.backends.query import QueryBackend
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
 from chartkit.engines import EngineReading
 from chartkit.errors import ChartkitError
+from chartkit.plan import choose
 from chartkit.rowset import RowsetReading
 
 if TYPE_CHECKING:
@@ -487,6 +489,34 @@ def _reduce(
         return [n for n in reading.columns if n in declaration and declaration[n].type in kinds
                 and usable(n)]  # fmt: skip
 
+    def drawable(*, counted: bool) -> list[ColumnProfile]:
+        """The profiles of the columns the engine can draw, for the chooser
+        (``chartkit.plan.choose``, decide.py's own); ``counted``: the categories' distinct
+        values counted in the engine (one query for all, the first time)."""
+        from chartkit.encode import ColumnProfile, vegalite_type
+
+        names = of("number", "date", "string", "boolean")
+        kinds = [n for n in names if declaration[n].type in ("string", "boolean")]
+        distinct = _distinct(reading, kinds) if counted else {}
+        return [
+            ColumnProfile(
+                n, vegalite_type(declaration[n].type), "declared", declaration[n], broken.get(n),
+                True, distinct.get(n, 0), reading.total,
+            )
+            for n in names
+        ]  # fmt: skip
+
+    def first_x(*, fallback: bool) -> str | None:
+        """decide.py's x when none is picked: the first date, else the first category (not
+        an identifier); with ``fallback``, else a number not drawn as y."""
+        cols = drawable(counted=False)
+        if not choose.dates(cols):
+            cols = drawable(counted=True)
+        found = choose.dates(cols) or choose.categories(cols)
+        if not found and fallback:
+            found = [q for q in choose.measures(cols) if q.name not in (ys or [])]
+        return found[0].name if found else None
+
     over = (
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
@@ -523,22 +553,18 @@ def _reduce(
     if opts.aggregate == "median" and reading.engine == "pyarrow":
         # narwhals' pyarrow median is an approximate one (a t-digest): pandas' is exact
         return f"{over} except an exact median, which pyarrow does not compute."
-    measures = sorted(of("number"), key=lambda n: n in broken)  # decide.py's order
+    measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit
     if x is None and ys is None and how != "count":
         # decide.py's automatic chart: the first measure over a date, else over a category
         # (not an identifier), else a histogram of it
-        firsts = of("date") or [c for c in of("string", "boolean") if not _id_like(reading, c)]
-        x = firsts[0] if firsts else None
+        x = first_x(fallback=False)
         ys = measures[:1] if measures else None
         if x is None and not measures:
             return f"{over}; no column is declared number or date, so there is nothing to draw."
     elif x is None:  # aggregate="count", or y alone: over a date, a category, or a measure
-        firsts = of("date") or [c for c in of("string", "boolean") if not _id_like(reading, c)]
-        if not firsts and how != "count":
-            firsts = [m for m in measures if m not in (ys or [])]
-        x = firsts[0] if firsts else None
+        x = first_x(fallback=how != "count")
     if x is not None and not usable(x):
         return _cannot(over, x)
     x_type = declaration[x].type if x is not None else None
@@ -556,7 +582,13 @@ def _reduce(
         if lone is None:
             return f"{over}; pick a column declared number to draw."
         if x is not None and ys:
-            return _heatmap(reading, declaration, broken, x, ys[0], color, facet, max_points, over)
+            def auto_color() -> str | None:  # decide.py's: the first small category
+                found = choose.auto_color(drawable(counted=True), exclude={facet})
+                return found.name if found is not None else None
+
+            return _heatmap(
+                reading, declaration, broken, x, ys[0], color, facet, max_points, over, auto_color
+            )
         others = [m for m in measures if m != lone]
         return _histogram(reading, declaration, broken, lone, others, over)
     if how == "count":
@@ -579,8 +611,6 @@ def _reduce(
         facets = []  # decide.py refuses it, and says why
     if x_type == "date" and not multi and (color is not None or how != "count"):
         wanted = [color] if color is not None else []
-        if color is None:  # decide.py's automatic color: a small string or boolean column
-            wanted = [c for c in of("string", "boolean") if c not in (x, *ys, *facets)]
         distinct = _distinct(reading, [c for c in wanted if usable(c)])
         if color is not None:
             d = distinct.get(color, 0)
@@ -590,9 +620,9 @@ def _reduce(
                     facets = [color]  # too many colors: one small chart per value instead
                 elif d <= MAX_COLOR_CATEGORIES:
                     colors = [color]
-        else:
-            fits = [c for c in wanted if 1 < distinct.get(c, 0) <= MAX_COLOR_CATEGORIES]
-            colors = fits[:1]
+        else:  # decide.py's automatic color: a small string or boolean column
+            auto = choose.auto_color(drawable(counted=True), exclude={x, *ys, *facets})
+            colors = [auto.name] if auto is not None else []
     used = [x, *ys, *colors, *facets]
     alias = _aliases(reading)
     frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
@@ -618,47 +648,38 @@ def _cannot(over: str, name: str) -> str:
     return f"{over}, but no row of {name} holds a value of its declared type to draw."
 
 
-def _id_like(reading: EngineReading, name: str) -> bool:
-    """decide.py's identifier rule (over 80% distinct), counted in the engine."""
-    from chartkit.encode import ID_LIKE_MIN_ROWS, ID_LIKE_SHARE
-
-    if reading.total <= ID_LIKE_MIN_ROWS:
-        return False
-    n = _distinct(reading, [name]).get(name, 0)
-    return n > ID_LIKE_SHARE * reading.total
+_COUNTED: dict[int, tuple[EngineReading, QueryBackend]] = {}
+"""The backend of each reading during one ``view()``, by the reading's id (the reading is
+kept, so the id stays its own): the rules, the plan and the alternatives ask it the same
+facts, counted once."""
 
 
-_COUNTED: dict[int, tuple[EngineReading, dict[str, int]]] = {}
-"""Distinct values counted during one ``view()``, by the reading's id (the reading is kept, so
-the id stays its own): the rules, the plan and the alternatives ask for the same counts."""
+def _backend(reading: EngineReading) -> QueryBackend:
+    """The reading's query backend for this ``view()``: made once, its facts remembered."""
+    known = _COUNTED.get(id(reading))
+    if known is None or known[0] is not reading:
+        known = (reading, QueryBackend(reading))
+        _COUNTED[id(reading)] = known
+    return known[1]
 
 
 def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
-    """The distinct values of each column, without nulls (as pandas counts them); one query
-    for every declared category the first time, so later questions cost nothing."""
-    import narwhals as nw
-
+    """The distinct values of each column, without nulls (as pandas counts them). The first
+    question counts, in one pass, every column that can be a category, and the span and
+    values of every date and number (what a line's bucket needs), so later questions cost
+    nothing."""
     from chartkit._frame_check import value_type
 
-    _, known = _COUNTED.setdefault(id(reading), (reading, {}))
-    wanted = [n for n in dict.fromkeys(names) if n not in known]
-    if wanted:
-        if not known:  # the first question: every column that can be a category, at once
-            schema = dict(reading.schema)
-            wanted += [
-                c for c in reading.columns
-                if c not in wanted and value_type(schema[c]) in ("string", "boolean")
-            ]  # fmt: skip
-        alias = _aliases(reading)
-        exprs = [
-            (nw.col(alias[c]).n_unique() - nw.col(alias[c]).is_null().any().cast(nw.Int64)).alias(
-                f"d{i}"
-            )
-            for i, c in enumerate(wanted)
-        ]
-        row = _collect(reading, wanted, "distinct", _frame(reading).select(*exprs)).iloc[0]
-        known.update({c: int(row[f"d{i}"]) for i, c in enumerate(wanted)})
-    return {n: known[n] for n in names}
+    backend = _backend(reading)
+    wanted = list(dict.fromkeys(names))
+    if wanted and not backend.remembered():
+        schema = dict(reading.schema)
+        kinds = {c: value_type(schema[c]) for c in reading.columns}
+        categories = [c for c in reading.columns if kinds[c] in ("string", "boolean")]
+        spans = [c for c in reading.columns if kinds[c] in ("date", "number")]
+        backend.facts([*wanted, *categories, *spans], distinct=[*wanted, *categories])
+    got = backend.facts(wanted) if wanted else {}
+    return {n: got[n].distinct or 0 for n in wanted}
 
 
 def _agg(name: str, how: str, alias: str) -> Any:
@@ -771,7 +792,9 @@ def _lines(
         # one series column: its values, a null among them (groupby keeps it), in this scan
         *([nw.col(alias[series[0]]).n_unique().alias("series")] if len(series) == 1 else []),
     ]
-    stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
+    stats: Any = _clean_facts(reading, x, ys, series)
+    if stats is None:
+        stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
     count = int(stats["n"] or 0)
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
@@ -850,6 +873,34 @@ def _lines(
         seconds=seconds if unit is None and seconds else None,
         placed=count,
     )  # fmt: skip
+
+
+def _clean_facts(
+    reading: EngineReading, x: str, ys: list[str], series: list[str]
+) -> Mapping[str, Any] | None:
+    """The line's span from the facts this ``view()`` already counted, when they hold it: every
+    column it uses counted, none holding a missing value (so no row is left out) nor an
+    infinite number; None otherwise (the span is then queried over the rows kept)."""
+    backend = _backend(reading)
+    used = list(dict.fromkeys([x, *ys, *series]))
+    known = backend.remembered()
+    if not set(used) <= set(known) or (len(series) == 1 and known[series[0]].distinct is None):
+        return None
+    facts = {n: known[n] for n in used}
+    if any(f.values != reading.total for f in facts.values()):
+        return None
+    schema = dict(reading.schema)
+    for m in ys:
+        f = facts[m]
+        if schema[m].is_float() and not (
+            f.lo is not None and np.isfinite(f.lo) and np.isfinite(f.hi)
+        ):
+            return None
+    out: dict[str, Any] = {"lo": facts[x].lo, "hi": facts[x].hi, "n": reading.total}
+    out.update({f"c{i}": reading.total for i in range(len(ys))})
+    if len(series) == 1:
+        out["series"] = facts[series[0]].distinct
+    return out
 
 
 def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool, bucket: str) -> Any:
@@ -1022,13 +1073,13 @@ def _heatmap(
     facet: str | None,
     max_points: int,
     over: str,
+    auto_color: Callable[[], str | None],
 ) -> _Reduced | str:
     """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
     engine on the same edges; at most ``max_points`` placeable rows leave as they are."""
     import narwhals as nw
 
     from chartkit.decide import HEATMAP_BINS
-    from chartkit.plan.rules import MAX_COLOR_CATEGORIES
 
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[x], alias[y])
@@ -1076,13 +1127,8 @@ def _heatmap(
          y: np.linspace(float(stats["ylo"]), float(stats["yhi"]), m)}
     )  # fmt: skip
     standin.iloc[-1] = [float(stats["xhi"]), float(stats["yhi"])]
-    if color is None:  # decide.py's automatic color: the first small category (not drawn)
-        small = [
-            c for c in reading.columns
-            if c in declaration and declaration[c].type in ("string", "boolean") and c != facet
-        ]  # fmt: skip
-        counted = _distinct(reading, small)
-        color = next((c for c in small if 1 < counted[c] <= MAX_COLOR_CATEGORIES), None)
+    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
+        color = auto_color()
     for extra in dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)):
         standin[extra] = np.resize(np.array(["a", "b"], dtype=object), m)  # two values
     return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n)

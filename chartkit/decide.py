@@ -53,6 +53,7 @@ from chartkit.options import (
     TIME_UNITS,
     ChartOptions,
 )
+from chartkit.plan import choose
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
 
@@ -380,24 +381,18 @@ class _Planner:
             facet_p = None
         if facet_p is not None and color_p is facet_p:
             color_p = None  # one small chart per value already tells them apart
-        usable = [q for q in p.values() if q.usable]
-        measures = sorted(
-            (q for q in usable if q.type == "quantitative"), key=lambda q: q.violation is not None
-        )
-        temporals = [q for q in usable if q.type == "temporal"]
-        nominals = [q for q in usable if q.type == "nominal" and q.distinct and not q.id_like]
+        numbers = choose.measures(p.values())
         xp = p[x] if x is not None else None
         count = self.opts.aggregate == "count"
 
         if xp is None:
-            rest = [q for q in (temporals or nominals or measures) if q not in yps]
-            if not rest:
+            xp = choose.automatic_x(p.values(), yps)
+            if xp is None:
                 return self._histogram(yps[0])
-            xp = rest[0]
         elif not yps:
             if xp.type == "quantitative":
                 return self._histogram(xp)
-            others = [m for m in measures if m is not xp]
+            others = [m for m in numbers if m is not xp]
             if count or not others:
                 if xp.type == "nominal":
                     return self._bars(xp, [], facet_p, horizontal_ok=True)
@@ -459,16 +454,15 @@ class _Planner:
 
     def _note_unsplit(self, xp: ColumnProfile) -> None:
         """A category too wide for colors or small charts is said, never silently merged."""
-        for q in self.profiles.values():
-            if q.usable and q.type == "nominal" and not q.id_like and q.distinct > MAX_FACETS:
-                self._say(
-                    "not-split",
-                    f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
-                    f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
-                    f"not split by it; pick it as x for bars per {q.name}.",
-                    q.name, values=q.distinct,
-                )  # fmt: skip
-                return
+        q = choose.too_wide(self.profiles.values())
+        if q is not None:
+            self._say(
+                "not-split",
+                f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
+                f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
+                f"not split by it; pick it as x for bars per {q.name}.",
+                q.name, values=q.distinct,
+            )  # fmt: skip
 
     def _too_many_colors(
         self, cp: ColumnProfile, fp: ColumnProfile | None
@@ -808,15 +802,7 @@ class _Planner:
     # -- the kinds ----------------------------------------------------------------------
 
     def _auto_color(self, exclude: set[str | None]) -> ColumnProfile | None:
-        for q in self.profiles.values():
-            if (
-                q.usable
-                and q.type == "nominal"
-                and q.name not in exclude
-                and 1 < q.distinct <= MAX_COLOR_CATEGORIES
-            ):
-                return q
-        return None
+        return choose.auto_color(self.profiles.values(), exclude=exclude)
 
     def _used(
         self,

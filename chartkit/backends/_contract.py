@@ -4,9 +4,9 @@ A backend holds one result's rows where they live — a pandas frame in memory, 
 frame (DuckDB, polars, pyarrow, Ibis, Spark) — and answers the only questions the rest of
 chartkit asks of rows:
 
-- ``facts(names)``: what choosing a chart needs to know of a column, counted — its rows, the
-  rows holding a value, its distinct values, its span (lowest and highest) — as
-  ``ColumnFacts``;
+- ``facts(names, distinct=…)``: what choosing a chart needs to know of a column, counted in
+  one pass — its rows, the rows holding a value, its distinct values (of the columns
+  ``distinct`` names; all by default), its span (lowest and highest) — as ``ColumnFacts``;
 - ``profiles(declaration, violations)``: a ``ColumnProfile`` per column (declared type,
   counts, distinct values), in the order ``chartkit.encode.profile_columns`` gives;
 - ``reduce(grouping)``: the rows grouped as a ``Grouping`` (made from a ``ChartSpec``) says —
@@ -61,19 +61,22 @@ _OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le")
 @dataclass(frozen=True, slots=True)
 class ColumnFacts:
     """What a backend counted of one column: ``rows`` in the frame, ``values`` holding a value
-    (neither null nor NaN), ``distinct`` values among them, and the span ``lo``–``hi`` (numbers
-    and dates; None for other columns or when no row holds a value)."""
+    (neither null nor NaN), ``distinct`` values among them (None when not asked: counting them
+    is the costly part), and the span ``lo``–``hi`` (numbers and dates; None for other columns
+    or when no row holds a value)."""
 
     name: str
     rows: int
     values: int
-    distinct: int
+    distinct: int | None
     lo: Any = None
     hi: Any = None
 
     @property
     def varies(self) -> bool:
         """Whether two rows hold different values (a value and a missing one differ too)."""
+        if self.distinct is None:
+            raise ChartkitError(f"the distinct values of {self.name!r} were not counted")
         return self.distinct > 1 or (self.distinct == 1 and self.values < self.rows)
 
 
@@ -187,7 +190,9 @@ class Backend(Protocol):
     rows: int
     columns: tuple[str, ...]
 
-    def facts(self, names: Sequence[str]) -> Mapping[str, ColumnFacts]: ...
+    def facts(
+        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+    ) -> Mapping[str, ColumnFacts]: ...
 
     def profiles(
         self,

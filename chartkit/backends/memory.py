@@ -50,8 +50,11 @@ class MemoryBackend:
 
     # -- facts ----------------------------------------------------------------------------
 
-    def facts(self, names: Sequence[str]) -> dict[str, ColumnFacts]:
+    def facts(
+        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+    ) -> dict[str, ColumnFacts]:
         check_names(names, self.columns)
+        counted = set(names if distinct is None else distinct)
         from chartkit.encode import _distinct
 
         out: dict[str, ColumnFacts] = {}
@@ -65,7 +68,8 @@ class MemoryBackend:
             )
             if ordered and values:
                 lo, hi = _plain(s.min()), _plain(s.max())
-            out[name] = ColumnFacts(name, self.rows, values, _distinct(s.dropna()), lo, hi)
+            n = _distinct(s.dropna()) if name in counted else None
+            out[name] = ColumnFacts(name, self.rows, values, n, lo, hi)
         return out
 
     def profiles(

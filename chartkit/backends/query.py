@@ -59,12 +59,19 @@ class QueryBackend:
 
     # -- facts ----------------------------------------------------------------------------
 
-    def facts(self, names: Sequence[str]) -> dict[str, ColumnFacts]:
+    def facts(
+        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+    ) -> dict[str, ColumnFacts]:
         """The facts of ``names``, counted in one query (remembered: asked again, free)."""
         import narwhals as nw
 
         check_names(names, self.columns)
-        wanted = [n for n in dict.fromkeys(names) if n not in self._counted]
+        counted = set(names if distinct is None else distinct)
+        wanted = [
+            n
+            for n in dict.fromkeys(names)
+            if n not in self._counted or (n in counted and self._counted[n].distinct is None)
+        ]
         if wanted:
             alias = aliases(self.reading)
             exprs: list[Any] = [nw.len().alias("n")]
@@ -74,13 +81,15 @@ class QueryBackend:
                 nan = dtype.is_float()
                 value = nw.when(~col.is_nan()).then(col) if nan else col
                 missing = col.is_null().any().cast(nw.Int64)
-                distinct = col.n_unique() - missing
+                n_distinct = col.n_unique() - missing
                 held = col.count()
                 if nan:
                     flagged = col.is_nan().fill_null(False)
-                    distinct = distinct - flagged.any().cast(nw.Int64)
+                    n_distinct = n_distinct - flagged.any().cast(nw.Int64)
                     held = held - flagged.cast(nw.Int64).sum()
-                exprs += [distinct.alias(f"d{i}"), held.alias(f"v{i}")]
+                exprs.append(held.alias(f"v{i}"))
+                if name in counted:
+                    exprs.append(n_distinct.alias(f"d{i}"))
                 if _ordered(dtype):
                     exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
             row = collect(self.reading, wanted, "facts", positional(self.reading).select(*exprs))
@@ -88,11 +97,16 @@ class QueryBackend:
             for i, name in enumerate(wanted):
                 lo = got.get(f"lo{i}")
                 hi = got.get(f"hi{i}")
+                d = int(got[f"d{i}"] or 0) if name in counted else None
                 self._counted[name] = ColumnFacts(
-                    name, self.rows, int(got[f"v{i}"] or 0), int(got[f"d{i}"] or 0),
+                    name, self.rows, int(got[f"v{i}"] or 0), d,
                     None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
                 )  # fmt: skip
         return {n: self._counted[n] for n in dict.fromkeys(names)}
+
+    def remembered(self) -> Mapping[str, ColumnFacts]:
+        """The facts this backend has counted so far (asking them again costs no query)."""
+        return dict(self._counted)
 
     def profiles(
         self,
@@ -114,12 +128,18 @@ class QueryBackend:
             else:
                 kind = value_type(self._schema[name]) or "string"
                 kinds[name] = (_VL_OF_VALUE.get(kind, "nominal"), "inferred")
-        nominal = [n for n in self.columns if kinds[n][0] == "nominal"]
+        # a column of a type no check reads (a struct, a list) is no category to count
+        nominal = [
+            n
+            for n in self.columns
+            if kinds[n][0] == "nominal"
+            and (n in declared or value_type(self._schema[n]) in ("string", "boolean"))
+        ]
         counted = self.facts(nominal) if nominal else {}
         out: dict[str, ColumnProfile] = {}
         for name in self.columns:
             vl, source = kinds[name]
-            distinct = counted[name].distinct if name in counted else 0
+            distinct = (counted[name].distinct or 0) if name in counted else 0
             out[name] = ColumnProfile(
                 name, vl, source, declared.get(name), broken.get(name), True, distinct, self.rows
             )
@@ -280,14 +300,18 @@ def _condition(name: str, dtype: Any, c: Condition) -> Any:
     if c.op == "null":
         return _missing_expr(name, dtype)
     if c.op == "in":
-        return col.is_in(list(c.value))
-    return {
-        "eq": lambda: col == c.value,
-        "ge": lambda: col >= c.value,
-        "gt": lambda: col > c.value,
-        "lt": lambda: col < c.value,
-        "le": lambda: col <= c.value,
-    }[c.op]()
+        hit = col.is_in(list(c.value))
+    else:
+        hit = {
+            "eq": lambda: col == c.value,
+            "ge": lambda: col >= c.value,
+            "gt": lambda: col > c.value,
+            "lt": lambda: col < c.value,
+            "le": lambda: col <= c.value,
+        }[c.op]()
+    if dtype.is_float():  # DuckDB and Spark order NaN above every number: it is no value
+        hit = hit & ~col.is_nan().fill_null(False)
+    return hit
 
 
 def _missing_expr(name: str, dtype: Any) -> Any:
