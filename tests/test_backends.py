@@ -11,9 +11,7 @@ bounded sample, the check's offenders, and the rows a condition selects. Hostile
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
-import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -362,48 +360,32 @@ def test_hostile_names_are_literals_in_every_backend(names: dict[str, str]) -> N
         assert b.count([Condition(host, "eq", "db")]) == memory.count([Condition(host, "eq", "db")])
 
 
-def test_a_spark_frame_answers_as_memory_does() -> None:
-    """Spark through the same contract: the facts, the groups and the selected rows."""
-    pytest.importorskip("pyspark")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("Spark needs a Java runtime (.ci/run installs one)")
-    from pyspark.sql import SparkSession
+def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
+    """Spark through the same contract — classic local mode and a real Spark Connect session
+    (the fixture runs it in both): the facts, the groups and the selected rows."""
     from pyspark.sql import types as T
 
-    spark = (
-        SparkSession.builder.master("local[1]")
-        .appName("chartkit-backends")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    try:
-        df = polars_frame(5, HOSTILE_TOO)
-        memory = backend_for(df.to_pandas())
-        spark_types = {
-            pl.Datetime("us"): T.TimestampNTZType(), pl.Float64: T.DoubleType(),
-            pl.Int64: T.LongType(), pl.String: T.StringType(), pl.Boolean: T.BooleanType(),
-        }  # fmt: skip
-        schema = T.StructType(
-            [T.StructField(n, spark_types[t], True) for n, t in df.schema.items()]
-        )  # built, not parsed: no name is DDL text
-        b = backend_for(spark.createDataFrame(df.rows(), schema))
-        assert isinstance(b, QueryBackend) and b.engine == "pyspark"
-        names = list(df.columns)
-        assert b.facts(names) == memory.facts(names)
-        at, gb, host, site = (HOSTILE_TOO[k] for k in ("at", "gb", "host", "site"))
-        for g in [
-            Grouping((host, site), (gb,), "sum"),
-            Grouping((at,), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
-            Grouping((host,), (), "count", top=2),
-        ]:
-            got, want = b.reduce(g), memory.reduce(g)
-            same(got.frame, want.frame)
-            assert (got.rows, got.no_value, got.categories) == (
-                want.rows, want.no_value, want.categories,
-            )  # fmt: skip
-        where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
-        assert b.count(where) == memory.count(where) > 0
-    finally:
-        spark.stop()
+    df = polars_frame(5, HOSTILE_TOO)
+    memory = backend_for(df.to_pandas())
+    spark_types = {
+        pl.Datetime("us"): T.TimestampNTZType(), pl.Float64: T.DoubleType(),
+        pl.Int64: T.LongType(), pl.String: T.StringType(), pl.Boolean: T.BooleanType(),
+    }  # fmt: skip
+    schema = T.StructType([T.StructField(n, spark_types[t], True) for n, t in df.schema.items()])
+    b = backend_for(spark_session.createDataFrame(df.rows(), schema))  # no name parsed as DDL
+    assert isinstance(b, QueryBackend) and b.engine == "pyspark"
+    names = list(df.columns)
+    assert b.facts(names) == memory.facts(names)
+    at, gb, host, site = (HOSTILE_TOO[k] for k in ("at", "gb", "host", "site"))
+    for g in [
+        Grouping((host, site), (gb,), "sum"),
+        Grouping((at,), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
+        Grouping((host,), (), "count", top=2),
+    ]:
+        got, want = b.reduce(g), memory.reduce(g)
+        same(got.frame, want.frame)
+        assert (got.rows, got.no_value, got.categories) == (
+            want.rows, want.no_value, want.categories,
+        )  # fmt: skip
+    where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
+    assert b.count(where) == memory.count(where) > 0
