@@ -153,11 +153,17 @@ class _Exprs:
         if isinstance(c, Equals):
             if c.value is None:
                 return _missing(col, dtype)
+            # never negated (``placed & rest``): a null test filters its row out, as False
+            # would, and leaves the engine free to prune by the column's statistics
             if c.type == "quantitative":
-                return (col.cast(nw.Float64) == float(c.value)).fill_null(False)
+                return (
+                    col.cast(nw.Float64) == float(c.value)
+                    if not dtype.is_float()
+                    else col == float(c.value)
+                )
             if c.type == "temporal":
-                return (self.time(col, dtype) == self.moment(c.value, dtype)).fill_null(False)
-            return (col == c.value).fill_null(False)
+                return self.time(col, dtype) == self.moment(c.value, dtype)
+            return col == c.value
         if isinstance(c, NoneOf):
             shown = [v for v in c.values if v is not None]
             among = col.is_in(shown).fill_null(False) if shown else nw.lit(False)
@@ -173,9 +179,13 @@ class _Exprs:
                 self.moment(c.end, dtype),
             )
         else:
-            x, lo, hi = col.cast(nw.Float64), float(c.start), float(c.end)
+            x, lo, hi = (
+                (col if dtype.is_float() else col.cast(nw.Float64)),
+                float(c.start),
+                float(c.end),
+            )
         upper = x <= hi if c.closed == "both" else x < hi
-        return ((x >= lo) & upper).fill_null(False)
+        return (x >= lo) & upper
 
     def time(self, col: Any, dtype: Any) -> Any:
         import narwhals as nw

@@ -636,6 +636,36 @@ class _Cells:
             self._labels[name] = out
         return self._labels[name]  # type: ignore[no-any-return]
 
+    def categories(
+        self, name: str, placed: Placed | None, values: tuple[Any, ...]
+    ) -> np.ndarray[Any, np.dtype[np.bool_]] | None:
+        """Whether each row's category is one of ``values``, by vectorized comparison where
+        the chart's label is the value itself: a typed text or boolean column, or one whose
+        declaration leaves every other kind of value out (those rows are not placed). None
+        where only the labels can tell (an undeclared column of mixed values)."""
+        series = self.column(name)
+        api = pd.api.types
+        dtype = series.dtype
+        typed = (api.is_string_dtype(dtype) and not api.is_object_dtype(dtype)) or (
+            api.is_bool_dtype(dtype)
+        )
+        declared = placed is not None and placed.declared in ("string", "boolean")
+        if not (typed or declared):
+            return None
+        wanted = [v for v in values if v is not None]
+        kind = str if api.is_string_dtype(dtype) and typed else bool if typed else None
+        if kind is not None:
+            wanted = [v for v in wanted if type(v) is kind]
+        if declared and not typed:  # an object column: keep True apart from 1, "1" from 1
+            want = str if placed is not None and placed.declared == "string" else bool
+            wanted = [v for v in wanted if type(v) is want]
+        out = np.zeros(len(series), dtype=bool)
+        if wanted:
+            out |= series.isin(wanted).to_numpy(dtype=bool, na_value=False)
+        if None in values:
+            out |= series.isna().to_numpy(dtype=bool)
+        return out
+
     def mask(self, selection: Selection) -> np.ndarray[Any, np.dtype[np.bool_]]:
         n = len(self.frame)
         # the rows no used column's declaration leaves out: those the chart prepared values of
@@ -673,6 +703,9 @@ class _Cells:
     def holds(self, c: Clause, placed: Placed | None) -> np.ndarray[Any, np.dtype[np.bool_]]:
         if isinstance(c, Equals):
             if c.type == "nominal":
+                fast = self.categories(c.column, placed, (c.value,))
+                if fast is not None:
+                    return fast
                 labels = self.labels(c.column)
                 if c.value is None:
                     return np.fromiter((v is None for v in labels), bool, len(labels))
@@ -689,6 +722,9 @@ class _Cells:
             same: np.ndarray[Any, np.dtype[np.bool_]] = times == _ns(c.value)
             return same
         if isinstance(c, NoneOf):
+            among = self.categories(c.column, placed, c.values)
+            if among is not None:
+                return ~among
             labels = self.labels(c.column)
             shown = list(c.values)
             return np.fromiter(
