@@ -91,8 +91,10 @@ def table_of(
     footer = f"{rows:,} {'row' if rows == 1 else 'rows'}, {columns:,} " + (
         "column" if columns == 1 else "columns"
     )
-    if rows > len(head) or columns > len(shown_names):
-        footer += f"; the first {len(head):,} rows and {len(shown_names):,} columns shown"
+    cut = [f"{len(head):,} rows"] if rows > len(head) else []
+    cut += [f"{len(shown_names):,} columns"] if columns > len(shown_names) else []
+    if cut:
+        footer += f"; the first {' and '.join(cut)} shown"
     if offending:
         n = len(offending)
         footer += f". In red: {n:,} {'value' if n == 1 else 'values'} not of the declared type"

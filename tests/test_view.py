@@ -884,8 +884,16 @@ def test_a_table_export_escapes_and_caps_what_the_tool_returned() -> None:
         assert "<script" not in text and "<img" not in text and "\x1b" not in text
     texts = _svg_texts(svg)
     assert "&lt;img src=x onerror=alert(1)&gt;\\x1b[31m" in page
-    assert texts[-1] == "40 rows, 2 columns; the first 30 rows and 2 columns shown."
+    assert texts[-1] == "40 rows, 2 columns; the first 30 rows shown."
     assert "<script>alert(0)</script>yyyyyyyyyyyyyyy… (85 characters)" in texts
+
+
+def test_a_wide_table_export_says_which_columns_it_shows() -> None:
+    rows = [{f"c{j:02d}": f"v{i}" for j in range(15)} for i in range(3)]
+    v = view(rows, {f"c{j:02d}": "string" for j in range(15)})
+    texts = _svg_texts(v.to_svg())
+    assert texts[-1] == "3 rows, 15 columns; the first 12 columns shown."
+    assert "c11" in texts and "c12" not in texts
 
 
 def test_a_refused_view_has_nothing_to_export(tmp_path: Path) -> None:
