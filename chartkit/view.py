@@ -402,6 +402,7 @@ def _view_of_plan(
         # every row of the result: the frame's, unless an engine reduced them first
         counted = [v.total for v in found] + [n.count("of") or 0 for n in plan.facts]
         total = len(frame) if left_out is None else max(counted, default=0) or None
+        empty_noted = any(n.kind == "no-value" for n in plan.facts)  # only then is it read
         caption = caption_lines(
             left_out=dropped,
             total=total,
@@ -409,7 +410,7 @@ def _view_of_plan(
             encodings=plan.encodings,
             violations=found,
             findings=outcome.findings,
-            empty=_empty_columns(frame, plan) if left_out is None and dropped else None,
+            empty=_empty_columns(frame, plan) if left_out is None and empty_noted else None,
         )
     return View(
         kind=plan.kind,
