@@ -16,6 +16,11 @@ Three measurements, each printed as a table:
 3. **A 1,000,000-row upload to its first chart.** A tool result of 1M rows (an ISO timestamp,
    a number, a 5-value string; declared) is uploaded through the sidebar in the browser; the
    clock runs from the upload to the drawn chart.
+4. **A click to the rows behind it.** In the browser, each bar of the LUN incident is clicked
+   in turn and the clock stops when the rows behind it are shown under the chart (the page's
+   rerun, ``View.rows_behind``, the check of those rows, the highlighted table drawn). Then,
+   server time only (``AppTest``), the same 1M-row result opened from the command line and an
+   hour of it brushed: the script run that answers the selection.
 
 Run: ``make bench`` or ``.venv/bin/python bench/explorer.py [--loads N] [--upload-rows N]``.
 """
@@ -37,7 +42,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from _browser import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+from _browser import CHROMIUM, CHROMIUM_ARGS, settle, streamlit_server  # noqa: E402
 
 EXAMPLES = REPO / "chartkit" / "examples"
 DEFAULT = "host_group_mappings"
@@ -223,11 +228,83 @@ def upload(n: int) -> None:
     print(f"\nA {n:,}-row upload ({size / 1e6:,.0f} MB of JSON) to its first chart: {took:.1f} s")
 
 
+def drill_browser() -> float:
+    """Median seconds from a click on a bar of the LUN chart to the rows behind it shown."""
+    from playwright.sync_api import sync_playwright
+
+    bars = ".vega-embed svg g.mark-rect path"
+    took = []
+    env = {"CHARTKIT_EXPLORE_FILE": "", "CHARTKIT_EXPLORE_MAX_MB": ""}
+    with streamlit_server(REPO / "app" / "explorer.py", env=env) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1500, "height": 1100}).new_page()
+            page.goto(f"{url}/?example={DEFAULT}")
+            page.wait_for_selector(bars, timeout=120_000)
+            settle(page, timeout_ms=120_000)
+            for i in range(page.locator(bars).count()):
+                bar = page.locator(bars).nth(i)
+                label = bar.get_attribute("aria-label") or ""
+                group = label.split("host_group: ", 1)[1].split(";", 1)[0]
+                start = time.perf_counter()
+                bar.click()
+                page.get_by_text(f'The rows behind host_group = "{group}"').wait_for(
+                    timeout=120_000
+                )
+                settle(page, timeout_ms=120_000)
+                took.append(time.perf_counter() - start)
+        finally:
+            browser.close()
+    return statistics.median(took)
+
+
+def drill_server(n: int) -> tuple[float, int]:
+    """Server seconds of the script run that answers an hour brushed on an ``n``-row result."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+    from streamlit.testing.v1 import AppTest
+
+    logging.disable(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "latency_samples.json"
+        big_result(path, n)
+        os.environ["CHARTKIT_EXPLORE_FILE"] = str(path)
+        os.environ["CHARTKIT_EXPLORE_MAX_MB"] = "2000"
+        try:
+            at = AppTest.from_file(str(REPO / "app" / "explorer.py"), default_timeout=900).run()
+            [chart] = at.get("vega_lite_chart")
+            t0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+            ms = [int(t.timestamp() * 1000) for t in (t0, t0 + dt.timedelta(hours=1))]
+            states: WidgetStates = at._tree.get_widget_states()
+            state = states.widgets.add()
+            state.id = chart.proto.id
+            state.string_value = json.dumps({"selection": {"chartkit_brush": {"ts": ms}}})
+            start = time.perf_counter()
+            at._run(states)
+            took = time.perf_counter() - start
+            assert not at.exception, at.exception
+            heading = next(m.value for m in at.markdown if m.value.startswith("**The rows "))
+        finally:
+            os.environ.pop("CHARTKIT_EXPLORE_FILE", None)
+            os.environ.pop("CHARTKIT_EXPLORE_MAX_MB", None)
+    rows = int(heading.rsplit("— ", 1)[1].split(" ")[0].replace(",", ""))
+    return took, rows
+
+
+def drill(n: int) -> None:
+    click = drill_browser()
+    print(f"\nA click on a bar of {DEFAULT} to the rows behind it shown (median): {click:.2f} s")
+    took, rows = drill_server(n)
+    print(f"An hour brushed on a {n:,}-row result: the rerun that shows its {rows:,} rows: "
+          f"{took:.2f} s on the server")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=7, help="browser loads per app")
     parser.add_argument("--upload-rows", type=int, default=1_000_000)
-    parser.add_argument("--skip", nargs="*", default=[], choices=["browser", "switch", "upload"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["browser", "switch", "upload", "drill"]
+    )
     args = parser.parse_args()
     os.environ.setdefault("PYTHONWARNINGS", "ignore")
     print(f"{os.cpu_count()} cores, Chromium {CHROMIUM}, {dt.date.today().isoformat()}")
@@ -237,6 +314,8 @@ def main() -> None:
         switching(repeat=3)
     if "upload" not in args.skip:
         upload(args.upload_rows)
+    if "drill" not in args.skip:
+        drill(args.upload_rows)
 
 
 if __name__ == "__main__":

@@ -765,17 +765,23 @@ def _selection(rkey: str, shown: View) -> tuple[Selection | None, str | None]:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _behind(
     rkey: str, decl: str, spec_key: str, chosen: str, page: int, _shown: View, _picked: Selection
-) -> tuple[RowsPage, tuple[Any, ...]]:
-    """One page of the rows behind the selection, and the check of all of them: the findings
-    for just those rows (in memory: the rows as the tool sent them; an engine's: none)."""
-    behind = _shown.rows_behind(_picked, page=page, page_size=SELECTED_ROWS)
+) -> RowsPage:
+    """One page of the rows behind the selection, offenders marked and counted."""
+    return _shown.rows_behind(_picked, page=page, page_size=SELECTED_ROWS)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _behind_findings(
+    rkey: str, decl: str, spec_key: str, chosen: str, _shown: View, _picked: Selection
+) -> tuple[Any, ...]:
+    """The check of every row behind the selection: the findings for just those rows, once
+    per selection (not per page). In memory only — the rows as the tool sent them; an engine's
+    rows are counted by ``rows_behind`` instead."""
     rows = _shown.result.rows
-    found: tuple[Any, ...] = ()
-    if isinstance(rows, list) and _shown.frame is not None and len(_shown.frame) == len(rows):
-        positions = _picked.mask(_shown.frame).nonzero()[0]
-        found = check_columns([rows[int(i)] for i in positions],
-                              _shown.result.result_columns or {})  # fmt: skip
-    return behind, found
+    if not isinstance(rows, list) or _shown.frame is None or len(_shown.frame) != len(rows):
+        return ()
+    positions = _picked.mask(_shown.frame).nonzero()[0]
+    return check_columns([rows[int(i)] for i in positions], _shown.result.result_columns or {})
 
 
 def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> None:
@@ -800,7 +806,8 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
     chosen = json.dumps(picked.to_dict(), sort_keys=True, default=str)
     spec_key = _digest(json.dumps(shown.spec, sort_keys=True, default=str).encode("utf-8"))
     page = 0
-    behind, found = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+    behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+    found = _behind_findings(rkey, decl, spec_key, chosen, shown, picked)
     if behind.pages > 1:
         page = int(
             st.number_input(
@@ -809,7 +816,8 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
             )
         ) - 1  # fmt: skip
         if page:
-            behind, found = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+            behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
+    found = _behind_findings(rkey, decl, spec_key, chosen, shown, picked)
     what = "The rows left out of the chart" if picked.kind == "left-out" else (
         f"The rows behind {picked.describe()}"
     )  # fmt: skip
