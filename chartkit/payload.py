@@ -51,6 +51,49 @@ def _closed(description: str, properties: dict[str, Any], **rest: Any) -> dict[s
     }
 
 
+def _drill_schema() -> dict[str, Any]:
+    """``View.to_dict()["drill"]``: how a front end asks for the rows behind a mark (added by
+    the selection work, issue 21: chartkit.selection.drill_payload)."""
+    text = {"type": "string"}
+    vl = {"enum": list(dict.fromkeys(VEGALITE_TYPES.values()))}
+    placed = _closed(
+        "A column every drawn row places: of its declared type, a finite number, a date.",
+        {
+            "op": {"const": "placed"},
+            "column": text,
+            "type": vl,
+            "declared": _nullable({"enum": list(COLUMN_TYPES)}),
+            "nullable": {"type": "boolean"},
+            "optional": {"type": "boolean"},
+        },
+    )
+    key = _closed(
+        "A field of the chart's records that tells its marks apart.",
+        {
+            "field": text,
+            "column": _nullable(text),
+            "type": vl,
+            "bin": {"type": "boolean"},
+            "zone": _nullable({"enum": ["UTC", "wall clock"]}),
+        },
+    )
+    return _closed(
+        "How to ask for the rows behind a mark: send a clicked mark's datum, a brush "
+        "({field: [low, high]} over 'brushable'), or a selection (chartkit.selection) back; "
+        "null when there is no chart.",
+        {
+            "marks": _counts(),
+            "keys": {"type": "array", "items": key},
+            "placed": {"type": "array", "items": placed},
+            "bucketSeconds": _nullable({"type": "integer", "minimum": 1}),
+            "timeUnit": _nullable({"enum": list(TIME_UNITS)}),
+            "bins": {"type": "array", "items": _counts()},
+            "top": _nullable(_counts()),
+            "brushable": {"type": "array", "items": text},
+        },
+    )
+
+
 def view_payload_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of ``View.to_dict()``.
 
@@ -222,6 +265,7 @@ def view_payload_schema() -> dict[str, Any]:
                 "not place every row (see 'leftOut' and the notes), else 'ok'.",
             },
             "leftOut": {**_counts(), "description": "Rows the chart does not place."},
+            "drill": _nullable(_drill_schema()),
             "alternatives": {
                 "type": "array",
                 "description": "The other charts the declared types allow, ranked; "

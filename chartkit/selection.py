@@ -59,6 +59,7 @@ __all__ = [
     "Selection",
     "SelectionKind",
     "Zone",
+    "drill_payload",
     "rows_behind",
 ]
 
@@ -396,6 +397,41 @@ def rows_behind(
         selection, frame.iloc[at].reset_index(drop=True), tuple(int(i) for i in at), offending,
         offenders, len(chosen), page, page_size,
     )  # fmt: skip
+
+
+def drill_payload(view: View) -> dict[str, Any] | None:
+    """What a front end needs to ask for the rows behind a mark (``View.to_dict()["drill"]``):
+    the fields that tell marks apart and the column, type and zone behind each; the placement
+    every drawn row meets; the time bucket or unit, the bins, the top-N; the brushable fields.
+    None when there is no chart. Send a clicked mark's datum, a brush's ``{field: [low,
+    high]}`` or a ``Selection.to_dict()`` back to Python (``Selection.from_datum`` …)."""
+    if view.kind != "chart" or view.marks is None:
+        return None
+    keys = []
+    for e in view.encodings.values():
+        if not e.field or e.aggregate is not None:
+            continue
+        measured = bool(e.measures) and e.field != _MEASURE
+        keys.append({
+            "field": e.field,
+            "column": e.column if not measured else None,
+            "type": e.type,
+            "bin": e.bin,
+            "zone": _zone(view, e.column) if e.type == "temporal" else None,
+        })  # fmt: skip
+    r = view.reduction
+    return {
+        "marks": len(view.marks),
+        "keys": keys,
+        "placed": [p.to_dict() for p in _placed(view, None)],
+        "bucketSeconds": r.bucket_seconds,
+        "timeUnit": r.time_unit,
+        "bins": list(r.bins),
+        "top": r.top,
+        "brushable": [
+            e.field for e in view.encodings.values() if _brushable(e) and e.type != "nominal"
+        ],
+    }
 
 
 # -- the view's marks -----------------------------------------------------------------------

@@ -138,6 +138,7 @@ class View:
             "alternatives": [a.to_dict() for a in self.alternatives],
             "state": self.state,
             "leftOut": self.left_out,
+            "drill": _drill(self),
         }
 
     def to_json(self, **kwargs: Any) -> str:
@@ -289,6 +290,13 @@ def view(
             f"chartkit could not build a view of this result ({what}); this is a bug in "
             "chartkit — please report it with the declaration and a few of the rows"
         ) from exc
+
+
+def _drill(v: View) -> dict[str, Any] | None:
+    """How a front end asks for the rows behind a mark (``chartkit.selection``)."""
+    from chartkit.selection import drill_payload
+
+    return drill_payload(v)
 
 
 def _bounded(v: View) -> View:
