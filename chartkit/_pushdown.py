@@ -208,6 +208,7 @@ def _engine_plan(
     )  # fmt: skip
     offered = {repr(a.picks()) for a in plain.alternatives}
     drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
+    drawn.add(repr(plain.drawn))  # the picks drawn, as the answer's own candidates may not say
     alternatives = tuple(a for a in candidates(full) if repr(a.picks()) not in drawn)
     plan = replace(plan, alternatives=alternatives)
     if plan.kind == "chart":
@@ -235,9 +236,7 @@ def _all_profiles(
     distinct = _distinct(reading, nominal)  # the answer's may be a stand-in's, or the top
     broken = {v.column: v for v in checked}
     out: dict[str, ColumnProfile] = {}
-    # in profile_columns' order: the frame's columns, then declared columns it lacks
-    order = [c for c in reading.columns if c in declaration]
-    for name in [*order, *(n for n in declaration if n not in set(order))]:
+    for name in declaration:  # in profile_columns' order: the declaration's
         decl = declaration[name]
         if name in answer:
             out[name] = replace(
@@ -485,8 +484,8 @@ def _reduce(
         )
 
     def of(*kinds: str) -> list[str]:
-        """The usable columns declared one of ``kinds``, in the frame's order (decide.py's)."""
-        return [n for n in reading.columns if n in declaration and declaration[n].type in kinds
+        """The usable columns declared one of ``kinds``, in the declaration's order (decide's)."""
+        return [n for n in declaration if n in schema and declaration[n].type in kinds
                 and usable(n)]  # fmt: skip
 
     def drawable(*, counted: bool) -> list[ColumnProfile]:
@@ -535,8 +534,8 @@ def _reduce(
         )
     # with no x picked, decide.py puts the first date column on x: one the engine holds as text
     # is in play too (left unread, the engine would draw another chart than pandas)
-    firsts = [n for n in reading.columns if x is None and getattr(declaration.get(n), "type",
-              None) == "date"]  # fmt: skip
+    firsts = [n for n in declaration if x is None and n in schema and declaration[n].type
+              == "date"]  # fmt: skip
     for name in [*picks, *firsts]:
         if name is not None and name in declaration and name in schema and not usable(name):
             decl = declaration[name]

@@ -133,6 +133,7 @@ class Plan:
     left_out: int = 0
     facts: tuple[Note, ...] = ()
     reduction: Reduction = field(default_factory=Reduction)
+    drawn: Mapping[str, Any] = field(default_factory=dict)  # the picks of the chart drawn
 
     @property
     def spec(self) -> ChartSpec:
@@ -344,7 +345,9 @@ class _Planner:
             if v is not None
         }
         alternatives = tuple(a for a in self.cands if a.picks() != drawn)
-        return replace(plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives)
+        return replace(
+            plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives, drawn=drawn
+        )
 
     def _draw(
         self,

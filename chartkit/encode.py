@@ -187,13 +187,18 @@ def profile_columns(
     declaration: Mapping[str, ColumnDeclaration] | None,
     violations: tuple[ColumnViolation, ...],
 ) -> dict[str, ColumnProfile]:
-    """A profile for every column of the frame, then every declared column it lacks."""
+    """A profile for every declared column, in the declaration's order (the tool author's),
+    then every undeclared column of the frame, in the frame's order.
+
+    The order is what the chart rules try columns in, so a chart never depends on the order
+    of the keys in the rows: only on the declaration's.
+    """
     by_column = {v.column: v for v in violations}
     declared = dict(declaration or {})
     names = [str(c) for c in frame.columns]
     known = set(names)  # once: a wide result has as many declared columns as names
     out: dict[str, ColumnProfile] = {}
-    for name in names + [n for n in declared if n not in known]:
+    for name in [*declared, *(n for n in names if n not in declared)]:
         decl = declared.get(name)
         present = name in known
         series = _series(frame, name) if present else None

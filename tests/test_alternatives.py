@@ -42,12 +42,13 @@ DEFAULTS = [
         "the total is the first 'total bars' alternative.",
     ),
     (
-        "capacity_view", "chart", "bar",
-        {"x": ("pool", None), "y": ("size_gb", "mean")},
-        "Sixty disks in five pools: disk_id is an identifier (every value distinct), so the "
-        "category is pool, the first string column; size_gb is the first measure. The mean "
-        "disk size per pool is the question a capacity report answers first, and the total "
-        "per pool and the scatter of size against use are one click away.",
+        "capacity_view", "chart", "point",
+        {"x": ("size_gb", None), "y": ("used_pct", None), "color": ("pool", None)},
+        "Sixty disks in five pools, two measures and no date: a scatter of size against use, "
+        "colored by pool, shows every disk — the full pool that a mean per pool would average "
+        "away (issue 20: a scatter of two measures before any bar of a mean). disk_id is an "
+        "identifier (every value distinct), so it colors nothing; the mean and the total per "
+        "pool are the first alternatives.",
     ),
     (
         "volume_io_stats", "table", None, {},
@@ -204,10 +205,10 @@ def test_alternatives_are_in_the_payload_and_valid_against_its_schema() -> None:
 def test_the_rule_table_is_the_data_the_candidates_come_from() -> None:
     charts = [r.chart for r in RULES]
     assert charts == [
-        "lines", "faceted lines", "lines per measure", "bars", "total bars", "scatter",
+        "lines", "faceted lines", "lines per measure", "scatter", "bars", "total bars",
         "histogram", "count bars",
     ]  # fmt: skip
-    assert [r.chart for r in RULES if r.opens] == ["lines", "bars", "scatter", "histogram"]
+    assert [r.chart for r in RULES if r.opens] == ["lines", "scatter", "bars", "histogram"]
 
     frame = pd.DataFrame(SERIES)
     ranked = candidates(profile_columns(frame, normalize_result_columns(SERIES_DECL), ()))

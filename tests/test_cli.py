@@ -474,7 +474,7 @@ def test_render_writes_each_format_by_suffix(tmp_path: Path, suffix: str) -> Non
         assert "cdn.jsdelivr" not in text  # self-contained, works offline
     else:
         spec = json.loads(text)
-        assert spec["mark"]["type"] == "bar"
+        assert spec["mark"]["type"] == "point"  # two measures, no date: a scatter (issue 20)
         assert spec["encoding"]["y"]["type"] == "quantitative"
 
 
@@ -559,7 +559,7 @@ def test_render_picks_one_result_of_a_run(
         "(40 rows, call-5)\n"
     )
     assert main([*base, "--tool", "capacity_view"]) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {out_file}: a bar chart of capacity_view.")
+    assert capsys.readouterr().out.startswith(f"wrote {out_file}: a point chart of capacity_view.")
     assert main([*base, "--index", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"wrote {out_file}: a bar chart of host_group_mappings.")

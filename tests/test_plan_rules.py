@@ -37,9 +37,9 @@ def test_every_need_is_typed_and_read_a_changed_need_changes_the_candidates() ->
     decl = {"k": "string", "v": "number", "w": "number"}
     got = [(a.chart, a.x, a.y) for a in candidates(profiles(frame, decl))]  # type: ignore[arg-type]
     assert got[:5] == [
+        ("scatter", "v", "w"),
         ("bars", "k", "v"),
         ("total bars", "k", "v"),
-        ("scatter", "v", "w"),
         ("histogram", "v", None),
         ("count bars", "k", None),
     ]

@@ -69,6 +69,9 @@ class Need:
     not (a facet instead of colors). ``max_distinct``: a category of at most that many values;
     ``repeated``: a category some value of which repeats (a count of 1 each says nothing).
     A need on ``series`` binds no channel: the rule is offered only when such a column exists.
+    ``clean``: the rule opens a result only when the column bound here has no finding (a
+    result never opens on a scatter of a measure whose rows offend); bound to a flagged
+    column it is still offered as an alternative.
     """
 
     slot: Slot
@@ -80,6 +83,7 @@ class Need:
     without: Slot | None = None
     max_distinct: int | None = None
     repeated: bool = False
+    clean: bool = False
 
     def admits(self, q: ColumnProfile) -> bool:
         """Whether the profiled column can fill this need (its kind, its distinct values)."""
@@ -95,6 +99,8 @@ class Need:
         if self.many > 1:
             what = f"{self.at_least} to {self.many} {what}s"
         bounds = []
+        if self.clean:
+            bounds.append("opens with no finding")
         if self.max_distinct is not None:
             bounds.append(f"≤ {self.max_distinct} values")
         if self.repeated:
@@ -175,6 +181,12 @@ class Rule:
         if ys is not None:
             many = any(n.slot == "y" and n.many > 1 for n in self.needs)
             y = ys if many else ys[0]
+        flagged = any(
+            c.by_name[name].violation is not None
+            for need in self.needs
+            if need.clean
+            for name in bound.get(need.slot, ())
+        )
         return Alternative(
             self.chart,
             self.reason.format(**words),  # a column name is never recapitalized
@@ -183,6 +195,7 @@ class Rule:
             color=color,
             facet=facet,
             aggregate=self.aggregate,
+            may_open=not flagged,
         )
 
     def describe_needs(self) -> str:
@@ -250,6 +263,16 @@ RULES: Final[tuple[Rule, ...]] = (
         "line per measure",
     ),
     Rule(
+        "scatter",
+        "point",
+        (Need("x", "number", clean=True), Need("y", "number", clean=True), _SERIES),
+        True,
+        "{x} and {y} are both declared number: a scatter plot shows how they move together"
+        "{series}.",
+        "point per row",
+        color_phrase=", colored by {color}",
+    ),
+    Rule(
         "bars",
         "bar",
         (Need("x", "category", tries=2), Need("y", "number", tries=2)),
@@ -266,16 +289,6 @@ RULES: Final[tuple[Rule, ...]] = (
         "Bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
         "sum per category",
         aggregate="sum",
-    ),
-    Rule(
-        "scatter",
-        "point",
-        (Need("x", "number"), Need("y", "number"), _SERIES),
-        True,
-        "{x} and {y} are both declared number: a scatter plot shows how they move together"
-        "{series}.",
-        "point per row",
-        color_phrase=", colored by {color}",
     ),
     Rule(
         "histogram",
@@ -315,11 +328,13 @@ class Alternative:
     color: str | None = None
     facet: str | None = None
     aggregate: str | None = None
+    may_open: bool = field(default=True, compare=False)
 
     @property
     def opens(self) -> bool:
-        """Whether this chart may be the one a result opens on."""
-        return _BY_CHART[self.chart].opens
+        """Whether this chart may be the one a result opens on: its rule opens, and no column
+        a ``clean`` need holds has a finding."""
+        return _BY_CHART[self.chart].opens and self.may_open
 
     def picks(self) -> dict[str, Any]:
         """The ``view()`` keywords that draw this chart."""
