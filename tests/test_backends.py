@@ -164,7 +164,9 @@ def test_every_backend_profiles_the_columns_alike(backend: Backend, memory: Memo
     assert backend.offenders(decl) == violations
     got = backend.profiles(decl, violations)
     want = memory.profiles(decl, violations)
-    assert list(got) == list(want) == [*polars_frame().columns, "gone"]
+    # the declaration's order, then the undeclared columns in the frame's (issue 20)
+    undeclared = [c for c in polars_frame().columns if c not in decl]
+    assert list(got) == list(want) == [*decl, *undeclared]
     for name, q in want.items():
         p = got[name]
         assert (p.type, p.source, p.present, p.distinct, p.rows, p.violation) == (

@@ -113,9 +113,10 @@ class QueryBackend:
         declaration: Mapping[str, ColumnDeclaration] | None,
         violations: tuple[ColumnViolation, ...],
     ) -> dict[str, ColumnProfile]:
-        """A profile per column, then per declared column the engine lacks (as
-        ``profile_columns`` orders them): the declared type, or the one the engine's type
-        says for a column the declaration leaves out; categories' distinct values counted."""
+        """A profile per declared column, in the declaration's order, then per undeclared
+        column of the engine (as ``profile_columns`` orders them): the declared type, or the
+        one the engine's type says for a column the declaration leaves out; categories'
+        distinct values counted."""
         from chartkit._frame_check import value_type
 
         declared = dict(declaration or {})
@@ -137,18 +138,19 @@ class QueryBackend:
         ]
         counted = self.facts(nominal) if nominal else {}
         out: dict[str, ColumnProfile] = {}
-        for name in self.columns:
+        for name in [*declared, *(n for n in self.columns if n not in declared)]:
+            if name not in kinds:  # declared, and the engine lacks it
+                decl = declared[name]
+                out[name] = ColumnProfile(
+                    name, vegalite_type(decl.type), "declared", decl, broken.get(name), False, 0,
+                    self.rows,
+                )  # fmt: skip
+                continue
             vl, source = kinds[name]
             distinct = (counted[name].distinct or 0) if name in counted else 0
             out[name] = ColumnProfile(
                 name, vl, source, declared.get(name), broken.get(name), True, distinct, self.rows
             )
-        for name, decl in declared.items():
-            if name not in out:
-                out[name] = ColumnProfile(
-                    name, vegalite_type(decl.type), "declared", decl, broken.get(name), False, 0,
-                    self.rows,
-                )  # fmt: skip
         return out
 
     # -- reduce ---------------------------------------------------------------------------
