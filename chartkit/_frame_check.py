@@ -22,13 +22,15 @@ and DuckDB's ``json_type`` and CSV parse helpers.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any, Final
 
 from chartkit._isodate import engine_pattern
-from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, verdict
-from chartkit.check import ColumnViolation
+from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, type_name, verdict
+from chartkit.check import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.engines import EngineReading, native_frame, query_errors
 from chartkit.errors import ChartkitError
@@ -403,6 +405,7 @@ def _judge(
             per_plan.setdefault(id(plan), []).append((tp, int(k), -1 if first is None else first,
                                                       cond))  # fmt: skip
     samples = _samples(reading, frames, plans, per_plan)
+    frequent = _frequent(reading, frames, plans, per_plan)
     out: list[ColumnViolation | None] = []
     for plan in plans:
         found = per_plan.get(id(plan))
@@ -428,6 +431,7 @@ def _judge(
                 reading.total,
                 sum(k for tp, (k, _) in ordered if tp in ABSENCE_TYPE_NAMES),
                 tuple(tp for tp, _ in ordered[:4]),
+                frequent[plan.name],
             )
         )
     return out
@@ -519,6 +523,70 @@ def _samples(
             value = rows[at][plan.sample_from]
             out[name] = json.loads(value) if plan.json_text and value is not None else value
     return out
+
+
+_COUNT: Final = "n"  # the count's name in the offenders' query (never a column of ``_own_names``)
+
+
+def _frequent(
+    reading: EngineReading,
+    frames: _Frames,
+    plans: list[_Column],
+    per_plan: Mapping[int, list[tuple[str, int, int, Any]]],
+) -> dict[str, tuple[OffendingValue, ...]]:
+    """The most frequent offending values of each broken column, with their counts.
+
+    The absences are the count query's (null, NaN and a JSON null are one ``null``); the
+    values that offend by their type are counted in the engine by one bounded query a column:
+    its offending rows grouped by the value, the ``OFFENDERS_LISTED`` largest groups, ties in
+    the value's order (``most_frequent``'s, which then merges the absences in).
+    """
+    import narwhals as nw
+
+    out: dict[str, tuple[OffendingValue, ...]] = {}
+    for plan in plans:
+        found = per_plan.get(id(plan))
+        if not found:
+            continue
+        entries: dict[str, int] = {}
+        for tp, k, _, _ in found:
+            if tp in ABSENCE_TYPE_NAMES:
+                entries[tp] = entries.get(tp, 0) + k
+        listed = [OffendingValue(None, tp, k) for tp, k in entries.items()]
+        conds = [cond for tp, _, _, cond in found if tp not in ABSENCE_TYPE_NAMES]
+        if conds:
+            key = plan.sample_from
+            offending = reduce(operator.or_, conds)
+            try:  # eager frames run each step at once: the whole chain is the attempt
+                query = (
+                    frames.plain.filter(offending)
+                    .group_by(key)
+                    .agg(nw.len().alias(_COUNT))
+                    .sort([_COUNT, key], descending=[True, False])
+                    .head(OFFENDERS_LISTED)
+                )
+                counted = [(row[key], int(row[_COUNT])) for row in
+                           _fetch(reading, query, repr(plan.name))]  # fmt: skip
+            except Exception:  # an engine that cannot group its type (pyarrow: a list, a struct)
+                counted = _counted_here(reading, frames.plain.filter(offending).select(key), plan)
+            for value, n in counted:
+                if plan.json_text and value is not None:
+                    value = json.loads(value)
+                listed.append(OffendingValue(value, type_name(type(value), value), n))
+        out[plan.name] = most_frequent(listed)
+    return out
+
+
+def _counted_here(reading: EngineReading, query: Any, plan: _Column) -> list[tuple[Any, int]]:
+    """The offending values counted in Python, for a type the engine cannot group by (a list
+    or struct in pyarrow): each told apart by its bounded text, as ``check`` tells them."""
+    from chartkit._safe import sample_text
+
+    counts: dict[str, list[Any]] = {}
+    for row in _fetch(reading, query, repr(plan.name)):
+        value = row[plan.sample_from]
+        counts.setdefault(sample_text(value), [value, 0])[1] += 1
+    return [(value, n) for value, n in counts.values()]
 
 
 def _fetch(reading: EngineReading, query: Any, names: str) -> list[dict[str, Any]]:

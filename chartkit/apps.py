@@ -50,9 +50,11 @@ from weakref import WeakKeyDictionary, WeakSet
 
 from chartkit._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of
 from chartkit._page import view_html
+from chartkit._safe import name_list
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.integrity import CheckMode
+from chartkit.messages import offenders_text
 from chartkit.result import ToolResult
 from chartkit.view import View, view
 
@@ -291,7 +293,11 @@ def summary(shown: View) -> str:
     else:
         head = f"chartkit shows {shown.result.tool}{rows} as a table, not a chart"
     lines = [f"{head} — {shown.reason}"]
-    lines += [f"Finding: {f.message}" for f in shown.check.findings]
+    for f in shown.check.findings:
+        lines.append(f"Finding: {f.message}")
+        listed = offenders_text(f.violation)  # the values a person needs to fix the tool
+        if listed:
+            lines.append(f"Most frequent offending values of {name_list([f.column])}: {listed}")
     lines += [f"Refused {r.channel} axis: {r.reason}" for r in shown.refusals]
     lines += [f"Note: {n}" for n in shown.notes]
     return "\n".join(lines)

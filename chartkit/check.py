@@ -19,15 +19,18 @@ by row. What a value of each type means in each declared column is one table,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from chartkit import _columnar
 from chartkit._columnar import CENSUS_VALUE_TYPES, Absent, Census
 from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._lazy import lazy_module
-from chartkit._safe import cap_sample
+from chartkit._safe import SAMPLE_MAX_ITEMS, cap_sample, sample_text
 from chartkit._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
 from chartkit._verdicts import (
     NOTHING,
@@ -55,8 +58,10 @@ else:  # imported on first use (chartkit._lazy): a check of rows needs neither
     pd = lazy_module("pandas")
 
 __all__ = [
+    "OFFENDERS_LISTED",
     "VIOLATION_KINDS",
     "ColumnViolation",
+    "OffendingValue",
     "ViolationKind",
     "check_columns",
     "offending_mask",
@@ -65,6 +70,31 @@ __all__ = [
 
 ViolationKind = Literal["column-type-mismatch", "missing-column"]
 VIOLATION_KINDS: tuple[ViolationKind, ...] = ("column-type-mismatch", "missing-column")
+
+OFFENDERS_LISTED: Final = SAMPLE_MAX_ITEMS
+"""Distinct offending values a violation lists with their counts (the most frequent first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OffendingValue:
+    """One distinct offending value of a column and how many rows hold it.
+
+    ``value`` is the value as the tool returned it (None for an absence: ``value_type`` is then
+    ``null`` or ``absent``, every spelling of nothing counted as one); ``to_dict`` quotes it
+    bounded (``chartkit._safe.cap_sample``), as the sample is.
+    """
+
+    value: Any
+    value_type: str
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ChartkitError(f"an offending value is held by at least 1 row, got {self.count}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the value bounded, its type name, its count."""
+        return {"value": cap_sample(self.value), "type": self.value_type, "count": self.count}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +118,7 @@ class ColumnViolation:
     total: int
     absent: int = 0
     offending_types: tuple[str, ...] = ()
+    offenders: tuple[OffendingValue, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in VIOLATION_KINDS:
@@ -98,6 +129,12 @@ class ColumnViolation:
             raise ChartkitError(
                 f"counts must satisfy 0 <= absent <= affected <= total, got absent={self.absent}, "
                 f"affected={self.affected}, total={self.total}"
+            )
+        if len(self.offenders) > OFFENDERS_LISTED or self.unlisted < 0:
+            raise ChartkitError(
+                f"offenders lists at most {OFFENDERS_LISTED} values held by at most the "
+                f"{self.affected} affected rows, got {len(self.offenders)} values held by "
+                f"{self.affected - self.unlisted} rows"
             )
 
     @classmethod
@@ -121,7 +158,14 @@ class ColumnViolation:
             "total": self.total,
             "absent": self.absent,
             "offendingTypes": list(self.offending_types),
+            "offenders": [o.to_dict() for o in self.offenders],
+            "offendersUnlisted": self.unlisted,
         }
+
+    @property
+    def unlisted(self) -> int:
+        """Offending rows whose values ``offenders`` does not list (rarer values than these)."""
+        return self.affected - sum(o.count for o in self.offenders)
 
     @property
     def about_absence(self) -> bool:
@@ -295,7 +339,7 @@ def _check_values(
             value = listed[at_i]
             if _offends(_look(declared, value), nullable):
                 found.add(_type_name(type(value), value), 1, at_i)
-    return _violation(found, listed, name, decl, total)
+    return _violation(found, listed, name, decl, total, (codes, kinds, nan_apart))
 
 
 def _judge_floats(
@@ -332,10 +376,16 @@ def _judge_iso(values: list[Any], at: np.ndarray[Any, Any] | None, found: _Offen
 
 
 def _violation(
-    found: _Offenders, values: Sequence[Any], name: str, decl: ColumnDeclaration, total: int
+    found: _Offenders,
+    values: Sequence[Any],
+    name: str,
+    decl: ColumnDeclaration,
+    total: int,
+    coded: _Coded | None = None,
 ) -> ColumnViolation | None:
     """The column's violation from its offenders grouped by type name (None if there are none):
-    the first offender's group leads, as the tool's rows show them."""
+    the first offender's group leads, as the tool's rows show them; the most frequent offending
+    values counted (``_frequent``) from the values' type codes (``coded``, when already made)."""
     if not found.groups:
         return None
     declared, nullable = decl.type, decl.nullable
@@ -354,7 +404,121 @@ def _violation(
         total,
         nothing,
         tuple(kind for kind, _ in ordered[:4]),
+        _frequent(found, values, decl, coded),
     )
+
+
+_Coded = tuple[np.ndarray[Any, Any], list[type], bool]  # _type_codes' answer
+
+
+def _frequent(
+    found: _Offenders, values: Sequence[Any], decl: ColumnDeclaration, coded: _Coded | None
+) -> tuple[OffendingValue, ...]:
+    """The most frequent distinct offending values of a column and their counts.
+
+    Absences are counted from ``found`` alone (null and absent are one entry each); the values
+    that offend by their type are found per exact type (``_classify``'s verdicts, a look only
+    where it leaves one: a date column's strings, a float or numpy time that may offend) and
+    counted with one ``Counter`` per type.
+    """
+    entries: dict[tuple[str, Any], list[Any]] = {}  # (type name, value) -> [value, type, count]
+
+    def put(key: tuple[str, Any], value: Any, named: str, count: int) -> None:
+        had = entries.get(key)
+        if had is None:
+            entries[key] = [value, named, count]
+        else:
+            had[2] += count
+
+    for kind in sorted(ABSENCE_TYPE_NAMES):
+        if kind in found.groups:
+            put((kind, None), None, kind, found.groups[kind][0])
+    if any(kind not in ABSENCE_TYPE_NAMES for kind in found.groups):
+        declared, nullable = decl.type, decl.nullable
+        listed = values if isinstance(values, list) else list(values)
+        codes, kinds, nan_apart = coded if coded is not None else _type_codes(listed)
+        for i, tp in enumerate(kinds):
+            said = _NUMBER[declared] if nan_apart and tp is float else _classify(declared, tp)
+            held = decided_type(tp)
+            if said in (_OK, _NOTHING) or (said == _LOOK and held is None and is_float_type(tp)
+                                           and _NUMBER[declared] == _OK):  # fmt: skip
+                continue  # none offends but by holding nothing, counted above
+            picked = [listed[j] for j in np.flatnonzero(codes == i).tolist()]
+            if said == _LOOK and held == "string":  # a date column: its strings of no date form
+                bad = _not_iso(picked)
+                picked = [v for v in picked if v in bad]
+            elif said == _LOOK:  # a NaN or NaT is nothing (counted above): each value's own type
+                for v in picked:
+                    named = type_name(tp, v)
+                    if named not in ABSENCE_TYPE_NAMES and _offends(_look(declared, v), nullable):
+                        put((named, _key(v)), v, named, 1)
+                continue
+            held = type_name(tp)
+            try:
+                counted = list(Counter(picked).items())
+            except TypeError:  # unhashable (a list, a dict): told apart by their bounded text
+                for v in picked:
+                    put((held, sample_text(v)), v, held, 1)
+                continue
+            for v, n in counted:
+                put((held, v), v, held, n)
+    return most_frequent(OffendingValue(v, t, n) for v, t, n in entries.values())
+
+
+def _key(value: Any) -> Any:
+    """A value as a key of ``_frequent``'s count: itself, or its bounded text if unhashable."""
+    try:
+        hash(value)
+    except TypeError:
+        return sample_text(value)
+    return value
+
+
+_ABSENCE_FIRST: Final = {"absent": 0, "null": 1}
+
+
+def most_frequent(found: Iterable[OffendingValue]) -> tuple[OffendingValue, ...]:
+    """At most ``OFFENDERS_LISTED`` of the offending values, the most frequent first; equal
+    counts in one order whatever the rows' order: absent, null, then by type name and value
+    (values that cannot be compared, by their bounded text).
+
+    >>> most_frequent([OffendingValue("n/a", "string", 2), OffendingValue(None, "null", 2),
+    ...                OffendingValue("-", "string", 3)])  # doctest: +NORMALIZE_WHITESPACE
+    (OffendingValue(value='-', value_type='string', count=3),
+     OffendingValue(value=None, value_type='null', count=2),
+     OffendingValue(value='n/a', value_type='string', count=2))
+    """
+    listed = list(found)
+    if len(listed) > OFFENDERS_LISTED:  # only the values tied at the cut need an order
+        cut = heapq.nlargest(OFFENDERS_LISTED, (o.count for o in listed))[-1]
+        above = [o for o in listed if o.count > cut]
+        tied = [o for o in listed if o.count == cut]
+        listed = above + _in_order(tied, OFFENDERS_LISTED - len(above))
+    return tuple(_in_order(listed, len(listed)))
+
+
+def _in_order(found: list[OffendingValue], limit: int) -> list[OffendingValue]:
+    def rank(o: OffendingValue) -> tuple[int, int, str]:
+        return (-o.count, _ABSENCE_FIRST.get(o.value_type, 2), o.value_type)
+
+    try:
+        return heapq.nsmallest(limit, found, key=lambda o: (*rank(o), _order_value(o)))
+    except Exception:  # a value whose own comparison breaks: the text alone decides
+        return heapq.nsmallest(limit, found, key=lambda o: (*rank(o), sample_text(o.value)))
+
+
+def _order_value(o: OffendingValue) -> Any:
+    """What orders values of one type name: numbers and booleans as numbers (numpy's as
+    Python's, so a Decimal and an int64 compare), strings as themselves, anything else
+    (dates of mixed kinds or zones, lists, objects) by its bounded text."""
+    value = o.value
+    if o.value_type in ("number", "boolean", "string"):
+        item = getattr(value, "item", None)
+        if isinstance(value, np.generic) and callable(item):
+            value = item()
+        if isinstance(value, str | int | float | Decimal):
+            return (0, value)
+    return (1, sample_text(o.value))  # never compared with the values above
 
 
 _CENSUS_NOT_TEXT: Final = tuple(c for c in CENSUS_VALUE_TYPES if c not in ("str", "iso", "not_iso"))
@@ -457,6 +621,11 @@ def _check_series(
     elif settled == _BAD and missing[first_at] and affected > nothing:
         later = series.iloc[int((~missing).argmax())]
         kinds.append(_type_name(type(later), later))
+    frequent = [OffendingValue(None, "null", nothing)] if nothing else []
+    if settled == _BAD:  # every present value offends: counted by pandas, one hash pass
+        counted = series[~missing].value_counts(sort=False, dropna=True)
+        for v, n in zip(counted.index.tolist(), counted.tolist(), strict=True):
+            frequent.append(OffendingValue(v, _type_name(type(v), v), int(n)))
     return ColumnViolation(
         "column-type-mismatch",
         name,
@@ -468,6 +637,7 @@ def _check_series(
         total,
         nothing,
         tuple(kinds),
+        most_frequent(frequent),
     )
 
 
@@ -531,15 +701,27 @@ _Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: bool) -> _Mask:
-    """``offending_mask`` of an object array: the verdict is taken per exact type, and only
+    """``offending_mask`` of an object array (see ``_list_mask``)."""
+    return _list_mask(objects.tolist(), declared, nullable, objects=objects)
+
+
+def _list_mask(
+    values: list[Any],
+    declared: ColumnType,
+    nullable: bool,
+    coded: _Coded | None = None,
+    *,
+    objects: np.ndarray[Any, Any] | None = None,
+) -> _Mask:
+    """Which values offend: the verdict is taken per exact type, and only
     the types ``_classify`` leaves to a look are looked at — floats at once (NaNs told apart in
     C by ``_speedups.type_codes``, else by ``np.isnan``), the strings of a date column once
     per distinct string, any other such type (Decimal, numpy dates, subclasses) value by
     value with ``_look``."""
-    n = len(objects)
+    n = len(values)
     if not n:
         return np.zeros(0, dtype=bool)
-    codes, kinds, nan_apart = _type_codes(objects.tolist())
+    codes, kinds, nan_apart = coded if coded is not None else _type_codes(values)
     verdicts = [_classify(declared, tp) for tp in kinds]
     if nan_apart and float in kinds:  # exact floats coded apart from their NaNs: no look
         verdicts[kinds.index(float)] = _NUMBER[declared]
@@ -550,6 +732,8 @@ def _values_mask(objects: np.ndarray[Any, Any], declared: ColumnType, nullable: 
     out: _Mask = table[codes]
     for i, (tp, said) in enumerate(zip(kinds, verdicts, strict=True)):
         if said == _LOOK:
+            if objects is None:
+                objects = np.fromiter(values, dtype=object, count=n)
             at = np.flatnonzero(codes == i)
             out[at] = _looked_mask(objects[at], tp, declared, nullable)
     return out

@@ -615,10 +615,12 @@ def _print_check(
             print(f"  {outcome.refusal}", file=out)
             for f in outcome.findings:
                 print(f"  - {f.kind} on {f.column!r}", file=out)
+                _print_offenders(out, f.violation, "    ")
         elif outcome.findings:
             print(f"{title}: {_count(found, 'finding')} under {mode}", file=out)
             for f in outcome.findings:
                 print(f"  - {f.kind}: {finding_head(f.message)}", file=out)
+                _print_offenders(out, f.violation, "    ")
             ceiling = True
         elif outcome.armed:
             declared = len(result.result_columns or {})
@@ -650,6 +652,20 @@ def _print_check(
     refused = sum(o.refused for o in outcomes)
     if refused:
         print(f"{_count(refused, 'result')} refused under enforce.", file=out)
+
+
+def _offenders_line(violation: Any, indent: str) -> str | None:
+    """The line under a finding that lists its most frequent offending values, or None."""
+    from chartkit.messages import offenders_text
+
+    listed = offenders_text(violation)
+    return f"{indent}most frequent offending values: {listed}" if listed else None
+
+
+def _print_offenders(out: TextIO, violation: Any, indent: str) -> None:
+    line = _offenders_line(violation, indent)
+    if line is not None:
+        print(line, file=out)
 
 
 def _count(n: int, noun: str) -> str:
@@ -755,7 +771,12 @@ def _render(args: argparse.Namespace) -> int:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     from chartkit.messages import finding_head
 
-    findings = [f"  finding: {finding_head(f.message)}" for f in shown.check.findings]
+    findings = []
+    for f in shown.check.findings:
+        findings.append(f"  finding: {finding_head(f.message)}")
+        listed = _offenders_line(f.violation, "    ")
+        if listed is not None:
+            findings.append(listed)
     if findings:
         findings.append(f"  (every finding: {_ceiling()})")
     refusals = [f"  refused {r.channel} axis: {r.reason}" for r in shown.refusals]

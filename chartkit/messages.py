@@ -23,6 +23,7 @@ __all__ = [
     "finding_head",
     "finding_message",
     "not_rows_sentence",
+    "offenders_text",
     "refusal_sentence",
     "render_sample",
 ]
@@ -179,6 +180,38 @@ def _clause(v: ColumnViolation) -> str:
     if v.about_absence:
         clause += " (declare it nullable if a row may carry nothing)"
     return clause
+
+
+_SHOWN_BY_JSON: Final = frozenset({"string", "number", "boolean", "object", "array"})
+
+
+def offenders_text(v: ColumnViolation) -> str:
+    """The most frequent offending values of a violation with their counts, for a surface to
+    show beside the finding (the finding's own sentence is the spec's, word for word).
+
+    Each value is quoted as the sample is (``render_sample``: bounded, escapes shown), its type
+    named where JSON does not show it; rows holding rarer values are counted at the end.
+    Empty when there is nothing to list (a missing column).
+
+    >>> from chartkit import check_columns
+    >>> (v,) = check_columns([{"lun": x} for x in [None, "n/a", "N/A", "-", 3.0] * 10],
+    ...                      {"lun": "number"})
+    >>> print(offenders_text(v))
+    null ×10, "-" ×10, "N/A" ×10, "n/a" ×10
+    """
+    parts = []
+    for o in v.offenders:
+        if o.value_type in ("null", "absent"):
+            shown = "null" if o.value_type == "null" else "absent (no such key)"
+        else:
+            shown = render_sample(o.value)
+            if o.value_type not in _SHOWN_BY_JSON:
+                shown += f" ({visible(cap_text(o.value_type, NAME_MAX_CHARS))})"
+        parts.append(f"{shown} ×{o.count:,}")
+    if parts and v.unlisted:
+        rows = "row holds" if v.unlisted == 1 else "rows hold"
+        parts.append(f"and {v.unlisted:,} more {rows} other values")
+    return ", ".join(parts)
 
 
 def not_rows_sentence(tool: str, what: str) -> str:

@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any, get_args, get_type_hints
 
-from chartkit.check import VIOLATION_KINDS
+from chartkit.check import OFFENDERS_LISTED, VIOLATION_KINDS
 from chartkit.columns import COLUMN_TYPES
 from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
@@ -133,6 +133,31 @@ def view_payload_schema() -> dict[str, Any]:
             "total": _counts(),
             "absent": _counts(),
             "offendingTypes": {"type": "array", "items": text},
+            "offenders": {
+                "type": "array",
+                "maxItems": OFFENDERS_LISTED,
+                "description": "The most frequent distinct offending values, the most "
+                "frequent first (equal counts: absent, null, then by type and value); null "
+                "and absent each stand for every row holding nothing that way.",
+                "items": _closed(
+                    "One distinct offending value and how many rows hold it.",
+                    {
+                        "value": {
+                            "description": "The value, bounded as the sample is (null for "
+                            "an absence)."
+                        },
+                        "type": {
+                            "type": "string",
+                            "description": "Its type's name, as 'sampleType' names one.",
+                        },
+                        "count": {"type": "integer", "minimum": 1},
+                    },
+                ),
+            },
+            "offendersUnlisted": {
+                **_counts(),
+                "description": "Offending rows whose (rarer) values 'offenders' does not list.",
+            },
         },
     )
     encoding = _closed(

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from chartkit import ChartkitError, ColumnViolation, check_columns, read_rowset
-from chartkit.check import value_type_name
+from chartkit.check import OFFENDERS_LISTED, OffendingValue, value_type_name
 
 
 def one(value: Any, declared: Any) -> tuple[ColumnViolation, ...]:
@@ -42,8 +42,103 @@ def test_the_field_bug_is_caught_lun_zero_stored_as_empty_string(
             affected=1,
             total=2,
             offending_types=("string",),
+            offenders=(OffendingValue("", "string", 1),),
         ),
     )
+
+
+# --- the offenders summarized ---------------------------------------------------------------
+
+_SPELLINGS = [None, "n/a", "N/A", "-", 3.0] * 10
+
+
+def _paths(values: list[Any]) -> dict[str, Any]:
+    """The same column as a list of dicts and as each frame kind chartkit reads."""
+    import duckdb
+    import polars as pl
+    import pyarrow as pa
+
+    texts = pa.table({"lun": pa.array([None if v is None else str(v) for v in values])})
+    return {
+        "rows": [{"lun": v} for v in values],
+        "pandas": pd.DataFrame({"lun": pd.Series(values, dtype=object)}),
+        "polars": pl.from_arrow(texts),
+        "polars lazy": pl.from_arrow(texts).lazy(),  # type: ignore[union-attr]
+        "pyarrow": texts,
+        "duckdb": duckdb.from_arrow(texts),
+    }
+
+
+def test_the_distinct_spellings_of_nothing_and_text_are_listed_with_their_counts() -> None:
+    """The issue's example: the finding quotes the first offender (the spec's sentence), and the
+    violation lists every distinct offending value with its count — null ×10, "-" ×10, …"""
+    (v,) = check_columns([{"lun": x} for x in _SPELLINGS], {"lun": "number"})
+    assert (v.sample_type, v.affected, v.absent) == ("null", 40, 10)
+    assert v.offenders == (
+        OffendingValue(None, "null", 10),
+        OffendingValue("-", "string", 10),
+        OffendingValue("N/A", "string", 10),
+        OffendingValue("n/a", "string", 10),
+    )
+    assert v.unlisted == 0
+
+
+def test_every_path_lists_the_same_offenders() -> None:
+    """In memory (C reader, pure Python, pandas) and in each engine (one GROUP BY)."""
+    import chartkit._columnar as columnar
+
+    values = [*_SPELLINGS, "n/a", {}, None]  # in the engines, text only: "3.0" then offends
+    want = check_columns([{"lun": x} for x in values], {"lun": "number"})[0].offenders
+    assert want[:2] == (OffendingValue(None, "null", 11), OffendingValue("n/a", "string", 11))
+    saved, columnar.SPEEDUPS = columnar.SPEEDUPS, None
+    try:
+        assert check_columns([{"lun": x} for x in values], {"lun": "number"})[0].offenders == want
+    finally:
+        columnar.SPEEDUPS = saved
+    for name, data in _paths(_SPELLINGS).items():
+        (found,) = check_columns(data, {"lun": "number"})
+        counts = {(o.value, o.count) for o in found.offenders}
+        if name in ("rows", "pandas"):
+            assert counts == {(None, 10), ("-", 10), ("N/A", 10), ("n/a", 10)}, name
+        else:  # a text column: "3.0" is text, no number
+            assert counts == {(None, 10), ("-", 10), ("N/A", 10), ("n/a", 10), ("3.0", 10)}, name
+            assert [o.value for o in found.offenders] == [None, "-", "3.0", "N/A", "n/a"], name
+
+
+def test_the_offenders_are_capped_and_the_rest_counted() -> None:
+    """At most OFFENDERS_LISTED values, the most frequent first, ties in the values' order
+    whatever the rows' order; the rows holding rarer values are counted in ``unlisted``."""
+    values = [f"v{i:02}" for i in range(30)] + ["top"] * 5 + [None] * 2
+    forward = check_columns([{"a": x} for x in values], {"a": "number"})[0]
+    backward = check_columns([{"a": x} for x in reversed(values)], {"a": "number"})[0]
+    assert len(forward.offenders) == OFFENDERS_LISTED == 8
+    assert forward.offenders == backward.offenders
+    assert [(o.value, o.count) for o in forward.offenders] == [
+        ("top", 5),
+        (None, 2),
+        *((f"v{i:02}", 1) for i in range(6)),
+    ]
+    assert forward.unlisted == 24
+    assert forward.to_dict()["offendersUnlisted"] == 24
+
+
+def test_a_typed_frame_counts_its_offenders_by_dtype() -> None:
+    """Every present value of a float column declared string offends: counted by pandas."""
+    frame = pd.DataFrame({"a": [1.5, None, 2.0, 2.0, float("nan")]})
+    (v,) = check_columns(frame, {"a": "string"})
+    assert v.offenders == (
+        OffendingValue(None, "null", 2),
+        OffendingValue(2.0, "number", 2),
+        OffendingValue(1.5, "number", 1),
+    )
+
+
+def test_an_offending_value_holds_at_least_one_row_and_a_violation_lists_no_more() -> None:
+    with pytest.raises(ChartkitError, match="at least 1 row"):
+        OffendingValue("x", "string", 0)
+    with pytest.raises(ChartkitError, match="offenders lists at most 8 values"):
+        ColumnViolation("column-type-mismatch", "a", "number", False, "x", "string", 1, 2,
+                        offenders=(OffendingValue("x", "string", 2),))  # fmt: skip
 
 
 def test_lun_zero_is_a_number() -> None:

@@ -81,6 +81,7 @@ def test_check_prints_the_finding_and_the_disposition_and_exits_0_under_warn(
     assert out.splitlines() == [
         "host_group_mappings (2,056 rows, call-1): 1 finding under warn",
         f"  - column-type-mismatch: {LUN_FINDING_OWN}",
+        '    most frequent offending values: "" ×166',
         SAID_ONCE,
         f"disposition ({LUN}, 1 result, mode warn):",
         "  column-type-mismatch  seam write  checked 1  findings 1  not applicable 0",
@@ -98,7 +99,24 @@ def test_check_under_enforce_prints_the_refusal_and_exits_1(
     assert out[0] == "host_group_mappings (2,056 rows, call-1): refused under enforce, 1 finding"
     assert out[1] == f"  {LUN_REFUSAL}"
     assert out[2] == "  - column-type-mismatch on 'logical_unit_number'"
+    assert out[3] == '    most frequent offending values: "" ×166'  # the user's terminal
     assert out[-1] == "1 result refused under enforce."
+
+
+def test_check_lists_the_most_frequent_offending_values_bounded_and_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each finding is followed by its offenders, capped, control characters as escapes."""
+    rows = [{"a": v} for v in [None, "n/a", "N/A", "-", 3.0] * 10 + ["\x1b[31m" + "x" * 300]]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"tool": "t", "rows": rows, "resultColumns": {"a": "number"}}))
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2] == (
+        '    most frequent offending values: null ×10, "-" ×10, "N/A" ×10, "n/a" ×10, '
+        '"\\u001b[31m' + "x" * 115 + '… (305 characters)" ×1'
+    )
+    assert "\x1b" not in "".join(out)
 
 
 def test_check_of_a_clean_result_exits_0_under_enforce(capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,6 +202,8 @@ def test_check_json_is_one_object_for_machines(capsys: pytest.CaptureFixture[str
         "total": 2056,
         "absent": 0,
         "offendingTypes": ["string"],
+        "offenders": [{"value": "", "type": "string", "count": 166}],
+        "offendersUnlisted": 0,
     }
     assert [(d["check"], d["checked"], d["findings"]) for d in payload["disposition"]] == [
         (r.check, r.checked, r.findings) for r in ledger.rows()

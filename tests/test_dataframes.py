@@ -93,6 +93,12 @@ def assert_same(
     assert [without_sample(v) for v in frame_found] == [without_sample(v) for v in rows_found]
     for f, r in zip(frame_found, rows_found, strict=True):
         assert same_sample(f.sample, r.sample), (f.column, f.sample, r.sample)
+        # the most frequent offending values, counted on either path: the same, in one order
+        assert [(o.value_type, o.count) for o in f.offenders] == [
+            (o.value_type, o.count) for o in r.offenders
+        ], (f.column, f.offenders, r.offenders)
+        for fo, ro in zip(f.offenders, r.offenders, strict=True):
+            assert same_sample(fo.value, ro.value), (f.column, fo, ro)
 
 
 def test_the_generated_frames_hold_the_dtypes_they_are_meant_to() -> None:

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 import pytest
 
 from chartkit import COLUMN_TYPE_CEILING, ColumnViolation, check_columns
-from chartkit.messages import NOTHING_CHANGED, finding_message, refusal_sentence, render_sample
+from chartkit.check import OffendingValue
+from chartkit.messages import (
+    NOTHING_CHANGED,
+    finding_message,
+    offenders_text,
+    refusal_sentence,
+    render_sample,
+)
 
 # Copied from the user's specification ("The ceiling"); the one literal copy.
 SPEC_CEILING = (
@@ -171,3 +179,34 @@ def test_a_tool_name_with_control_characters_is_shown_escaped_in_the_refusal() -
 def test_a_sample_with_control_characters_is_quoted_with_escapes() -> None:
     assert render_sample("a\x05\u2028b") == '"a\\u0005\\u2028b"'
     assert render_sample("lone \ud800") == '"lone \\ud800"'
+
+
+def test_the_offenders_are_said_apart_from_the_specs_sentences() -> None:
+    """The list of offending values is its own text; the finding stays the spec's sentence."""
+    rows = [{"lun": v} for v in [None, "n/a", "N/A", "-", 3.0] * 10]
+    (v,) = check_columns(rows, {"lun": "number"})
+    assert offenders_text(v) == 'null ×10, "-" ×10, "N/A" ×10, "n/a" ×10'
+    assert "×" not in finding_message(v, tool="t", call_id=None)
+    assert "×" not in refusal_sentence("t", [v])
+
+
+def test_the_offenders_text_is_bounded_escaped_and_counts_the_rest() -> None:
+    listed = (
+        OffendingValue("\u202e\x1b" + "y" * 500, "string", 3),
+        OffendingValue(dt.date(2024, 1, 2), "date", 2),
+        OffendingValue(None, "absent", 1),
+    )
+    v = ColumnViolation("column-type-mismatch", "a", "number", False, "x", "string", 9, 9, 1,
+                        ("string",), listed)  # fmt: skip
+    text = offenders_text(v)
+    assert text == (
+        '"\\u202e\\u001b' + "y" * 118 + '… (502 characters)" ×3, "2024-01-02" (date) ×2, '
+        "absent (no such key) ×1, and 3 more rows hold other values"
+    )
+    assert offenders_text(ColumnViolation.missing("a", v_decl(), 4)) == ""
+
+
+def v_decl() -> Any:
+    from chartkit.columns import ColumnDeclaration
+
+    return ColumnDeclaration("number")

@@ -197,7 +197,42 @@ def test_an_axis_refused_by_the_check_carries_its_violation(
         "total": 200,
         "absent": 0,
         "offendingTypes": ["string"],
+        # the most frequent quoted numbers, counted over the 200 rows (ties in text order),
+        # and the rows holding rarer ones
+        "offenders": [
+            {"value": "2356", "type": "string", "count": 2},
+            {"value": "2565", "type": "string", "count": 2},
+            {"value": "3322", "type": "string", "count": 2},
+            {"value": "522", "type": "string", "count": 2},
+            {"value": "1136", "type": "string", "count": 1},
+            {"value": "1710", "type": "string", "count": 1},
+            {"value": "1717", "type": "string", "count": 1},
+            {"value": "1718", "type": "string", "count": 1},
+        ],
+        "offendersUnlisted": 188,
     }
+
+
+def test_the_offenders_travel_in_the_payload_bounded_and_valid(
+    validator: jsonschema.Draft202012Validator,
+) -> None:
+    """Each finding's violation lists its most frequent offending values: at most 8, each
+    string cut as a sample is, and the schema (closed) holds the new keys."""
+    rows = [{"lun": v, "g": "a"} for v in [None, "n/a", "N/A", "-", 3.0] * 10]
+    rows += [{"lun": "x" * 500, "g": "b"}] * 11 + [{"lun": f"v{i}", "g": "b"} for i in range(9)]
+    payload = strict_json(view(rows, {"lun": "number", "g": "string"}, mode="warn").to_dict())
+    assert_valid(validator, payload)
+    (finding,) = payload["findings"]
+    listed = finding["violation"]["offenders"]
+    assert listed[:5] == [
+        {"value": "x" * 120 + "… (500 characters)", "type": "string", "count": 11},
+        {"value": None, "type": "null", "count": 10},
+        {"value": "-", "type": "string", "count": 10},
+        {"value": "N/A", "type": "string", "count": 10},
+        {"value": "n/a", "type": "string", "count": 10},
+    ]
+    assert [o["value"] for o in listed[5:]] == ["v0", "v1", "v2"]
+    assert finding["violation"]["offendersUnlisted"] == 6
 
 
 def test_undeclared_rows_give_a_valid_payload_with_inferred_types(

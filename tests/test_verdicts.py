@@ -30,6 +30,7 @@ from test_properties import _COMMON, CHECKS
 import chartkit._columnar as columnar
 from chartkit import check_columns
 from chartkit._columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
+from chartkit._safe import sample_text
 from chartkit._verdicts import (
     ABSENCE_TYPE_NAMES,
     VALUE_TYPES,
@@ -40,7 +41,7 @@ from chartkit._verdicts import (
     value_type,
     verdict,
 )
-from chartkit.check import offending_mask
+from chartkit.check import OffendingValue, most_frequent, offending_mask
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
 
 declarations = st.builds(
@@ -72,6 +73,27 @@ def assert_the_violation_is_the_tables(
     assert v.absent == sum(k in ABSENCE_TYPE_NAMES for k in kinds)
     assert v.sample_type == kinds[0]
     assert v.offending_types == tuple(dict.fromkeys(kinds))[:4]
+    assert v.offenders == most_frequent(tally(offenders))
+    assert v.unlisted == v.affected - sum(o.count for o in v.offenders) >= 0
+
+
+def tally(offenders: list[Any]) -> list[OffendingValue]:
+    """The offending values counted one at a time: every spelling of nothing is one entry,
+    equal values of one type name one entry (unhashable ones told apart by their text)."""
+    counts: dict[tuple[str, Any], list[Any]] = {}
+    for x in offenders:
+        kind = reported(value_type(x))
+        if kind in ABSENCE_TYPE_NAMES:
+            key, x = None, None
+        else:
+            try:
+                hash(x)
+            except TypeError:
+                key = sample_text(x)
+            else:
+                key = x
+        counts.setdefault((kind, key), [x, kind, 0])[2] += 1
+    return [OffendingValue(x, kind, n) for x, kind, n in counts.values()]
 
 
 def without_speedups() -> Any:
