@@ -64,6 +64,7 @@ __all__ = [
     "OffendingValue",
     "ViolationKind",
     "check_columns",
+    "most_frequent",
     "offending_mask",
     "value_type_name",
 ]
