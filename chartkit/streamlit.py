@@ -33,7 +33,7 @@ from chartkit._literal import markdown_literal as md
 from chartkit._literal import visible_frame
 from chartkit.check import ColumnViolation
 from chartkit.integrity import CheckMode, CheckOutcome
-from chartkit.messages import COLUMN_TYPE_CEILING, render_sample
+from chartkit.messages import COLUMN_TYPE_CEILING, offenders_text, render_sample
 from chartkit.result import ToolResult
 from chartkit.view import View, view
 
@@ -154,7 +154,11 @@ def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
         st.info(f"That is all the check can say. {COLUMN_TYPE_CEILING}")
         return
     for finding in outcome.findings:
-        st.warning(f"**{finding.kind}** · {md(finding.column)}\n\n{md(finding.message)}")
+        listed = offenders_text(finding.violation)
+        st.warning(
+            f"**{finding.kind}** · {md(finding.column)}\n\n{md(finding.message)}"
+            + (f"\n\n**Offending values** · {md(listed)}" if listed else "")
+        )
 
 
 def _unarmed(outcome: CheckOutcome) -> str:
@@ -202,6 +206,8 @@ def refusal_lines(shown: View) -> list[str]:
         line = f"**{refused.channel}** refused {md(refused.column)}: {md(refused.reason)}"
         if refused.violation is not None:
             line += f"\n\n{md(violation_line(refused.violation))}"
+            if listed := offenders_text(refused.violation):
+                line += f" · offending values: {md(listed)}"
         out.append(line)
     return out
 

@@ -220,7 +220,7 @@ def test_the_rows_are_shown_as_returned_with_the_empty_strings_highlighted(
     )
     assert seen(config["logical_unit_number"]["help"]) == (
         "Column 'logical_unit_number' · declared number · first offender \"\" (string) · "
-        "166 of 2,056 rows affected"
+        '166 of 2,056 rows affected · offending values: "" ×166'
     )
     assert config["capacity_gb"]["type_config"]["type"] == "number"
     assert config["host_group"]["type_config"]["type"] == "text"
@@ -386,7 +386,8 @@ def test_enforce_refuses_the_lun_rows_and_off_measures_nothing(explorer: AppTest
     ) in texts(at, "caption")
     assert blocks(at)["logical_unit_number"] == (
         "**column-type-mismatch** — Column 'logical_unit_number' · declared number · first "
-        'offender "" (string) · 166 of 2,056 rows affected'
+        'offender "" (string) · 166 of 2,056 rows affected\n\n'
+        '**Offending values** — "" ×166'
     )
     assert disposition(at)[0]["findings"] == 1
 

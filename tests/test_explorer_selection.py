@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 import chartkit.explorer._logic as ex
 import chartkit.explorer.page as ep
 from chartkit import check_columns, view
+from chartkit.messages import offenders_text
 from chartkit.selection import Selection
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, violation_line
 
@@ -94,6 +95,13 @@ def highlighted_cells(table: Any) -> list[tuple[int, int]]:
     return sorted(cells)
 
 
+def for_these_rows(finding: Any) -> str:
+    """The finding for just the selected rows, as the page says it: the violation's line and
+    its offending values counted."""
+    listed = offenders_text(finding)
+    return f"For these rows: {violation_line(finding)}\n\nOffending values: {listed}"
+
+
 def test_clicking_a_bar_shows_its_rows_offenders_highlighted_and_their_finding(
     explorer: AppTest,
 ) -> None:
@@ -108,7 +116,7 @@ def test_clicking_a_bar_shows_its_rows_offenders_highlighted_and_their_finding(
     # the finding for just these rows: the check of exactly them
     [finding] = check_columns([result.rows[i] for i in mine], result.result_columns)
     assert finding.affected == sum(result.rows[i][LUN] == "" for i in mine) > 0
-    assert f"For these rows: {violation_line(finding)}" in texts(at, "warning")
+    assert for_these_rows(finding) in texts(at, "warning")
     table = behind_table(at)
     shown = mine[: ep.SELECTED_ROWS]
     assert list(table.value.index) == [i + 1 for i in shown]  # the rows' own numbers
@@ -195,7 +203,7 @@ def test_the_rows_left_out_of_the_chart_are_reachable(explorer: AppTest) -> None
     assert highlighted_cells(table) == [(n, column) for n in range(len(left))]
     [finding] = check_columns([LEFT_OUT["rows"][i] for i in left], LEFT_OUT["resultColumns"])
     assert (finding.affected, finding.total) == (len(left), len(left))
-    assert f"For these rows: {violation_line(finding)}" in texts(at, "warning")
+    assert for_these_rows(finding) in texts(at, "warning")
 
 
 def test_a_selection_that_names_no_mark_of_the_chart_is_said_and_dropped(

@@ -68,6 +68,7 @@ def test_show_renders_the_finding_the_chart_and_where_each_type_came_from() -> N
     message = assistant(at)
     assert [w.value for w in message.warning] == [
         f"**column-type-mismatch** · {md('logical_unit_number')}\n\n{md(LUN_FINDING)}"
+        + "\n\n**Offending values** · " + md('"" ×1')
     ]
     [chart] = message.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
@@ -101,6 +102,7 @@ def test_show_under_enforce_shows_the_refusal_and_no_chart() -> None:
     assert [w.value for w in message.warning] == [
         f"**column-type-mismatch** · {md('logical_unit_number')}\n\n"
         + md(f"{refusal} {COLUMN_TYPE_CEILING}")
+        + "\n\n**Offending values** · " + md('"" ×1')
     ]
     assert at.session_state["kind"] == "refused"
 
@@ -158,6 +160,8 @@ def test_a_refused_axis_is_shown_with_its_column_violation() -> None:
             'Column \'read_iops\' · declared number · first offender "100" (string) · '
             "4 of 4 rows affected"
         )
+        + " · offending values: "
+        + md('"100" ×1, "101" ×1, "102" ×1, "103" ×1')
     )
 
 

@@ -37,7 +37,7 @@ from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls, visible_frame
 from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
-from chartkit.messages import NOTHING_CHANGED, finding_head
+from chartkit.messages import NOTHING_CHANGED, finding_head, offenders_text
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.schemas import declared_by_text
 from chartkit.selection import RowsPage, Selection
@@ -530,6 +530,8 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
             else:
                 text = _without_ceiling(finding.message)
             lines.append(f"**{finding.kind}** — {md(text)}")
+            if listed := offenders_text(finding.violation):
+                lines.append(f"**Offending values** — {md(listed)}")
         for refused in (r for r in refusals if r.column == column):
             reason = FINDING_REFERENCE if found else refused.reason
             lines.append(f"**{refused.channel} axis refused** — {md(reason)}")
@@ -825,8 +827,13 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
     bad = sum(1 for cells in behind.offending if cells)
     st.markdown(f"**{md(what, one_line=True)}** — {behind.total:,} row"
                 f"{'s' if behind.total != 1 else ''}")  # fmt: skip
-    for v in found:  # the check of just these rows: first offender, counts
-        st.warning(md(f"For these rows: {violation_line(v)}"), icon=":material/warning:")
+    for v in found:  # the check of just these rows: first offender, offending values, counts
+        listed = offenders_text(v)
+        st.warning(
+            md(f"For these rows: {violation_line(v)}")
+            + (f"\n\nOffending values: {md(listed)}" if listed else ""),
+            icon=":material/warning:",
+        )
     if offending and not found:  # rows an engine holds: the counts it gave
         counts = ", ".join(f"{md(c, one_line=True)} {n:,}" for c, n in offending.items())
         st.caption(f"Offending cells among them, per column: {counts}.")
@@ -1020,7 +1027,9 @@ def _rows_frame(
                 ex.display_value(r[column]) if column in r else ex.ABSENT_TEXT for r in rows
             ]
             if column in violations:
-                help_ = md(violation_line(violations[column]))
+                v = violations[column]
+                listed = offenders_text(v)
+                help_ = md(violation_line(v) + (f" · offending values: {listed}" if listed else ""))
                 config[name] = cc.TextColumn(f"⚠ {name}", help=help_)
             else:
                 config[name] = cc.TextColumn(name, help=_declared_help(decl))
