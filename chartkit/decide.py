@@ -54,6 +54,7 @@ from chartkit.options import (
     ChartOptions,
 )
 from chartkit.plan import choose
+from chartkit.plan.facts import zone_counts
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
 
@@ -339,6 +340,8 @@ class _Planner:
             if placed:
                 channel: Channel = "y" if q.type == "quantitative" else "x"
                 unplaced.append(AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation))
+        if plan.kind == "chart" and not picked_y:
+            unplaced += self._stepped_around(picked)
         drawn = {
             k: list(v) if isinstance(v, tuple) else v
             for k, v in self.drawn.items()
@@ -348,6 +351,29 @@ class _Planner:
         return replace(
             plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives, drawn=drawn
         )
+
+    def _stepped_around(self, picked: set[str]) -> list[AxisRefusal]:
+        """The flagged measures declared before the one the default draws: it stepped around
+        them (a measure with no finding is tried first), so each is refused, with why and how
+        to chart it, and ``View.state`` is not ``ok``."""
+        y = self.drawn.get("y")
+        names = [self.drawn.get("x"), *((y,) if isinstance(y, str) else (y or ()))]
+        p = self.profiles
+        drawn = [n for n in names if n is not None and p[n].type == "quantitative"]
+        if not drawn:
+            return []
+        order = list(p)
+        first = min(order.index(n) for n in drawn)
+        out = []
+        for q in [p[n] for n in order[:first]]:
+            v = q.violation
+            if q.is_measure and v is not None and q.name not in picked and q.name not in drawn:
+                out.append(AxisRefusal(q.name, "y", (
+                    f"{q.name} is declared number, but {v.affected:,} of {v.total:,} rows "
+                    f"{describe_offenders(v)}, so the chart opens on {drawn[0]}, which has no "
+                    f"finding; pick y={q.name!r} to chart {q.name} with those rows left out."
+                ), v))  # fmt: skip
+        return out
 
     def _draw(
         self,
@@ -656,22 +682,19 @@ class _Planner:
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
         skip = optional or set()
-        placed = [
-            self.fields[q.name] for _, q in used if q.type != "nominal" and q.name not in skip
-        ]
         empty = np.zeros(len(data), dtype=bool)
-        for name in placed:
-            empty |= data[name].isna().to_numpy()
+        gaps: dict[str, None] = {}  # the columns some row holds no value in: only they are named
+        for _, q in used:
+            if q.type == "nominal" or q.name in skip or q.name in gaps:
+                continue
+            missing = data[self.fields[q.name]].isna().to_numpy()
+            if missing.any():
+                gaps[q.name] = None
+                empty |= missing
         if empty.any():
-            names = _join(
-                list(
-                    dict.fromkeys(
-                        q.name for _, q in used if q.type != "nominal" and q.name not in skip
-                    )
-                )
-            )
+            names = _join(list(gaps))
             n = int(empty.sum())
-            first = next(q.name for _, q in used if q.type != "nominal" and q.name not in skip)
+            first = next(iter(gaps))
             self._say(
                 "no-value", f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.",
                 first, rows=n,
@@ -739,6 +762,15 @@ class _Planner:
                 values, aware = wall_clock(self.frame[q.name], keep)
             if aware:
                 self.utc.add(q.name)
+                naive, zoned = zone_counts(series)
+                if naive and zoned:  # never merged silently: both counted, each said how drawn
+                    self._say(
+                        "mixed-zones",
+                        f"{q.name} mixes {zoned:,} times with a time zone and {naive:,} without "
+                        "one: those with a zone are drawn in UTC, those without as given (their "
+                        "zone is unknown, so they are not converted); the axis says so.",
+                        q.name, zoned=zoned, naive=naive,
+                    )  # fmt: skip
             return values, unplaced
         api = pd.api.types
         if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):
@@ -791,7 +823,9 @@ class _Planner:
         )  # fmt: skip
 
     def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
-        title = kw.pop("title", None) or (f"{q.name} (UTC)" if q.name in self.utc else q.name)
+        mixed = any(n.kind == "mixed-zones" and n.column == q.name for n in self.notes)
+        utc = f"{q.name} (UTC; times without a zone as given)" if mixed else f"{q.name} (UTC)"
+        title = kw.pop("title", None) or (utc if q.name in self.utc else q.name)
         return Encoding(
             q.name,
             q.type,

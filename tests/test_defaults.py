@@ -86,3 +86,50 @@ def test_two_measures_and_no_date_open_on_a_scatter_before_any_bar_of_a_mean(
         assert v.encodings["x"].aggregate is None and v.encodings["y"].aggregate is None
     if v.mark == "bar" and any(e.aggregate == "mean" for e in v.encodings.values()):
         assert len(measures) < 2  # a mean per category only when no scatter can be drawn
+
+
+# --- notes name only the columns they are about; a stepped-around measure is said -------------
+
+
+def test_the_no_value_note_names_only_the_column_that_holds_no_value() -> None:
+    rows = [
+        {"Year": f"19{70 + i % 10}-01-01", "mpg": None if i % 5 == 0 else float(i), "o": "a"}
+        for i in range(40)
+    ]
+    v = view(rows, {"Year": "date", "mpg": {"type": "number", "nullable": True}, "o": "string"})
+    assert "8 rows hold no value in mpg and are not drawn." in v.notes
+    assert not any("Year" in n for n in v.notes if "no value" in n)
+
+
+def test_a_default_that_steps_around_a_flagged_measure_refuses_it_and_is_not_ok() -> None:
+    rows = [{"k": "ab"[i % 2], "lun": "" if i % 4 == 0 else i, "gb": 10.0 * i} for i in range(20)]
+    v = view(rows, {"k": "string", "lun": "number", "gb": "number"})
+    assert v.encodings["y"].column == "gb"
+    assert [(r.column, r.channel) for r in v.refusals] == [("lun", "y")]
+    assert v.refusals[0].reason == (
+        'lun is declared number, but 5 of 20 rows hold string (first: ""), so the chart opens '
+        "on gb, which has no finding; pick y='lun' to chart lun with those rows left out."
+    )
+    assert v.state == "refused axes"
+    # declared after the measure drawn, a flagged measure was never stepped around
+    after = view(rows, {"k": "string", "gb": "number", "lun": "number"})
+    assert after.refusals == () and after.state == "ok"
+
+
+def test_a_date_column_mixing_zoned_and_naive_times_says_both_counts_and_how_each_is_drawn() -> (
+    None
+):
+    rows = [
+        {"ts": "2024-05-13T02:00:00+02:00", "v": 1.0},
+        {"ts": "2024-05-13T01:00:00", "v": 2.0},
+        {"ts": "2024-05-14T03:00:00Z", "v": 3.0},
+    ]
+    v = view(rows, {"ts": "date", "v": "number"})
+    assert v.notes == (
+        "ts mixes 2 times with a time zone and 1 without one: those with a zone are drawn in UTC, "
+        "those without as given (their zone is unknown, so they are not converted); the axis "
+        "says so.",
+    )
+    assert v.encodings["x"].title == "ts (UTC; times without a zone as given)"
+    zoned = view([rows[0], rows[2]], {"ts": "date", "v": "number"})
+    assert zoned.notes == () and zoned.encodings["x"].title == "ts (UTC)"

@@ -19,6 +19,7 @@ NoteKind = Literal[
     "left-out",  # offenders of the declaration left out of an axis
     "unplaced",  # values of the declared type no chart can place (infinite, not a number)
     "no-value",  # rows with no value on a measure or time axis
+    "mixed-zones",  # a date column mixing times with a zone and without: both counted
     "inferred",  # an undeclared column, its type inferred by Altair
     "identifier",  # a string column too distinct to be a category
     "not-split",  # a category too wide for colors or facets, not split by

@@ -1,0 +1,54 @@
+"""Countable facts about a column's values that the chart rules read, in memory.
+
+Each is a count any backend can make (an engine with one aggregate query); the in-memory
+versions are here, with the signature an engine backend implements.
+
+- ``zone_counts(values)``: how many present date values carry a time zone, and how many do not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pandas as pd
+
+from chartkit.encode import _OFFSET, _RE2_OFFSET  # what a zone is in a date string: encode's
+
+__all__ = ["zone_counts"]
+
+_ZONED = re.compile(_OFFSET)
+
+
+def zone_counts(values: pd.Series) -> tuple[int, int]:
+    """``(naive, zoned)``: the present date values without a time zone, and those with one.
+
+    A date string is zoned when it ends in ``Z`` or an offset (``encode.any_aware``'s rule); a
+    datetime when it has a ``tzinfo``; a typed datetime column is all one or the other. An
+    engine counts the same with one ``COUNT(*) FILTER (WHERE <offset pattern>)``.
+
+    >>> zone_counts(pd.Series(["2024-05-13T02:00:00+02:00", "2024-05-13T01:00", None]))
+    (1, 1)
+    """
+    present = int(values.notna().sum())
+    if pd.api.types.is_datetime64_any_dtype(values.dtype):
+        zoned = getattr(values.dt, "tz", None) is not None
+        return (0, present) if zoned else (present, 0)
+    array = values.array
+    if isinstance(array, pd.arrays.ArrowStringArray):
+        import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+        found = pc.match_substring_regex(array.__arrow_array__(), _RE2_OFFSET)
+        zoned_n = int(pc.sum(found).as_py() or 0)
+        return present - zoned_n, zoned_n
+    zoned_n = sum(map(_zoned, values.tolist()))
+    return present - zoned_n, zoned_n
+
+
+def _zoned(value: Any) -> bool:
+    if isinstance(value, str):
+        return _ZONED.search(value.strip()) is not None
+    if isinstance(value, dt.datetime):  # pd.Timestamp too
+        return value.tzinfo is not None
+    return False
