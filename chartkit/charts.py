@@ -16,6 +16,8 @@ import sys
 from typing import Any, Final
 
 import altair as alt
+import numpy as np
+import pandas as pd
 import vl_convert
 
 from chartkit._safe import cap_text, renderable, script_json, visible
@@ -34,6 +36,7 @@ __all__ = [
     "TOOLTIP_TITLE_MAX_CHARS",
     "build_chart",
     "chart_spec",
+    "drawn_mark",
     "spec_to_html",
     "spec_to_png",
     "spec_to_svg",
@@ -56,6 +59,15 @@ CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10p
 FACET_WIDTH = 220
 FACET_HEIGHT = 140
 FACET_COLUMNS = 3
+PANEL_HEIGHT = 120  # pixels of each measure's panel when measures get an axis each
+MAGNITUDE_RATIO: Final = 10.0
+"""Measures whose largest drawn values differ by more than this factor get a panel each, with
+its own y scale: on one shared axis the smaller measure is a flat line at zero."""
+PLAIN_BELOW: Final = 10_000
+"""Whole numbers all below this in magnitude (years 1565–1821, counts of cylinders) are printed
+as digits without a thousands separator; any other values get one (12,000; 1,234.5)."""
+_LENGTH_MARKS: Final = frozenset({"bar", "area"})
+"""Marks whose measure is a length from zero: their measure axis keeps zero."""
 PALETTE: Final = (
     "#1f77b4",  # blue
     "#ff7f0e",  # orange
@@ -98,9 +110,12 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     colored = "color" in plan.encodings
     if not colored:
         mark_options["color"] = PALETTE[0]  # set, so a host theme's own color is not used
-    if plan.mark == "line":
+    mark = drawn_mark(plan)
+    if mark == "line":
         mark_options["point"] = len(records) <= 200
-    chart = getattr(chart, f"mark_{plan.mark}")(**mark_options)
+    if mark != plan.mark:
+        mark_options["filled"] = True  # dots in place of bars on a log scale
+    chart = getattr(chart, f"mark_{mark}")(**mark_options)
     channels: dict[str, Any] = {}
     facet: Encoding | None = None
     for channel, enc in plan.encodings.items():
@@ -110,15 +125,16 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
         channels[channel] = _channel(channel, enc, plan)
         if enc.bin and channel in _SECOND:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
-        if channel == "color" and enc.measures and plan.mark == "bar":
+        if channel == "color" and enc.measures and mark == "bar":
             offset = alt.YOffset if plan.horizontal else alt.XOffset
             channels["yOffset" if plan.horizontal else "xOffset"] = offset(
                 field=enc.field, type="nominal", sort=list(enc.measures)
             )
-    if plan.scale == "log" and plan.mark == "bar":
-        _log_baseline(channels, plan)
     channels["tooltip"] = _tooltips(plan, set(plan.data.columns))
     chart = chart.encode(**channels)
+    panels = _panel_per_measure(plan) if facet is None else None
+    if panels is not None:
+        return _panelled(chart, panels, plan)
     if facet is not None:
         cell = chart.properties(width=FACET_WIDTH, height=FACET_HEIGHT)
         faceted: alt.FacetChart = cell.facet(
@@ -138,24 +154,80 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     return built
 
 
-def _log_baseline(channels: dict[str, Any], plan: Plan) -> None:
-    """Bars on a log scale start at the power of ten below the smallest (a log has no zero)."""
-    channel = _measure_channel(plan)
-    enc = plan.encodings[channel]
-    assert plan.data is not None
-    smallest = float(plan.data[enc.field].min())
-    base = 10 ** math.floor(math.log10(smallest))
-    channels[channel] = channels[channel].copy()
-    channels[channel]["scale"] = alt.Scale(type="log", domainMin=base)
-    channels[f"{channel}2"] = _SECOND[channel](datum=base)
+def drawn_mark(plan: Plan) -> str | None:
+    """The mark drawn for a plan: its own, except that bars (or areas) on a log scale are dots.
+
+    A log axis has no zero for a length to start from: a bar would start at an arbitrary power
+    of ten, and the smallest bars would have (almost) no length. A dot sits at its value.
+    """
+    if plan.scale == "log" and plan.mark in _LENGTH_MARKS:
+        return "point"
+    return plan.mark
 
 
-def _axis_format(plan: Plan, enc: Encoding) -> str:
-    """The measure axis's d3 format: the one asked for, or thousands separators with the
-    ticks' own precision (``,~f``: 7,000 and 0.5, never 7e+3)."""
-    if enc.aggregate == "count" or plan.format == DEFAULT_FORMAT:
-        return ",~f"
-    return plan.format
+def _panel_per_measure(plan: Plan) -> Encoding | None:
+    """The series-per-measure encoding when its measures' magnitudes differ over
+    ``MAGNITUDE_RATIO`` (largest drawn absolute value of each): then each gets a panel."""
+    series = plan.encodings.get("color")
+    if series is None or len(series.measures) < 2 or plan.data is None:
+        return None
+    value = plan.encodings.get(_measure_channel(plan))
+    if value is None or series.field not in plan.data.columns:
+        return None
+    if value.field not in plan.data.columns:
+        return None
+    largest = plan.data[value.field].abs().groupby(plan.data[series.field]).max()
+    sizes = [float(v) for v in largest if math.isfinite(v) and v > 0]
+    if len(sizes) < 2 or max(sizes) <= MAGNITUDE_RATIO * min(sizes):
+        return None
+    return series
+
+
+def _panelled(chart: alt.Chart, series: Encoding, plan: Plan) -> alt.FacetChart:
+    """One panel per measure, one above the other, each with its own measure scale."""
+    cell = chart.properties(width=CHART_WIDTH, height=PANEL_HEIGHT)
+    faceted = cell.facet(
+        facet=alt.Facet(field=series.field, type="nominal", title=None, sort=list(series.measures)),
+        columns=1,
+    )
+    own = faceted.resolve_scale(x="independent") if plan.horizontal else (
+        faceted.resolve_scale(y="independent")
+    )  # fmt: skip
+    panelled: alt.FacetChart = own.properties(
+        description=_described(plan.reason),
+        **({"title": _title(plan.title)} if plan.title else {}),
+    )
+    return panelled
+
+
+def _axis_format(channel: str, enc: Encoding, plan: Plan) -> str:
+    """A number axis's d3 format: on the measure axis the one asked for; else the ticks' own
+    precision (never 7e+3), with thousands separators unless the values are whole and all
+    below ``PLAIN_BELOW`` (``~f``: years print 1565, not 1,565; else ``,~f``: 12,000, 0.5)."""
+    asked = plan.format != DEFAULT_FORMAT and enc.aggregate != "count"
+    if asked and channel == _measure_channel(plan) and not enc.bin:
+        return plan.format
+    return "~f" if _plain_digits(enc, plan) else ",~f"
+
+
+def _plain_digits(enc: Encoding, plan: Plan) -> bool:
+    """Whether every drawn value of the encoding (both bin edges) is whole and below
+    ``PLAIN_BELOW`` in magnitude, as counted on the plan's data."""
+    if plan.data is None:
+        return False
+    fields = [f for f in (enc.field, f"{enc.field}_end" if enc.bin else "") if f]
+    seen = False
+    for name in fields:
+        if name not in plan.data.columns:
+            continue
+        values = pd.to_numeric(plan.data[name], errors="coerce").dropna()
+        values = values[np.isfinite(values.to_numpy(dtype=float))]
+        if values.empty:
+            continue
+        if (values.abs() >= PLAIN_BELOW).any() or (values % 1 != 0).any():
+            return False
+        seen = True
+    return seen
 
 
 def _measure_channel(plan: Plan) -> str:
@@ -174,6 +246,8 @@ def _tooltips(plan: Plan, columns: set[str]) -> list[alt.Tooltip]:
         options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": title}
         if enc.type == "quantitative":
             options["format"] = "," if enc.aggregate == "count" else plan.format
+            if options["format"] == DEFAULT_FORMAT and _plain_digits(enc, plan):
+                options["format"] = "d"  # whole and below PLAIN_BELOW: 1565, not 1,565
         elif enc.type == "temporal":
             options["format"] = _time_format(plan)
         if enc.bin:
@@ -216,10 +290,13 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         interval = plan.time_unit if plan.time_unit != "quarter" else "month"
         ticks = {"interval": interval, "step": 3 if plan.time_unit == "quarter" else 1}
         options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
-    if enc.type == "quantitative" and channel == _measure_channel(plan) and not enc.bin:
-        options["axis"] = alt.Axis(format=_axis_format(plan, enc))
-        if plan.scale == "log":
+    if enc.type == "quantitative" and channel in ("x", "y"):
+        options["axis"] = alt.Axis(format=_axis_format(channel, enc, plan))
+        logged = plan.scale == "log" and channel == _measure_channel(plan) and not enc.bin
+        if logged:
             options["scale"] = alt.Scale(type="log")
+        elif not enc.bin and not _keeps_zero(channel, plan):
+            options["scale"] = alt.Scale(zero=False)
     if channel == "color" and enc.aggregate == "count":
         options["scale"] = alt.Scale(scheme="blues")
     elif channel == "color" and enc.type == "nominal":
@@ -227,6 +304,16 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         if enc.measures:
             options["sort"] = list(enc.measures)
     return _CHANNELS[channel](**options)
+
+
+def _keeps_zero(channel: str, plan: Plan) -> bool:
+    """Whether a number axis starts at zero: only the measure axis of a bar, an area or a line
+    (a length, or a level read against zero); a scatter's axes and a line's number x (years)
+    span their values."""
+    mark = drawn_mark(plan)
+    if mark in ("point", "circle", "square"):
+        return False
+    return channel == _measure_channel(plan)
 
 
 def _category_axis(channel: str, plan: Plan) -> alt.Axis:

@@ -21,7 +21,14 @@ import pandas as pd
 from chartkit._caption import caption_lines, captioned
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
 from chartkit._table_export import Table, table_html, table_of, table_png, table_svg
-from chartkit.charts import build_chart, chart_spec, spec_to_html, spec_to_png, spec_to_svg
+from chartkit.charts import (
+    build_chart,
+    chart_spec,
+    drawn_mark,
+    spec_to_html,
+    spec_to_png,
+    spec_to_svg,
+)
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.decide import ChartOptions, Plan, plan_view
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
@@ -425,7 +432,7 @@ def _view_of_plan(
         reason=plan.reason,
         result=result,
         check=outcome,
-        mark=plan.mark,
+        mark=drawn_mark(plan) if plan.kind == "chart" else plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
         notes=tuple(plan.notes) + _overflow_notes(plan) + notes,

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chartkit import ChartkitError, view
 from chartkit.charts import build_chart, spec_to_png, spec_to_svg
 from chartkit.decide import Plan
 from chartkit.encode import Encoding
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.datasets import default_view, facts
+from bench.datasets.criteria import Facts, Verdict, judge
+
+
+def _why(verdict: Verdict, prop: str) -> str:
+    outcome = next(o for o in verdict.outcomes if o.name == prop)
+    assert outcome.applies, f"{prop} does not apply"
+    return outcome.why
 
 
 def _plan(rows: int) -> Plan:
@@ -64,3 +78,114 @@ def test_a_saved_svg_is_an_image_named_by_its_title_and_described_by_the_reason(
     title, desc = root.find(f"{ns}title"), root.find(f"{ns}desc")
     assert title is not None and title.text == "v by k<script>"
     assert desc is not None and desc.text == v.reason
+
+
+# --- drawing rules (issue 20 item 2): zero, number format, log dots, a panel per magnitude ------
+
+
+def _spec_of(shown: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = shown.spec
+    return spec
+
+
+@settings(max_examples=10, deadline=None, database=None, derandomize=True)
+@given(
+    low=st.integers(1000, 5000), span=st.integers(20, 400), offset=st.floats(20.0, 500.0),
+    n=st.integers(12, 60),
+)  # fmt: skip
+def test_a_scatter_of_years_spans_its_values_printed_as_digits(
+    low: int, span: int, offset: float, n: int
+) -> None:
+    rows = [
+        {"year": low + (i * span) // n, "level": offset + 0.25 + (i * 7919) % 97} for i in range(n)
+    ]
+    shown = view(rows, {"year": "number", "level": "number"}, x="year", y="level")
+    spec = _spec_of(shown)
+    assert (shown.mark, spec["mark"]["type"]) == ("point", "point")
+    x, y = spec["encoding"]["x"], spec["encoding"]["y"]
+    assert x["scale"] == {"zero": False} and y["scale"] == {"zero": False}
+    assert x["axis"]["format"] == "~f"  # whole and below 10,000: 1565, not 1,565
+    assert y["axis"]["format"] == ",~f"  # not whole: separators and the ticks' precision
+    (year_tip,) = [t for t in spec["encoding"]["tooltip"] if t["field"] == x["field"]]
+    assert year_tip["format"] == "d"
+
+
+@settings(max_examples=10, deadline=None, database=None, derandomize=True)
+@given(big=st.integers(10_000, 10**7), n=st.integers(12, 40))
+def test_whole_values_reaching_ten_thousand_keep_their_separators(big: int, n: int) -> None:
+    rows = [{"a": big - i, "b": float(i) + 0.5} for i in range(n)]
+    spec = _spec_of(view(rows, {"a": "number", "b": "number"}, x="a", y="b"))
+    assert spec["encoding"]["x"]["axis"]["format"] == ",~f"
+    assert spec["encoding"]["x"]["scale"] == {"zero": False}
+
+
+def test_a_bar_keeps_zero_on_its_length_axis() -> None:
+    rows = [{"k": f"k{i % 4}", "v": 1000.0 + i} for i in range(40)]
+    spec = _spec_of(view(rows, {"k": "string", "v": "number"}))
+    assert spec["mark"]["type"] == "bar"
+    assert "scale" not in spec["encoding"]["y"]
+
+
+@settings(max_examples=10, deadline=None, database=None, derandomize=True)
+@given(
+    values=st.lists(st.floats(0.001, 1000.0), min_size=3, max_size=12),
+    horizontal=st.booleans(),
+)
+def test_a_log_scale_draws_dots_not_bars(values: list[float], horizontal: bool) -> None:
+    rows = [{"k": f"category {i}", "v": v} for i, v in enumerate(values)]
+    shown = view(rows, {"k": "string", "v": "number"}, x="k", y="v", scale="log")
+    spec = _spec_of(shown)
+    assert shown.mark == "point" and spec["mark"]["type"] == "point"
+    measure = "x" if shown.encodings["x"].type == "quantitative" else "y"
+    assert spec["encoding"][measure]["scale"] == {"type": "log"}
+    assert {"x2", "y2"}.isdisjoint(spec["encoding"])  # no bar length from a made-up base
+    assert not _why(judge(shown, Facts.of(rows, {"k": "string", "v": "number"})),
+                    "a log scale is drawn with points")  # fmt: skip
+
+
+@st.composite
+def _two_measures_over_months(draw: st.DrawFn) -> tuple[list[dict[str, Any]], float]:
+    ratio = draw(st.sampled_from([1.5, 4.0, 9.0, 11.0, 40.0, 500.0]))
+    months = draw(st.integers(12, 36))
+    rows = [
+        {"month": f"{2000 + i // 12}-{i % 12 + 1:02d}-01", "big": ratio * (5 + i % 3),
+         "small": 5.0 + i % 3}
+        for i in range(months)
+    ]  # fmt: skip
+    return rows, ratio
+
+
+@settings(max_examples=10, deadline=None, database=None, derandomize=True)
+@given(_two_measures_over_months())
+def test_measures_of_different_magnitude_get_a_panel_and_a_scale_each(
+    case: tuple[list[dict[str, Any]], float],
+) -> None:
+    rows, ratio = case
+    declared = {"month": "date", "big": "number", "small": "number"}
+    shown = view(rows, declared, x="month", y=["big", "small"])
+    spec = _spec_of(shown)
+    outcome = _why(judge(shown, Facts.of(rows, declared)),
+                   "measures of different magnitude get an axis each")  # fmt: skip
+    if ratio > 10:
+        assert spec["resolve"] == {"scale": {"y": "independent"}}
+        assert spec["facet"]["field"] == "measure" and spec["columns"] == 1
+        assert spec["facet"]["sort"] == ["big", "small"]
+        assert spec["spec"]["mark"]["type"] == "line"
+        assert outcome == ""
+    else:
+        assert "resolve" not in spec and "facet" not in spec
+        assert spec["mark"]["type"] == "line"
+
+
+def test_wheat_years_cars_magnitudes_and_burtin_on_a_log_scale_are_drawn_to_fit() -> None:
+    wheat = default_view("wheat", x="year", y="wheat")
+    x = _spec_of(wheat)["encoding"]["x"]
+    assert (x["axis"]["format"], x["scale"]) == ("~f", {"zero": False})
+    verdict = judge(wheat, facts("wheat"))
+    assert _why(verdict, "a years axis reads as years") == ""
+    assert _why(verdict, "a scatter's axes are not forced to zero") == ""
+    burtin = judge(default_view("burtin", x="Bacteria", y="Penicillin", scale="log"),
+                   facts("burtin"))  # fmt: skip
+    assert _why(burtin, "a log scale is drawn with points") == ""
+    cars = judge(default_view("cars", x="Year", y=["Weight_in_lbs", "Cylinders"]), facts("cars"))
+    assert _why(cars, "measures of different magnitude get an axis each") == ""

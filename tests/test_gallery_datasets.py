@@ -33,7 +33,11 @@ from bench.datasets.criteria import (  # noqa: E402
     Facts,
     Verdict,
     judge,
+    log_scale_points,
+    one_unit_per_axis,
     scatter_for_measures,
+    scatter_not_from_zero,
+    years_axis,
 )
 from chartkit import view  # noqa: E402
 
@@ -49,7 +53,7 @@ OPEN: dict[str, str] = {
     "seattle-temps": "2,920 points on a 560-pixel line",
     "seattle-weather": "a line per weather (a per-row label), more points than pixels",
     "sf-temps": "2,920 points on a 560-pixel line",
-    "wheat": "years 1565-1821 on an axis from zero, printed 1,565; the key order decides",
+    "wheat": "the default follows the rows' key order (reversed: wages x wheat)",
 }
 
 
@@ -124,14 +128,27 @@ def test_a_line_per_label_that_varies_row_by_row_fails_and_per_entity_holds() ->
     assert _why(stocks, "a line splits by an entity") == ""
 
 
+def _undrawn(chart: Chart, **channels: dict[str, Any]) -> Chart:
+    """The same chart with some channels' spec replaced: a drawing that breaks a property."""
+    encoding = {**chart.unit["encoding"], **channels}
+    return replace(chart, unit={**chart.unit, "encoding": encoding})
+
+
 def test_years_read_as_years_and_do_not_start_at_zero() -> None:
     verdict = _verdict("wheat", x="year", y="wheat")
-    assert _why(verdict, "a years axis reads as years") == (
+    assert _why(verdict, "a years axis reads as years") == ""
+    assert _why(verdict, "a scatter's axes are not forced to zero") == ""
+    chart = Chart.of(default_view("wheat", x="year", y="wheat"))
+    x, y = chart.channel("x"), chart.channel("y")
+    drawn = _undrawn(chart, x={**x, "axis": {}, "scale": {}}, y={**y, "scale": {}})
+    assert years_axis(drawn, facts("wheat")) == (
         "year holds years but its axis prints them with a thousands separator (format None)"
     )
-    assert _why(verdict, "a scatter's axes are not forced to zero") == (
+    assert scatter_not_from_zero(drawn, facts("wheat")) == (
         "the axis of year (1565–1820), wheat (26–99) starts at zero"
     )
+    from_zero = _undrawn(chart, x={**x, "scale": {}})
+    assert years_axis(from_zero, facts("wheat")) == "the axis of year (years) starts at zero"
 
 
 def test_values_over_orders_of_magnitude_need_a_log_scale_and_a_log_scale_points() -> None:
@@ -142,7 +159,10 @@ def test_values_over_orders_of_magnitude_need_a_log_scale_and_a_log_scale_points
     )
     logged = _verdict("burtin", x="Bacteria", y="Penicillin", scale="log")
     assert _why(logged, "values over orders of magnitude are on a log scale") == ""
-    assert _why(logged, "a log scale is drawn with points") == (
+    assert _why(logged, "a log scale is drawn with points") == ""
+    as_bars = replace(Chart.of(default_view("burtin", x="Bacteria", y="Penicillin", scale="log")),
+                      mark="bar")  # fmt: skip
+    assert log_scale_points(as_bars, facts("burtin")) == (
         "bars on a log scale (Penicillin): a log axis has no zero for a bar to start from"
     )
 
@@ -167,7 +187,10 @@ def test_more_time_positions_than_pixels_fails() -> None:
 
 def test_measures_of_different_magnitude_on_one_axis_fail() -> None:
     verdict = _verdict("cars", x="Year", y=["Weight_in_lbs", "Cylinders"])
-    assert _why(verdict, "measures of different magnitude get an axis each") == (
+    assert _why(verdict, "measures of different magnitude get an axis each") == ""
+    chart = Chart.of(default_view("cars", x="Year", y=["Weight_in_lbs", "Cylinders"]))
+    shared = replace(chart, independent=frozenset())  # the same lines on one shared axis
+    assert one_unit_per_axis(shared, facts("cars")) == (
         "Weight_in_lbs (up to 5,140) and Cylinders (up to 8) share one axis"
     )
 

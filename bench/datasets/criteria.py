@@ -18,7 +18,8 @@ The properties follow issue 20 ("The default chart an analyst would sign"):
 - log scales are drawn with points, not bars; values spanning three orders of magnitude or
   more are drawn on a log scale;
 - the automatic bucket fits the chart's width: at most one time position per pixel;
-- measures of different magnitude (over 10x) do not share one axis;
+- measures of different magnitude (over 10x) do not share one axis (panels, or an independent
+  scale per panel);
 - the default does not depend on the order of keys in the rows;
 - an identifier (half its values distinct, on a column of 100 rows or more) is not a category
   axis, color or facet;
@@ -143,6 +144,7 @@ class Chart:
     unit: Mapping[str, Any]  # the spec holding the mark and its encoding
     records: list[dict[str, Any]]
     width: int | None
+    independent: frozenset[str] = frozenset()  # channels whose scale each panel resolves alone
 
     @classmethod
     def of(cls, view: Any) -> Chart:
@@ -160,6 +162,7 @@ class Chart:
             unit=unit,
             records=list(records),
             width=width if isinstance(width, int) else None,
+            independent=_independent(spec),
         )
 
     def channel(self, name: str) -> dict[str, Any]:
@@ -180,6 +183,15 @@ class Chart:
 
     def split_by(self) -> set[str]:
         return {self.columns[ch] for ch in ("color", "facet") if ch in self.columns}
+
+
+def _independent(spec: Mapping[str, Any]) -> frozenset[str]:
+    """The channels a faceted spec gives an independent scale in each panel."""
+    resolve = spec.get("resolve")
+    scales = resolve.get("scale") if isinstance(resolve, dict) else None
+    if not isinstance(scales, dict) or not isinstance(spec.get("spec"), dict):
+        return frozenset()
+    return frozenset(ch for ch, how in scales.items() if how == "independent")
 
 
 def _unit(spec: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -377,7 +389,8 @@ def one_unit_per_axis(chart: Chart, facts: Facts) -> str | None:
     if len(sizes) < 2:
         return ""
     big, small = max(sizes, key=sizes.__getitem__), min(sizes, key=sizes.__getitem__)
-    if sizes[big] / sizes[small] > MAGNITUDE_RATIO and "facet" not in chart.columns:
+    own_axis = "facet" in chart.columns or {"x", "y"} & chart.independent
+    if sizes[big] / sizes[small] > MAGNITUDE_RATIO and not own_axis:
         return f"{big} (up to {sizes[big]:,g}) and {small} (up to {sizes[small]:,g}) share one axis"
     return ""
 
