@@ -125,7 +125,7 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
         channels[channel] = _channel(channel, enc, plan)
         if enc.bin and channel in _SECOND:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
-        if channel == "color" and enc.measures and mark == "bar":
+        if channel == "color" and enc.measures and plan.mark == "bar":  # dots too, on a log
             offset = alt.YOffset if plan.horizontal else alt.XOffset
             channels["yOffset" if plan.horizontal else "xOffset"] = offset(
                 field=enc.field, type="nominal", sort=list(enc.measures)
@@ -167,9 +167,10 @@ def drawn_mark(plan: Plan) -> str | None:
 
 def _panel_per_measure(plan: Plan) -> Encoding | None:
     """The series-per-measure encoding when its measures' magnitudes differ over
-    ``MAGNITUDE_RATIO`` (largest drawn absolute value of each): then each gets a panel."""
+    ``MAGNITUDE_RATIO`` (largest drawn absolute value of each): then each gets a panel. On a
+    log scale they share the axis: there each power of ten has the same room."""
     series = plan.encodings.get("color")
-    if series is None or len(series.measures) < 2 or plan.data is None:
+    if series is None or len(series.measures) < 2 or plan.data is None or plan.scale == "log":
         return None
     value = plan.encodings.get(_measure_channel(plan))
     if value is None or series.field not in plan.data.columns:

@@ -189,3 +189,13 @@ def test_wheat_years_cars_magnitudes_and_burtin_on_a_log_scale_are_drawn_to_fit(
     assert _why(burtin, "a log scale is drawn with points") == ""
     cars = judge(default_view("cars", x="Year", y=["Weight_in_lbs", "Cylinders"]), facts("cars"))
     assert _why(cars, "measures of different magnitude get an axis each") == ""
+
+
+def test_measures_of_different_magnitude_on_a_log_scale_share_it_as_dots() -> None:
+    rows = [{"pool": f"p{i}", "size_gb": 1000.0 * (i + 1), "used_pct": 5.0 + i} for i in range(6)]
+    declared = {"pool": "string", "size_gb": "number", "used_pct": "number"}
+    shown = view(rows, declared, y=["size_gb", "used_pct"], aggregate="sum", scale="log")
+    spec = _spec_of(shown)
+    assert "facet" not in spec and spec["mark"]["type"] == "point" and shown.mark == "point"
+    assert spec["encoding"]["y"]["scale"] == {"type": "log"}
+    assert spec["encoding"]["xOffset"]["field"] == "measure"  # the dots side by side, as bars were

@@ -42,18 +42,12 @@ from bench.datasets.criteria import (  # noqa: E402
 from chartkit import view  # noqa: E402
 
 OPEN: dict[str, str] = {
-    "airports": "bars of mean latitude per city (an identifier), not latitude x longitude",
-    "anscombe": "four bars of mean(X) per Series, not X x Y per Series",
-    "barley": "the default follows the rows' key order (reversed: mean of year per site)",
     "burtin": "linear bars of Penicillin (0.001 to 870): not points on a log scale",
-    "driving": "bars of mean(year) per side, not a scatter of miles x gas",
-    "iris": "bars of mean sepalLength per species, not a scatter colored by species",
     "la-riots": "a line per gender (a per-row label), and the key order decides",
     "ohlc": "a line per signal (a per-row label), and the key order decides",
     "seattle-temps": "2,920 points on a 560-pixel line",
     "seattle-weather": "a line per weather (a per-row label), more points than pixels",
     "sf-temps": "2,920 points on a 560-pixel line",
-    "wheat": "the default follows the rows' key order (reversed: wages x wheat)",
 }
 
 
