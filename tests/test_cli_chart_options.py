@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from chartkit import view
 from chartkit.cli import main
+from chartkit.result import read_results
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "chartkit" / "examples"
 LATENCY = EXAMPLES / "latency_by_region.json"
@@ -58,9 +60,18 @@ def test_render_takes_several_measures_an_aggregate_a_sort_a_scale_and_a_format(
 
 
 def test_render_choose_draws_an_alternative(tmp_path: Path) -> None:
+    """``--choose 0`` writes alternative 0 of the very view ``view()`` makes of the same result,
+    not the chart the result opens on (capacity_view opens on its scatter)."""
+    [result] = read_results(CAPACITY.read_text(encoding="utf-8"), name=CAPACITY.name)
+    opened = view(result.rows, result.result_columns)
+    chosen = view(result.rows, result.result_columns, choose=0)
+    assert chosen.mark != opened.mark or chosen.spec != opened.spec
     out = tmp_path / "t.json"
     assert main(["render", str(CAPACITY), "-o", str(out), "--choose", "0"]) == 0
-    assert json.loads(out.read_text())["encoding"]["y"]["title"] == "sum of size_gb"
+    written = json.loads(out.read_text())
+    assert written["mark"] == chosen.spec["mark"]
+    assert written["encoding"]["y"]["title"] == chosen.spec["encoding"]["y"]["title"]
+    assert written["encoding"]["x"]["field"] == chosen.spec["encoding"]["x"]["field"]
 
 
 @pytest.mark.parametrize(
