@@ -213,10 +213,33 @@ def _engine_plan(
     plan = replace(plan, alternatives=alternatives)
     if plan.kind == "chart":
         plan = _put_back(plan, reduced)
+        if y is None and not args.get("choose"):
+            plan = _stepped_around(plan, full, {n for n in picked if n is not None})
     # the structured notes of the answer's plan that still say what the chart shows (a
     # stand-in's counts, rewritten above, are not the rows')
     said = set(plan.notes)
     return replace(plan, facts=tuple(f for f in plan.facts if f.sentence in said))
+
+
+def _stepped_around(
+    plan: Plan, full: Mapping[str, ColumnProfile], picked: set[str]
+) -> Plan:
+    """The flagged measures the default stepped around, refused as decide.py refuses them over
+    all the rows (the answer's profiles hold no finding): after the columns no chart could
+    place, before the drawing's own refusals, as pandas orders them."""
+    from chartkit.decide import stepped_around
+
+    said = {r.column for r in plan.refusals}
+    more = [r for r in stepped_around(full, plan.drawn, picked) if r.column not in said]
+    if not more:
+        return plan
+    refusals = list(plan.refusals)
+    k = 0
+    while k < len(refusals) and (q := full.get(refusals[k].column)) is not None and (
+        not q.usable and q.violation is not None and q.name not in picked
+    ):
+        k += 1
+    return replace(plan, refusals=(*refusals[:k], *more, *refusals[k:]))
 
 
 def _all_profiles(

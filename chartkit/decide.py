@@ -353,27 +353,8 @@ class _Planner:
         )
 
     def _stepped_around(self, picked: set[str]) -> list[AxisRefusal]:
-        """The flagged measures declared before the one the default draws: it stepped around
-        them (a measure with no finding is tried first), so each is refused, with why and how
-        to chart it, and ``View.state`` is not ``ok``."""
-        y = self.drawn.get("y")
-        names = [self.drawn.get("x"), *((y,) if isinstance(y, str) else (y or ()))]
-        p = self.profiles
-        drawn = [n for n in names if n is not None and p[n].type == "quantitative"]
-        if not drawn:
-            return []
-        order = list(p)
-        first = min(order.index(n) for n in drawn)
-        out = []
-        for q in [p[n] for n in order[:first]]:
-            v = q.violation
-            if q.is_measure and v is not None and q.name not in picked and q.name not in drawn:
-                out.append(AxisRefusal(q.name, "y", (
-                    f"{q.name} is declared number, but {v.affected:,} of {v.total:,} rows "
-                    f"{describe_offenders(v)}, so the chart opens on {drawn[0]}, which has no "
-                    f"finding; pick y={q.name!r} to chart {q.name} with those rows left out."
-                ), v))  # fmt: skip
-        return out
+        """The flagged measures the default stepped around (``stepped_around``)."""
+        return stepped_around(self.profiles, self.drawn, picked)
 
     def _draw(
         self,
@@ -1393,6 +1374,34 @@ class _Planner:
             notes=tuple(dict.fromkeys(n.sentence for n in self.notes)),
             facts=_facts(self.notes),
         )
+
+
+def stepped_around(
+    profiles: Mapping[str, ColumnProfile], drawn: Mapping[str, Any], picked: set[str]
+) -> list[AxisRefusal]:
+    """The flagged measures declared before the one the default draws: it stepped around
+    them (a measure with no finding is tried first), so each is refused, with why and how
+    to chart it, and ``View.state`` is not ``ok``. ``drawn`` holds the picks of the chart
+    drawn; the engine path asks it with the profiles of all the declared columns."""
+    y = drawn.get("y")
+    names = [drawn.get("x"), *((y,) if isinstance(y, str) else (y or ()))]
+    drawn_measures = [
+        n for n in names if n is not None and n in profiles and profiles[n].type == "quantitative"
+    ]
+    if not drawn_measures:
+        return []
+    order = list(profiles)
+    first = min(order.index(n) for n in drawn_measures)
+    out = []
+    for q in [profiles[n] for n in order[:first]]:
+        v = q.violation
+        if q.is_measure and v is not None and q.name not in picked and q.name not in drawn_measures:
+            out.append(AxisRefusal(q.name, "y", (
+                f"{q.name} is declared number, but {v.affected:,} of {v.total:,} rows "
+                f"{describe_offenders(v)}, so the chart opens on {drawn_measures[0]}, which has "
+                f"no finding; pick y={q.name!r} to chart {q.name} with those rows left out."
+            ), v))  # fmt: skip
+    return out
 
 
 def _count(q: ColumnProfile) -> Encoding:
