@@ -438,7 +438,13 @@ def _frequent(
         declared, nullable = decl.type, decl.nullable
         listed = values if isinstance(values, list) else list(values)
         codes, kinds, nan_apart = coded if coded is not None else _type_codes(listed)
-        for i, tp in enumerate(kinds):
+        # the types in the order the rows first hold them, whatever order the codes were made
+        # in (the C reader's differs from Python's): equal values of two types (0 and 0.0) are
+        # then listed as the one the rows hold first, on every path
+        present, first = np.unique(codes, return_index=True)
+        seen = dict(zip(present.tolist(), first.tolist(), strict=True))
+        for i in sorted(range(len(kinds)), key=lambda k: seen.get(k, len(listed))):
+            tp = kinds[i]
             said = _NUMBER[declared] if nan_apart and tp is float else _classify(declared, tp)
             held = decided_type(tp)
             if said in (_OK, _NOTHING) or (said == _LOOK and held is None and is_float_type(tp)
