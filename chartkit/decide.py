@@ -70,6 +70,7 @@ __all__ = [
     "ChartOptions",
     "Plan",
     "plan_view",
+    "stepped_around",
 ]
 
 MAX_PICKED_COLOR_CATEGORIES = MAX_FACETS  # a picked color past 10 values becomes facets
