@@ -5,7 +5,9 @@ A chart is published as ``application/vnd.vegalite.vN+json`` (N from the spec's 
 data already aggregated to at most ``max_points`` rows) and one PNG, not a copy of Vega per
 chart. A frontend that renders that version draws the spec; one that does not (JupyterLab 4.6
 and Notebook 7.6 register Vega-Lite v3–v5 only, so chartkit's v6 is not theirs; a viewer such
-as GitHub) shows the PNG, rendered offline by vl-convert. Nothing needs the network. For
+as GitHub) shows the PNG, rendered offline by vl-convert. Both are the exported chart
+(``View.exported_spec()``): a chart that leaves rows out says so on the picture, as the title's
+subtitle. Nothing needs the network. For
 tooltips and selections read back in Python, ``chartkit.widget.ChartWidget`` draws the chart
 with the Vega bundled in chartkit.
 
@@ -133,10 +135,15 @@ def _text(view: View) -> str:
 
 
 def chart_bundle(view: View) -> dict[str, Any]:
-    """The chart alone: the Vega-Lite spec under its mime type, a PNG, and a text line."""
+    """The chart alone: the Vega-Lite spec under its mime type, a PNG, and a text line.
+
+    Both pictures carry the export caption (``View.exported_spec()``): a chart that leaves rows
+    out says so on itself, whichever of the two a frontend shows.
+    """
     assert view.spec is not None
+    spec = view.exported_spec()
     png = base64.b64encode(view.to_png(scale=1.0)).decode("ascii")
-    return {vegalite_mime(view.spec): view.spec, "image/png": png, "text/plain": _text(view)}
+    return {vegalite_mime(spec): spec, "image/png": png, "text/plain": _text(view)}
 
 
 def mimebundle(view: View) -> dict[str, Any]:

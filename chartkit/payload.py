@@ -263,7 +263,9 @@ def view_payload_schema() -> dict[str, Any]:
             "spec": {
                 "type": ["object", "null"],
                 "description": "The Vega-Lite spec (data inline), or null when there is no "
-                "chart. Its own schema is the URL in its '$schema'.",
+                "chart: the exported spec (View.exported_spec()), so a chart that leaves rows "
+                "out or reads a flagged column says so on the picture, in its title's subtitle. "
+                "Its own schema is the URL in its '$schema'.",
             },
             "options": {
                 "type": "object",

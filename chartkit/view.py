@@ -103,7 +103,8 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serializable payload for agent UIs; no row data when refused.
 
-        Its JSON Schema is ``chartkit.view_payload_schema()``.
+        Its ``spec`` is ``exported_spec()``: the caption (rows left out, flagged columns) is on
+        the chart every host draws from it. Its JSON Schema is ``chartkit.view_payload_schema()``.
         """
         long = _long_names(self)
         return {
@@ -140,7 +141,7 @@ class View:
             "notes": list(self.notes),
             "findings": [f.to_dict() for f in self.check.findings],
             "disposition": [d.to_dict() for d in self.check.disposition],
-            "spec": self.spec,
+            "spec": self.exported_spec() if self.spec is not None else None,
             "options": dict(self.options),
             "alternatives": [a.to_dict() for a in self.alternatives],
             "state": self.state,

@@ -3,10 +3,12 @@
 ``ChartWidget(view)`` is an anywidget widget — it runs wherever anywidget does (JupyterLab,
 Notebook 7, VS Code, Colab, marimo) — drawing the chart with the same pinned Vega, Vega-Lite
 and vega-embed as chartkit's view page (``chartkit/web/widget.js``, built by ``make web``),
-offline: nothing is loaded from the network. Hovering a mark shows its tooltip; clicking a mark
-or brushing the x axis (a line or a scatter) sends the selection to the kernel, where
-``widget.selection`` is the ``chartkit.selection.Selection`` it stands for and
-``widget.rows()`` the rows behind it, offenders marked.
+offline: nothing is loaded from the network. The chart is the exported one
+(``View.exported_spec()``): the rows it leaves out are said on it, as the title's subtitle.
+Hovering a mark shows its tooltip; clicking a mark or brushing the x axis (a line or a
+scatter) sends the selection to the kernel, where ``widget.selection`` is the
+``chartkit.selection.Selection`` it stands for and ``widget.rows()`` the rows behind it,
+offenders marked.
 
 A viewer without widgets (GitHub, nbviewer, a static export) shows the plain mime bundle the
 widget carries beside itself: the View's own (``View._repr_mimebundle_``).
@@ -60,7 +62,7 @@ class ChartWidget(anywidget.AnyWidget):
             raise ChartkitError(f"ChartWidget shows a chartkit View; got {type(view).__name__}")
         if view.kind != "chart" or view.spec is None:
             raise ChartkitError(f"this view has no chart to show in a widget: {view.reason}")
-        super().__init__(spec=view.spec, **kwargs)
+        super().__init__(spec=view.exported_spec(), **kwargs)  # the caption on the picture
         self._view = view
 
     @property

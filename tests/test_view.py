@@ -568,7 +568,8 @@ def test_the_notebook_bundle_is_vegalite_with_a_png_fallback() -> None:
     shown = view(LUN_ROWS, LUN_DECL)
     bundle = shown._repr_mimebundle_()
     assert set(bundle) == {"application/vnd.vegalite.v6+json", "image/png", "text/plain"}
-    assert bundle["application/vnd.vegalite.v6+json"] == shown.spec  # no script, no iframe
+    # the exported chart, its caption on it; no script, no iframe
+    assert bundle["application/vnd.vegalite.v6+json"] == shown.exported_spec() != shown.spec
     table = view([{"a": "x"}], {"a": "string"})._repr_mimebundle_()
     assert "No column is declared number: a is string." in table["text/html"]
     assert "image/png" not in table

@@ -78,3 +78,37 @@ def test_the_bundled_module_is_the_pinned_vega_and_loads_nothing() -> None:
         assert packages[name] == lock["packages"][f"node_modules/{name}"]["version"], name
     assert "export default" in text or "export{" in text.replace(" ", "")
     assert "loads nothing from outside the chart" in text
+
+
+CAPTION = '1 of 4 rows is left out: n holds string (first: "x")'
+
+
+def test_every_host_draws_the_caption_of_rows_left_out() -> None:
+    """The widget, the notebook's Vega-Lite output and the payload's spec are the exported
+    chart: the row the chart leaves out is said on the picture, not only in ``notes``."""
+    from chartkit._notebook import chart_bundle
+
+    v = view(ROWS, DECL, mode="off")
+    assert v.caption == (CAPTION,)
+    assert v.spec is not None and v.spec["title"] == "mean of n by g"  # the chart as planned
+    exported = v.exported_spec()
+    assert exported["title"] == {
+        "text": "mean of n by g",
+        "subtitle": [CAPTION],
+        "subtitleColor": "#8a4b00",
+        "subtitleFontSize": 11,
+        "anchor": "start",
+    }
+    assert ChartWidget(v).spec == exported
+    assert chart_bundle(v)["application/vnd.vegalite.v6+json"] == exported
+    bundle = ChartWidget(v)._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert data["application/vnd.vegalite.v6+json"] == exported
+    assert v.to_dict()["spec"] == exported
+
+
+def test_a_chart_that_places_every_row_carries_no_caption() -> None:
+    v = view([{"g": "a", "n": 1}, {"g": "b", "n": 2}], DECL)
+    assert v.caption == ()
+    assert ChartWidget(v).spec == v.spec and v.to_dict()["spec"] == v.spec
+    assert v.to_dict()["spec"]["title"] == "n by g"

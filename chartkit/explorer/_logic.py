@@ -78,8 +78,8 @@ __all__ = [
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 """The bundled example results: package data (``chartkit/examples``), so the wheel has them."""
 MCP_EXAMPLE_SERVER = Path(__file__).resolve().parents[2] / "examples" / "mcp_server.py"
-"""The MCP server (stdio) that serves the bundled examples with their declarations; it is in a
-checkout (``examples/mcp_server.py``), not in the wheel."""
+"""The checkout's copy of the MCP server (stdio) that serves the bundled examples with their
+declarations; the wheel ships the same server as ``python -m chartkit.examples.mcp_server``."""
 DEFAULT_EXAMPLE = "host_group_mappings"
 DEFAULT_MODE: CheckMode = "warn"
 ENV_FILE = "CHARTKIT_EXPLORE_FILE"
