@@ -48,7 +48,7 @@ from chartkit.speedups import speedups_enabled
 if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
     from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
     from chartkit.payload import view_payload_schema
-    from chartkit.rules import Alternative
+    from chartkit.plan.rules import Alternative
     from chartkit.selection import RowsPage, Selection
     from chartkit.staging import Staged, StagedColumn, stage
     from chartkit.view import View, ViewState, view
@@ -58,7 +58,7 @@ _LAZY: dict[str, str] = {
     "AxisRefusal": "chartkit.encode",
     "Encoding": "chartkit.encode",
     "vegalite_type": "chartkit.encode",
-    "Alternative": "chartkit.rules",
+    "Alternative": "chartkit.plan.rules",
     "RowsPage": "chartkit.selection",
     "Selection": "chartkit.selection",
     "Staged": "chartkit.staging",

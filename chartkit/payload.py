@@ -20,7 +20,7 @@ from chartkit.columns import COLUMN_TYPES
 from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.integrity import CHECK_MODES, CheckOutcome, DispositionRow
-from chartkit.rules import RULES
+from chartkit.plan.rules import RULES
 from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
 
 __all__ = ["view_payload_schema"]
