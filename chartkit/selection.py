@@ -468,7 +468,8 @@ def _brushable(e: Any) -> bool:
 
 
 def _used(view: View) -> list[tuple[str, VegaLiteType, bool]]:
-    """The columns the chart placed: (column, type, one of several measures)."""
+    """The columns the chart placed: (column, type, one of several measures) — with a color or
+    facet the chart reduced by but does not show (a heatmap's), whose rows it placed too."""
     out: dict[str, tuple[str, VegaLiteType, bool]] = {}
     for e in view.encodings.values():
         if e.measures and e.field == _MEASURE:
@@ -478,7 +479,24 @@ def _used(view: View) -> list[tuple[str, VegaLiteType, bool]]:
                 out.setdefault(m, (m, "quantitative", len(e.measures) > 1))
             continue
         out.setdefault(e.column, (e.column, e.type, False))
+    for channel in ("color", "facet"):
+        name = view.drawn.get(channel)
+        if isinstance(name, str) and name not in out:
+            out[name] = (name, _hidden_type(view, name), False)
     return list(out.values())
+
+
+def _hidden_type(view: View, name: str) -> VegaLiteType:
+    """The type a column the chart reduced by but does not show was planned with: its
+    declared type's, else what the profile of an undeclared column says."""
+    from chartkit.encode import profile_columns, vegalite_type
+
+    d = (view.result.result_columns or {}).get(name)
+    if d is not None:
+        return vegalite_type(d.type)
+    if view.frame is None or name not in view.frame.columns:
+        return "nominal"
+    return profile_columns(view.frame[[name]], None, ())[name].type
 
 
 def _placed(view: View, row: pd.Series | None) -> list[Placed]:

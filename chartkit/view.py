@@ -81,6 +81,12 @@ class View:
     """The chart's marks at full precision, one row each (the spec's records round numbers)."""
     reduction: Reduction = field(default_factory=Reduction)
     """What the rows were reduced to before drawing: the time bucket, the bins, the top-N."""
+    drawn: Mapping[str, Any] = field(default_factory=dict)
+    """The columns the chart was drawn from, by channel (x, y, color, facet) — including one it
+    reduced by but does not show (a heatmap's color or facet), so a selection places them too."""
+    violations: tuple[ColumnViolation, ...] | None = field(default=None, repr=False)
+    """The check's violations the chart was planned with, every declared column judged (None
+    when not known here: rows an engine reduced); a column with none offends in no row."""
     caption: tuple[str, ...] = ()
     """What every export says on the image (the title's subtitle): the rows the chart leaves out
     and why, and the flagged columns it reads or does not draw; empty when it places every row
@@ -445,6 +451,8 @@ def _view_of_plan(
         facts=plan.facts,
         marks=plan.data if plan.kind == "chart" else None,
         reduction=plan.reduction,
+        drawn=MappingProxyType(dict(plan.drawn)),
+        violations=violations,
         options=_options(plan, options) if plan.kind == "chart" else {},
         caption=caption,
     )

@@ -78,6 +78,15 @@ SHAPES = [
     ({"m": "number", "k": "number"}, {"x": "m", "y": "k"}),  # scatter
     ({"m": "number", "k": "number"}, {"x": "m", "y": "k", "max_points": 100}),  # heatmap
 ]
+HIDDEN = [
+    # a heatmap reduces by the color or facet it does not show: their offenders are left out
+    ({"m": "number", "k": "number", "g": "string"}, {"x": "m", "y": "k", "color": "g",
+                                                    "max_points": 100}),
+    ({"m": "number", "k": "number", "g": "string"}, {"x": "m", "y": "k", "facet": "g",
+                                                    "max_points": 100}),
+    ({"m": "number", "k": "number", "t": "date"}, {"x": "m", "y": "k", "color": "t",
+                                                  "max_points": 100}),
+]  # fmt: skip
 
 
 @st.composite
@@ -179,6 +188,53 @@ def test_rows_behind_each_mark_reaggregate_to_it_and_partition_the_rows(
     v = view(rows, declared, mode="off", **options)
     if v.kind != "chart":
         return
+    check_partition(v, rows)
+
+
+@st.composite
+def hidden_heatmaps(
+    draw: st.DrawFn,
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """A colored or faceted scatter over ``max_points`` rows whose strays are in the column a
+    heatmap does not show (strays on its axes would leave too few rows for a heatmap)."""
+    columns, options = draw(st.sampled_from(HIDDEN))
+    n = draw(st.integers(130, 200))
+    hidden = options.get("color") or options["facet"]
+    declared: dict[str, Any] = {}
+    data: dict[str, list[Any]] = {}
+    for name, kind in columns.items():
+        nullable = draw(st.booleans())
+        declared[name] = {"type": kind, "nullable": nullable}
+        if name == hidden:  # 1 to 25 strays: more than 100 rows stay, a heatmap's
+            values = (
+                st.sampled_from(["a", "b", "c"])
+                if kind == "string"
+                else st.datetimes(
+                    min_value=dt.datetime(2024, 1, 1), max_value=dt.datetime(2024, 3, 1)
+                ).map(lambda d: d.replace(microsecond=0).isoformat())
+            )
+            column = draw(st.lists(values, min_size=n, max_size=n))
+            for i in draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=25)):
+                column[i] = draw(st.sampled_from([7, True, 1.5]))  # offend string and date
+            data[name] = column
+        else:
+            data[name] = draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=n,
+                                       max_size=n))  # fmt: skip
+    rows = [{c: data[c][i] for c in columns} for i in range(n)]
+    return rows, declared, options
+
+
+@SETTINGS
+@given(hidden_heatmaps())
+def test_a_heatmap_places_the_color_or_facet_it_does_not_show(
+    chart: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]],
+) -> None:
+    """Over max_points rows a colored or faceted scatter is a heatmap of counts that shows
+    neither, yet leaves out the rows offending them: its marks' rows and the rows left out
+    are exactly what it counted."""
+    rows, declared, options = chart
+    v = view(rows, declared, mode="off", **options)
+    assert v.mark == "rect" and v.left_out, v.notes
     check_partition(v, rows)
 
 
