@@ -12,6 +12,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from chartkit import _moved
 from chartkit.bundled import example_names, example_path
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import (
@@ -21,7 +22,6 @@ from chartkit.columns import (
     assert_result_columns,
     normalize_result_columns,
 )
-from chartkit.csvread import read_csv
 from chartkit.errors import (
     ChartkitError,
     MissingExtraError,
@@ -40,10 +40,11 @@ from chartkit.integrity import (
     check_result,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
+from chartkit.read.csvread import read_csv
+from chartkit.read.rowset import RowsetReading, read_rowset
+from chartkit.read.schemas import output_schema, result_columns_from
+from chartkit.read.speedups import speedups_enabled
 from chartkit.result import ToolResult, read_results
-from chartkit.rowset import RowsetReading, read_rowset
-from chartkit.schemas import output_schema, result_columns_from
-from chartkit.speedups import speedups_enabled
 
 if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
     from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
@@ -153,6 +154,7 @@ class _Package(ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+_moved.install()  # the old paths of moved modules (``chartkit.rowset``, ...) import the new
 
 
 __version__ = "0.1.0"

@@ -19,7 +19,7 @@ from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
     from chartkit.columns import ColumnDeclaration
-    from chartkit.engines import EngineReading
+    from chartkit.read.engines import EngineReading
     from chartkit.selection import Clause, RowsPage, Selection
     from chartkit.view import View
 
@@ -33,7 +33,7 @@ def engine_rows_behind(
     import narwhals as nw
 
     from chartkit.backends._native import aliases, collect, positional
-    from chartkit.engines import query_errors
+    from chartkit.read.engines import query_errors
     from chartkit.selection import RowsPage, _Cells
 
     if reading.csv_text:

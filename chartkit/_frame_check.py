@@ -5,7 +5,7 @@ The schema decides first. A column's dtype says what type of value every non-nul
 either fine but for its nulls, wrong in every non-null row, or — a text column declared date,
 a CSV cell, a JSON value — judged per row by an expression the engine runs: the ISO pattern of
 ``chartkit._isodate`` (exactly ``datetime.fromisoformat``'s acceptance set), the CSV rules of
-``chartkit.csvread``, DuckDB's ``json_type``. A string is never cast to a number.
+``chartkit.read.csvread``, DuckDB's ``json_type``. A string is never cast to a number.
 
 Then a few queries, none of which returns more than one row per broken column: one aggregate
 of the counts per offending group (a typed column's null count, which an eager frame keeps as
@@ -32,9 +32,9 @@ from chartkit._isodate import engine_pattern
 from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, type_name, verdict
 from chartkit.check import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.engines import EngineReading, native_frame, query_errors
 from chartkit.errors import ChartkitError
-from chartkit.rowset import RowsetReading
+from chartkit.read.engines import EngineReading, native_frame, query_errors
+from chartkit.read.rowset import RowsetReading
 
 __all__ = ["check_frame", "value_type"]
 
@@ -112,7 +112,7 @@ def check_frame(
     import narwhals as nw
 
     if not isinstance(reading, EngineReading):
-        raise ChartkitError("check_frame reads an EngineReading (chartkit.engines)")
+        raise ChartkitError("check_frame reads an EngineReading (chartkit.read.engines)")
     schema = dict(reading.schema)
     native_types = _native_types(reading)
     plans: list[_Column] = []
@@ -205,10 +205,10 @@ def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
 
 
 def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
-    """A CSV cell (text): parsed by the declared type with ``chartkit.csvread``'s rules."""
+    """A CSV cell (text): parsed by the declared type with ``chartkit.read.csvread``'s rules."""
     import narwhals as nw
 
-    from chartkit.csvread import BOOLEAN, INTEGER, NUMBER
+    from chartkit.read.csvread import BOOLEAN, INTEGER, NUMBER
 
     col = nw.col(plan.ref)
     if not plan.decl.nullable:

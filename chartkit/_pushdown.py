@@ -24,7 +24,7 @@ in the engine, and a note says how many offend (from the ``ColumnViolation``).
 
 Text read by the declaration in DuckDB first (``_typed``): a CSV's declared number, boolean
 and date cells, and a DuckDB text column declared date, are parsed there by
-``chartkit.csvread``'s acceptance rules (a cell that does not parse is left out, as pandas
+``chartkit.read.csvread``'s acceptance rules (a cell that does not parse is left out, as pandas
 leaves it out, with the same note), then aggregated as above.
 
 Not computed in the engine: a column whose engine type is not its declared type elsewhere (a
@@ -56,10 +56,10 @@ from chartkit.backends.query import QueryBackend
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
-from chartkit.engines import EngineReading
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
-from chartkit.rowset import RowsetReading
+from chartkit.read.engines import EngineReading
+from chartkit.read.rowset import RowsetReading
 
 if TYPE_CHECKING:
     from chartkit.decide import Plan
@@ -84,7 +84,7 @@ def engine_view(
 ) -> View:
     """``view()`` for an engine frame: a bounded frame leaves the engine, then as usual."""
     if not isinstance(reading, EngineReading):
-        raise ChartkitError("engine_view reads an EngineReading (chartkit.engines)")
+        raise ChartkitError("engine_view reads an EngineReading (chartkit.read.engines)")
     try:
         return _engine_view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
@@ -277,9 +277,9 @@ def _all_profiles(
 def _parsed_cells(
     frame: pd.DataFrame, declaration: Mapping[str, ColumnDeclaration]
 ) -> pd.DataFrame:
-    """A CSV's declared columns parsed by ``chartkit.csvread``'s rules, as the check judged them
+    """A CSV's declared columns parsed by ``chartkit.read.csvread``, as the check judged them
     in the engine (a cell that does not parse stays its text)."""
-    from chartkit.csvread import parse_cell
+    from chartkit.read.csvread import parse_cell
 
     out = frame.copy()
     for name, decl in declaration.items():
@@ -304,7 +304,7 @@ def _typed(
     they cannot be; the reading itself when there is nothing to parse.
 
     A CSV's declared number, boolean and date columns, and a DuckDB text column declared date,
-    become typed columns by the acceptance rules of ``chartkit.csvread`` (the check's rules):
+    become typed columns by the acceptance rules of ``chartkit.read.csvread`` (the check's rules):
     a number cell the ``NUMBER`` regex accepts (and a float holds) is cast to DOUBLE, exact
     once the regex matched; a boolean cell by its spellings; a date cell that both the ISO
     pattern and ``PLAIN_DATE`` accept is cast to TIMESTAMP. Any other cell is missing from the
@@ -318,7 +318,7 @@ def _typed(
     if known is not None and known[0] is reading:
         return known[1]
     from chartkit._isodate import engine_pattern
-    from chartkit.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
+    from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
 
     def lit(text: str) -> str:
         return "'" + text.replace("'", "''") + "'"

@@ -27,10 +27,10 @@ from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
-from chartkit._columnar import Absent
 from chartkit._isodate import ISO_RE
 from chartkit._lazy import lazy_module, loaded
 from chartkit.columns import COLUMN_TYPES, ColumnType
+from chartkit.read._columnar import Absent
 
 if TYPE_CHECKING:
     import numpy as np

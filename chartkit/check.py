@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from chartkit import _columnar
-from chartkit._columnar import CENSUS_VALUE_TYPES, Absent, Census
 from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._lazy import lazy_module
 from chartkit._safe import SAMPLE_MAX_ITEMS, cap_sample, sample_text
@@ -48,7 +46,9 @@ from chartkit._verdicts import (
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.rowset import read_rowset
+from chartkit.read import _columnar
+from chartkit.read._columnar import CENSUS_VALUE_TYPES, Absent, Census
+from chartkit.read.rowset import read_rowset
 
 if TYPE_CHECKING:
     import numpy as np

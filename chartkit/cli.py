@@ -43,9 +43,9 @@ from chartkit.integrity import (
     DispositionLedger,
     check_result,
 )
+from chartkit.read.rowset import read_rowset
+from chartkit.read.schemas import declared_by_text, looks_like_json_schema, result_columns_from
 from chartkit.result import ToolResult, read_results
-from chartkit.rowset import read_rowset
-from chartkit.schemas import declared_by_text, looks_like_json_schema, result_columns_from
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -328,9 +328,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
-    """``--engine duckdb``: FILE opened as a table by ``chartkit.engines.open_table``."""
+    """``--engine duckdb``: FILE opened as a table by ``chartkit.read.engines.open_table``."""
     from chartkit.columns import assert_result_columns
-    from chartkit.engines import open_table
+    from chartkit.read.engines import open_table
 
     tool = Path(args.file).stem or "table"
     try:
@@ -1007,7 +1007,7 @@ def _explore(args: argparse.Namespace) -> int:
 
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
     """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not)."""
-    from chartkit.tables import is_table, read_table
+    from chartkit.read.tables import is_table, read_table
 
     if not is_table(name):
         raise ChartkitError(

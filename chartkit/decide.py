@@ -30,7 +30,6 @@ from typing import Any, Final, Literal
 import numpy as np
 import pandas as pd
 
-from chartkit._columnar import text_encoding
 from chartkit._safe import name_list
 from chartkit.check import offending_mask
 from chartkit.encode import (
@@ -57,6 +56,7 @@ from chartkit.plan import choose
 from chartkit.plan.facts import zone_counts
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
+from chartkit.read._columnar import text_encoding
 
 __all__ = [
     "AGGREGATES",
@@ -1683,7 +1683,7 @@ def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
 
 def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     """``_sorted_codes`` of a column of text held by pyarrow, none of it missing: pyarrow's
-    dictionary encoding (one hash per row, in C; ``chartkit._columnar.text_encoding``, which
+    dictionary encoding (one hash per row, in C; ``chartkit.read._columnar.text_encoding``, which
     the profile's count of distinct values already made), then its few distinct values sorted
     as pandas sorts them and the codes renumbered. pandas' own ``factorize`` would encode again,
     then copy, widen and renumber the codes in more passes. None for any other column."""

@@ -25,8 +25,8 @@ from chartkit.messages import (
     not_rows_sentence,
     refusal_sentence,
 )
+from chartkit.read.rowset import RowsetReading, describe_unread, read_rowset
 from chartkit.result import ToolResult
-from chartkit.rowset import RowsetReading, describe_unread, read_rowset
 
 __all__ = [
     "CHECK_MODES",

@@ -44,8 +44,8 @@ from typing import IO, Any, Final, Literal, TypeAlias, TypeVar
 from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, SchemaColumnsError
+from chartkit.read.schemas import output_schema, result_columns_from, rows_property
 from chartkit.result import ToolResult
-from chartkit.schemas import output_schema, result_columns_from, rows_property
 
 try:
     import anyio

@@ -558,8 +558,8 @@ def _read_file(
 
 
 def _table(data: bytes, name: str, shown: str, declaration: Any) -> ToolResult:
-    """A ``.csv`` or ``.parquet`` read as the CLI reads it (``chartkit.tables.read_table``)."""
-    from chartkit.tables import read_table
+    """A ``.csv`` or ``.parquet`` read as the CLI reads it (``chartkit.read.tables.read_table``)."""
+    from chartkit.read.tables import read_table
 
     if name.lower().endswith(".csv"):
         refuse_over(shown, csv_cost(data))

@@ -372,7 +372,7 @@ def rows_behind(
         raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
     if view.frame is None:
         raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
-    from chartkit.engines import EngineReading, read_engine_frame
+    from chartkit.read.engines import EngineReading, read_engine_frame
 
     reading = read_engine_frame(view.result.rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):

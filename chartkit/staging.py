@@ -65,8 +65,8 @@ from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError, MissingExtraError, ToolResultError
 from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
+from chartkit.read.rowset import RowsetReading, read_rowset
 from chartkit.result import ToolResult
-from chartkit.rowset import RowsetReading, read_rowset
 
 __all__ = [
     "METADATA_KEY",

@@ -37,8 +37,8 @@ from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note, Reduction
+from chartkit.read.rowset import read_rowset
 from chartkit.result import ToolResult
-from chartkit.rowset import read_rowset
 
 if TYPE_CHECKING:
     import altair as alt

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import chartkit._columnar as columnar
+import chartkit.read._columnar as columnar
 from chartkit import check_columns, read_rowset
-from chartkit._columnar import ABSENT, read_columns, text_encoding
+from chartkit.read._columnar import ABSENT, read_columns, text_encoding
 
 POOL: list[Any] = [
     0, 1, -3, 2**70, 1.5, float("nan"), float("inf"), True, False, None, "", "a",
@@ -226,7 +226,7 @@ def test_a_text_column_is_dictionary_encoded_once_while_it_lives() -> None:
 
     import pyarrow as pa
 
-    from chartkit import _columnar
+    from chartkit.read import _columnar
 
     column = pa.chunked_array([["b", "a", None], [], ["", "b"]], pa.large_string())
     encoded = text_encoding(column)
@@ -245,7 +245,7 @@ def test_only_the_last_few_text_encodings_are_kept() -> None:
     """A long-lived frame does not keep every encoding ever made of its columns."""
     import pyarrow as pa
 
-    from chartkit import _columnar
+    from chartkit.read import _columnar
 
     columns = [pa.chunked_array([[f"v{i}"]]) for i in range(_columnar.ENCODINGS_KEPT + 3)]
     encoded = [text_encoding(c) for c in columns]

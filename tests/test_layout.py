@@ -39,20 +39,15 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "chartkit._progress",
             "chartkit._isodate",
             "chartkit._unreadable",
+            "chartkit._moved",
         ),
     ),
     # the one door: rows, frames, files, schemas, engines → a reading
     (
         "read",
         (
-            "chartkit.rowset",
-            "chartkit.csvread",
-            "chartkit.schemas",
-            "chartkit.engines",
-            "chartkit.tables",
-            "chartkit._columnar",
+            "chartkit.read",
             "chartkit._speedups",
-            "chartkit.speedups",
         ),
     ),
     # one verdict table, the in-memory and in-engine judges, the dial, findings, events
@@ -134,7 +129,7 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("chartkit.selection", "chartkit.view"): "a Selection is made from a View's marks",
     ("chartkit.messages", "chartkit.check"): "the sentences format a ColumnViolation",
     ("chartkit.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
-    ("chartkit.tables", "chartkit.staging"): "read_parquet lives beside stage() that writes it",
+    ("chartkit.read.tables", "chartkit.staging"): "read_parquet lives beside stage()",
     ("chartkit.cli", "chartkit"): "speedups_enabled, __version__ from the package",
     ("chartkit.explorer._logic", "chartkit"): "the explorer imports the package's re-exports",
     ("chartkit.explorer.page", "chartkit"): "the explorer imports the package's re-exports",
@@ -156,10 +151,10 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("chartkit.backends.memory", "chartkit.decide._reduce_by_one_key"): "numpy fast paths",
     ("chartkit.backends.memory", "chartkit.encode._distinct"): "distinct values as encode counts",
     ("chartkit.backends.query", "chartkit._frame_check"): "offenders by the engine check",
-    ("chartkit.check", "chartkit._columnar"): "the check reads the reading's column lists",
-    ("chartkit._verdicts", "chartkit._columnar"): "the verdicts read the census value types",
-    ("chartkit.decide", "chartkit._columnar"): "the planner reads the reading's column lists",
-    ("chartkit.encode", "chartkit._columnar"): "profiles read the reading's column lists",
+    ("chartkit.check", "chartkit.read._columnar"): "the check reads the reading's column lists",
+    ("chartkit._verdicts", "chartkit.read._columnar"): "the verdicts read the census value types",
+    ("chartkit.decide", "chartkit.read._columnar"): "the planner reads the reading's column lists",
+    ("chartkit.encode", "chartkit.read._columnar"): "profiles read the reading's column lists",
     ("chartkit.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
     ("chartkit.view", "chartkit._caption"): "exports captioned by the drawing stage",
     ("chartkit.view", "chartkit._pushdown"): "view() sends an engine frame down the engine path",
@@ -168,7 +163,7 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
 """(importer, imported module or module.name) → why the private thing still crosses stages."""
 
 ALLOWED_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"chartkit.engines", "chartkit.rowset"}): "read_rowset hands frames to engines",
+    frozenset({"chartkit.read.engines", "chartkit.read.rowset"}): "read_rowset hands frames on",
     frozenset({"chartkit._frame_check", "chartkit.check"}): "check_columns calls check_frame",
     frozenset({"chartkit._pushdown", "chartkit.view"}): "view() and engine_view call each other",
     frozenset({"chartkit._drill", "chartkit.selection"}): "rows_behind evaluates on engines",
@@ -200,11 +195,28 @@ def module_name(path: Path) -> str:
 
 
 @functools.cache
+def moved() -> dict[str, str]:
+    """``chartkit._moved.MOVED``, read from its source: old import path → the module's path."""
+    tree = ast.parse((PACKAGE / "_moved.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "MOVED":
+            assert node.value is not None
+            table: dict[str, str] = ast.literal_eval(node.value)
+            return table
+    raise AssertionError("chartkit/_moved.py has no MOVED table")
+
+
+@functools.cache
 def modules() -> dict[str, Path]:
-    """Every chartkit module by name: its source, or the stub of a compiled one (``_speedups``)."""
+    """Every chartkit module by name: its source, or the stub of a compiled one (``_speedups``).
+
+    An old path's stub (``chartkit/rowset.pyi``) is no module: ``import chartkit.rowset`` is the
+    moved module (``chartkit._moved``), and inside chartkit nothing imports it.
+    """
     found = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
     for stub in sorted(PACKAGE.rglob("*.pyi")):
-        found.setdefault(module_name(stub), stub)
+        if stub.with_suffix(".c").exists():
+            found.setdefault(module_name(stub), stub)
     return found
 
 
@@ -440,6 +452,26 @@ def test_old_import_paths_re_export_and_nothing_inside_imports_them() -> None:
     kept = re_exports()
     assert "chartkit.rules" in kept
     assert [(i.importer, i.imported) for i in all_imports() if i.imported in kept] == []
+    old = set(moved())
+    known = set(modules()) | old
+    taken = [
+        (name, i.imported)
+        for name, path in sources().items()
+        for i in imports_of(name, path, known)
+        if i.imported in old
+    ]
+    assert taken == []
+
+
+def test_each_moved_module_is_at_its_new_path_with_a_stub_at_its_old() -> None:
+    for old, new in moved().items():
+        assert new in modules(), f"{old} moved to {new}, which is not there"
+        assert old not in modules(), f"{old} is both moved and still there"
+        stub = ROOT / (old.replace(".", "/") + ".pyi")
+        assert stub.read_text(encoding="utf-8").splitlines()[1:] == [
+            f"from {new} import *",
+            f"from {new} import __all__ as __all__",
+        ]
 
 
 def test_the_reader_sees_each_kind_of_import(tmp_path: Path) -> None:

@@ -21,9 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import _COMMON, CHECKS, scalars
 
-import chartkit._columnar as columnar
+import chartkit.read._columnar as columnar
 from chartkit import check_columns
-from chartkit._columnar import ABSENT
 from chartkit.check import (
     _BAD,
     _LOOK,
@@ -35,6 +34,7 @@ from chartkit.check import (
     value_type_name,
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
+from chartkit.read._columnar import ABSENT
 
 
 def reference(values: list[Any], decl: ColumnDeclaration) -> list[bool]:

@@ -11,14 +11,22 @@ from types import ModuleType
 import pytest
 
 import chartkit
+from chartkit._moved import MOVED
 from chartkit.errors import MissingExtraError
 
+STAGE_PACKAGES = ("chartkit.read",)
+"""The stages' folders (docs/architecture.md): their modules are held to the same rules."""
 MODULES = sorted(
-    f"chartkit.{m.name}" for m in pkgutil.iter_modules(chartkit.__path__) if m.name != "__main__"
+    [f"chartkit.{m.name}" for m in pkgutil.iter_modules(chartkit.__path__) if m.name != "__main__"]
+    + [
+        f"{package}.{m.name}"
+        for package in STAGE_PACKAGES
+        for m in pkgutil.iter_modules(importlib.import_module(package).__path__)
+    ]
 )
 FOUNDATION = [
     "chartkit.columns",
-    "chartkit.rowset",
+    "chartkit.read.rowset",
     "chartkit.check",
     "chartkit.messages",
     "chartkit.integrity",
@@ -71,6 +79,19 @@ def test_every_public_function_and_class_a_module_defines_is_in_its_all(name: st
         f"{name} defines public {undeclared} outside __all__: add them to __all__, or make "
         "them private with a leading underscore"
     )
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_a_moved_module_is_imported_at_its_old_path_as_the_very_module(old: str) -> None:
+    new = importlib.import_module(MOVED[old])
+    namespace: dict[str, object] = {}
+    exec(f"import {old} as module", namespace)
+    assert namespace["module"] is new
+    assert importlib.import_module(old) is new and new.__name__ == MOVED[old]
+    assert new.__spec__ is not None and new.__spec__.name == MOVED[old]
+    first = new.__all__[0]
+    exec(f"from {old} import {first} as name", namespace)
+    assert namespace["name"] is getattr(new, first)
 
 
 def test_every_name_the_package_exports_is_importable_from_it() -> None:

@@ -1,7 +1,7 @@
 """The compiled reader (``chartkit._speedups``) and the pure-Python path give the same answers.
 
 Every test here that compares runs the same input twice — once with the C reader, once with
-``chartkit._columnar.SPEEDUPS`` set to None (what ``CHARTKIT_PURE_PYTHON=1`` or a machine
+``chartkit.read._columnar.SPEEDUPS`` set to None (what ``CHARTKIT_PURE_PYTHON=1`` or a machine
 without a compiler gets) — and asserts identical violations, values and frames. Without the
 extension they skip, unless ``CHARTKIT_SPEEDUPS=required`` (CI), where they fail.
 """
@@ -26,11 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_isodate import EDGE_CASES, corpus
 
-import chartkit._columnar as columnar
+import chartkit
+import chartkit.read._columnar as columnar
 from chartkit import check_columns, read_rowset, view
-from chartkit._columnar import ABSENT, CENSUS_CLASSES
 from chartkit._isodate import is_iso, parse_iso
 from chartkit.encode import any_aware, as_wall_clock, wall_clock
+from chartkit.read._columnar import ABSENT, CENSUS_CLASSES
 
 REQUIRED = os.environ.get("CHARTKIT_SPEEDUPS") == "required"
 SPEEDUPS = columnar.SPEEDUPS
@@ -50,7 +51,7 @@ def test_the_type_stub_names_what_the_module_defines(speedups: Any) -> None:
     import ast
     from pathlib import Path
 
-    stub = ast.parse((Path(columnar.__file__).parent / "_speedups.pyi").read_text("utf-8"))
+    stub = ast.parse((Path(chartkit.__file__).parent / "_speedups.pyi").read_text("utf-8"))
     functions = {node.name for node in stub.body if isinstance(node, ast.FunctionDef)}
     constants = {
         node.target.id
@@ -406,7 +407,7 @@ def test_view_leaving_rows_out_filters_the_parsed_dates_as_parsing_the_kept_ones
 
 
 def test_pure_python_is_chosen_by_the_environment() -> None:
-    code = "import chartkit._columnar as c; print(c.SPEEDUPS is None)"
+    code = "import chartkit.read._columnar as c; print(c.SPEEDUPS is None)"
     env = os.environ | {"CHARTKIT_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "True"

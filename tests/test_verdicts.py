@@ -27,9 +27,8 @@ from hypothesis import strategies as st
 from test_offending_mask import anything, columns
 from test_properties import _COMMON, CHECKS
 
-import chartkit._columnar as columnar
+import chartkit.read._columnar as columnar
 from chartkit import check_columns
-from chartkit._columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
 from chartkit._safe import sample_text
 from chartkit._verdicts import (
     ABSENCE_TYPE_NAMES,
@@ -43,6 +42,7 @@ from chartkit._verdicts import (
 )
 from chartkit.check import OffendingValue, most_frequent, offending_mask
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
+from chartkit.read._columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
 
 declarations = st.builds(
     lambda t, n: ColumnDeclaration(t, nullable=n), st.sampled_from(COLUMN_TYPES), st.booleans()

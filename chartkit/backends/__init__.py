@@ -8,7 +8,7 @@
 
 ``backend_for(data)`` picks one, once, at the door: an engine frame (or its
 ``EngineReading``) gets the query backend, anything ``read_rowset`` reads gets the in-memory
-one. A new engine is recognised in ``chartkit.engines`` and answered here; its contract tests
+one. A new engine is recognised in ``chartkit.read.engines`` and answered here; its contract tests
 are the shared ones (tests/test_backends.py), run against every backend.
 
 >>> b = backend_for([{"host": "a", "lun": 1}, {"host": "a", "lun": 3}, {"host": "b", "lun": 2}])
@@ -55,8 +55,8 @@ def backend_for(data: object) -> Backend:
 
     Raises ``ChartkitError`` for anything that is not rows.
     """
-    from chartkit.engines import EngineReading, read_engine_frame
-    from chartkit.rowset import RowsetReading, read_rowset
+    from chartkit.read.engines import EngineReading, read_engine_frame
+    from chartkit.read.rowset import RowsetReading, read_rowset
 
     reading = data if isinstance(data, RowsetReading) else read_engine_frame(data)
     if reading is None:

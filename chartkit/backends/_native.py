@@ -14,9 +14,9 @@ from typing import Any, Final
 
 import pandas as pd
 
-from chartkit.engines import EngineReading, native_frame, query_errors
 from chartkit.errors import ChartkitError
-from chartkit.rowset import narwhals_to_pandas
+from chartkit.read.engines import EngineReading, native_frame, query_errors
+from chartkit.read.rowset import narwhals_to_pandas
 
 __all__ = [
     "ALIAS",

@@ -30,8 +30,8 @@ from chartkit.backends._native import aliases, collect, positional, with_epoch_m
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.encode import ColumnProfile, vegalite_type
-from chartkit.engines import EngineReading, head
 from chartkit.errors import ChartkitError
+from chartkit.read.engines import EngineReading, head
 
 __all__ = ["QueryBackend"]
 

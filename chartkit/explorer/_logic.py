@@ -33,7 +33,7 @@ from chartkit import (
 from chartkit._highlight import offending_cells, offending_rows
 from chartkit._literal import json_literal, visible_controls
 from chartkit._unreadable import unreadable_json
-from chartkit.schemas import declared_by_text
+from chartkit.read.schemas import declared_by_text
 
 __all__ = [
     "ABSENT_TEXT",
@@ -174,7 +174,7 @@ class Loaded:
         """Result ``index`` under ``declaration`` (None: undeclared).
 
         A CSV file's cells are parsed again by the new declared types with
-        ``chartkit.csvread.read_csv`` — the reading ``chartkit check --columns`` and
+        ``chartkit.read.csvread.read_csv`` — the reading ``chartkit check --columns`` and
         ``chartkit explore FILE.csv`` give — so a ``0`` declared number is the number 0, not
         the text ``"0"`` (docs/csv.md). Other results keep their rows as returned.
 
@@ -185,7 +185,7 @@ class Loaded:
         result = self.results[index]
         if self.csv is None or (declaration is None and result.result_columns is None):
             return with_declaration(result, declaration)
-        from chartkit.csvread import read_csv
+        from chartkit.read.csvread import read_csv
 
         return read_csv(
             self.csv, declaration, tool=result.tool, name=self.name, call_id=result.call_id
@@ -250,7 +250,7 @@ def _not_a_result_file(name: str, suffix: str) -> str:
 def _load_csv(data: bytes | str, name: str, size: int) -> Loaded:
     """A CSV upload: one undeclared result whose cells stay text until the editor declares
     them (``Loaded.redeclared`` reads them again by that declaration)."""
-    from chartkit.csvread import read_csv
+    from chartkit.read.csvread import read_csv
 
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -286,10 +286,10 @@ def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Load
 def _load_table(p: Path) -> Loaded:
     """A .parquet or .csv file as one undeclared result whose rows stay in embedded DuckDB.
 
-    No size limit applies: the check and the chart run as queries (``chartkit.engines``), and
+    No size limit applies: the check and the chart run as queries (``chartkit.read.engines``), and
     the page fetches only a bounded head of the rows to show.
     """
-    from chartkit.engines import TableFile
+    from chartkit.read.engines import TableFile
 
     table = TableFile(str(p))
     try:

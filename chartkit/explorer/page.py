@@ -39,7 +39,7 @@ from chartkit._literal import markdown_literal as md
 from chartkit.explorer import _logic as ex
 from chartkit.messages import NOTHING_CHANGED, finding_head, offenders_text
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
-from chartkit.schemas import declared_by_text
+from chartkit.read.schemas import declared_by_text
 from chartkit.selection import RowsPage, Selection
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
@@ -925,7 +925,7 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
         )
     rows = result.rows
     reading = read_rowset(rows)
-    from chartkit.engines import EngineReading, head  # an engine's table: a bounded head only
+    from chartkit.read.engines import EngineReading, head  # an engine's table: a bounded head only
 
     if isinstance(reading, EngineReading):
         st.caption(

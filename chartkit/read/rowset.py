@@ -15,7 +15,10 @@ from functools import cache, cached_property
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from chartkit._columnar import (
+from chartkit._lazy import lazy_module
+from chartkit._safe import NAME_MAX_CHARS, cap_text
+from chartkit.errors import ChartkitError
+from chartkit.read._columnar import (
     ABSENT,
     Census,
     WallClock,
@@ -26,9 +29,6 @@ from chartkit._columnar import (
     remember_wall_clock,
     same_width,
 )
-from chartkit._lazy import lazy_module
-from chartkit._safe import NAME_MAX_CHARS, cap_text
-from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,7 +85,7 @@ class RowsetReading:
     def values(self, names: Sequence[str]) -> list[list[Any]]:
         """Each named column's values in row order, ``ABSENT`` where a row lacks the key.
 
-        Read once (in C, see ``chartkit._columnar``) and kept for the next caller; the lists
+        Read once (in C, see ``chartkit.read._columnar``) and kept for the next caller; the lists
         are the reading's own and must not be changed.
         """
         assert self.rows is not None, "values() reads a list of dicts; a frame has columns"
@@ -254,9 +254,9 @@ def read_rowset(value: object) -> RowsetReading | None:
         if not plain and not all(isinstance(r, dict) for r in value):
             return None
         return RowsetReading(total=len(value), rows=value, plain=plain)
-    from chartkit.engines import read_engine_frame  # polars, arrow, DuckDB, Spark, Ibis
+    from chartkit.read.engines import read_engine_frame  # polars, arrow, DuckDB, Spark, Ibis
 
-    native = read_engine_frame(value)  # they stay in their engine: chartkit.engines
+    native = read_engine_frame(value)  # they stay in their engine: chartkit.read.engines
     if native is not None:
         return native if native.total else None
     frame = _as_pandas(value)
@@ -297,7 +297,7 @@ def describe_unread(value: object) -> str | None:
         return f"text of {len(value):,} characters" if value else None
     if isinstance(value, bool | int | float | Decimal):
         return _kind(value)
-    from chartkit.engines import read_engine_frame
+    from chartkit.read.engines import read_engine_frame
 
     if read_engine_frame(value) is not None:
         return None  # an engine frame read_rowset refused has no rows

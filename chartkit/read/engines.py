@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.rowset import RowsetReading
+from chartkit.read.rowset import RowsetReading
 
 __all__ = [
     "ENGINE_EXTRAS",
@@ -196,7 +196,7 @@ class TextTable:
     """A DuckDB relation over a CSV file read as text: its declared columns are parsed by type.
 
     ``relation`` is the DuckDB relation (every column VARCHAR). chartkit's check and chart
-    read the cells of a declared column by ``chartkit.csvread``'s acceptance rules; a cell
+    read the cells of a declared column by ``chartkit.read.csvread``'s acceptance rules; a cell
     that does not parse is an offender whose sample is its text.
     """
 
@@ -208,7 +208,7 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
 
     Nothing is read into Python. CSV is read as text (every column VARCHAR, an empty cell as
     NULL): the check then judges each declared column's cells by the declared type, with the
-    same acceptance rules as ``chartkit.csvread`` (a cell that does not parse is an offender
+    same acceptance rules as ``chartkit.read.csvread`` (a cell that does not parse is an offender
     whose sample is the raw text). A missing path, a directory, another suffix or a file
     DuckDB cannot read raises ``ChartkitError`` naming the path.
     """

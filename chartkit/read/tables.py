@@ -2,7 +2,7 @@
 
 One door for the command line and the explorer: ``read_table(data, name, result_columns)``
 answers one ``ToolResult`` for a ``.csv`` (cells parsed by the declared types,
-``chartkit.csvread``) or a ``.parquet`` (typed by Arrow; a file ``chartkit.stage`` wrote brings
+``chartkit.read.csvread``) or a ``.parquet`` (typed by Arrow; a file ``chartkit.stage`` wrote brings
 its own declaration, ``chartkit.staging.read_parquet``). ``result_columns``, when given, is the
 declaration to read by; for a Parquet file it replaces the file's own.
 """
@@ -48,7 +48,7 @@ def read_table(
     label = Path(name or "input").name
     suffix = Path(label).suffix.lower()
     if suffix == ".csv":
-        from chartkit.csvread import read_csv
+        from chartkit.read.csvread import read_csv
 
         return read_csv(data, result_columns, name=label)
     if suffix != ".parquet":
