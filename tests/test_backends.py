@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from test_dataframes import DECLARATIONS, assert_same
 
 from chartkit import ChartkitError, check_columns
 from chartkit.backends import (
@@ -32,6 +33,7 @@ from chartkit.backends import (
     QueryBackend,
     backend_for,
 )
+from chartkit.check import ColumnViolation
 from chartkit.columns import normalize_result_columns
 from chartkit.decide import ChartOptions, plan_view
 from chartkit.encode import profile_columns
@@ -391,3 +393,202 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         )  # fmt: skip
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
+
+
+# --- the check: every backend files the violations the rows' own check files ---------------
+
+DATES = ["2024-01-05", "2024-01-05T10:30", "20240105", "2024-02-30", "05/01/2024", "", "x"]
+
+
+def check_frame(seed: int) -> pl.DataFrame:
+    """Seeded columns of every engine type the check judges, with a share of gaps (none,
+    some, half, all) in 1, 3, 40 or 300 rows: numbers with NaNs, text that is and is not a
+    date, booleans, timestamps and dates."""
+    rng = random.Random(seed)
+    n = rng.choice([1, 3, 40, 300])
+    share = rng.choice([0.0, 0.1, 0.5, 1.0])
+
+    def gaps(values: list[Any]) -> list[Any]:
+        return [None if rng.random() < share else rng.choice(values) for _ in range(n)]
+
+    return pl.DataFrame(
+        {
+            "lun": pl.Series(gaps([0, 1, 255]), dtype=pl.Int64),
+            "capacity_gb": pl.Series(gaps([0.0, 8.5, float("nan")]), dtype=pl.Float64),
+            "host_group": pl.Series(gaps(["vdi-a", "", "1240", *DATES]), dtype=pl.String),
+            "mapped": pl.Series(gaps([True, False]), dtype=pl.Boolean),
+            "seen_at": pl.Series(gaps([dt.datetime(2024, 1, 1, 8)]), dtype=pl.Datetime("us")),
+            "day": pl.Series(gaps([dt.date(2024, 1, 1)]), dtype=pl.Date),
+        }
+    )
+
+
+def rows_check(
+    df: pl.DataFrame, declared: dict[str, Any], engine: str = "polars"
+) -> tuple[ColumnViolation, ...]:
+    """The answer every backend is held to: the check of the rows it would hand back, as a
+    list of dicts (pandas holds a polars Date as a Timestamp: its own rows)."""
+    rows = df.to_pandas().to_dict("records") if engine == "pandas" else df.to_dicts()
+    return check_columns(rows, declared)
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("engine", BACKENDS)
+def test_every_backend_files_the_violations_the_rows_file(engine: str, seed: int) -> None:
+    """Each column under every declaration (each type, nullable or not): the kind, counts,
+    offending types, first offender and the most frequent offenders of the rows' check."""
+    df = check_frame(seed)
+    b = backend_for(holders(df)[engine]())
+    for column in df.columns:
+        for decl in DECLARATIONS[:: 3 if engine == "ibis" else 1]:  # Ibis: slow to compile
+            declared = {column: decl}
+            assert_same(b.offenders(declared), rows_check(df, declared, engine))
+
+
+# --- what a date string is: RFC 3339, the same offenders in every backend ------------------
+
+
+def date_texts(engine: str) -> list[str]:
+    """The listed and generated strings an engine's text column can hold: no lone surrogate
+    anywhere, and no NUL in DuckDB's text (nor Ibis', whose default backend is DuckDB)."""
+    from test_isodate import EDGE_CASES, corpus
+
+    texts = [
+        s for s in EDGE_CASES + corpus(11, 600) if not any(0xD800 <= ord(c) < 0xE000 for c in s)
+    ]
+    if engine in ("duckdb", "ibis"):
+        texts = [s for s in texts if "\x00" not in s]
+    return texts
+
+
+@pytest.mark.parametrize("engine", BACKENDS)
+def test_every_backend_judges_a_date_string_by_rfc_3339(engine: str) -> None:
+    """A text column declared date: its offenders are exactly the strings outside RFC 3339
+    (``chartkit._isodate.is_iso``), counted and quoted as the rows' own check does."""
+    from chartkit._isodate import is_iso
+
+    texts = date_texts(engine)
+    df = pl.DataFrame({"t": pl.Series(texts, dtype=pl.String), "i": range(len(texts))})
+    b = backend_for(holders(df)[engine]())
+    for declared in ({"t": "date"}, {"t": {"type": "date", "nullable": True}}):
+        (found,) = b.offenders(declared)
+        assert_same((found,), rows_check(df, declared, engine))
+        assert found.affected == sum(not is_iso(s) for s in texts)
+        refused = [s for s in texts if not is_iso(s)]
+        assert found.sample == refused[0]  # the first offender, in the rows' order
+    # the strings it accepts are dates: none offends
+    accepted = df.filter(pl.Series([is_iso(s) for s in texts]))
+    assert backend_for(holders(accepted)[engine]()).offenders({"t": "date"}) == ()
+
+
+# --- generated column names: literals in every backend ---------------------------------------
+
+NAME_PIECES = (
+    '"', "'", "`", ".", "*", "^", "$", "(", ")", "[", "]", "|", "+", "?", "\\", "{", "}", " ",
+    ";", "--", "/*", "%", "select", "from", "group by", "null", "order", "__chartkit_ok0",
+    "__chartkit_ok1", "__ms", "__bucket", "__rows0", "__n0", "__count", "_k0", "_k1", "é", "ü",
+)  # fmt: skip
+
+
+def generated_names(seed: int) -> dict[str, str]:
+    """Six distinct column names joined from hostile pieces (quotes, regex syntax, SQL words,
+    helper-like names, dots, backticks, ``*``); the first seed's longest is 64 KB."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < 6:
+        name = "".join(rng.choice(NAME_PIECES) for _ in range(rng.randint(1, 3)))
+        if seed == 0 and not out:
+            name = name + "n" * 65536
+        if name not in out:
+            out.append(name)
+    return dict(zip(polars_frame().columns, out, strict=True))
+
+
+def ask_everything(b: Backend, names: dict[str, str]) -> list[Any]:
+    """The contract's questions, about the renamed columns."""
+    at, gb, lun, host, site, mapped = (names[k] for k in polars_frame().columns)
+    groupings = [
+        Grouping((host, site), (gb, lun), "sum"),
+        Grouping((at, host), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
+        Grouping((mapped,), (), "count", top=2),
+    ]
+    declared = {gb: "number", host: "string", at: "date", mapped: "boolean", lun: "string"}
+    answers: list[Any] = [b.facts(list(names.values())), b.offenders(declared)]
+    for g in groupings:
+        got = b.reduce(g, {gb: "number"})
+        answers.append((got.frame, got.rows, got.left_out, got.no_value, got.categories))
+    answers.append(b.count([Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]))
+    return answers
+
+
+def same_answers(got: list[Any], want: list[Any]) -> None:
+    assert got[0] == want[0]  # the facts
+    assert_same(got[1], want[1])  # the offenders
+    for g, w in zip(got[2:-1], want[2:-1], strict=True):
+        same(g[0], w[0])
+        assert g[1:] == w[1:]
+    assert got[-1] == want[-1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_names_get_the_same_answers_in_every_backend(seed: int) -> None:
+    names = generated_names(seed)
+    df = polars_frame(seed, names)
+    want = ask_everything(backend_for(df.to_pandas()), names)
+    assert want[1]  # the declaration is broken: the offenders are asked, not only "ok"
+    for engine, make in holders(df).items():
+        if engine != "pandas":
+            same_answers(ask_everything(backend_for(make()), names), want)
+
+
+def test_a_nul_in_a_name_gets_the_same_answers_where_the_engine_holds_it() -> None:
+    """pyarrow holds a NUL in a column name (DuckDB reads a name only up to it, and polars
+    cannot export it over Arrow's C interface, so those engines never see such a name)."""
+    import pyarrow as pa
+
+    nul = ["a\x00t", "\x00", "g\x00\x00", "h\x00o", "s", "m"]
+    names = dict(zip(polars_frame().columns, nul, strict=True))
+    frame = polars_frame(1).to_pandas().rename(columns=names)
+    want = ask_everything(backend_for(frame), names)
+    got = ask_everything(backend_for(pa.Table.from_pandas(frame, preserve_index=False)), names)
+    same_answers(got, want)
+
+
+# --- time buckets where clocks are odd: every backend floors them as memory does ------------
+
+
+def clock_series(n: int, start: str, freq: str, tz: str | None) -> pl.DataFrame:
+    rng = np.random.default_rng(0)
+    at = pd.date_range(start, periods=n, freq=freq, tz=tz)
+    return pl.from_pandas(
+        pd.DataFrame({"ts": at, "v": rng.gamma(2.0, 5.0, n), "r": [f"r{i % 3}" for i in range(n)]})
+    )
+
+
+CLOCKS = {
+    "paris across DST": lambda: clock_series(900, "2024-03-31 00:30", "20s", "Europe/Paris"),
+    "new york, fall back": lambda: clock_series(900, "2024-11-03 05:00", "37s", "America/New_York"),
+    "before 1970": lambda: clock_series(900, "1969-12-31 23:00", "37s", None),
+    "on bucket boundaries": lambda: clock_series(900, "2024-01-01", "60s", "UTC"),
+    "milliseconds apart": lambda: clock_series(900, "2024-03-30", "7ms", None),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("clock", list(CLOCKS))
+def test_every_backend_buckets_odd_clocks_as_memory_does(clock: str) -> None:
+    """Buckets of seconds from the epoch (in UTC) and the start of an hour or a day, across a
+    change of clocks, before 1970, on the buckets' own edges and below a second."""
+    df = CLOCKS[clock]()
+    memory = backend_for(df.to_pandas())
+    groupings = [
+        Grouping(("ts", "r"), ("v",), "mean", bucket_seconds=600, dates=("ts",)),
+        Grouping(("ts",), (), "count", bucket_seconds=1, dates=("ts",)),
+        Grouping(("ts",), ("v",), "sum", time_unit="hour", dates=("ts",)),
+        Grouping(("ts", "r"), ("v",), "max", time_unit="day", dates=("ts",)),
+    ]
+    for engine, make in holders(df).items():
+        b = backend_for(make())
+        for g in groupings:
+            got, want = b.reduce(g), memory.reduce(g)
+            same(got.frame, want.frame)
+            assert got.rows == want.rows, (engine, g)

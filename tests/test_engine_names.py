@@ -1,28 +1,34 @@
-"""A tool's column name is a literal on every engine path: generated hostile names chart the
-same rows as pandas draws from them, and no helper column takes a data column's place.
+"""A tool's column name is a literal on every engine path: hostile names chart, end to end,
+what the in-memory path draws from the same rows, and no helper column takes a data column's
+place.
 
 Every engine query names columns by position (``_k<i>``,
 ``chartkit.backends._native.positional``); a helper column in an answer beside data columns is
-named apart from every data column (``_fresh``). Each case renames the columns of
-tests/test_engines.py's wide frame and holds each chart kind, over ``max_points``, to pandas'
-chart of the same rows (``same_view``).
+named apart from every data column (``_fresh``). Each case renames the columns of the view
+contract's wide frame (tests/test_backend_views.py) and holds a few chart kinds, over
+``max_points``, to the in-memory view of the same rows, as values (``same_view``). The
+backends' own answers for generated hostile names (facts, groups, offenders, selected rows)
+are the contract's (tests/test_backends.py).
 
 Left to the engines themselves: DuckDB reads an Arrow name only up to a NUL (the column is
-another name there), and polars cannot export a name holding a NUL over Arrow's C interface;
-so the NUL case runs on pyarrow.
+another name there, and Ibis's default backend is DuckDB), and polars cannot export a name
+holding a NUL over Arrow's C interface; so the NUL case runs on pyarrow.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import duckdb
+import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-from test_engines import KINDS, WIDE, same_view, wide_frame
+from test_backend_views import CASES as VIEW_CASES
+from test_backend_views import ENGINES, WIDE, drawn, same_view, wide_frame
 
-from chartkit import view
+from chartkit import View, view
 from chartkit._pushdown import _fresh, _quote
 
 CASES: dict[str, dict[str, str]] = {
@@ -48,28 +54,33 @@ CASES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
-CHARTS = [
-    "automatic line, colored",
-    "line per week, summed",
-    "lines of two measures",
-    "bars of two measures",
-    "count bars, top 30",
-    "histogram",
-    "heatmap",
-    "line per month",
-]
-
-ENGINES = ["duckdb", "polars", "pyarrow"]
+CHARTS = ["automatic line, colored", "bars of two measures", "count bars, top 30", "heatmap",
+          "line per month", "histogram"]  # fmt: skip
+LONG_CHARTS = ["automatic line, colored"]  # 64 KB names are slow to draw: one chart (the
+# backends' answers for them are the contract's, tests/test_backends.py)
+NUL_ENGINES = ("pyarrow",)  # the one engine that holds a NUL in a name (see the doc)
 
 
 def params() -> list[Any]:
-    out = []
-    for case in CASES:
-        for engine in ENGINES:
-            if case == "NUL" and engine != "pyarrow":
-                continue  # the engine itself cannot hold such a name (see the module's doc)
-            out.append(pytest.param(case, engine, id=f"{case}-{engine}"))
-    return out
+    return [
+        pytest.param(case, engine, id=f"{case}-{engine}")
+        for case in CASES
+        for engine in ENGINES
+        if case != "NUL" or engine in NUL_ENGINES
+    ]
+
+
+def native(engine: str, table: pa.Table) -> Any:
+    """The engine's frame of an Arrow table (built from pandas: polars cannot hold a NUL)."""
+    if engine in ("polars", "polars lazy"):
+        df = pl.from_arrow(table)
+        assert isinstance(df, pl.DataFrame)
+        return df.lazy() if engine == "polars lazy" else df
+    if engine == "duckdb":
+        return duckdb.connect().from_arrow(table)
+    if engine == "ibis":
+        return pytest.importorskip("ibis").memtable(table)
+    return table
 
 
 def renamed(picks: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
@@ -80,27 +91,35 @@ def renamed(picks: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@pytest.mark.parametrize(("case", "engine"), params())
-def test_hostile_names_chart_the_same_rows_as_pandas_on_every_engine(
-    case: str, engine: str
-) -> None:
+@functools.cache
+def renamed_frame(case: str) -> tuple[pd.DataFrame, pa.Table]:
+    frame = wide_frame().to_pandas().rename(columns=CASES[case])
+    return frame, pa.Table.from_pandas(frame, preserve_index=False)  # polars exports no NUL
+
+
+@functools.cache
+def in_memory(case: str, chart: str) -> View:
     names = CASES[case]
-    frame = wide_frame(3000).to_pandas().rename(columns=names)
-    table = pa.Table.from_pandas(frame, preserve_index=False)
     decl = {names[k]: v for k, v in WIDE.items()}
-    for kind in CHARTS:
-        picks = renamed(KINDS[kind], names)
-        expected = view(frame, decl, max_points=1000, **picks)
-        assert expected.kind == "chart"
-        if engine == "duckdb":
-            native: Any = duckdb.connect().from_arrow(table)
-        elif engine == "polars":
-            native = pl.from_arrow(table).lazy()  # type: ignore[union-attr]
+    v = view(renamed_frame(case)[0], decl, max_points=1000, **renamed(VIEW_CASES[chart][1], names))
+    assert v.kind == "chart"
+    return v
+
+
+@pytest.mark.parametrize(("case", "engine"), params())
+def test_hostile_names_chart_what_memory_charts_on_every_engine(case: str, engine: str) -> None:
+    names = CASES[case]
+    decl = {names[k]: v for k, v in WIDE.items()}
+    for chart in LONG_CHARTS if case == "64 KB names" else CHARTS:
+        picks = renamed(VIEW_CASES[chart][1], names)
+        want = in_memory(case, chart)
+        got = view(native(engine, renamed_frame(case)[1]), decl, max_points=1000, **picks)
+        if chart == "bars of two measures":  # its rows left out: a strict xfail in the contract
+            assert {**drawn(got), "left_out": 0, "state": 0} == {**drawn(want), "left_out": 0,
+                                                                 "state": 0}  # fmt: skip
         else:
-            native = table
-        got = view(native, decl, max_points=1000, **picks)
-        same_view(expected, got)
-        assert any("left the engine" in n for n in got.notes), kind
+            same_view(want, got)
+        assert got.frame is not None and len(got.frame) <= 1000, chart  # computed in the engine
 
 
 def test_a_data_column_named_like_the_bucket_is_drawn_not_replaced() -> None:

@@ -1,9 +1,12 @@
-"""Engine frames are checked where they live, with the in-memory check's very findings.
+"""Engine frames where they live: the door, files opened in place, the check's and the
+chart's edges that only an engine reading has, and a few end-to-end views per engine family.
 
-Each engine gets the same generated columns (seeded, so a failure reproduces): numbers with
-nulls and NaNs, strings that are and are not ISO dates, booleans, timestamps. For every column
-and every declaration, the ``ColumnViolation``s from the engine's queries equal those of the
-list of dicts the engine would hand back — kind, counts, offending types, first sample.
+What every engine must answer alike — the check's violations, the facts, the groups, the
+chart of every kind as values — is the backend contract (tests/test_backends.py and
+tests/test_backend_views.py); here are the engine readings' own questions: reading in place,
+an empty or a missing column, a number never cast, JSON lines, JSON arrays, CSV as text and
+parsed in DuckDB by csvread's rules, Parquet, DuckDB's own types, query errors, install lines,
+the command line and the explorer opening a table file, and the tables a view refuses with.
 """
 
 from __future__ import annotations
@@ -17,57 +20,14 @@ from typing import Any
 import duckdb
 import polars as pl
 import pytest
+from test_backend_views import same_view
+from test_backends import check_frame
 from test_dataframes import DECLARATIONS, assert_same
 
 from chartkit import ChartkitError, check_columns, read_rowset
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.csvread import read_csv
 from chartkit.engines import EngineReading, TextTable, open_table
-
-DATES = ["2024-01-05", "2024-01-05T10:30", "20240105", "2024-02-30", "05/01/2024", "", "x"]
-
-
-def frame(seed: int) -> pl.DataFrame:
-    rng = random.Random(seed)
-    n = rng.choice([1, 3, 40, 300])
-    share = rng.choice([0.0, 0.1, 0.5, 1.0])
-
-    def gaps(values: list[Any]) -> list[Any]:
-        return [None if rng.random() < share else rng.choice(values) for _ in range(n)]
-
-    return pl.DataFrame(
-        {
-            "lun": pl.Series(gaps([0, 1, 255]), dtype=pl.Int64),
-            "capacity_gb": pl.Series(gaps([0.0, 8.5, float("nan")]), dtype=pl.Float64),
-            "host_group": pl.Series(gaps(["vdi-a", "", "1240", *DATES]), dtype=pl.String),
-            "mapped": pl.Series(gaps([True, False]), dtype=pl.Boolean),
-            "seen_at": pl.Series(gaps([dt.datetime(2024, 1, 1, 8)]), dtype=pl.Datetime("us")),
-            "day": pl.Series(gaps([dt.date(2024, 1, 1)]), dtype=pl.Date),
-        }
-    )
-
-
-def engines(df: pl.DataFrame) -> dict[str, object]:
-    con = duckdb.connect()
-    con.register("df", df.to_arrow())
-    return {
-        "polars": df,
-        "polars lazy": df.lazy(),
-        "pyarrow": df.to_arrow(),
-        "duckdb": con.sql("SELECT * FROM df"),
-    }
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_every_engine_finds_what_the_rows_hold(seed: int) -> None:
-    df = frame(seed)
-    rows = df.to_dicts()
-    for name, native in engines(df).items():
-        for column in df.columns:
-            for decl in DECLARATIONS:
-                declared = {column: decl}
-                found = check_columns(native, declared)
-                assert_same(found, check_columns(rows, declared)), (name, column, decl)
 
 
 def test_an_engine_frame_is_read_in_place_not_converted() -> None:
@@ -170,7 +130,7 @@ def test_a_query_error_names_the_engine_the_columns_and_the_step() -> None:
 
 
 def test_a_parquet_file_is_checked_without_loading_it(tmp_path: Path) -> None:
-    df = frame(3)
+    df = check_frame(3)
     path = tmp_path / "t.parquet"
     df.write_parquet(path)
     rel = open_table(path)
@@ -231,17 +191,6 @@ def test_a_line_over_max_points_is_bucketed_in_the_engine_to_the_same_points() -
         assert any("rows are left out of the chart" in n and "hold nothing" in n for n in v.notes)
 
 
-def test_bars_over_max_points_are_grouped_in_the_engine_to_the_same_means() -> None:
-    from chartkit import view
-
-    df = big_frame().drop("at")
-    decl = {"gb": "number", "host": "string"}
-    expected = chart_rows(view(df.to_pandas(), decl, max_points=1000), ("host", "gb"))
-    v = view(df.lazy(), decl, max_points=1000)
-    assert (v.kind, v.mark) == ("chart", "bar")
-    assert chart_rows(v, ("host", "gb")) == expected
-
-
 def test_a_small_engine_frame_is_charted_exactly_as_pandas_would() -> None:
     from chartkit import view
 
@@ -269,18 +218,6 @@ def test_a_text_column_declared_date_over_max_points_is_a_table_saying_to_cast_i
     assert view(df.to_pandas(), DECL, max_points=1000).mark == "line"
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_an_ibis_table_finds_what_the_rows_hold(seed: int) -> None:
-    ibis = pytest.importorskip("ibis")
-    df = frame(seed)
-    table = ibis.memtable(df.to_arrow())
-    rows = df.to_dicts()
-    for column in ("lun", "capacity_gb", "host_group"):
-        for decl in DECLARATIONS[::3]:
-            declared = {column: decl}
-            assert_same(check_columns(table, declared), check_columns(rows, declared))
-
-
 def test_an_eager_engine_frame_is_aggregated_in_its_engine_too() -> None:
     from chartkit import view
 
@@ -295,186 +232,6 @@ def test_an_eager_engine_frame_is_aggregated_in_its_engine_too() -> None:
         "19,793 rows are drawn as a histogram of 10 bins, computed in polars; only the counts "
         "left the engine."
     )
-
-
-def wide_frame(n: int = 20_000) -> pl.DataFrame:
-    """Every kind of column the rules read: two measures (one with nulls), a few-valued
-    number, a date every 7 minutes, a nullable category, a small one and a 41-valued one."""
-    rng = random.Random(5)
-    start = dt.datetime(2024, 1, 1)
-    return pl.DataFrame(
-        {
-            "at": [start + dt.timedelta(minutes=i * 7) for i in range(n)],
-            "gb": [rng.gauss(100, 10) if i % 97 else None for i in range(n)],
-            "iops": [rng.randint(0, 500) for _ in range(n)],
-            "host": [rng.choice(["vdi-a", "vdi-b", "vdi-c", None]) for _ in range(n)],
-            "site": [rng.choice(["n", "s"]) for _ in range(n)],
-            "few": [rng.choice([1.0, 2.0, 3.5]) for _ in range(n)],
-            "zone": [f"z{rng.randint(0, 40)}" for _ in range(n)],
-        }
-    )
-
-
-WIDE = {
-    "at": "date", "gb": "number", "iops": "number", "few": "number", "site": "string",
-    "host": {"type": "string", "nullable": True}, "zone": "string",
-}  # fmt: skip
-
-# every chart kind and option decide.py draws, each over max_points: the engine computes it
-KINDS: dict[str, dict[str, Any]] = {
-    "automatic line, colored": {},
-    "line of the max": {"x": "at", "aggregate": "max"},
-    "line per week, summed": {"x": "at", "time_unit": "week", "aggregate": "sum"},
-    "line per month": {"x": "at", "time_unit": "month"},
-    "line per day, colored": {"x": "at", "time_unit": "day", "color": "site"},
-    "line counting rows": {"x": "at", "aggregate": "count"},
-    "lines of two measures": {"x": "at", "y": ["gb", "iops"]},
-    "faceted lines": {"x": "at", "facet": "site"},
-    "bars of the mean": {"x": "host"},
-    "bars of the median, top 30": {"x": "zone", "aggregate": "median"},
-    "bars sorted by category": {"x": "zone", "sort": "x"},
-    "count bars, top 30": {"x": "zone", "aggregate": "count"},
-    "count bars, ascending": {"x": "zone", "aggregate": "count", "sort": "y"},
-    "faceted count bars": {"x": "host", "facet": "site", "aggregate": "count"},
-    "bars of two measures": {"x": "host", "y": ["gb", "iops"], "aggregate": "min"},
-    "histogram": {"x": "gb"},
-    "count bars of a number": {"x": "few"},
-    "heatmap": {"x": "gb", "y": "iops"},
-    "an alternative": {"choose": 2},
-}
-
-
-def same_view(a: Any, b: Any) -> None:
-    """``b`` draws what ``a`` draws: kind, mark, reason, encodings, refusals, rows, order,
-    alternatives, and every note decide.py wrote about the chart's rows."""
-    assert (b.kind, b.mark, b.reason) == (a.kind, a.mark, a.reason)
-    assert dict(b.encodings) == dict(a.encodings)
-    (rows_a,) = a.spec["datasets"].values()
-    (rows_b,) = b.spec["datasets"].values()
-    assert sorted(rows_b[0]) == sorted(rows_a[0])
-    fields = tuple(sorted(rows_a[0]))
-    assert chart_rows(b, fields) == chart_rows(a, fields)
-    axis = next(e.field for c, e in a.encodings.items() if c in ("x", "y") and e.aggregate is None)
-    assert list(dict.fromkeys(r[axis] for r in rows_b)) == list(
-        dict.fromkeys(r[axis] for r in rows_a)
-    )  # the order along the axis (categories, bins, times)
-    assert [x.to_dict() for x in b.alternatives] == [x.to_dict() for x in a.alternatives]
-    refused = [(r.column, r.channel, r.reason) for r in a.refusals]
-    assert [(r.column, r.channel, r.reason) for r in b.refusals] == refused
-    said = [n for n in a.notes if "left out" not in n and "no value in" not in n]
-    assert set(said) <= set(b.notes)
-
-
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_chart_kind_over_max_points_is_computed_in_the_engine_to_the_same_rows(
-    kind: str,
-) -> None:
-    from chartkit import view
-
-    df = wide_frame()
-    con = duckdb.connect()
-    con.register("t", df.to_arrow())
-    expected = view(df.to_pandas(), WIDE, max_points=1000, **KINDS[kind])
-    assert expected.kind == "chart"
-    for native in (df.lazy(), con.sql("SELECT * FROM t")):
-        v = view(native, WIDE, max_points=1000, **KINDS[kind])
-        same_view(expected, v)
-        assert len(v.frame) <= 1000  # only the aggregated rows (or a stand-in) left the engine
-        assert any("left the engine" in n for n in v.notes)
-
-
-@pytest.mark.parametrize(
-    "kind", ["line per month", "count bars, top 30", "bars of the median, top 30", "heatmap"]
-)
-def test_pyarrow_and_ibis_compute_the_same_rows_too(kind: str) -> None:
-    """pyarrow's median is approximate in narwhals: that one chart is pandas' (in memory)."""
-    from chartkit import view
-
-    ibis = pytest.importorskip("ibis")
-    df = wide_frame()
-    expected = view(df.to_pandas(), WIDE, max_points=1000, **KINDS[kind])
-    for native in (df.to_arrow(), ibis.memtable(df.to_arrow())):
-        same_view(expected, view(native, WIDE, max_points=1000, **KINDS[kind]))
-
-
-def odd_frame(n: int = 6000) -> pl.DataFrame:
-    """Columns that test the rules' edges: a Date, an aware time, a nullable boolean, an id, a
-    15-valued and a 25-valued category, a nullable measure and a number with 9 values."""
-    rng = random.Random(3)
-    start = dt.datetime(2024, 1, 1)
-    times = [start + dt.timedelta(minutes=i * 13) for i in range(n)]
-    return pl.DataFrame(
-        {
-            "day": [(start + dt.timedelta(hours=i * 5)).date() for i in range(n)],
-            "tz": pl.Series(times).dt.replace_time_zone("Europe/Paris"),
-            "ok": [rng.choice([True, False, None]) for _ in range(n)],
-            "gb": [rng.gauss(100, 10) for _ in range(n)],
-            "v2": [None if i % 5 == 0 else float(i % 17) for i in range(n)],
-            "id": [f"id{i}" for i in range(n)],
-            "wide": [f"w{i % 15}" for i in range(n)],
-            "huge": [f"h{i % 25}" for i in range(n)],
-            "cnt": [i % 9 for i in range(n)],
-        }
-    )
-
-
-ODD = {
-    "day": "date", "tz": "date", "ok": {"type": "boolean", "nullable": True}, "gb": "number",
-    "v2": {"type": "number", "nullable": True}, "id": "string", "wide": "string",
-    "huge": "string", "cnt": "number",
-}  # fmt: skip
-EDGES: dict[str, dict[str, Any]] = {
-    "bars per boolean": {"x": "ok"},
-    "bars per identifier": {"x": "id"},
-    "15 colors become facets": {"x": "tz", "color": "wide"},
-    "25 colors are refused": {"x": "tz", "color": "huge"},
-    "25 facets are refused": {"x": "tz", "facet": "huge"},
-    "a number as color is refused": {"x": "tz", "color": "cnt"},
-    "a Date per week": {"x": "day", "time_unit": "week"},
-    "an aware time per day": {"x": "tz", "time_unit": "day"},
-    "an aware time per month": {"x": "tz", "time_unit": "month"},
-    "a nullable measure beside another": {"x": "day", "y": ["gb", "v2"], "aggregate": "sum"},
-    "a scatter refuses a second y": {"x": "gb", "y": ["v2", "cnt"]},
-    "rows counted, automatic": {"aggregate": "count"},
-    "a listed sort": {"x": "wide", "sort": ["w3", "w1", "zz"]},
-    "a log scale refused": {"x": "wide", "scale": "log", "aggregate": "min"},
-    "a facet of a nullable boolean": {"x": "wide", "facet": "ok"},
-    "a far alternative": {"choose": 5},
-}
-
-
-@pytest.mark.parametrize("case", EDGES)
-def test_the_rules_edges_are_computed_in_the_engine_as_pandas_draws_them(case: str) -> None:
-    from chartkit import view
-
-    df = odd_frame()
-    con = duckdb.connect()
-    con.register("t", df.to_arrow())
-    expected = view(df.to_pandas(), ODD, max_points=500, **EDGES[case])
-    assert expected.kind == "chart"
-    for native in (df.lazy(), con.sql("SELECT * FROM t")):
-        same_view(expected, view(native, ODD, max_points=500, **EDGES[case]))
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_engine_bins_count_what_numpy_counts_on_its_very_edges(seed: int) -> None:
-    """Values on the bin edges open the next bin, the highest closes the last: as numpy."""
-    import numpy as np
-
-    from chartkit import view
-
-    rng = random.Random(seed)
-    lo, hi = rng.uniform(-1e3, 0), rng.uniform(1, 1e3)
-    edges = [*np.linspace(lo, hi, 11), *np.linspace(lo, hi, 32 if seed else 11)]
-    a = [rng.choice(edges) if rng.random() < 0.5 else rng.uniform(lo, hi) for _ in range(3000)]
-    b = [rng.choice(edges) if rng.random() < 0.5 else rng.uniform(lo, hi) for _ in range(3000)]
-    df = pl.DataFrame({"a": [lo, hi, *a], "b": [hi, lo, *b]})
-    decl = {"a": "number", "b": "number"}
-    for picks in ({"x": "a", "y": "b"}, {"x": "a"}):
-        expected = view(df.to_pandas(), decl, max_points=961 if seed else 100, **picks)
-        assert expected.mark in ("rect", "bar")
-        for native in (df.lazy(), duckdb.sql("SELECT * FROM df")):
-            same_view(expected, view(native, decl, max_points=961 if seed else 100, **picks))
 
 
 # --- the command line: a table file opened where it lies -----------------------------------
