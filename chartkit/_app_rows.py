@@ -14,8 +14,14 @@ out, a top-N's other categories — and gets back the rows behind it, evaluated 
 - each row says its position in the result (``index``; null for rows read in an engine, which
   keeps no row order) and which of its cells break the declaration, and the chunk counts the
   offending cells per column among all the rows behind the selection;
+- the first chunk (``offset`` 0) of rows held in memory lists, per column with a finding among
+  the rows behind the selection (at most ``OFFENDER_COLUMNS``), its most frequent offending
+  values with their counts (``offendingValues``: the check of just those rows, in
+  ``chartkit.messages.offenders_text``'s words, cut at ``OFFENDERS_CHARS``); null when they
+  were not counted (a later chunk; rows an engine holds, whose chunks count cells only);
 - ``modelContext`` is what the page hands the model (``ui/update-model-context``): what was
-  selected, how many rows and offenders, and the first rows, within ``MODEL_CONTEXT_CHARS``.
+  selected, how many rows and offenders, the offending values, and the first rows, within
+  ``MODEL_CONTEXT_CHARS``.
 
 A refused View is never kept, so under ``enforce`` no row of a refused result is reachable
 through a handle; ``View.rows_behind`` refuses it too.
@@ -47,6 +53,8 @@ __all__ = [
     "KEPT_VIEWS",
     "MODEL_CONTEXT_CHARS",
     "NAME_CHARS",
+    "OFFENDERS_CHARS",
+    "OFFENDER_COLUMNS",
     "REQUEST_BYTES",
     "KeptViews",
     "chunk_text",
@@ -71,6 +79,10 @@ NAME_CHARS: Final = 120
 """Characters of a column name a chunk quotes before it is cut with ``…``."""
 MODEL_CONTEXT_CHARS: Final = 8000
 """The most text the page hands the model about a selection."""
+OFFENDER_COLUMNS: Final = 8
+"""The most columns whose offending values a chunk lists."""
+OFFENDERS_CHARS: Final = 600
+"""Characters of one column's offending values (up to 8 values, each capped) before the cut."""
 REQUEST_BYTES: Final = 16 * 1024
 """The most a selection request (a datum, an interval) may weigh as JSON."""
 
@@ -195,6 +207,7 @@ def rows_chunk(shown: View, selection: Selection, offset: int = 0) -> dict[str, 
         "columns": columns,
         "columnsLeftOut": len(names) - len(shown_columns),
         "offenders": sum(int(n) for n in found.offenders.values()),
+        "offendingValues": offending_values(shown, selection) if offset == 0 else None,
         "rows": [],
     }
     budget = CHUNK_BYTES - _weight(chunk) - _ENVELOPE
@@ -224,6 +237,41 @@ _ENVELOPE: Final = 2048 + MODEL_CONTEXT_CHARS * 4 + 512
 character) and the JSON-RPC envelope around the chunk."""
 
 
+def offending_values(shown: View, selection: Selection) -> list[dict[str, str]] | None:
+    """The most frequent offending values, with their counts, of each column with a finding
+    among the rows behind ``selection``: the check of just those rows, as the tool sent them.
+
+    None when the rows are not in memory (an engine holds them: its chunks count offending
+    cells per column, ``columns[].offending``, and list no values).
+    """
+    from chartkit.check import check_columns
+    from chartkit.messages import offenders_text
+
+    frame, rows = shown.frame, shown.result.rows
+    declared = shown.result.result_columns
+    if frame is None or not declared:
+        return None
+    if isinstance(rows, list) and len(rows) == len(frame):
+        picked = selection.mask(frame).nonzero()[0]
+        subset: object = [rows[int(i)] for i in picked]
+    elif isinstance(rows, pd.DataFrame) and len(rows) == len(frame):
+        subset = rows.iloc[selection.mask(frame).nonzero()[0]]
+    else:
+        return None
+    out = []
+    for v in check_columns(subset, declared):
+        listed = offenders_text(v)
+        if not listed:
+            continue
+        out.append({
+            "column": cap_text(visible(v.column), NAME_CHARS),
+            "values": cap_text(listed, OFFENDERS_CHARS),
+        })  # fmt: skip
+        if len(out) == OFFENDER_COLUMNS:
+            break
+    return out
+
+
 def chunk_text(chunk: Mapping[str, Any]) -> str:
     """The one-line text of a chunk (the tool result's ``content``)."""
     rows = chunk["rows"]
@@ -244,6 +292,11 @@ def model_context(shown: View, chunk: Mapping[str, Any]) -> str:
         f"The user selected {_subject(chunk)} ({reason}). {chunk['total']:,} "
         f"row{'' if chunk['total'] == 1 else 's'} behind it{_offenders(chunk)}."
     )
+    listed = chunk.get("offendingValues") or []
+    if listed:
+        head += " Offending values among them: " + "; ".join(
+            f"{o['column']}: {o['values']}" for o in listed
+        ) + "."
     rows = chunk["rows"]
     if not rows:
         return head

@@ -366,6 +366,12 @@ def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_mode
     assert panel.locator(".behind-summary").inner_text() == (
         "2 rows behind this selection; cells that break the declaration: owner 1."
     )
+    # the most frequent offending values among just these rows, as text
+    offenders = panel.locator(".behind-offenders")
+    assert offenders.locator("p").inner_text() == (
+        "Offending values among these rows, the most frequent first:"
+    )
+    assert offenders.locator("li").all_inner_texts() == ["owner: 7 ×1"]
     assert panel.locator("th").all_inner_texts() == ["row", "region", "p95_ms", "owner"]
     assert panel.locator("td").all_inner_texts() == [
         "#1", "Zanzibar-North", "41.5", "<b>ann</b>",
@@ -381,7 +387,9 @@ def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_mode
     frame.locator(".behind-context").wait_for()
     assert frame.locator(".behind-context").inner_text() == "The model was told what you selected."
     children = "[...document.querySelector('section.behind').children].map(e => e.className)"
-    assert frame.evaluate(children) == ["behind-title", "behind-summary", "rows", "behind-context"]
+    assert frame.evaluate(children) == [
+        "behind-title", "behind-summary", "behind-offenders", "rows", "behind-context",
+    ]  # fmt: skip
     if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):  # docs/drill-down.md's picture
         drill.page.set_viewport_size({"width": 900, "height": 1800})  # the whole iframe painted
         top = drill.page.locator("#apps iframe").bounding_box()
@@ -421,6 +429,7 @@ def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_mode
     assert drill.tool_calls[-1]["arguments"]["selection"] == {"leftOut": True}
     assert panel.locator("td").all_inner_texts() == ["#4", "Quixote-West", "n/a", "Dee-Quill"]
     assert panel.locator("td.offends").all_inner_texts() == ["n/a"]
+    assert panel.locator(".behind-offenders li").all_inner_texts() == ['p95_ms: "n/a" ×1']
     assert len(drill.model_context) == 2  # each selection replaces what the model was told
 
 
@@ -499,7 +508,11 @@ def test_a_histogram_bar_answers_exactly_the_rows_of_its_bin(
     drill.load(session["page"].text)
     drill.show(arguments, result)
     frame = drill.frame
-    frame.locator(".chart svg .mark-rect.role-mark path").first.click()
+    # the bins are clicked (the drill names v brushable too: the brush's rectangle is apart)
+    assert frame.locator(".drill-hint").inner_text() == (
+        "Click a mark, or drag across the chart, to see the rows behind it."
+    )
+    frame.locator(".chart svg .mark-rect.role-mark path[aria-label]").first.click()
     frame.wait_for_function(
         "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
     )
@@ -566,3 +579,60 @@ def test_a_line_is_brushed_not_clicked_and_offers_its_rows_left_out(
         "2024-01-05T00:00:00Z",
         "late",
     ]
+
+
+def test_what_the_page_offers_to_select_is_the_payloads_drill(
+    drill: Host, live: Live, session: dict[str, Any]
+) -> None:
+    """The page reads ``drill`` (``View.to_dict()["drill"]``): a scatter whose x the drill names
+    brushable is clicked and brushed; the same chart whose drill names nothing brushable is
+    only clicked; a payload without a drill offers nothing, whatever its handle."""
+    rows: list[dict[str, Any]] = [{"a": float(i), "b": float((i * 7) % 13)} for i in range(30)]
+    arguments = {"rows": rows, "resultColumns": {"a": "number", "b": "number"}, "tool": "pairs"}
+    result = live.call("chart_rows", arguments)
+    payload = result["structuredContent"]
+    assert payload["mark"] == "point" and payload["drill"]["brushable"] == ["a", "b"]
+    drill.load(session["page"].text)
+    drill.show(arguments, result)
+    frame = drill.frame
+    assert frame.locator(".drill-hint").inner_text() == (
+        "Click a mark, or drag across the chart, to see the rows behind it."
+    )
+    area = frame.locator(".chart svg path.background").first.bounding_box()
+    y = area["y"] + area["height"] / 2
+    drill.page.mouse.move(area["x"] + area["width"] * 0.2, y)
+    drill.page.mouse.down()
+    drill.page.mouse.move(area["x"] + area["width"] * 0.5, y, steps=8)
+    drill.page.mouse.up()
+    drill.page.wait_for_function("() => window.testHost.toolCalls.length > 0")
+    frame.wait_for_function(
+        "() => document.querySelector('section.behind')?.dataset.state === 'shown'"
+    )
+    ((call),) = drill.tool_calls
+    low, high = call["arguments"]["selection"]["interval"]["a"]
+    assert 0 < low < high < 29
+    inside = [f"#{i + 1}" for i, r in enumerate(rows) if low <= r["a"] <= high]
+    assert frame.locator("table.behind-rows td.index").all_inner_texts() == inside
+    assert frame.locator("section.behind h3").inner_text().startswith("Rows behind a in [")
+
+    # the same chart, its drill naming no brushable field: marks are clicked, never brushed
+    clicked = {**result, "structuredContent": {**payload, "drill": {**payload["drill"],
+                                                                    "brushable": []}}}  # fmt: skip
+    drill.show(arguments, clicked)
+    assert frame.locator(".drill-hint").inner_text() == "Click a mark to see the rows behind it."
+    spec = frame.evaluate("window.chartkit.views[window.chartkit.views.length - 1].getState()")
+    assert "chartkit_brush" not in str(spec["signals"])
+    point = frame.locator(".chart svg .mark-symbol.role-mark path").first
+    point.click(force=True)
+    drill.page.wait_for_function("() => window.testHost.toolCalls.length > 1")
+    assert "datum" in drill.tool_calls[-1]["arguments"]["selection"]
+
+    # no drill in the payload: no hint, no panel, no call — the handle alone offers nothing
+    bare = {**result, "structuredContent": {**payload, "drill": None}}
+    before = len(drill.tool_calls)
+    drill.show(arguments, bare)
+    assert frame.locator("article.message").get_attribute("data-state") == "drawn"
+    assert frame.locator(".drill-hint, section.behind, button.left-out").count() == 0
+    frame.locator(".chart svg .mark-symbol.role-mark path").first.click(force=True)
+    drill.page.wait_for_timeout(500)
+    assert len(drill.tool_calls) == before

@@ -127,13 +127,46 @@ def test_a_clicked_bar_answers_its_rows_with_the_offending_cells_marked() -> Non
         "the declaration: owner 1."
     ]
     reason = drawn.structured_content["reason"].rstrip(".")
+    assert chunk["offendingValues"] == [{"column": "owner", "values": "7 ×1"}]
     assert chunk["modelContext"] == (
         f'The user selected region = "eu" in the chart of p95 ({reason}). 2 rows behind it; '
-        "cells that break the declaration: owner 1.\n"
+        "cells that break the declaration: owner 1. Offending values among them: owner: 7 ×1.\n"
         "The first rows, as the tool returned them (JSON, one a line):\n"
         '{"region": "eu", "p95_ms": 41.5, "owner": "Ann-Ovid"}\n'
         '{"region": "eu", "p95_ms": 12.5, "owner": 7}'
     )
+
+
+def test_a_selection_lists_its_own_most_frequent_offending_values_not_the_results() -> None:
+    rows = [
+        {"region": "eu", "p95_ms": 1.0, "owner": 7},
+        {"region": "eu", "p95_ms": 2.0, "owner": "<i>x</i>\u202e"},
+        {"region": "eu", "p95_ms": 3.0, "owner": 7},
+        {"region": "eu", "p95_ms": 4.0, "owner": None},
+        {"region": "eu", "p95_ms": 5.0, "owner": "Ann"},
+        {"region": "us", "p95_ms": 6.0, "owner": True},  # the result's, not the eu bar's
+        {"region": "us", "p95_ms": 7.0, "owner": True},
+        {"region": "us", "p95_ms": 8.0, "owner": True},
+    ]
+
+    async def conversation(s: Session) -> Any:
+        drawn = await s.chart(rows)
+        handle = handle_of(drawn)
+        return (
+            drawn,
+            await s.behind(handle, {"datum": {"region": "eu"}}),
+            await s.behind(handle, {"datum": {"region": "eu"}}, 1),
+        )
+
+    drawn, eu, later = talk(chart_server.build_server(), conversation)
+    (finding,) = drawn.structured_content["findings"]
+    assert [o["value"] for o in finding["violation"]["offenders"]] == [True, 7, None]  # all rows
+    chunk = eu.structured_content
+    assert chunk["offendingValues"] == [{"column": "owner", "values": "7 ×2, null ×1"}]
+    assert [c["offending"] for c in chunk["columns"]] == [0, 0, 3]
+    assert " Offending values among them: owner: 7 ×2, null ×1.\n" in chunk["modelContext"]
+    assert "true" not in chunk["modelContext"].split("(JSON")[0]
+    assert later.structured_content["offendingValues"] is None  # listed once, in the first chunk
 
 
 def test_the_rows_left_out_of_the_chart_are_reachable_too() -> None:
@@ -416,3 +449,5 @@ def test_a_bar_over_a_duckdb_relation_is_drilled_in_the_engine_in_chunks() -> No
         assert len(chunk["rows"]) == CHUNK_ROWS
         assert all(r["cells"][0] == "eu" for r in chunk["rows"])
     assert second.structured_content["offset"] == first.structured_content["next"] == CHUNK_ROWS
+    # rows an engine holds are counted per column, not listed by value
+    assert first.structured_content["offendingValues"] is None

@@ -341,25 +341,30 @@ function applyTheme(next) {
 // -- the rows behind a mark (MCP Apps hosts that proxy tool calls) --------------------------
 //
 // A chart the server keeps comes with _meta["chartkit/drill"]: its handle and the app-only
-// tool that answers the rows behind a mark. Clicking a mark asks that tool (through the host)
-// for the rows behind it, shows them (every value as text, offending cells marked) and tells
-// the model what the user selected (ui/update-model-context), in the server's own words.
+// tool that answers the rows behind a mark. What can be selected is the payload's own `drill`
+// (View.to_dict()["drill"]): its marks and keys say a mark can be clicked, its `brushable`
+// fields which axis a brush may range over. Clicking a mark (or brushing the x axis) asks that
+// tool (through the host) for the rows behind it, shows them (every value as text, offending
+// cells marked, the most frequent offending values counted) and tells the model what the user
+// selected (ui/update-model-context), in the server's own words.
 
 let bridge = null;
 const DATUM_FIELDS = 64;
 const MARKS = ["rect", "symbol", "arc", "text", "rule"]; // a clickable item is one mark
+const PATHS = ["line", "area", "trail"]; // one path over many marks: a click names none of them
 
-function drillOf(drill, payload, article, spec) {
+function drillOf(handle, payload, article, spec) {
   if (!bridge || !bridge.canCallServerTools()) return null;
-  if (!drill || typeof drill !== "object" || typeof drill.chart !== "string" || typeof drill.tool !== "string") return null;
-  // A line or an area draws many marks as one path: no click on it names one of them, so a
-  // one-view chart of it is brushed along its x axis instead.
-  const clickable = !["line", "area", "trail"].includes(payload.mark);
-  const brush = !clickable ? brushAxis(spec) : null;
+  if (!handle || typeof handle !== "object" || typeof handle.chart !== "string" || typeof handle.tool !== "string") return null;
+  const drill = payload.drill;
+  if (!drill || typeof drill !== "object" || Array.isArray(drill)) return null; // no marks to select
+  const keys = list(drill.keys).filter((k) => k && typeof k === "object" && typeof k.field === "string");
+  const clickable = Number.isInteger(drill.marks) && drill.marks > 0 && keys.length > 0 && !PATHS.includes(payload.mark);
+  const brush = brushAxis(spec, list(drill.brushable), keys);
   const leftOut = Number.isInteger(payload.leftOut) ? payload.leftOut : 0;
   if (!clickable && !brush && leftOut === 0) return null;
   const panel = el("section", { class: "behind", hidden: "" });
-  const found = { chart: drill.chart, tool: drill.tool, panel, asked: 0, clickable, brush, timer: null };
+  const found = { chart: handle.chart, tool: handle.tool, panel, asked: 0, clickable, brush, timer: null };
   article.querySelector(".chart-slot").after(panel);
   if (leftOut > 0) {
     const button = el("button", {
@@ -372,7 +377,11 @@ function drillOf(drill, payload, article, spec) {
   }
   if (clickable || brush) {
     article.classList.add("drillable");
-    const hint = clickable ? "Click a mark to see the rows behind it." : "Drag across the chart to see the rows behind a range.";
+    const hint = clickable && brush
+      ? "Click a mark, or drag across the chart, to see the rows behind it."
+      : clickable
+        ? "Click a mark to see the rows behind it."
+        : "Drag across the chart to see the rows behind a range.";
     article.querySelector(".chart-slot").appendChild(el("p", { class: "drill-hint", text: hint }));
   }
   return found;
@@ -380,13 +389,17 @@ function drillOf(drill, payload, article, spec) {
 
 const BRUSH = "chartkit_brush";
 
-// The x axis a one-view chart can be brushed along: a field of dates or numbers, not binned.
-function brushAxis(spec) {
+// The x axis a brush ranges over: the spec's x field when the payload's drill names it
+// brushable (dates or numbers the chart places, not aggregated), on a one-view chart (a brush
+// is a parameter of one view). Its type is the drill key's: dates are sent as the wall clock.
+function brushAxis(spec, brushable, keys) {
   if (!spec || typeof spec !== "object" || spec.layer || spec.facet || spec.concat || spec.hconcat || spec.vconcat || spec.repeat) return null;
   const x = spec.encoding?.x;
-  if (!x || typeof x.field !== "string" || x.bin || x.aggregate) return null;
-  if (x.type !== "temporal" && x.type !== "quantitative") return null;
-  return { field: x.field, type: x.type };
+  if (!x || typeof x.field !== "string" || !brushable.includes(x.field)) return null;
+  const key = keys.find((k) => k.field === x.field);
+  const type = key ? key.type : x.type;
+  if (type !== "temporal" && type !== "quantitative") return null;
+  return { field: x.field, type };
 }
 
 function withBrush(spec) {
@@ -407,6 +420,7 @@ function listenForBrush(entry) {
     clearTimeout(drill.timer);
     const bounds = value && typeof value === "object" ? value[drill.brush.field] : null;
     if (!Array.isArray(bounds) || bounds.length !== 2) return; // a cleared brush asks nothing
+    if (Number(bounds[0]) === Number(bounds[1])) return; // a click, not a range: the mark answers
     // Ask once the brush rests, not at every step of the drag.
     drill.timer = setTimeout(() => {
       const range = drill.brush.type === "temporal" ? bounds.map(wallClock) : bounds.map(Number);
@@ -418,6 +432,7 @@ function listenForBrush(entry) {
 function listenForMarks(entry) {
   entry.view.addEventListener("click", (_event, item) => {
     if (!item || !item.mark || item.mark.role !== "mark" || !item.datum || typeof item.datum !== "object") return;
+    if (String(item.mark.name || "").startsWith(BRUSH)) return; // the brush's own rectangle
     // A line or an area is one path over many marks: a click on it names no single one.
     if (!MARKS.includes(item.mark.marktype)) return;
     askRows(entry.drill, { datum: plainDatum(item.datum) });
@@ -489,6 +504,7 @@ function showChunk(drill, selection, chunk) {
     const parts = [
       el("h3", { class: "behind-title", text: `Rows behind ${text(chunk.selection)}` }),
       el("p", { class: "behind-summary", text: `${plural(total, "row", "rows")} behind this selection${said}.` }),
+      offendingValues(chunk.offendingValues),
       el("div", { class: "rows" }, [table]),
       left,
     ];
@@ -521,6 +537,19 @@ function showChunk(drill, selection, chunk) {
     more.addEventListener("click", () => askRows(drill, selection, chunk.next));
     panel.appendChild(more);
   }
+}
+
+// The most frequent offending values of each column among the rows behind the selection (the
+// server's check of just those rows, in its words), each as text.
+function offendingValues(listed) {
+  const items = list(listed)
+    .filter((o) => o && typeof o === "object" && typeof o.column === "string" && typeof o.values === "string")
+    .map((o) => el("li", { "data-column": o.column }, [el("span", { class: "column", text: o.column }), el("span", { text: `: ${o.values}` })]));
+  if (!items.length) return null;
+  return el("div", { class: "behind-offenders" }, [
+    el("p", { text: "Offending values among these rows, the most frequent first:" }),
+    el("ul", {}, items),
+  ]);
 }
 
 function tellModel(drill, chunk) {
