@@ -48,19 +48,25 @@ print("CLICKED", b.selection.describe(), "|", p.total, "|", p.rows["n"].tolist()
 
 
 @contextlib.contextmanager
-def jupyterlab(root: Path, log: Path) -> Iterator[str]:
-    """``jupyter lab`` on a free loopback port, serving ``root``; yields the URL with token."""
+def jupyter_server(app: str, root: Path, log: Path) -> Iterator[str]:
+    """``jupyter lab`` or ``jupyter notebook`` (Notebook 7) on a free loopback port, serving
+    ``root``; yields the URL of ``drill.ipynb`` with the token. Both expose the application as
+    ``window.jupyterapp``."""
     port, token = free_port(), secrets.token_hex(16)
+    config = {"lab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser",
+        sys.executable, "-m", {"lab": "jupyterlab", "notebook": "notebook"}[app], "--no-browser",
         f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
-        "--LabApp.expose_app_in_browser=True",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--{config}.expose_app_in_browser=True",
         "--ServerApp.open_browser=False", "--allow-root",
-        "--LabApp.extension_manager=readonly",
     ]  # fmt: skip
+    if app == "lab":  # JupyterLab's own news, update check and extension manager: all off
+        command += [
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+        ]
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".cfg"), "JUPYTER_DATA_DIR":
            str(root / ".data"), "JUPYTER_RUNTIME_DIR": str(root / ".run")}  # fmt: skip
     with open(log, "wb") as out:
@@ -70,16 +76,17 @@ def jupyterlab(root: Path, log: Path) -> Iterator[str]:
             deadline = time.monotonic() + 90
             while True:
                 if process.poll() is not None:
-                    raise RuntimeError(f"jupyter lab exited ({process.returncode}); see {log}")
+                    raise RuntimeError(f"jupyter {app} exited ({process.returncode}); see {log}")
                 try:
                     with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
                         break
                 except (urllib.error.URLError, ConnectionError, TimeoutError):
                     pass
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter lab did not answer within 90 s; see {log}")
+                    raise RuntimeError(f"jupyter {app} did not answer within 90 s; see {log}")
                 time.sleep(0.5)
-            yield f"{url}/lab/tree/drill.ipynb?token={token}"
+            where = {"lab": "lab/tree", "notebook": "notebooks"}[app]
+            yield f"{url}/{where}/drill.ipynb?token={token}"
         finally:
             process.terminate()
             try:
@@ -89,7 +96,20 @@ def jupyterlab(root: Path, log: Path) -> Iterator[str]:
                 process.wait(timeout=20)
 
 
-def _run_cell(page: Any, index: int) -> None:
+def wait_for_kernel(page: Any) -> None:
+    """Until the open notebook's kernel is idle."""
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+        " === 'idle'",
+        timeout=90_000,
+    )
+
+
+def run_cell(page: Any, index: int) -> None:
     page.evaluate(
         """(i) => { const nb = window.jupyterapp.shell.currentWidget.content;
                     nb.activeCellIndex = i;
@@ -118,20 +138,12 @@ def test_the_widget_shows_tooltips_and_hands_a_brush_and_a_click_to_the_kernel(
         "language": "python",
     }
     nbformat.write(nb, tmp_path / "drill.ipynb")
-    with jupyterlab(tmp_path, tmp_path / "lab.log") as url, browser_page() as page:
+    with jupyter_server("lab", tmp_path, tmp_path / "lab.log") as url, browser_page() as page:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url)
-        page.wait_for_function(
-            "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-            " && window.jupyterapp.shell.currentWidget.sessionContext"
-            " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-            " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-            " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
-            " === 'idle'",
-            timeout=90_000,
-        )
-        _run_cell(page, 0)
+        wait_for_kernel(page)
+        run_cell(page, 0)
         chart = page.locator(".jp-Notebook .jp-Cell").nth(0).locator(".chartkit-widget svg")
         chart.wait_for(timeout=60_000)
         # the tooltip of a point of the line (the bundled vega-tooltip)
@@ -159,14 +171,14 @@ def test_the_widget_shows_tooltips_and_hands_a_brush_and_a_click_to_the_kernel(
         page.mouse.move(x1, y, steps=5)
         page.mouse.up()
         page.wait_for_timeout(1500)  # the selection reaches the kernel through the comm
-        _run_cell(page, 1)
+        run_cell(page, 1)
         text = _output(page, 1, "SELECTED")
         kind, described, total, days = (p.strip() for p in text.split("SELECTED", 1)[1].split("|"))
         assert kind == "interval" and described.startswith("t in [2024-01-01")
         assert int(total) > 0
         assert json.loads(days.replace("'", '"'))[0] == "2024-01-01"
         # a clicked bar: its rows, the offender left out of it
-        _run_cell(page, 2)
+        run_cell(page, 2)
         bars = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".chartkit-widget svg")
         bars.wait_for(timeout=60_000)
         bar = bars.locator("g.mark-rect path")
@@ -180,7 +192,7 @@ def test_the_widget_shows_tooltips_and_hands_a_brush_and_a_click_to_the_kernel(
                 break
         assert clicked is not None
         page.wait_for_timeout(1500)
-        _run_cell(page, 3)
+        run_cell(page, 3)
         text = _output(page, 3, "CLICKED")
         assert text.split("CLICKED", 1)[1].strip() == 'g = "a" | 2 | [1, 3]'
         assert not [e for e in errors if "chartkit" in e], errors
