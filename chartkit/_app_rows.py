@@ -59,6 +59,7 @@ __all__ = [
     "KeptViews",
     "chunk_text",
     "model_context",
+    "offending_values",
     "rows_chunk",
     "selection_of",
 ]
