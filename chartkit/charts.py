@@ -293,7 +293,9 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
     if enc.type == "quantitative" and channel in ("x", "y"):
         options["axis"] = alt.Axis(format=_axis_format(channel, enc, plan))
-        logged = plan.scale == "log" and channel == _measure_channel(plan) and not enc.bin
+        logged = (channel in plan.log_axes) if plan.log_axes else (
+            plan.scale == "log" and channel == _measure_channel(plan) and not enc.bin
+        )  # fmt: skip
         if logged:
             options["scale"] = alt.Scale(type="log")
         elif not enc.bin and not _keeps_zero(channel, plan):

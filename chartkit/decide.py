@@ -129,6 +129,7 @@ class Plan:
     title: str | None = None
     order: tuple[Any, ...] | None = None
     scale: str = "linear"
+    log_axes: tuple[str, ...] = ()  # the channels drawn on a log scale ("x", "y"), when chosen
     format: str = DEFAULT_FORMAT
     time_unit: str | None = None
     alternatives: tuple[Alternative, ...] = ()
@@ -262,6 +263,7 @@ class _Planner:
         self.utc: set[str] = set()  # date columns holding aware times, shown in UTC
         self.drawn: dict[str, Any] = {}  # the picks of the chart drawn
         self.log_refused = False
+        self.log_axes: list[str] = []  # a scatter's axes put on a log scale (choose.log_axis)
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
 
     def _say(self, kind: NoteKind, sentence: str, column: str | None = None, **counts: int) -> None:
@@ -1141,6 +1143,26 @@ class _Planner:
             )  # fmt: skip
         return data
 
+    def _log_axes(self, data: pd.DataFrame, axes: Sequence[tuple[str, ColumnProfile, str]]) -> None:
+        """Put a scatter's axis on a log scale when ``scale`` was not picked and its values,
+        all positive, span ``LOG_ORDERS`` powers of ten or more (from their counted span)."""
+        if self.opts.scale_picked or data.empty:
+            return
+        for channel, q, f in axes:
+            values = data[f].to_numpy(dtype=float)
+            lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+            orders = choose.log_axis(lo, hi)
+            if orders is None:
+                continue
+            self.log_axes.append(channel)
+            self._say(
+                "log-scale",
+                f"{q.name} spans {lo:,g} to {hi:,g} ({orders:g} powers of ten, every "
+                "value above zero): its axis is on a log scale, so the small values do not sit "
+                "at zero; scale='linear' draws it linear.",
+                q.name, values=len(values),
+            )  # fmt: skip
+
     def _scatter(
         self,
         xp: ColumnProfile,
@@ -1212,6 +1234,7 @@ class _Planner:
         colored = f"; {cp.name} ({self._said(cp)}) as color" if cp is not None else ""
         faceted = f"; one small chart per {fp.name}" if fp is not None else ""
         data = self._log_check(data, fy, yp.name)
+        self._log_axes(data, (("x", xp, fx), ("y", yp, fy)))
         return self._chart(
             "point",
             f"{said}: a scatter plot{colored}{faceted}.",
@@ -1287,7 +1310,8 @@ class _Planner:
             title=title,
             order=order,
             left_out=self.left_out,
-            scale="linear" if self.log_refused else self.opts.scale,
+            scale="log" if self.log_axes else "linear" if self.log_refused else self.opts.scale,
+            log_axes=tuple(self.log_axes),
             format=self.opts.format,
             time_unit=self.opts.time_unit,
             reduction=self._reduction(mark, enc),

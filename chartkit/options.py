@@ -51,7 +51,9 @@ class ChartOptions:
     ``time_unit`` — one of ``TIME_UNITS``, the bucket of a date axis; ``sort`` — ``"-y"`` (by
     the measure, largest first: the default for bars), ``"y"``, ``"x"`` (by the category;
     booleans read false, true), ``"-x"``, or a list of category values in the order wanted;
-    ``scale`` — ``"linear"`` or ``"log"`` for the measure axis; ``format`` — a d3-format
+    ``scale`` — ``"linear"`` or ``"log"`` for the measure axis (not picked, ``scale_picked``
+    is False and the plan may put a scatter's axis spanning orders of magnitude on a log
+    scale, ``chartkit.plan.choose.log_axis``); ``format`` — a d3-format
     string for the measure (``","``, thousands separators, by default).
 
     >>> ChartOptions.make(aggregate="sum", sort=["b", "a"]).sort
@@ -63,6 +65,7 @@ class ChartOptions:
     sort: str | tuple[Any, ...] | None = None
     scale: str = "linear"
     format: str = DEFAULT_FORMAT
+    scale_picked: bool = False
 
     @classmethod
     def make(
@@ -115,6 +118,7 @@ class ChartOptions:
             sort=order,
             scale=scale or "linear",
             format=format if isinstance(format, str) else DEFAULT_FORMAT,
+            scale_picked=scale is not None,
         )
 
 

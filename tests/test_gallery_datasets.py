@@ -42,7 +42,6 @@ from bench.datasets.criteria import (  # noqa: E402
 from chartkit import view  # noqa: E402
 
 OPEN: dict[str, str] = {
-    "burtin": "a scatter of Penicillin (0.001 to 870) on linear axes: not on a log scale",
     "la-riots": "a line per gender (a per-row label)",
     "ohlc": "a line per signal (a per-row label)",
     "seattle-temps": "2,920 points on a 560-pixel line",

@@ -19,16 +19,19 @@ a frame.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Iterable, Sequence
+from typing import Any
 
 from chartkit.encode import ColumnProfile
-from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
+from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS
 
 __all__ = [
     "auto_color",
     "automatic_x",
     "categories",
     "dates",
+    "log_axis",
     "measures",
     "too_wide",
     "x_candidates",
@@ -97,3 +100,24 @@ def too_wide(profiles: Iterable[ColumnProfile]) -> ColumnProfile | None:
         ),
         None,
     )
+
+
+def log_axis(lo: Any, hi: Any) -> float | None:
+    """The powers of ten a number axis spans when it is drawn on a log scale, else None.
+
+    From the counted span alone (the lowest and highest value drawn, a backend's
+    ``ColumnFacts.lo``/``hi``): every value above zero, and the highest at least
+    10 ** ``LOG_ORDERS`` times the lowest. On a linear axis the small values would sit in one
+    pixel at zero; on a log axis each power of ten has the same room.
+
+    >>> log_axis(0.001, 870), log_axis(1, 999), log_axis(0, 870), log_axis(None, None)
+    (5.9, None, None, None)
+    """
+    try:
+        low, high = float(lo), float(hi)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(low) and math.isfinite(high)) or low <= 0 or high <= low:
+        return None
+    orders = math.log10(high / low)
+    return round(orders, 1) if orders >= LOG_ORDERS else None

@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 from chartkit.encode import ColumnProfile
 
 __all__ = [
+    "LOG_ORDERS",
     "MAX_CANDIDATES",
     "MAX_COLOR_CATEGORIES",
     "MAX_FACETS",
@@ -41,6 +42,8 @@ MAX_COLOR_CATEGORIES: Final = 10  # one palette hue family per series; more: fac
 MAX_FACETS: Final = 20  # small multiples beyond this are too small to read
 MAX_MEASURES: Final = 5  # lines per measure draws at most this many
 MAX_CANDIDATES: Final = 9  # the automatic chart and eight alternatives at most
+LOG_ORDERS: Final = 3  # a scatter's axis whose values, all positive, span this many powers of
+# ten or more is drawn on a log scale (below, the small values sit in one pixel at zero)
 
 Kind = Literal["date", "number", "category"]
 """What a need takes: a column drawn temporal, quantitative, or nominal (string or boolean)."""

@@ -30,6 +30,7 @@ NoteKind = Literal[
     "heatmap",  # rows drawn as a binned heatmap (over max_points)
     "option-ignored",  # an option that does not apply to this chart (sort, aggregate, log)
     "log-refused",  # a log scale refused: a drawn value is zero or negative
+    "log-scale",  # a scatter's axis spanning orders of magnitude drawn on a log scale
     "sort-absent",  # sort lists values no bar holds
 ]
 NOTE_KINDS: tuple[str, ...] = NoteKind.__args__  # type: ignore[attr-defined]

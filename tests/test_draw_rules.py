@@ -1,0 +1,119 @@
+"""Scales, breakdowns and identifiers, as properties of generated results (issue 20 item 2).
+
+Each rule is decided from the declared types and facts any backend counts (a span, distinct
+values, rows per key), so each property is held on the rows in memory (a pandas frame) and in
+DuckDB: the same rows draw the same chart in both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chartkit import view
+from chartkit.plan.choose import log_axis
+from chartkit.plan.rules import LOG_ORDERS
+
+_SETTINGS = settings(
+    max_examples=25, deadline=None, database=None, derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+
+
+def _in_memory(frame: pd.DataFrame) -> Any:
+    return frame
+
+
+def _in_duckdb(frame: pd.DataFrame) -> Any:
+    con = duckdb.connect()
+    con.register("df", frame)
+    return con.sql("SELECT * FROM df")
+
+
+BACKENDS: dict[str, Callable[[pd.DataFrame], Any]] = {"pandas": _in_memory, "duckdb": _in_duckdb}
+
+
+@pytest.fixture(params=list(BACKENDS))
+def holder(request: pytest.FixtureRequest) -> Callable[[pd.DataFrame], Any]:
+    return BACKENDS[request.param]
+
+
+def _scales(shown: Any) -> dict[str, str | None]:
+    encoding = shown.spec["encoding"]
+    return {ch: (encoding[ch].get("scale") or {}).get("type") for ch in ("x", "y")}
+
+
+# --- the log scale: from the counted span ---------------------------------------------------
+
+
+@st.composite
+def _two_measures(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], dict[str, float]]:
+    """Two measures whose lowest and highest values are drawn, each positive or not."""
+    n = draw(st.integers(12, 60))
+    spans = {}
+    columns = {}
+    for name in ("dose", "effect"):
+        low = draw(st.sampled_from([-5.0, 0.0, 0.001, 0.02, 1.0, 3.0]))
+        high = draw(st.sampled_from([0.5, 9.0, 40.0, 870.0, 25_000.0]))
+        step = (high - low) / (n - 1)
+        columns[name] = [low + step * i for i in range(n)]
+        spans[name] = math.log10(high / low) if low > 0 else -1.0
+    frame = pd.DataFrame(columns)
+    return frame, {"dose": "number", "effect": "number"}, spans
+
+
+@_SETTINGS
+@given(_two_measures())
+def test_a_scatter_axis_spanning_orders_of_magnitude_is_on_a_log_scale(
+    holder: Callable[[pd.DataFrame], Any],
+    result: tuple[pd.DataFrame, dict[str, str], dict[str, float]],
+) -> None:
+    frame, declared, spans = result
+    shown = view(holder(frame), declared)
+    assert shown.mark == "point"
+    logged = {ch: scale == "log" for ch, scale in _scales(shown).items()}
+    wanted = {"x": spans["dose"] >= LOG_ORDERS, "y": spans["effect"] >= LOG_ORDERS}
+    assert logged == wanted
+    said = [n for n in shown.facts if n.kind == "log-scale"]
+    assert [n.column for n in said] == [c for c, ch in (("dose", "x"), ("effect", "y"))
+                                        if wanted[ch]]  # fmt: skip
+
+
+def test_burtins_penicillin_is_drawn_on_log_axes_with_points_and_said() -> None:
+    frame = pd.DataFrame(
+        {"Penicillin": [870.0, 1.0, 0.001, 0.005, 100.0], "Neomycin": [1.6, 0.007, 0.1, 2, 40]}
+    )
+    shown = view(frame, {"Penicillin": "number", "Neomycin": "number"})
+    assert shown.mark == "point"
+    assert _scales(shown) == {"x": "log", "y": "log"}
+    assert shown.notes[0] == (
+        "Penicillin spans 0.001 to 870 (5.9 powers of ten, every value above zero): its axis "
+        "is on a log scale, so the small values do not sit at zero; scale='linear' draws it "
+        "linear."
+    )
+
+
+def test_a_picked_linear_scale_is_kept_and_a_zero_keeps_the_axis_linear() -> None:
+    frame = pd.DataFrame({"p": [870.0, 1.0, 0.001, 0.5], "q": [0.0, 1.0, 2.0, 900.0]})
+    declared = {"p": "number", "q": "number"}
+    assert _scales(view(frame, declared)) == {"x": "log", "y": None}
+    linear = view(frame, declared, scale="linear")
+    assert _scales(linear) == {"x": None, "y": None}
+    assert not [n for n in linear.facts if n.kind == "log-scale"]
+
+
+def test_log_axis_reads_the_span_only() -> None:
+    assert log_axis(0.001, 870) == 5.9
+    assert log_axis(1, 10**LOG_ORDERS) == LOG_ORDERS
+    assert log_axis(1, 999) is None
+    assert log_axis(-1, 870) is None
+    assert log_axis(0, 870) is None
+    assert log_axis("a", 3) is None
+    assert log_axis(float("nan"), 3) is None
