@@ -15,9 +15,10 @@ chartkit asks of rows:
 - ``sample(n)``: at most ``n`` rows (never more than ``MAX_SAMPLE``), for showing;
 - ``offenders(declaration)``: the check's violations, each with its first offender
   (``chartkit.check``; for engines the counting is ``chartkit._frame_check``'s);
-- ``count(where)`` / ``page(where, offset, limit)``: the rows a ``Condition`` list selects
-  (the rows behind a mark: a category, a half-open bin or bucket, a missing value), counted
-  and fetched a page at a time.
+- ``count(where)`` / ``page(where, offset, limit)`` / ``tally(where, tests)``: the rows a list
+  of ``Condition`` and ``AnyOf`` terms selects (the rows behind a mark: a category, a half-open
+  bin or bucket, a missing value, a placed value, the rows left out), counted, fetched a page
+  at a time, and counted by test in one pass (the offenders among them).
 
 No backend parses a tool's column name: a name is a literal everywhere (engines name columns
 by position), and a helper column can never take a data column's place.
@@ -43,19 +44,23 @@ __all__ = [
     "AGGREGATIONS",
     "MAX_PAGE",
     "MAX_SAMPLE",
+    "AnyOf",
     "Backend",
     "ColumnFacts",
     "Condition",
     "Grouping",
     "Groups",
+    "Term",
+    "negated",
 ]
 
 MAX_SAMPLE: Final = 10_000  # rows ``sample`` ever returns
 MAX_PAGE: Final = 1_000  # rows one ``page`` ever returns
 AGGREGATIONS: Final = ("sum", "mean", "median", "min", "max", "count")
 
-Op = Literal["eq", "in", "null", "ge", "gt", "lt", "le"]
-_OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le")
+Op = Literal["eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid"]
+_OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid")
+_COMPARISONS: Final = ("eq", "ge", "gt", "lt", "le")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,21 +87,112 @@ class ColumnFacts:
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One test a selected row passes: ``column`` ``op`` ``value``.
+    """One test of one column's value that every row passes or fails: ``column`` ``op``
+    ``value``, or its exact complement with ``negate=True``.
 
-    ``eq`` / ``in`` (a category, a bucket's start), ``null`` (the missing category), ``ge`` /
-    ``gt`` / ``lt`` / ``le`` (a bin or bucket, half-open as ``ge`` + ``lt``).
+    - ``eq`` / ``in`` (a category, a bucket's start; ``in`` takes a list), ``ge`` / ``gt`` /
+      ``lt`` / ``le`` (a bin or bucket, half-open as ``ge`` + ``lt``): a missing value (null,
+      or NaN) meets none of them; a number column is compared as floats, a text value only
+      with text and a boolean only with a boolean.
+    - ``null``: the row holds no value (null, or NaN): the "missing" category.
+    - ``finite``: a finite number (no missing value, no infinity); ``infinite``: ±infinity.
+    - ``valid``: the cell is of its declared type, ``value`` (a ``ColumnDeclaration``), or
+      missing where that allows it: no offender of the check.
+
+    A date value is a naive ``datetime`` read where the chart reads the column: in UTC for
+    zoned times (the chart shows them in UTC), on the wall clock for naive ones; a date column
+    is read at midnight. So a time bucket ``[start, end)`` of the chart is ``ge`` + ``lt`` of
+    its edges, in the chart's zone, on every backend.
+
+    Every test answers true or false for every row (a null never leaves a row undecided), so
+    ``negate`` is the exact complement: ``Condition(c, "in", shown, negate=True)`` holds the
+    rows of every other category, the missing one included.
     """
 
     column: str
     op: Op
     value: Any = None
+    negate: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in _OPS:
             raise ChartkitError(f"a condition's op is one of {', '.join(_OPS)}, got {self.op!r}")
+        if not isinstance(self.column, str):
+            raise ChartkitError(f"a condition names a column by its name, got {self.column!r}")
         if self.op == "in" and not isinstance(self.value, list | tuple | frozenset | set):
             raise ChartkitError(f"op 'in' takes a list of values, got {self.value!r}")
+        if self.op in _COMPARISONS and _missing_value(self.value):
+            raise ChartkitError(
+                f"op {self.op!r} compares with a value, got {self.value!r}; the missing "
+                "category is op 'null'"
+            )
+        if self.op == "valid":
+            from chartkit.columns import ColumnDeclaration
+
+            if not isinstance(self.value, ColumnDeclaration):
+                raise ChartkitError(
+                    f"op 'valid' takes the column's ColumnDeclaration, got {self.value!r}"
+                )
+        if not isinstance(self.negate, bool):
+            raise ChartkitError(f"negate is True or False, got {self.negate!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """A row passes when it passes at least one of ``terms`` (each a ``Condition`` or an
+    ``AnyOf``); with ``negate=True``, when it passes none. A ``where`` list is the conjunction
+    of its terms, so ``negated`` turns any list into one ``AnyOf``: the rows a chart left out
+    are the rows that fail some test every drawn row passes."""
+
+    terms: tuple[Term, ...]
+    negate: bool = False
+
+    def __post_init__(self) -> None:
+        for t in self.terms:
+            if not isinstance(t, Condition | AnyOf):
+                raise ChartkitError(
+                    f"an AnyOf holds Condition and AnyOf terms, got {type(t).__name__}"
+                )
+        if not isinstance(self.negate, bool):
+            raise ChartkitError(f"negate is True or False, got {self.negate!r}")
+
+    def columns(self) -> list[str]:
+        """The columns its conditions test, in order."""
+        return terms_columns(self.terms)
+
+
+Term = Condition | AnyOf
+"""One term of a ``where`` list: a ``Condition``, or an ``AnyOf`` of terms."""
+
+
+def negated(where: Sequence[Term]) -> AnyOf:
+    """The rows that fail at least one term of ``where``: ``not (t1 and t2 and …)``."""
+    return AnyOf(tuple(_flip(t) for t in where))
+
+
+def _flip(t: Term) -> Term:
+    if isinstance(t, Condition):
+        return Condition(t.column, t.op, t.value, not t.negate)
+    return AnyOf(t.terms, not t.negate)
+
+
+def terms_columns(where: Sequence[Term]) -> list[str]:
+    """The columns a ``where`` list's conditions test, each once, in order."""
+    out: list[str] = []
+    for t in where:
+        if isinstance(t, Condition):
+            out.append(t.column)
+        elif isinstance(t, AnyOf):
+            out.extend(t.columns())
+        else:
+            raise ChartkitError(
+                f"a where list holds Condition and AnyOf terms, got {type(t).__name__}"
+            )
+    return list(dict.fromkeys(out))
+
+
+def _missing_value(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,11 +306,13 @@ class Backend(Protocol):
 
     def offenders(self, declaration: Mapping[str, Any]) -> tuple[ColumnViolation, ...]: ...
 
-    def count(self, where: Sequence[Condition]) -> int: ...
+    def count(self, where: Sequence[Term]) -> int: ...
 
-    def page(
-        self, where: Sequence[Condition], offset: int = 0, limit: int = 100
-    ) -> pd.DataFrame: ...
+    def tally(
+        self, where: Sequence[Term], tests: Mapping[str, Sequence[Term]]
+    ) -> dict[str, int]: ...
+
+    def page(self, where: Sequence[Term], offset: int = 0, limit: int = 100) -> pd.DataFrame: ...
 
 
 def bounded(n: object, cap: int, what: str) -> int:

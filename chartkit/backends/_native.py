@@ -24,6 +24,7 @@ __all__ = [
     "collect",
     "fresh",
     "from_epoch_ms",
+    "named",
     "positional",
     "quote",
     "with_epoch_ms",
@@ -77,6 +78,34 @@ def positional(reading: EngineReading) -> Any:
     else:  # narwhals reads it: its own rename, from real names
         return nw.from_native(native).rename(dict(zip(reading.columns, new, strict=True)))
     return nw.from_native(native)
+
+
+def named(reading: EngineReading, frame: Any) -> Any:
+    """A query over ``positional(reading)`` (a narwhals frame) as the engine's own frame again,
+    its columns renamed natively from their aliases back to their real names: no name is
+    parsed (DuckDB expressions aliased, polars' ``nth``, pyarrow's and Spark's column lists)."""
+    import narwhals as nw
+
+    names = list(reading.columns)
+    new = list(aliases(reading).values())
+    native = frame.to_native()
+    if reading.engine == "duckdb":
+        import duckdb
+
+        return native.project(
+            *(duckdb.ColumnExpression(a).alias(n) for a, n in zip(new, names, strict=True))
+        )
+    if reading.engine == "polars":
+        import polars as pl
+
+        return native.select([pl.nth(i).alias(n) for i, n in enumerate(names)])
+    if reading.engine == "pyarrow":
+        return native.rename_columns(names)
+    if reading.engine == "pyspark":
+        return native.toDF(*names)
+    if reading.engine == "ibis":
+        return native.rename(dict(zip(names, new, strict=True)))
+    return nw.to_native(frame.rename(dict(zip(new, names, strict=True))))
 
 
 def collect(

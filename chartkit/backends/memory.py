@@ -7,6 +7,7 @@ floored and hashed), so a reduction here costs what the chart's own costs.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,13 +17,16 @@ import pandas as pd
 from chartkit.backends._contract import (
     MAX_PAGE,
     MAX_SAMPLE,
+    AnyOf,
     ColumnFacts,
     Condition,
     Grouping,
     Groups,
+    Term,
     bounded,
     check_names,
     cut_to_top,
+    terms_columns,
 )
 from chartkit.check import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
@@ -171,36 +175,27 @@ class MemoryBackend:
     def offenders(self, declaration: Mapping[str, Any]) -> tuple[ColumnViolation, ...]:
         return check_columns(self.frame, declaration)
 
-    def count(self, where: Sequence[Condition]) -> int:
+    def count(self, where: Sequence[Term]) -> int:
         return int(self._mask(where).sum())
 
-    def page(self, where: Sequence[Condition], offset: int = 0, limit: int = 100) -> pd.DataFrame:
+    def tally(self, where: Sequence[Term], tests: Mapping[str, Sequence[Term]]) -> dict[str, int]:
+        """The rows ``where`` selects (``"rows"``), and among them the rows each list of
+        ``tests`` selects, by its key."""
+        cells = _Cells(self)
+        chosen = cells.all(list(where))
+        out = {"rows": int(chosen.sum())}
+        for key, ts in tests.items():
+            out[key] = int((chosen & cells.all(list(ts))).sum())
+        return out
+
+    def page(self, where: Sequence[Term], offset: int = 0, limit: int = 100) -> pd.DataFrame:
         start = bounded(offset, self.rows, "offset")
         size = bounded(limit, MAX_PAGE, "limit")
         at = np.flatnonzero(self._mask(where))[start : start + size]
         return self.frame.iloc[at].reset_index(drop=True)
 
-    def _mask(self, where: Sequence[Condition]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        check_names([c.column for c in where], self.columns)
-        mask = np.ones(self.rows, dtype=bool)
-        for c in where:
-            s = self._series(c.column)
-            if c.op == "null":
-                mask &= s.isna().to_numpy()
-                continue
-            values = list(c.value) if c.op == "in" else [c.value]
-            if any(
-                isinstance(v, pd.Timestamp | np.datetime64) or hasattr(v, "isoformat")
-                for v in values
-            ) and not pd.api.types.is_datetime64_any_dtype(s.dtype):
-                s = wall_clock(s)[0]  # fmt: skip
-            with np.errstate(invalid="ignore"):
-                try:
-                    hit = _compare(s, c.op, c.value, values)
-                except TypeError:  # values of another type than the condition's: none hit
-                    hit = pd.Series(False, index=s.index)
-            mask &= hit.fillna(False).to_numpy(dtype=bool)
-        return mask
+    def _mask(self, where: Sequence[Term]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        return _Cells(self).all(list(where))
 
     def _series(self, name: str) -> pd.Series:
         s = self.frame[name]
@@ -209,18 +204,157 @@ class MemoryBackend:
         return s
 
 
-def _compare(s: pd.Series, op: str, value: Any, values: list[Any]) -> Any:
-    if op == "in":
-        return s.isin(values)
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+
+class _Cells:
+    """``Condition`` / ``AnyOf`` terms as boolean masks over the frame's rows; each column read
+    as numbers or as dates once per evaluation."""
+
+    def __init__(self, backend: MemoryBackend) -> None:
+        check = backend._series
+        self.series = check
+        self.rows = backend.rows
+        self.columns = backend.columns
+        self._numbers: dict[str, np.ndarray[Any, np.dtype[np.float64]]] = {}
+        self._times: dict[str, np.ndarray[Any, Any]] = {}
+
+    def all(self, where: list[Term]) -> Mask:
+        check_names(terms_columns(where), self.columns)
+        mask = np.ones(self.rows, dtype=bool)
+        for t in where:
+            mask &= self.term(t)
+        return mask
+
+    def term(self, t: Term) -> Mask:
+        if isinstance(t, AnyOf):
+            hit = np.zeros(self.rows, dtype=bool)
+            for u in t.terms:
+                hit |= self.term(u)
+        else:
+            hit = self.condition(t)
+        return ~hit if t.negate else hit
+
+    def condition(self, c: Condition) -> Mask:
+        s = self.series(c.column)
+        if c.op == "null":
+            null: Mask = s.isna().to_numpy(dtype=bool)
+            return null
+        if c.op == "valid":
+            valid: Mask = ~offending_mask(s, c.value)
+            return valid
+        if c.op in ("finite", "infinite"):
+            nums = self.numbers(c.column)
+            finite: Mask = np.isfinite(nums) if c.op == "finite" else np.isinf(nums)
+            return finite
+        values = list(c.value) if c.op == "in" else [c.value]
+        hit = np.zeros(self.rows, dtype=bool)
+        x: Any
+        for kind, wanted in _by_kind(values).items():
+            if kind == "date":
+                x = self.times(c.column)
+                wanted = [np.datetime64(_naive(v), "ns") for v in wanted]
+            elif kind == "number":
+                x = self.numbers(c.column)
+            else:
+                x = self.labels(s, bool if kind == "boolean" else str)
+            with np.errstate(invalid="ignore"):
+                if c.op == "in":
+                    for v in wanted:
+                        hit |= _compare(x, "eq", v)
+                else:
+                    hit |= _compare(x, c.op, wanted[0])
+        return hit
+
+    def numbers(self, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The column as floats: NaN where it holds no number (a boolean is none)."""
+        if name not in self._numbers:
+            s = self.series(name)
+            api = pd.api.types
+            if api.is_numeric_dtype(s.dtype) and not api.is_bool_dtype(s.dtype):
+                values = s.to_numpy(dtype=float, na_value=np.nan)
+            else:
+                values = np.fromiter(
+                    (float(v) if _is_number(v) else np.nan for v in s.tolist()), float, len(s)
+                )
+            self._numbers[name] = values
+        return self._numbers[name]
+
+    def times(self, name: str) -> np.ndarray[Any, Any]:
+        """The column as naive datetime64 in the chart's zone (zoned times in UTC; NaT where
+        it holds no date)."""
+        if name not in self._times:
+            s = self.series(name)
+            try:
+                got = wall_clock(s)[0]
+                values = pd.to_datetime(got, errors="coerce").to_numpy(dtype="datetime64[ns]")
+            except (ValueError, TypeError):  # no column of dates: each value on its own
+                values = np.array(
+                    [np.datetime64(_naive(v), "ns") if isinstance(v, dt.date) else
+                     np.datetime64("NaT") for v in s.tolist()], dtype="datetime64[ns]",
+                )  # fmt: skip
+            self._times[name] = values
+        return self._times[name]
+
+    def labels(self, s: pd.Series, kind: type) -> np.ndarray[Any, Any]:
+        """The column's values of ``kind`` (text, or booleans), the others None: True is not
+        "True", nor 1."""
+        api = pd.api.types
+        if (kind is str and api.is_string_dtype(s.dtype) and not api.is_object_dtype(s.dtype)) or (
+            kind is bool and api.is_bool_dtype(s.dtype)
+        ):
+            got: np.ndarray[Any, Any] = np.array(
+                [None if v is pd.NA or v is None else v for v in s.tolist()], dtype=object
+            )
+            return got
+        return np.array([v if type(v) is kind or (kind is bool and isinstance(v, np.bool_))
+                         else None for v in s.tolist()], dtype=object)  # fmt: skip
+
+
+def _by_kind(values: list[Any]) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for v in values:
+        if isinstance(v, dt.date | pd.Timestamp | np.datetime64):
+            out.setdefault("date", []).append(v)
+        elif isinstance(v, bool | np.bool_):
+            out.setdefault("boolean", []).append(bool(v))
+        elif _is_number(v):
+            out.setdefault("number", []).append(float(v))
+        elif isinstance(v, str):
+            out.setdefault("text", []).append(v)
+    return out
+
+
+def _naive(value: Any) -> Any:
+    ts = pd.Timestamp(value)
+    return ts.tz_convert("UTC").tz_localize(None) if ts.tzinfo is not None else ts
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _compare(x: Any, op: str, value: Any) -> Mask:
+    if x.dtype == object:  # labels: None meets nothing
+        hits: Mask = np.array(
+            [v is not None and bool(_ordered(v, op, value)) for v in x], dtype=bool
+        )
+        return hits
+    return _ordered(x, op, value)  # type: ignore[no-any-return]
+
+
+def _ordered(x: Any, op: str, value: Any) -> Any:
     if op == "eq":
-        return s == value
+        return x == value
     if op == "ge":
-        return s >= value
+        return x >= value
     if op == "gt":
-        return s > value
+        return x > value
     if op == "lt":
-        return s < value
-    return s <= value
+        return x < value
+    return x <= value
 
 
 def _plain(value: Any) -> Any:

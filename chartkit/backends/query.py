@@ -9,6 +9,7 @@ engine.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,15 +19,18 @@ import pandas as pd
 from chartkit.backends._contract import (
     MAX_PAGE,
     MAX_SAMPLE,
+    AnyOf,
     ColumnFacts,
     Condition,
     Grouping,
     Groups,
+    Term,
     bounded,
     check_names,
     cut_to_top,
+    terms_columns,
 )
-from chartkit.backends._native import aliases, collect, positional, with_epoch_ms
+from chartkit.backends._native import aliases, collect, named, positional, with_epoch_ms
 from chartkit.check import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.encode import ColumnProfile, vegalite_type
@@ -272,48 +276,197 @@ class QueryBackend:
     def offenders(self, declaration: Mapping[str, Any]) -> tuple[ColumnViolation, ...]:
         return check_columns(self.reading, declaration)  # counted by chartkit._frame_check
 
-    def count(self, where: Sequence[Condition]) -> int:
+    def count(self, where: Sequence[Term]) -> int:
+        return self.tally(where, {})["rows"]
+
+    def tally(self, where: Sequence[Term], tests: Mapping[str, Sequence[Term]]) -> dict[str, int]:
+        """The rows ``where`` selects (``"rows"``), and among them the rows each list of
+        ``tests`` selects, by its key — one query."""
         import narwhals as nw
 
-        query = self._where(where).select(nw.len().alias("n"))
-        names = [c.column for c in where]
-        return int(collect(self.reading, names, "count", query).iloc[0]["n"])
+        names = terms_columns([*where, *(t for ts in tests.values() for t in ts)])
+        terms = _Terms(self)
+        exprs: list[Any] = [nw.len().alias("n")]
+        for i, ts in enumerate(tests.values()):
+            exprs.append(terms.exact(list(ts)).cast(nw.Int64).sum().alias(f"t{i}"))
+        got = collect(self.reading, names, "count", self._where(where).select(*exprs)).iloc[0]
+        out = {"rows": int(got["n"] or 0)}
+        for i, key in enumerate(tests):
+            out[key] = int(got[f"t{i}"] or 0)
+        return out
 
-    def page(self, where: Sequence[Condition], offset: int = 0, limit: int = 100) -> pd.DataFrame:
+    def page(self, where: Sequence[Term], offset: int = 0, limit: int = 100) -> pd.DataFrame:
+        """At most ``limit`` rows ``where`` selects, from the ``offset``-th: the filter and the
+        limit go to the engine together, so it stops reading once the page is full."""
         start = bounded(offset, self.rows, "offset")
         size = bounded(limit, MAX_PAGE, "limit")
-        names = [c.column for c in where]
-        out = collect(self.reading, names, "page", self._where(where).head(start + size))
+        query = self._where(where).head(start + size)
+        out = collect(self.reading, terms_columns(where), "page", query)
         return out.iloc[start:].reset_index(drop=True)
 
-    def _where(self, where: Sequence[Condition]) -> Any:
-        check_names([c.column for c in where], self.columns)
-        alias = aliases(self.reading)
+    def selected(self, where: Sequence[Term]) -> Any:
+        """The rows ``where`` selects as a frame of the same engine, under the columns' own
+        names (lazy where the engine is: nothing is read until it is asked), for a View of
+        those rows alone: a brushed range charted again."""
+        return named(self.reading, self._where(where))
+
+    def _where(self, where: Sequence[Term]) -> Any:
+        check_names(terms_columns(where), self.columns)
         frame = positional(self.reading)
-        for c in where:
-            frame = frame.filter(_condition(alias[c.column], self._schema[c.column], c))
+        if where:
+            frame = frame.filter(_Terms(self).loose(list(where)))
         return frame
 
 
-def _condition(name: str, dtype: Any, c: Condition) -> Any:
+class _Terms:
+    """``Condition`` / ``AnyOf`` terms as narwhals expressions over the positional frame.
+
+    ``loose``: an expression a filter reads (a null drops its row, as false would), with the
+    column's own tests left as they are where no negation reaches them, so the engine may
+    prune by its statistics; ``exact``: a boolean that is never null, for counting. A negation
+    is pushed down to each condition (De Morgan), which is then made exact before it is
+    negated: the complement of a test includes the rows whose value is missing.
+    """
+
+    def __init__(self, backend: QueryBackend) -> None:
+        self.alias = aliases(backend.reading)
+        self.schema = backend._schema
+        self.engine = backend.engine
+
+    def loose(self, where: list[Term]) -> Any:
+        return self._join([self._term(t, False, exact=False) for t in where], both=True)
+
+    def exact(self, where: list[Term]) -> Any:
+        return self._join([self._term(t, False, exact=True) for t in where], both=True)
+
+    @staticmethod
+    def _join(exprs: list[Any], *, both: bool) -> Any:
+        """``and`` (``both``) or ``or`` of ``exprs``; of none, true or false."""
+        import narwhals as nw
+
+        if not exprs:
+            return nw.lit(both)
+        out = exprs[0]
+        for e in exprs[1:]:
+            out = out & e if both else out | e
+        return out
+
+    def _term(self, t: Term, flip: bool, *, exact: bool) -> Any:
+        """``t`` (``flip``: its negation), the negation pushed down to each condition."""
+        negate = t.negate != flip
+        if isinstance(t, AnyOf):  # any(ts); negated, all(not t) for t in ts
+            parts = [self._term(u, negate, exact=exact) for u in t.terms]
+            return self._join(parts, both=negate)
+        if not negate:
+            return self._condition(t).fill_null(False) if exact else self._condition(t)
+        return ~self._condition(t).fill_null(False)
+
+    def _condition(self, c: Condition) -> Any:
+        import narwhals as nw
+
+        name = self.alias[c.column]
+        dtype = self.schema[c.column]
+        col = nw.col(name)
+        numeric = dtype.is_numeric() and not _is_bool(dtype)
+        if c.op == "null":
+            return _missing_expr(name, dtype)
+        if c.op == "valid":
+            return ~_offends(c.column, dtype, c.value, col, name)
+        if c.op in ("finite", "infinite"):
+            if not numeric:
+                return nw.lit(False)
+            if not dtype.is_float():
+                return ~col.is_null() if c.op == "finite" else nw.lit(False)
+            finite = col.is_finite()
+            if c.op == "finite":
+                return finite
+            return ~finite & ~col.is_nan()
+        values = list(c.value) if c.op == "in" else [c.value]
+        x = self._comparable(col, dtype, values)
+        if x is None:  # values of another kind than the column's: no row meets them
+            return nw.lit(False)
+        x, values = x
+        if c.op == "in":
+            hit = x.is_in(values) if values else nw.lit(False)
+        else:
+            v = values[0]
+            hit = {"eq": lambda: x == v, "ge": lambda: x >= v, "gt": lambda: x > v,
+                   "lt": lambda: x < v, "le": lambda: x <= v}[c.op]()  # fmt: skip
+        if dtype.is_float():  # DuckDB and Spark order NaN above every number: it is no value
+            hit = hit & ~col.is_nan()
+        return hit
+
+    def _comparable(self, col: Any, dtype: Any, values: list[Any]) -> tuple[Any, list[Any]] | None:
+        """The column and the values as the engine compares them, or None when no value is
+        of the column's kind (text with text, booleans with booleans, numbers as floats,
+        dates in the chart's zone)."""
+        import narwhals as nw
+
+        wanted: list[Any]
+        if dtype.is_temporal() and not isinstance(dtype, nw.Duration):
+            wanted = [v for v in values if isinstance(v, dt.datetime | dt.date)]
+            if not wanted:
+                return None
+            zone = getattr(dtype, "time_zone", None)
+            x = col.cast(nw.Datetime("us")) if dtype == nw.Date else col
+            return x, [_moment(v, zone) for v in wanted]
+        if _is_bool(dtype):
+            wanted = [v for v in values if isinstance(v, bool | np.bool_)]
+            return (col, [bool(v) for v in wanted]) if wanted else None
+        if dtype.is_numeric():
+            wanted = [
+                float(v) for v in values
+                if isinstance(v, int | float | np.number) and not isinstance(v, bool | np.bool_)
+            ]  # fmt: skip
+            if not wanted:
+                return None
+            return (col if dtype.is_float() else col.cast(nw.Float64)), wanted
+        if dtype == nw.String:
+            wanted = [v for v in values if isinstance(v, str)]
+            return (col, wanted) if wanted else None
+        return col, values
+
+
+def _moment(value: dt.date, zone: str | None) -> Any:
+    """A condition's naive date as a column compares it: the instant, in a zoned column's
+    zone (the value is UTC); as written for a naive column."""
     import narwhals as nw
 
-    col = nw.col(name)
-    if c.op == "null":
-        return _missing_expr(name, dtype)
-    if c.op == "in":
-        hit = col.is_in(list(c.value))
-    else:
-        hit = {
-            "eq": lambda: col == c.value,
-            "ge": lambda: col >= c.value,
-            "gt": lambda: col > c.value,
-            "lt": lambda: col < c.value,
-            "le": lambda: col <= c.value,
-        }[c.op]()
-    if dtype.is_float():  # DuckDB and Spark order NaN above every number: it is no value
-        hit = hit & ~col.is_nan().fill_null(False)
-    return hit
+    if not isinstance(value, dt.datetime):
+        value = dt.datetime(value.year, value.month, value.day)
+    if value.tzinfo is not None:
+        value = value.astimezone(dt.UTC).replace(tzinfo=None)
+    if zone:
+        from zoneinfo import ZoneInfo
+
+        return nw.lit(value.replace(tzinfo=dt.UTC).astimezone(ZoneInfo(zone)),
+                      nw.Datetime("us", zone))  # fmt: skip
+    return nw.lit(value, nw.Datetime("us"))
+
+
+def _offends(column: str, dtype: Any, decl: Any, col: Any, name: str) -> Any:
+    """The check's verdict on each cell, from the column's dtype (``chartkit._verdicts``)."""
+    import narwhals as nw
+
+    from chartkit._frame_check import value_type
+    from chartkit._verdicts import OK, string_verdict, verdict
+
+    missing = _missing_expr(name, dtype)
+    type_name = value_type(dtype)
+    settled = (
+        string_verdict(decl.type) if type_name == "string"
+        else verdict(decl.type, type_name) if type_name is not None
+        else None
+    )  # fmt: skip
+    if settled is None:
+        raise ChartkitError(
+            f"{column!r} is declared {decl.type} and its {dtype} cells are judged value by "
+            "value; the rows behind a mark of it are not read in the engine yet"
+        )
+    # a column's own expression even where the verdict is constant: an engine sums it
+    if settled == OK:
+        return missing & nw.lit(False) if decl.nullable else missing
+    return ~missing if decl.nullable else missing | nw.lit(True)
 
 
 def _missing_expr(name: str, dtype: Any) -> Any:
