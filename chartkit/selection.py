@@ -25,7 +25,7 @@ among all the rows behind the selection.
 (2, [1, 3])
 >>> left = v.rows_behind(Selection.left_out(v))
 >>> left.total, left.offending, left.offenders
-(1, (('n',),), {'n': 1})
+(1, (('n',),), {'team': 0, 'n': 1})
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -60,6 +63,7 @@ __all__ = [
     "SelectionKind",
     "Zone",
     "drill_payload",
+    "positions_behind",
     "rows_behind",
 ]
 
@@ -379,24 +383,122 @@ def rows_behind(
         from chartkit._drill import engine_rows_behind  # the rows stayed in their engine
 
         return engine_rows_behind(view, reading, selection, page=page, page_size=page_size)
-    frame = view.frame  # the rows in memory (an engine frame collected whole: the same rows)
-    cells = _Cells(frame)
-    chosen = np.flatnonzero(cells.mask(selection))
-    declaration = view.result.result_columns or {}
-    offenders: dict[str, int] = {}
-    bad: dict[str, np.ndarray[Any, np.dtype[np.bool_]]] = {}
-    for name, decl in declaration.items():
-        if name in frame.columns:
-            b = cells.offends(name, decl)[chosen]
-            offenders[name] = int(b.sum())
-            bad[name] = b
-    at = chosen[page * page_size : (page + 1) * page_size]
+    # the rows in memory (an engine frame collected whole: the same rows)
+    behind = _behind(view, selection)
+    chosen, bad = behind.positions, behind.bad
     lo = page * page_size
+    at = chosen[lo : lo + page_size]
     offending = tuple(tuple(n for n, b in bad.items() if b[lo + i]) for i in range(len(at)))
     return RowsPage(
-        selection, frame.iloc[at].reset_index(drop=True), tuple(int(i) for i in at), offending,
-        offenders, len(chosen), page, page_size,
+        selection, view.frame.iloc[at].reset_index(drop=True), tuple(int(i) for i in at),
+        offending, behind.offenders, len(chosen), page, page_size,
     )  # fmt: skip
+
+
+def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dtype[np.intp]]:
+    """The positions in the result of every row behind ``selection``, in memory (read-only).
+
+    Evaluated once per view and selection: ``rows_behind`` of any page of it, and this, read
+    the same evaluation (a view keeps the last few), so a UI that shows a page and checks
+    every row behind it evaluates the selection once.
+
+    >>> from chartkit import view
+    >>> v = view([{"team": "a", "n": 1}, {"team": "b", "n": 2}, {"team": "a", "n": 3}],
+    ...          {"team": "string", "n": "number"})
+    >>> positions_behind(v, Selection.of_mark(v, 0)).tolist()
+    [0, 2]
+    """
+    if not isinstance(selection, Selection):
+        raise ChartkitError(f"positions_behind takes a Selection; got {type(selection).__name__}")
+    if view.kind == "refused":
+        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+    if view.frame is None:
+        raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
+    from chartkit.read.engines import EngineReading, read_engine_frame
+
+    reading = read_engine_frame(view.result.rows)
+    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+        raise ChartkitError(
+            f"the rows of this view stayed in {reading.engine}, which keeps no row order, so "
+            "they have no positions; page them with View.rows_behind, or chart them with "
+            "View.drill"
+        )
+    return _behind(view, selection).positions
+
+
+# -- one evaluation per view and selection --------------------------------------------------
+
+_KEPT: Final = 8
+"""How many selections' rows a view keeps evaluated (the last ones asked for)."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Evaluated:
+    """The rows behind one selection: their positions, and per declared column which of them
+    offend (judged over those rows only, when the chart did not judge the column already)."""
+
+    positions: np.ndarray[Any, np.dtype[np.intp]]
+    bad: Mapping[str, np.ndarray[Any, np.dtype[np.bool_]]]
+    offenders: Mapping[str, int]
+
+
+class _Memo:
+    """What a view keeps for its selections: its columns as the chart takes them, and the
+    last ``_KEPT`` selections evaluated."""
+
+    def __init__(self, view: View) -> None:
+        frame = view.frame
+        assert frame is not None
+        declaration = view.result.result_columns or {}
+        clean: frozenset[str] = frozenset()
+        if view.violations is not None:  # the verdicts the chart was planned with
+            flagged = {v.column for v in view.violations}
+            clean = frozenset(n for n in declaration if n not in flagged)
+        self.cells = _Cells(frame, clean)
+        self.evaluated: OrderedDict[str, _Evaluated] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+_MEMOS: weakref.WeakKeyDictionary[View, _Memo] = weakref.WeakKeyDictionary()
+_MEMOS_LOCK: Final = threading.Lock()
+
+
+def _memo(view: View) -> _Memo:
+    with _MEMOS_LOCK:
+        memo = _MEMOS.get(view)
+        if memo is None:
+            memo = _MEMOS[view] = _Memo(view)
+        return memo
+
+
+def _behind(view: View, selection: Selection) -> _Evaluated:
+    """The rows behind ``selection`` in the view's frame, evaluated once (then kept)."""
+    memo = _memo(view)
+    key = repr(selection)  # the clauses' values with their types: True is not 1, nor "True"
+    with memo.lock:
+        got = memo.evaluated.get(key)
+        if got is not None:
+            memo.evaluated.move_to_end(key)
+            return got
+    frame, cells = memo.cells.frame, memo.cells
+    chosen = np.flatnonzero(cells.mask(selection))
+    chosen.flags.writeable = False
+    bad: dict[str, np.ndarray[Any, np.dtype[np.bool_]]] = {}
+    for name, decl in (view.result.result_columns or {}).items():
+        if name not in frame.columns:
+            continue
+        if name in cells.clean or (name, decl) in cells._offends:
+            bad[name] = cells.offends(name, decl)[chosen]
+        else:  # a column the chart does not judge: only the rows behind are
+            from chartkit.check import offending_mask
+
+            bad[name] = offending_mask(frame[name].iloc[chosen], decl)
+    got = _Evaluated(chosen, bad, {n: int(b.sum()) for n, b in bad.items()})
+    with memo.lock:
+        memo.evaluated[key] = got
+        while len(memo.evaluated) > _KEPT:
+            memo.evaluated.popitem(last=False)
+    return got
 
 
 def drill_payload(view: View) -> dict[str, Any] | None:
@@ -610,15 +712,17 @@ def _one_of(column: str, values: tuple[Any, ...]) -> Clause:
 
 
 class _Cells:
-    """A frame's columns as the chart takes them, each made once per evaluation."""
+    """A frame's columns as the chart takes them, each made once (a view keeps one for every
+    selection of it: ``_memo``). ``clean``: the declared columns the check found no offender
+    in, whose cells are not judged again."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(self, frame: pd.DataFrame, clean: frozenset[str] = frozenset()) -> None:
         self.frame = frame
+        self.clean = clean
         self._offends: dict[tuple[str, ColumnDeclaration], Any] = {}
         self._numbers: dict[str, Any] = {}
-        self._times: dict[str, Any] = {}
-        self._labels: dict[str, Any] = {}
-        self.keep: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+        self._times: dict[tuple[str, ColumnDeclaration | None], Any] = {}
+        self._labels: dict[tuple[str, tuple[Any, ...]], Any] = {}
 
     def column(self, name: str) -> pd.Series:
         if name not in self.frame.columns:
@@ -630,7 +734,10 @@ class _Cells:
         if key not in self._offends:
             from chartkit.check import offending_mask
 
-            self._offends[key] = offending_mask(self.column(name), decl)
+            if name in self.clean and name in self.frame.columns:
+                self._offends[key] = np.zeros(len(self.frame), dtype=bool)
+            else:
+                self._offends[key] = offending_mask(self.column(name), decl)
         got: np.ndarray[Any, np.dtype[np.bool_]] = self._offends[key]
         return got
 
@@ -654,11 +761,12 @@ class _Cells:
     def times(self, name: str, placed: Placed | None = None) -> np.ndarray[Any, Any]:
         """The column as naive datetime64 (NaT: missing, or no date), zoned ones in UTC — read
         from the rows not offending the declaration, as the chart reads them."""
-        if name not in self._times:
+        decl = placed.declaration if placed is not None else None
+        key = (name, decl)
+        if key not in self._times:
             from chartkit.encode import wall_clock
 
             series = self.column(name)
-            decl = placed.declaration if placed is not None else None
             keep = ~self.offends(name, decl) if decl is not None else None
             if keep is not None and not keep.all():
                 got, _ = wall_clock(series, keep)
@@ -667,28 +775,25 @@ class _Cells:
             else:
                 got, _ = wall_clock(series)
                 values = pd.to_datetime(got).to_numpy(dtype="datetime64[ns]")
-            self._times[name] = values
-        return self._times[name]  # type: ignore[no-any-return]
+            self._times[key] = values
+        return self._times[key]  # type: ignore[no-any-return]
 
-    def labels(self, name: str) -> np.ndarray[Any, Any]:
+    def labels(self, name: str, keep: _Keep) -> np.ndarray[Any, Any]:
         """The column's categories as the chart labels them (None: missing), made from the rows
         ``keep`` holds, as the chart made them (a boolean beside text reads as text)."""
-        if name not in self._labels:
+        key = (name, keep.placed)
+        if key not in self._labels:
             items = self.column(name).tolist()
-            keep = self.keep
-            kept = items if keep is None else [v for v, k in zip(items, keep, strict=True) if k]
+            kept = [v for v, k in zip(items, keep.rows, strict=True) if k]
             labels = [None if _missing(v) else v if isinstance(v, str | bool) else str(v)
                       for v in kept]  # fmt: skip
             if len({type(v) for v in labels if v is not None}) > 1:
                 labels = [None if v is None else str(v) for v in labels]
             out = np.empty(len(items), dtype=object)
-            if self.keep is None:
-                out[:] = labels
-            else:
-                out[:] = None
-                out[self.keep] = labels
-            self._labels[name] = out
-        return self._labels[name]  # type: ignore[no-any-return]
+            out[:] = None
+            out[keep.rows] = labels
+            self._labels[key] = out
+        return self._labels[key]  # type: ignore[no-any-return]
 
     def categories(
         self, name: str, placed: Placed | None, values: tuple[Any, ...]
@@ -723,10 +828,15 @@ class _Cells:
     def mask(self, selection: Selection) -> np.ndarray[Any, np.dtype[np.bool_]]:
         n = len(self.frame)
         # the rows no used column's declaration leaves out: those the chart prepared values of
-        self.keep = np.ones(n, dtype=bool)
-        for c in selection.clauses:
-            if isinstance(c, Placed) and c.declaration is not None:
-                self.keep &= ~self.offends(c.column, c.declaration)
+        judged = tuple(
+            (c.column, c.declaration)
+            for c in selection.clauses
+            if isinstance(c, Placed) and c.declaration is not None
+        )
+        rows = np.ones(n, dtype=bool)
+        for name, decl in judged:
+            rows &= ~self.offends(name, decl)
+        keep = _Keep(rows, judged)
         placed = np.ones(n, dtype=bool)
         rest = np.ones(n, dtype=bool)
         placements = {c.column: c for c in selection.clauses if isinstance(c, Placed)}
@@ -734,7 +844,7 @@ class _Cells:
             if isinstance(c, Placed):
                 placed &= self.placed(c)
             else:
-                rest &= self.holds(c, placements.get(c.column))
+                rest &= self.holds(c, placements.get(c.column), keep)
         if selection.kind == "left-out":
             return ~placed
         return placed & rest
@@ -754,13 +864,15 @@ class _Cells:
             ok = ok & ~np.isnat(self.times(c.column, c))
         return ok
 
-    def holds(self, c: Clause, placed: Placed | None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    def holds(
+        self, c: Clause, placed: Placed | None, keep: _Keep
+    ) -> np.ndarray[Any, np.dtype[np.bool_]]:
         if isinstance(c, Equals):
             if c.type == "nominal":
                 fast = self.categories(c.column, placed, (c.value,))
                 if fast is not None:
                     return fast
-                labels = self.labels(c.column)
+                labels = self.labels(c.column, keep)
                 if c.value is None:
                     return np.fromiter((v is None for v in labels), bool, len(labels))
                 return _same_labels(labels, c.value)
@@ -779,7 +891,7 @@ class _Cells:
             among = self.categories(c.column, placed, c.values)
             if among is not None:
                 return ~among
-            labels = self.labels(c.column)
+            labels = self.labels(c.column, keep)
             shown = list(c.values)
             return np.fromiter(
                 (not any(_same(v, s) for s in shown) for v in labels), bool, len(labels)
@@ -795,6 +907,15 @@ class _Cells:
         with np.errstate(invalid="ignore"):
             upper = values <= c.end if c.closed == "both" else values < c.end
             return (values >= c.start) & upper  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class _Keep:
+    """The rows no used column's declaration leaves out (those the chart made labels of), and
+    the judged columns that say which rows these are (the key of labels made from them)."""
+
+    rows: np.ndarray[Any, np.dtype[np.bool_]]
+    placed: tuple[Any, ...]
 
 
 def _ns(value: Any) -> np.datetime64:

@@ -135,6 +135,29 @@ def test_clicking_a_bar_shows_its_rows_offenders_highlighted_and_their_finding(
     assert page.total == len(mine) and list(page.index) == shown
 
 
+def test_a_click_evaluates_its_selection_once(
+    explorer: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page of rows and the findings for just those rows read one evaluation."""
+    import streamlit as st
+
+    import chartkit.selection as sel
+
+    st.cache_resource.clear()  # a click an earlier test made would be answered from the cache
+    calls: list[int] = []
+    real = sel._Cells.mask
+
+    def counted(self: Any, selection: Selection) -> Any:
+        calls.append(1)
+        return real(self, selection)
+
+    monkeypatch.setattr(sel._Cells, "mask", counted)
+    at = select_on_chart(explorer, {MARK: [{"host_group": "vdi-b"}]})
+    assert heading(at).startswith('**The rows behind host_group = "vdi-b"**')
+    assert any(t.startswith("For these rows: ") for t in texts(at, "warning"))
+    assert len(calls) == 1
+
+
 def test_the_rows_behind_a_big_bar_come_in_pages(explorer: AppTest) -> None:
     result = example("host_group_mappings")
     at = select_on_chart(explorer, {MARK: [{"host_group": "vdi-a"}]})

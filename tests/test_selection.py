@@ -217,3 +217,66 @@ def test_a_table_has_no_marks() -> None:
     assert v.kind == "table"
     with pytest.raises(ChartkitError, match="this view is a table, so it has no marks"):
         Selection.of_mark(v, 0)
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the evaluations of a selection over a view's rows (``_Cells.mask`` calls)."""
+    import chartkit.selection as sel
+
+    calls: list[int] = []
+    real = sel._Cells.mask
+
+    def counted(self: Any, selection: Selection) -> Any:
+        calls.append(1)
+        return real(self, selection)
+
+    monkeypatch.setattr(sel._Cells, "mask", counted)
+    return calls
+
+
+def test_a_selection_is_evaluated_once_for_every_page_and_its_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chartkit.selection import positions_behind
+
+    rows = [{"g": "ab"[i % 2], "m": i if i % 7 else "x"} for i in range(120)]
+    v = view(rows, {"g": "string", "m": "number"}, mode="off")
+    calls = _counting(monkeypatch)
+    bar = Selection.of_mark(v, 0)
+    pages = [v.rows_behind(bar, page=p, page_size=25) for p in range(3)]
+    positions = positions_behind(v, Selection.of_mark(v, 0))  # an equal selection: the same
+    assert len(calls) == 1
+    mine = [i for i, r in enumerate(rows) if r["g"] == "a" and r["m"] != "x"]
+    assert positions.tolist() == mine
+    assert [i for p in pages for i in p.index] == mine[:75]
+    assert {p.total for p in pages} == {len(mine)}
+    with pytest.raises(ValueError):
+        positions[0] = 5  # what the view keeps is read-only
+    v.rows_behind(Selection.left_out(v))  # another selection: evaluated
+    assert len(calls) == 2
+    left = positions_behind(v, Selection.left_out(v))
+    assert left.tolist() == [i for i, r in enumerate(rows) if r["m"] == "x"]
+    assert len(calls) == 2
+
+
+def test_a_clean_column_is_not_judged_again_and_an_unused_one_only_over_the_rows_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import chartkit.check as check
+
+    rows = [{"g": "ab"[i % 2], "m": float(i), "note": "" if i % 3 else 4} for i in range(90)]
+    v = view(rows, {"g": "string", "m": "number", "note": "string"}, x="g", y="m", mode="off")
+    judged: list[int] = []
+    real = check.offending_mask
+
+    def counted(series: pd.Series, decl: Any) -> Any:
+        judged.append(len(series))
+        return real(series, decl)
+
+    monkeypatch.setattr(check, "offending_mask", counted)
+    page = v.rows_behind(Selection.of_mark(v, 0), page_size=10)
+    # g and m are clean (the check found no offender): not judged; note, which the chart does
+    # not draw, is judged over the 45 rows behind the bar only
+    assert judged == [45]
+    assert page.offenders == {"g": 0, "m": 0, "note": 15}
+    assert page.offending == tuple(("note",) if i % 3 == 0 else () for i in page.index)

@@ -40,7 +40,7 @@ from chartkit.explorer import _logic as ex
 from chartkit.messages import NOTHING_CHANGED, finding_head, offenders_text
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.read.schemas import declared_by_text
-from chartkit.selection import RowsPage, Selection
+from chartkit.selection import RowsPage, Selection, positions_behind
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
 
@@ -778,11 +778,12 @@ def _behind_findings(
 ) -> tuple[Any, ...]:
     """The check of every row behind the selection: the findings for just those rows, once
     per selection (not per page). In memory only — the rows as the tool sent them; an engine's
-    rows are counted by ``rows_behind`` instead."""
+    rows are counted by ``rows_behind`` instead. The rows are the ones ``rows_behind`` found:
+    the view keeps that evaluation, so a click evaluates the selection once."""
     rows = _shown.result.rows
     if not isinstance(rows, list) or _shown.frame is None or len(_shown.frame) != len(rows):
         return ()
-    positions = _picked.mask(_shown.frame).nonzero()[0]
+    positions = positions_behind(_shown, _picked)
     return check_columns([rows[int(i)] for i in positions], _shown.result.result_columns or {})
 
 
