@@ -393,6 +393,16 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         )  # fmt: skip
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
+    # the check: the offenders of hostile-named columns, and date strings by RFC 3339
+    declared = {gb: "number", host: "string", at: "date", HOSTILE_TOO["mapped"]: "boolean"}
+    assert_same(b.offenders(declared), rows_check(df, declared))
+    texts = date_texts("duckdb")  # no NUL: Spark's text holds one, its Arrow bridge does not
+    dates = spark_session.createDataFrame([(s,) for s in texts], "t string")
+    for nullable in (False, True):
+        decl = {"t": {"type": "date", "nullable": nullable}}
+        assert_same(
+            backend_for(dates).offenders(decl), check_columns([{"t": s} for s in texts], decl)
+        )
 
 
 # --- the check: every backend files the violations the rows' own check files ---------------
