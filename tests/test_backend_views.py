@@ -118,12 +118,26 @@ def edge_frame(seed: int) -> pl.DataFrame:
 
 EDGES = {"a": "number", "b": "number"}
 
+
+def span_frame(n: int = 300) -> pl.DataFrame:
+    """Two measures, one spanning six powers of ten (all above zero), under max_points: a
+    scatter drawn from every row, its wide axis on a log scale."""
+    rng = random.Random(9)
+    return pl.DataFrame(
+        {
+            "dose": [10 ** rng.uniform(-3, 3) for _ in range(n)],
+            "gb": [rng.gauss(100, 10) for _ in range(n)],
+        }
+    )
+
+
 RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "wide": (wide_frame, WIDE, 1000),
     "odd": (odd_frame, ODD, 500),
     "edges 0": (lambda: edge_frame(0), EDGES, 100),
     "edges 1": (lambda: edge_frame(1), EDGES, 961),
     "edges 2": (lambda: edge_frame(2), EDGES, 961),
+    "spans": (span_frame, {"dose": "number", "gb": "number"}, 1000),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -168,6 +182,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a histogram on bin edges": ("edges 0", {"x": "a"}),
     "a heatmap of 31 bins on bin edges": ("edges 1", {"x": "a", "y": "b"}),
     "a histogram of many bins on bin edges": ("edges 2", {"x": "a"}),
+    "a scatter on a log scale": ("spans", {"x": "dose", "y": "gb"}),
 }  # fmt: skip
 
 

@@ -33,8 +33,9 @@ from chartkit.backends import (
     QueryBackend,
     backend_for,
 )
+from chartkit.backends._contract import AnyOf
 from chartkit.check import ColumnViolation
-from chartkit.columns import normalize_result_columns
+from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.decide import ChartOptions, plan_view
 from chartkit.encode import profile_columns
 
@@ -301,6 +302,19 @@ CONDITIONS = {
         Condition("site", "in", ["north"]),
     ],
     "a boolean": [Condition("mapped", "eq", True)],
+    "every other category, the missing one too": [
+        Condition("host", "in", ["vdi-a", "db"], negate=True)
+    ],
+    "a finite number": [Condition("gb", "finite")],
+    "no value, null or NaN": [Condition("gb", "null")],
+    "of its declared type": [Condition("gb", "valid", ColumnDeclaration("number"))],
+    "an offender of its declaration": [
+        Condition("host", "valid", ColumnDeclaration("string"), negate=True)
+    ],
+    "any of two tests": [AnyOf((Condition("host", "eq", "db"), Condition("gb", "ge", 40.0)))],
+    "none of two tests": [
+        AnyOf((Condition("site", "eq", "north"), Condition("lun", "lt", 3)), negate=True)
+    ],
 }
 
 

@@ -74,7 +74,7 @@ def test_the_cases_make_most_kinds_of_note() -> None:
     assert {k for k in NOTE_KINDS if k not in made} <= {
         "option-ignored", "identifier", "not-split", "facets-for-colors",
     }  # fmt: skip
-    assert {"left-out", "bucketed", "top", "heatmap", "no-value", "unplaced"} <= made
+    assert {"left-out", "bucketed", "top", "heatmap", "no-value", "unplaced", "log-scale"} <= made
 
 
 @pytest.mark.parametrize("name", views())
@@ -92,6 +92,8 @@ def test_every_note_is_a_named_kind_about_a_column_with_its_counts_said(name: st
             assert isinstance(count, int) and not isinstance(count, bool) and count >= 0, n
             if n.kind == "sort-absent":  # the values are quoted, not counted, in the sentence
                 assert n.sentence.count('"') == 2 * count, n
+            elif n.kind == "log-scale":  # it says the span; the values counted are not said
+                assert label == "values", n
             elif label != "seconds":  # a bucket is said as its unit ("per hour bucket")
                 assert f"{count:,}" in n.sentence, (label, n)
     # the sentences are the view's notes, in their order
@@ -116,6 +118,9 @@ def test_a_notes_counts_are_what_the_rows_hold(name: str) -> None:
         elif n.kind == "bucketed":
             assert v.marks is not None and c["points"] == len(v.marks), n
             assert c["seconds"] == v.reduction.bucket_seconds
+        elif n.kind == "log-scale":  # the span was counted over every value of the column
+            assert c["values"] == int(v.frame[n.column].notna().sum()), n
+            assert n.column in (v.encodings["x"].column, v.encodings["y"].column)
         elif n.kind == "no-value":
             column = v.frame[n.column]
             assert c["rows"] == int(column.isna().sum()), n
