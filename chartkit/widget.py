@@ -5,8 +5,9 @@ Notebook 7, VS Code, Colab, marimo) — drawing the chart with the same pinned V
 and vega-embed as chartkit's view page (``chartkit/web/widget.js``, built by ``make web``),
 offline: nothing is loaded from the network. The chart is the exported one
 (``View.exported_spec()``): the rows it leaves out are said on it, as the title's subtitle.
-Hovering a mark shows its tooltip; clicking a mark or brushing the x axis (a line or a
-scatter) sends the selection to the kernel, where ``widget.selection`` is the
+Hovering a mark shows its tooltip; clicking a mark or brushing the x axis (when the View's
+``drill`` names it brushable: a line, a scatter, a histogram) sends the selection to the
+kernel, where ``widget.selection`` is the
 ``chartkit.selection.Selection`` it stands for and ``widget.rows()`` the rows behind it,
 offenders marked.
 
@@ -51,6 +52,9 @@ class ChartWidget(anywidget.AnyWidget):
 
     _esm = WIDGET_JS
     spec = traitlets.Dict().tag(sync=True)
+    drill = traitlets.Dict().tag(sync=True)
+    """The View's ``drill`` (``View.to_dict()["drill"]``): the browser offers a click when it
+    names marks and keys, and a brush along x when ``brushable`` names the x field."""
     selected = traitlets.Dict().tag(sync=True)
     """What the browser last sent: ``{"kind": "mark", "datum": {...}}``, ``{"kind":
     "interval", "interval": {field: [low, high]}}``, or ``{}`` (nothing selected)."""
@@ -62,7 +66,11 @@ class ChartWidget(anywidget.AnyWidget):
             raise ChartkitError(f"ChartWidget shows a chartkit View; got {type(view).__name__}")
         if view.kind != "chart" or view.spec is None:
             raise ChartkitError(f"this view has no chart to show in a widget: {view.reason}")
-        super().__init__(spec=view.exported_spec(), **kwargs)  # the caption on the picture
+        from chartkit.selection import drill_payload
+
+        super().__init__(  # the caption on the picture; what can be selected, as every host
+            spec=view.exported_spec(), drill=drill_payload(view) or {}, **kwargs
+        )
         self._view = view
 
     @property

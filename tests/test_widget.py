@@ -112,3 +112,13 @@ def test_a_chart_that_places_every_row_carries_no_caption() -> None:
     assert v.caption == ()
     assert ChartWidget(v).spec == v.spec and v.to_dict()["spec"] == v.spec
     assert v.to_dict()["spec"]["title"] == "n by g"
+
+
+def test_the_widget_offers_what_the_views_drill_names() -> None:
+    """The browser reads ``drill`` to know what can be clicked and brushed, as the MCP Apps
+    page does: the View's own ``to_dict()["drill"]``."""
+    bars = view(ROWS, DECL, mode="off")
+    assert ChartWidget(bars).drill == bars.to_dict()["drill"]
+    assert bars.to_dict()["drill"]["brushable"] == []  # bars of categories: clicked only
+    spread = view([{"v": float(i % 17)} for i in range(50)], {"v": "number"})
+    assert ChartWidget(spread).drill["brushable"] == ["v"]  # a histogram: its bins brushed too

@@ -44,7 +44,7 @@ def _():
     rows = {ROWS}
     bars = mo.ui.anywidget(ChartWidget(view(rows, {{"g": "string", "n": "number"}}, mode="off")))
     bars
-    return bars, mo
+    return ChartWidget, bars, mo, view
 
 
 @app.cell
@@ -55,6 +55,23 @@ def _(bars, mo):
         f"CLICKED {{picked.describe()}} | {{page.total}} | {{page.rows['n'].tolist()}}"
     )
     mo.plain_text(said)
+    return
+
+
+@app.cell
+def _(ChartWidget, mo, view):
+    spread = mo.ui.anywidget(ChartWidget(view([{{"v": float(i % 17)}} for i in range(50)],
+                                              {{"v": "number"}})))
+    spread
+    return (spread,)
+
+
+@app.cell
+def _(mo, spread):
+    ranged = spread.widget.selection
+    mo.plain_text("NO RANGE YET" if ranged is None else (
+        f"BRUSHED {{ranged.kind}} | {{ranged.describe()}} | {{spread.widget.rows().total}}"
+    ))
     return
 '''
 
@@ -159,7 +176,7 @@ def test_in_marimo_the_widget_draws_its_caption_and_a_click_reruns_the_cell_read
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url)
         page.get_by_text("NOTHING YET").wait_for(timeout=90_000)
-        chart = page.locator(".chartkit-widget svg")
+        chart = page.locator(".chartkit-widget svg").first
         chart.wait_for(timeout=60_000)
         chart.locator("g.mark-rect path").first.wait_for(timeout=30_000)
         assert CAPTION in chart.locator("text").all_text_contents()
@@ -167,4 +184,24 @@ def test_in_marimo_the_widget_draws_its_caption_and_a_click_reruns_the_cell_read
         said = page.get_by_text("CLICKED")
         said.wait_for(timeout=60_000)  # marimo re-ran the cell that reads the selection
         assert said.inner_text().split("CLICKED", 1)[1].strip() == CLICKED
+        # a histogram, whose drill names its binned x brushable: a drag reads back as a range
+        page.get_by_text("NO RANGE YET").wait_for(timeout=60_000)
+        hist = page.locator(".chartkit-widget svg").nth(1)
+        hist.locator("g.mark-rect path[aria-label]").first.wait_for(timeout=30_000)
+        area = hist.locator("path.background").first.bounding_box()
+        assert area is not None
+        y = area["y"] + area["height"] / 2
+        page.mouse.move(area["x"] + area["width"] * 0.25, y)
+        page.mouse.down()
+        page.mouse.move(area["x"] + area["width"] * 0.6, y, steps=8)
+        page.mouse.up()
+        brushed = page.get_by_text("BRUSHED")
+        brushed.wait_for(timeout=60_000)
+        kind, described, total = (
+            p.strip() for p in brushed.inner_text().split("BRUSHED", 1)[1].split("|")
+        )
+        assert kind == "interval" and described.startswith("v in [")
+        low, high = (float(x) for x in described[len("v in ["):-1].split(", "))
+        rows = [float(i % 17) for i in range(50)]
+        assert int(total) == sum(low <= r < high for r in rows) > 0  # whole bins, half-open
         assert not [e for e in errors if "chartkit" in e], errors

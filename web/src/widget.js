@@ -45,11 +45,20 @@ function plainDatum(datum, dates) {
   return out;
 }
 
-// A brush along x, when x is a continuous axis of a single chart (not faceted, not binned).
-function withBrush(spec) {
+// A brush along x, when the View's drill (View.to_dict()["drill"]) names the x field brushable
+// and the chart is one view (a brush is a parameter of one view); its type is the drill key's.
+function brushField(spec, drill) {
+  if (!spec.mark || spec.layer || spec.facet || spec.concat || spec.hconcat || spec.vconcat || spec.repeat) return null;
   const x = spec.encoding && spec.encoding.x;
-  if (!spec.mark || !x || x.bin || !["temporal", "quantitative"].includes(x.type)) return spec;
-  if (spec.encoding.x2) return spec;
+  const brushable = Array.isArray(drill.brushable) ? drill.brushable : [];
+  if (!x || typeof x.field !== "string" || !brushable.includes(x.field)) return null;
+  const keys = Array.isArray(drill.keys) ? drill.keys : [];
+  const key = keys.find((k) => k && k.field === x.field);
+  const type = key ? key.type : x.type;
+  return type === "temporal" || type === "quantitative" ? x.field : null;
+}
+
+function withBrush(spec) {
   const params = Array.isArray(spec.params) ? spec.params : [];
   return { ...spec, params: [...params, { name: BRUSH, select: { type: "interval", encodings: ["x"] } }] };
 }
@@ -64,7 +73,12 @@ async function draw(model, el) {
   const raw = model.get("spec");
   if (!raw || typeof raw !== "object") return null;
   const { usermeta: _dropped, ...own } = raw; // a spec cannot change how it is embedded
-  const spec = withBrush(own);
+  const given = model.get("drill");
+  const drill = given && typeof given === "object" ? given : {};
+  const keys = Array.isArray(drill.keys) ? drill.keys : [];
+  const clickable = Number.isInteger(drill.marks) && drill.marks > 0 && keys.length > 0;
+  const brushed = brushField(own, drill);
+  const spec = brushed ? withBrush(own) : own;
   const dates = temporalFields(spec);
   const target = document.createElement("div");
   target.className = "chartkit-widget";
@@ -79,14 +93,16 @@ async function draw(model, el) {
   });
   const view = result.view;
   view.addEventListener("click", (_event, item) => {
+    if (!clickable) return;
     if (!item || !item.datum || (item.mark && String(item.mark.name || "").includes("brush"))) return;
     if (!item.mark || item.mark.marktype === "group") return;
     send(model, { kind: "mark", datum: plainDatum(item.datum, dates) });
   });
-  if (spec.params && spec.params.some((p) => p.name === BRUSH)) {
+  if (brushed) {
     view.addSignalListener(BRUSH, (_name, value) => {
       const interval = {};
       for (const [field, bounds] of Object.entries(value || {})) {
+        if (Array.isArray(bounds) && bounds.length === 2 && Number(bounds[0]) === Number(bounds[1])) return; // a click
         if (Array.isArray(bounds) && bounds.length === 2) {
           interval[field] = bounds.map((b) => plain(b, dates.has(field)));
         }
@@ -115,6 +131,7 @@ export default {
         });
     };
     model.on("change:spec", redraw);
+    model.on("change:drill", redraw);
     redraw();
     return () => {
       if (view) view.finalize();
