@@ -22,6 +22,7 @@ from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key, _text_co
 def same_view(a: View, b: View) -> None:
     assert (a.kind, a.reason, a.mark) == (b.kind, b.reason, b.mark)
     assert a.notes == b.notes and a.left_out == b.left_out and a.refusals == b.refusals
+    assert a.facts == b.facts and a.reduction == b.reduction  # the notes and reduction as values
     assert dict(a.encodings) == dict(b.encodings) and dict(a.options) == dict(b.options)
     assert a.spec == b.spec
 
