@@ -12,7 +12,7 @@ of the counts per offending group (a typed column's null count, which an eager f
 metadata); for a column that offends in more than one way, the first row index of each way (to
 order them, as the in-memory check does); and the first offending value of each broken column
 — ``filter … LIMIT 1`` in the engine's scan order, or by that row index. The ``ColumnViolation``s
-equal the in-memory check's on the same rows (``tests/test_engines.py``).
+equal the in-memory check's on the same rows (``tests/test_backends.py``, every backend).
 
 narwhals is the common door; the native API is used where narwhals has no operation: a row
 index on a lazy frame (narwhals asks for an ``order_by`` column, which a table need not have),
