@@ -2,7 +2,8 @@
 server (``jupyter notebook``) and a marimo app (``marimo run``, the widget through
 ``mo.ui.anywidget``). In each, the chart is drawn by the bundled Vega with its caption on it,
 a hovered bar shows its tooltip, and a clicked bar is read back in Python
-(``widget.selection``, ``widget.rows()``). JupyterLab is ``test_widget_browser.py``."""
+(``widget.selection``, ``widget.rows()``); a plain View in Notebook 7 shows its PNG.
+JupyterLab is ``test_widget_browser.py``."""
 
 from __future__ import annotations
 
@@ -140,6 +141,7 @@ def test_in_notebook_7_the_widget_draws_its_caption_and_hands_a_click_to_the_ker
             'p = b.rows()\nprint("CLICKED", b.selection.describe(), "|", p.total, "|", '
             'p.rows["n"].tolist())'
         ),
+        nbformat.v4.new_code_cell(f'view({ROWS}, {{"g": "string", "n": "number"}}, mode="off")'),
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}  # fmt: skip
@@ -161,6 +163,12 @@ def test_in_notebook_7_the_widget_draws_its_caption_and_hands_a_click_to_the_ker
         out = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea-output")
         out.filter(has_text="CLICKED").first.wait_for(timeout=60_000)
         assert out.first.inner_text().split("CLICKED", 1)[1].strip() == CLICKED
+        # a plain View: Notebook 7 renders no Vega-Lite v6, so it shows the PNG (captioned)
+        run_cell(page, 2)
+        plain = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea-output")
+        image = plain.locator('img[src^="data:image/png"]')
+        image.first.wait_for(timeout=60_000)
+        assert plain.locator(".vega-embed, svg.marks").count() == 0
         assert not [e for e in errors if "chartkit" in e], errors
 
 
