@@ -37,7 +37,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
@@ -62,6 +62,7 @@ __all__ = [
     "Selection",
     "SelectionKind",
     "Zone",
+    "drill",
     "drill_payload",
     "positions_behind",
     "rows_behind",
@@ -424,6 +425,57 @@ def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dty
             "View.drill"
         )
     return _behind(view, selection).positions
+
+
+def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
+    """A view of just the rows behind ``selection``, drawn as ``view`` was: the same tool,
+    declaration and dial (so those rows are checked again, their findings their own) and the
+    same picks — x, y, color, facet, the aggregate, the time unit, the sort and the format —
+    reduced again over those rows: a brushed hour of a day's line is bucketed anew.
+
+    In memory the rows are the tool's own (a list of dicts stays one); rows an engine holds
+    stay in it (``chartkit._drill.selected_frame``), and the new chart is reduced there.
+
+    >>> from chartkit import view
+    >>> v = view([{"day": f"2024-01-{d:02d}", "n": d} for d in range(1, 11)],
+    ...          {"day": "date", "n": "number"})
+    >>> d = drill(v, Selection.from_interval(v, {"day": ["2024-01-03", "2024-01-05"]}))
+    >>> d.mark, d.result.rows[0], d.marks["n"].tolist()
+    ('line', {'day': '2024-01-03', 'n': 3}, [3.0, 4.0, 5.0])
+    """
+    from chartkit.read.engines import EngineReading, read_engine_frame
+    from chartkit.view import view as make_view
+
+    _marks(view)  # a chart: a table or a refused result has no selection to drill into
+    if not isinstance(selection, Selection):
+        raise ChartkitError(f"drill takes a Selection; got {type(selection).__name__}")
+    assert view.frame is not None
+    rows: Any = view.result.rows
+    reading = read_engine_frame(rows)
+    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+        from chartkit._drill import selected_frame  # the rows stay in their engine
+
+        data: Any = selected_frame(view, selection)
+    else:
+        at = positions_behind(view, selection)
+        if isinstance(rows, list) and len(rows) == len(view.frame):
+            data = [rows[int(i)] for i in at]
+        elif isinstance(rows, pd.DataFrame) and len(rows) == len(view.frame):
+            data = rows.iloc[at].reset_index(drop=True)
+        else:
+            data = view.frame.iloc[at].reset_index(drop=True)
+    if isinstance(data, list | pd.DataFrame) and not len(data):
+        raise ChartkitError(f"no row is behind {selection.describe()}: nothing to chart")
+    picks = {k: view.drawn.get(k) for k in ("x", "y", "color", "facet")}
+    if isinstance(picks["y"], tuple):
+        picks["y"] = list(picks["y"])
+    options = view.options
+    sort = options.get("sort")
+    return make_view(
+        replace(view.result, rows=data), tool=view.result.tool, mode=view.check.mode,
+        aggregate=view.drawn.get("aggregate"), time_unit=options.get("timeUnit"),
+        sort=sort, format=options.get("format"), max_points=max_points, **picks,
+    )  # fmt: skip
 
 
 # -- one evaluation per view and selection --------------------------------------------------

@@ -230,6 +230,14 @@ class View:
 
         return rows_behind(self, selection, page=page, page_size=page_size)
 
+    def drill(self, selection: Selection, *, max_points: int = 5000) -> View:
+        """A view of just the rows behind ``selection``, drawn as this one was (the same
+        declaration, dial and picks) and reduced again over those rows: a brushed range
+        charted anew (``chartkit.selection.drill``)."""
+        from chartkit.selection import drill
+
+        return drill(self, selection, max_points=max_points)
+
     # -- notebooks ----------------------------------------------------------------------
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:

@@ -280,3 +280,63 @@ def test_a_clean_column_is_not_judged_again_and_an_unused_one_only_over_the_rows
     assert judged == [45]
     assert page.offenders == {"g": 0, "m": 0, "note": 15}
     assert page.offending == tuple(("note",) if i % 3 == 0 else () for i in page.index)
+
+
+def test_a_brushed_range_charted_again_is_those_rows_checked_and_reduced_anew() -> None:
+    from chartkit.selection import positions_behind
+
+    t0 = dt.datetime(2024, 1, 1)
+    rows = [  # host, which the line does not draw, holds a stray now and then
+        {"at": (t0 + dt.timedelta(minutes=i)).isoformat(), "ms": i % 9,
+         "host": 5 if i % 50 == 7 else f"h{i}"}
+        for i in range(2000)
+    ]  # fmt: skip
+    decl = {"at": "date", "ms": "number", "host": "string"}
+    v = view(rows, decl, x="at", y="ms", mode="warn", max_points=100)
+    assert v.reduction.bucket_seconds and "color" not in v.encodings  # a bucketed line
+    brush = Selection.from_interval(v, {"at": ["2024-01-01T02:00:00", "2024-01-01T03:00:00"]})
+    at = positions_behind(v, brush).tolist()
+    d = v.drill(brush, max_points=100)
+    # the rows as the tool sent them, the same declaration and dial
+    assert d.result.rows == [rows[i] for i in at]
+    assert d.result.result_columns == v.result.result_columns and d.check.mode == "warn"
+    assert d.result.tool == v.result.tool
+    # reduced again over those rows: finer buckets (or none), the same picks
+    assert (d.reduction.bucket_seconds or 0) < v.reduction.bucket_seconds
+    assert (d.encodings["x"].column, d.encodings["y"].column) == ("at", "ms")
+    assert d.marks is not None
+    if d.encodings["y"].aggregate is None:  # a time each: one point per row, none averaged
+        assert len(d.marks) == len(at)
+    else:
+        assert d.encodings["y"].aggregate == v.encodings["y"].aggregate
+        assert len(d.marks) > 1
+    # checked again: the findings are those rows' own (the strays inside the range)
+    [finding] = d.check.findings
+    assert finding.violation is not None and finding.violation.column == "host"
+    assert finding.violation.affected == sum(rows[i]["host"] == 5 for i in at) > 0
+    assert finding.violation.total == len(at) < len(rows)
+
+
+def test_a_bar_of_an_engine_frame_charted_again_stays_in_the_engine() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    rel = con.sql(
+        "SELECT 'g' || (i % 4)::VARCHAR AS g, (i % 10)::DOUBLE AS m, i % 3 AS k "
+        "FROM range(12000) r(i)"
+    )
+    v = view(rel, {"g": "string", "m": "number", "k": "number"}, x="g", y="m", max_points=100)
+    bar = Selection.of_mark(v, 0)
+    d = v.drill(bar, max_points=100)
+    assert isinstance(d.result.rows, duckdb.DuckDBPyRelation)
+    assert d.marks is not None and len(d.marks) == 1
+    assert d.marks.iloc[0]["g"] == v.marks.iloc[0]["g"]  # type: ignore[union-attr]
+    assert d.marks.iloc[0]["m"] == pytest.approx(v.marks.iloc[0]["m"])  # type: ignore[union-attr]
+
+
+def test_only_a_chart_is_charted_again() -> None:
+    refused = view(SPEC_ROWS, SPEC, mode="enforce")
+    with pytest.raises(ChartkitError, match="refused, so it has no marks"):
+        refused.drill(Selection(()))
+    v = view(SPEC_ROWS, SPEC, mode="off")
+    with pytest.raises(ChartkitError, match="drill takes a Selection; got dict"):
+        v.drill({"kind": "mark"})  # type: ignore[arg-type]
