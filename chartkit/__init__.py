@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 from chartkit import _moved
 from chartkit.bundled import example_names, example_path
-from chartkit.check import ColumnViolation, check_columns
+from chartkit.check.events import IntegrityEvent, Subscription, subscribe
+from chartkit.check.integrity import (
+    CHECK_MODES,
+    CheckMode,
+    CheckOutcome,
+    DispositionLedger,
+    DispositionRow,
+    Finding,
+    check_result,
+)
+from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import (
     COLUMN_TYPES,
     ColumnDeclaration,
@@ -28,16 +38,6 @@ from chartkit.errors import (
     ResultColumnsError,
     SchemaColumnsError,
     ToolResultError,
-)
-from chartkit.events import IntegrityEvent, Subscription, subscribe
-from chartkit.integrity import (
-    CHECK_MODES,
-    CheckMode,
-    CheckOutcome,
-    DispositionLedger,
-    DispositionRow,
-    Finding,
-    check_result,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
 from chartkit.read.csvread import read_csv

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from chartkit._safe import cap_text, visible
-from chartkit.check import ColumnViolation
+from chartkit.check.integrity import Finding
+from chartkit.check.judge import ColumnViolation
 from chartkit.encode import Encoding, describe_offenders
-from chartkit.integrity import Finding
 from chartkit.plan.spec import Note
 
 __all__ = [

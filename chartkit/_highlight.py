@@ -43,7 +43,7 @@ def offending_cells(
         return {}
     import pandas as pd
 
-    from chartkit.check import offending_mask
+    from chartkit.check.judge import offending_mask
     from chartkit.columns import normalize_result_columns
 
     declared = normalize_result_columns(declaration)
@@ -84,7 +84,7 @@ def frame_offending_cells(
         return {}
     import pandas as pd
 
-    from chartkit.check import offending_mask
+    from chartkit.check.judge import offending_mask
     from chartkit.columns import normalize_result_columns
 
     declared = normalize_result_columns(declaration)

@@ -27,6 +27,8 @@ MOVED: dict[str, str] = {
     "chartkit.engines": "chartkit.read.engines",
     "chartkit.tables": "chartkit.read.tables",
     "chartkit.speedups": "chartkit.read.speedups",
+    "chartkit.integrity": "chartkit.check.integrity",
+    "chartkit.events": "chartkit.check.events",
 }
 """Old import path → the module's path now."""
 

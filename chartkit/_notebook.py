@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chartkit.integrity import CheckOutcome, Finding
+    from chartkit.check.integrity import CheckOutcome, Finding
     from chartkit.view import View
 
 __all__ = [

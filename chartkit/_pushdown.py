@@ -53,7 +53,7 @@ from chartkit.backends._native import positional as _frame
 from chartkit.backends._native import quote as _quote
 from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.backends.query import QueryBackend
-from chartkit.check import ColumnViolation, check_columns
+from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
 from chartkit.errors import ChartkitError
@@ -62,9 +62,9 @@ from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
 
 if TYPE_CHECKING:
+    from chartkit.check.integrity import CheckOutcome
     from chartkit.decide import Plan
     from chartkit.encode import ColumnProfile
-    from chartkit.integrity import CheckOutcome
     from chartkit.result import ToolResult
     from chartkit.view import View
 
@@ -484,7 +484,7 @@ def _reduce(
     The shape (x, measures, color, facet, aggregate, bucket) follows decide.py's rules for the
     same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
-    from chartkit._frame_check import value_type
+    from chartkit.check._frame_check import value_type
     from chartkit.decide import ChartOptions
     from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
@@ -690,7 +690,7 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     question counts, in one pass, every column that can be a category, and the span and
     values of every date and number (what a line's bucket needs), so later questions cost
     nothing."""
-    from chartkit._frame_check import value_type
+    from chartkit.check._frame_check import value_type
 
     backend = _backend(reading)
     wanted = list(dict.fromkeys(names))

@@ -20,7 +20,7 @@ from typing import Any, Final
 import pandas as pd
 
 from chartkit._safe import cap_text, visible
-from chartkit.check import offending_mask
+from chartkit.check.judge import offending_mask
 from chartkit.columns import ColumnDeclaration
 from chartkit.messages import render_sample
 

@@ -35,14 +35,14 @@ from typing import Any, TextIO
 
 from chartkit._literal import json_literal, terminal_literal, visible_controls
 from chartkit._safe import NAME_MAX_CHARS, cap_text
-from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.integrity import (
+from chartkit.check.integrity import (
     CHECK_MODES,
     CheckMode,
     CheckOutcome,
     DispositionLedger,
     check_result,
 )
+from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text, looks_like_json_schema, result_columns_from
 from chartkit.result import ToolResult, read_results

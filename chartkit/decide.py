@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from chartkit._safe import name_list
-from chartkit.check import offending_mask
+from chartkit.check.judge import offending_mask
 from chartkit.encode import (
     AxisRefusal,
     Channel,

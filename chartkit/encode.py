@@ -20,7 +20,7 @@ from altair.utils.core import infer_vegalite_type_for_pandas
 
 from chartkit._isodate import parse_iso
 from chartkit._safe import sample_text
-from chartkit.check import ABSENCE_TYPE_NAMES, ColumnViolation
+from chartkit.check.judge import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample

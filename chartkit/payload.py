@@ -15,11 +15,11 @@ import json
 import sys
 from typing import Any, get_args, get_type_hints
 
-from chartkit.check import OFFENDERS_LISTED, VIOLATION_KINDS
+from chartkit.check.integrity import CHECK_MODES, CheckOutcome, DispositionRow
+from chartkit.check.judge import OFFENDERS_LISTED, VIOLATION_KINDS
 from chartkit.columns import COLUMN_TYPES
 from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
-from chartkit.integrity import CHECK_MODES, CheckOutcome, DispositionRow
 from chartkit.plan.rules import RULES
 from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
 

@@ -784,7 +784,7 @@ class _Cells:
     def offends(self, name: str, decl: ColumnDeclaration) -> np.ndarray[Any, np.dtype[np.bool_]]:
         key = (name, decl)
         if key not in self._offends:
-            from chartkit.check import offending_mask
+            from chartkit.check.judge import offending_mask
 
             if name in self.clean and name in self.frame.columns:
                 self._offends[key] = np.zeros(len(self.frame), dtype=bool)

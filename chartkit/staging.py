@@ -60,10 +60,10 @@ import numpy as np
 import pandas as pd
 
 from chartkit._isodate import parse_iso
-from chartkit.check import ColumnViolation
+from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
+from chartkit.check.judge import ColumnViolation
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError, MissingExtraError, ToolResultError
-from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.read.rowset import RowsetReading, read_rowset
 from chartkit.result import ToolResult

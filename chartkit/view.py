@@ -29,11 +29,11 @@ from chartkit.charts import (
     spec_to_png,
     spec_to_svg,
 )
-from chartkit.check import ColumnViolation, check_columns
+from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
+from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.decide import ChartOptions, Plan, plan_view
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
-from chartkit.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.messages import render_sample
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note, Reduction

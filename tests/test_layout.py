@@ -53,13 +53,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # one verdict table, the in-memory and in-engine judges, the dial, findings, events
     (
         "check",
-        (
-            "chartkit.check",
-            "chartkit.integrity",
-            "chartkit.events",
-            "chartkit._verdicts",
-            "chartkit._frame_check",
-        ),
+        ("chartkit.check",),
     ),
     # profiles → rules → a typed chart spec
     (
@@ -127,8 +121,8 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("chartkit._drill", "chartkit.view"): "rows_behind pages through View.marks (type only)",
     ("chartkit._pushdown", "chartkit.view"): "the engine path builds its View (_view_of_plan)",
     ("chartkit.selection", "chartkit.view"): "a Selection is made from a View's marks",
-    ("chartkit.messages", "chartkit.check"): "the sentences format a ColumnViolation",
-    ("chartkit.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
+    ("chartkit.messages", "chartkit.check.judge"): "the sentences format a ColumnViolation",
+    ("chartkit.check.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
     ("chartkit.read.tables", "chartkit.staging"): "read_parquet lives beside stage()",
     ("chartkit.cli", "chartkit"): "speedups_enabled, __version__ from the package",
     ("chartkit.explorer._logic", "chartkit"): "the explorer imports the package's re-exports",
@@ -138,9 +132,9 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
 """(importer, imported) → why it still climbs."""
 
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
-    ("chartkit._drill", "chartkit._frame_check"): "the drill reuses the engine check's cells",
-    ("chartkit._drill", "chartkit._verdicts"): "the drill marks offending cells by verdict",
-    ("chartkit._pushdown", "chartkit._frame_check"): "the engine path reuses its count query",
+    ("chartkit._drill", "chartkit.check._frame_check"): "the drill reuses the engine check's cells",
+    ("chartkit._drill", "chartkit.check._verdicts"): "the drill marks offending cells by verdict",
+    ("chartkit._pushdown", "chartkit.check._frame_check"): "the engine path reuses its count query",
     ("chartkit._pushdown", "chartkit.decide._BUCKETS_S"): "time buckets copied from decide",
     ("chartkit._pushdown", "chartkit.decide._bin_edges"): "bins copied from decide",
     ("chartkit._pushdown", "chartkit.decide._duration"): "durations copied from decide",
@@ -150,12 +144,12 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("chartkit.backends.memory", "chartkit.decide._reduce"): "numpy fast paths in decide",
     ("chartkit.backends.memory", "chartkit.decide._reduce_by_one_key"): "numpy fast paths",
     ("chartkit.backends.memory", "chartkit.encode._distinct"): "distinct values as encode counts",
-    ("chartkit.backends.query", "chartkit._frame_check"): "offenders by the engine check",
-    ("chartkit.check", "chartkit.read._columnar"): "the check reads the reading's column lists",
-    ("chartkit._verdicts", "chartkit.read._columnar"): "the verdicts read the census value types",
+    ("chartkit.backends.query", "chartkit.check._frame_check"): "offenders by the engine check",
+    ("chartkit.check.judge", "chartkit.read._columnar"): "the judge reads the column lists",
+    ("chartkit.check._verdicts", "chartkit.read._columnar"): "the census value types",
     ("chartkit.decide", "chartkit.read._columnar"): "the planner reads the reading's column lists",
     ("chartkit.encode", "chartkit.read._columnar"): "profiles read the reading's column lists",
-    ("chartkit.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
+    ("chartkit.check.integrity", "chartkit._notebook"): "CheckOutcome's notebook display",
     ("chartkit.view", "chartkit._caption"): "exports captioned by the drawing stage",
     ("chartkit.view", "chartkit._pushdown"): "view() sends an engine frame down the engine path",
     ("chartkit.view", "chartkit._table_export"): "a table view's exports",
@@ -164,7 +158,7 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
 
 ALLOWED_CYCLES: dict[frozenset[str], str] = {
     frozenset({"chartkit.read.engines", "chartkit.read.rowset"}): "read_rowset hands frames on",
-    frozenset({"chartkit._frame_check", "chartkit.check"}): "check_columns calls check_frame",
+    frozenset({"chartkit.check._frame_check", "chartkit.check.judge"}): "check_columns calls it",
     frozenset({"chartkit._pushdown", "chartkit.view"}): "view() and engine_view call each other",
     frozenset({"chartkit._drill", "chartkit.selection"}): "rows_behind evaluates on engines",
 }

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 from test_dataframes import assert_same
 
-import chartkit._frame_check as frame_check
+import chartkit.check._frame_check as frame_check
 from chartkit import check_columns
 from chartkit.backends import backend_for
 

@@ -23,7 +23,7 @@ from test_properties import _COMMON, CHECKS, scalars
 
 import chartkit.read._columnar as columnar
 from chartkit import check_columns
-from chartkit.check import (
+from chartkit.check.judge import (
     _BAD,
     _LOOK,
     _NOTHING,

@@ -14,7 +14,7 @@ import chartkit
 from chartkit._moved import MOVED
 from chartkit.errors import MissingExtraError
 
-STAGE_PACKAGES = ("chartkit.read",)
+STAGE_PACKAGES = ("chartkit.read", "chartkit.check")
 """The stages' folders (docs/architecture.md): their modules are held to the same rules."""
 MODULES = sorted(
     [f"chartkit.{m.name}" for m in pkgutil.iter_modules(chartkit.__path__) if m.name != "__main__"]
@@ -27,9 +27,9 @@ MODULES = sorted(
 FOUNDATION = [
     "chartkit.columns",
     "chartkit.read.rowset",
-    "chartkit.check",
+    "chartkit.check.judge",
     "chartkit.messages",
-    "chartkit.integrity",
+    "chartkit.check.integrity",
     "chartkit.result",
     "chartkit.errors",
 ]

@@ -30,7 +30,8 @@ from test_properties import _COMMON, CHECKS
 import chartkit.read._columnar as columnar
 from chartkit import check_columns
 from chartkit._safe import sample_text
-from chartkit._verdicts import (
+from chartkit.check import OffendingValue, most_frequent, offending_mask
+from chartkit.check._verdicts import (
     ABSENCE_TYPE_NAMES,
     VALUE_TYPES,
     VERDICTS,
@@ -40,7 +41,6 @@ from chartkit._verdicts import (
     value_type,
     verdict,
 )
-from chartkit.check import OffendingValue, most_frequent, offending_mask
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
 from chartkit.read._columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
 

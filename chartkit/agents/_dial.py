@@ -16,10 +16,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chartkit.check.events import IntegrityEvent, subscribe
+from chartkit.check.integrity import (
+    CHECK_MODES,
+    CheckMode,
+    CheckOutcome,
+    DispositionLedger,
+    check_result,
+)
 from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.events import IntegrityEvent, subscribe
-from chartkit.integrity import CHECK_MODES, CheckMode, CheckOutcome, DispositionLedger, check_result
 from chartkit.result import ToolResult
 
 __all__ = ["RUNS_KEPT", "Judgement", "ToolDial", "trace_attributes"]

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from chartkit.agents._dial import Judgement, ToolDial
+from chartkit.check.integrity import CheckMode, DispositionLedger
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.integrity import CheckMode, DispositionLedger
 
 try:
     from langchain_core.callbacks import adispatch_custom_event, dispatch_custom_event

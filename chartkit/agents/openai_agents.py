@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from chartkit.agents._dial import ToolDial, trace_attributes
+from chartkit.check.integrity import CheckMode, DispositionLedger
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.integrity import CheckMode, DispositionLedger
 
 try:
     from agents import (

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chartkit.agents._dial import Judgement, ToolDial, trace_attributes
+from chartkit.check.events import CONTEXT_ERROR, EventName
+from chartkit.check.integrity import CheckMode, DispositionLedger
 from chartkit.columns import normalize_result_columns
 from chartkit.errors import MissingExtraError
-from chartkit.events import CONTEXT_ERROR, EventName
-from chartkit.integrity import CheckMode, DispositionLedger
 
 try:
     from opentelemetry import trace

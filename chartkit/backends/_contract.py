@@ -35,7 +35,7 @@ from chartkit.errors import ChartkitError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from chartkit.check import ColumnViolation
+    from chartkit.check.judge import ColumnViolation
     from chartkit.columns import ColumnDeclaration
     from chartkit.encode import ColumnProfile
     from chartkit.plan.spec import ChartSpec

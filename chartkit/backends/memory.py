@@ -28,7 +28,7 @@ from chartkit.backends._contract import (
     cut_to_top,
     terms_columns,
 )
-from chartkit.check import ColumnViolation, check_columns, offending_mask
+from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.encode import ColumnProfile, profile_columns, wall_clock
 

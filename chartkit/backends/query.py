@@ -31,7 +31,7 @@ from chartkit.backends._contract import (
     terms_columns,
 )
 from chartkit.backends._native import aliases, collect, named, positional, with_epoch_ms
-from chartkit.check import ColumnViolation, check_columns
+from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.encode import ColumnProfile, vegalite_type
 from chartkit.errors import ChartkitError
@@ -121,7 +121,7 @@ class QueryBackend:
         column of the engine (as ``profile_columns`` orders them): the declared type, or the
         one the engine's type says for a column the declaration leaves out; categories'
         distinct values counted."""
-        from chartkit._frame_check import value_type
+        from chartkit.check._frame_check import value_type
 
         declared = dict(declaration or {})
         broken = {v.column: v for v in violations}
@@ -164,7 +164,7 @@ class QueryBackend:
     ) -> Groups:
         import narwhals as nw
 
-        from chartkit._frame_check import value_type
+        from chartkit.check._frame_check import value_type
 
         g = grouping
         used = list(dict.fromkeys([*g.keys, *g.measures]))
@@ -448,8 +448,8 @@ def _offends(column: str, dtype: Any, decl: Any, col: Any, name: str) -> Any:
     """The check's verdict on each cell, from the column's dtype (``chartkit._verdicts``)."""
     import narwhals as nw
 
-    from chartkit._frame_check import value_type
-    from chartkit._verdicts import OK, string_verdict, verdict
+    from chartkit.check._frame_check import value_type
+    from chartkit.check._verdicts import OK, string_verdict, verdict
 
     missing = _missing_expr(name, dtype)
     type_name = value_type(dtype)

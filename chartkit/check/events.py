@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
-    from chartkit.integrity import CheckOutcome, DispositionRow, Finding
+    from chartkit.check.integrity import CheckOutcome, DispositionRow, Finding
     from chartkit.result import ToolResult
 
 __all__ = [

@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from chartkit.check import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
+from chartkit.check.events import publish
+from chartkit.check.judge import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
 from chartkit.errors import ChartkitError
-from chartkit.events import publish
 from chartkit.messages import (
     COLUMN_TYPE_CEILING,
     finding_message,

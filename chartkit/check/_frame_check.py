@@ -29,8 +29,8 @@ from functools import reduce
 from typing import Any, Final
 
 from chartkit._isodate import engine_pattern
-from chartkit._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, type_name, verdict
-from chartkit.check import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
+from chartkit.check._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, type_name, verdict
+from chartkit.check.judge import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.read.engines import EngineReading, native_frame, query_errors

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._lazy import lazy_module
 from chartkit._safe import SAMPLE_MAX_ITEMS, cap_sample, sample_text
-from chartkit._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
-from chartkit._verdicts import (
+from chartkit.check._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
+from chartkit.check._verdicts import (
     NOTHING,
     OFFENDS,
     OK,
@@ -195,7 +195,7 @@ def check_columns(
         return ()
     declared = normalize_result_columns(result_columns)
     if reading.frame is None and reading.rows is None:  # an engine frame: judged by queries
-        from chartkit._frame_check import check_frame
+        from chartkit.check._frame_check import check_frame
 
         return check_frame(reading, declared)
     out: list[ColumnViolation] = []
