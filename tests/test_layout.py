@@ -132,8 +132,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
 """(importer, imported) → why it still climbs."""
 
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
-    ("chartkit._drill", "chartkit.check._frame_check"): "the drill reuses the engine check's cells",
-    ("chartkit._drill", "chartkit.check._verdicts"): "the drill marks offending cells by verdict",
     ("chartkit._pushdown", "chartkit.check._frame_check"): "the engine path reuses its count query",
     ("chartkit._pushdown", "chartkit.decide._BUCKETS_S"): "time buckets copied from decide",
     ("chartkit._pushdown", "chartkit.decide._bin_edges"): "bins copied from decide",
@@ -144,6 +142,7 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("chartkit.backends.memory", "chartkit.decide._reduce"): "numpy fast paths in decide",
     ("chartkit.backends.memory", "chartkit.decide._reduce_by_one_key"): "numpy fast paths",
     ("chartkit.backends.memory", "chartkit.encode._distinct"): "distinct values as encode counts",
+    ("chartkit.backends.query", "chartkit.check._verdicts"): "a selection's offending cells",
     ("chartkit.backends.query", "chartkit.check._frame_check"): "offenders by the engine check",
     ("chartkit.check.judge", "chartkit.read._columnar"): "the judge reads the column lists",
     ("chartkit.check._verdicts", "chartkit.read._columnar"): "the census value types",
