@@ -181,7 +181,9 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a heatmap on bin edges": ("edges 0", {"x": "a", "y": "b"}),
     "a histogram on bin edges": ("edges 0", {"x": "a"}),
     "a heatmap of 31 bins on bin edges": ("edges 1", {"x": "a", "y": "b"}),
-    "a histogram of many bins on bin edges": ("edges 2", {"x": "a"}),
+    "a histogram of many bins on bin edges": ("edges 1", {"x": "a"}),
+    "a heatmap of 31 bins on other edges": ("edges 2", {"x": "a", "y": "b"}),
+    "a histogram on other edges": ("edges 2", {"x": "a"}),
     "a scatter on a log scale": ("spans", {"x": "dose", "y": "gb"}),
 }  # fmt: skip
 
@@ -295,6 +297,7 @@ NOTES_NOT_YET = frozenset(
         "a Date per week", "an aware time per day", "an aware time per month",
         "a nullable measure beside another", "a scatter refuses a second y",
         "rows counted, automatic", "a heatmap on bin edges", "a heatmap of 31 bins on bin edges",
+        "a heatmap of 31 bins on other edges",
     }
 )  # fmt: skip
 

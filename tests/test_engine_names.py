@@ -54,8 +54,10 @@ CASES: dict[str, dict[str, str]] = {
     },
 }  # fmt: skip
 
-CHARTS = ["automatic line, colored", "bars of two measures", "count bars, top 30", "heatmap",
-          "line per month", "histogram"]  # fmt: skip
+CHARTS = [
+    "automatic line, colored", "line per week, summed", "lines of two measures",
+    "bars of two measures", "count bars, top 30", "histogram", "heatmap", "line per month",
+]  # fmt: skip
 LONG_CHARTS = ["automatic line, colored"]  # 64 KB names are slow to draw: one chart (the
 # backends' answers for them are the contract's, tests/test_backends.py)
 NUL_ENGINES = ("pyarrow",)  # the one engine that holds a NUL in a name (see the doc)
