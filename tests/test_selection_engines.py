@@ -1,7 +1,10 @@
-"""The rows behind each mark, read in the engine that holds them (DuckDB, polars): on generated
-typed frames, over ``max_points`` rows so the chart is reduced in the engine, each mark's rows
-re-aggregate to that mark's value and every row belongs to exactly one mark, or to the rows
-left out (counted apart). Each row carries an ``id`` so the rows read back can be told apart.
+"""The rows behind each mark, evaluated by every backend through the contract: a selection
+compiled to ``Condition`` / ``AnyOf`` terms (``chartkit._drill.where``) and read with
+``count`` / ``tally`` / ``page`` — in memory (pandas), and in DuckDB, polars eager and lazy,
+pyarrow, Ibis and Spark (classic and Connect). On generated typed frames, over ``max_points``
+rows so the chart is reduced in the engine, each mark's rows re-aggregate to that mark's value
+and every row belongs to exactly one mark, or to the rows left out (counted apart). Each row
+carries an ``id`` so the rows read back can be told apart.
 """
 
 from __future__ import annotations
@@ -9,17 +12,30 @@ from __future__ import annotations
 import datetime as dt
 import math
 import os
+from collections.abc import Callable
 from typing import Any
 
 import duckdb
 import numpy as np
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from chartkit import ChartkitError, view
+from chartkit._drill import where
+from chartkit.backends import (
+    MAX_PAGE,
+    AnyOf,
+    Backend,
+    Condition,
+    MemoryBackend,
+    backend_for,
+    negated,
+)
+from chartkit.columns import ColumnDeclaration
 from chartkit.selection import MAX_PAGE_SIZE, Selection
 from chartkit.view import View
 
@@ -29,7 +45,7 @@ SETTINGS = settings(
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.generate],  # a failure is reported as drawn (shrinking a
 )  # fmt: skip                                  # frame of 200 rows takes minutes)
-ENGINES = ["duckdb", "polars"]
+ENGINES = ["duckdb", "polars lazy", "polars", "pyarrow", "ibis"]
 
 SHAPES = [
     ({"g": "string", "m": "number"}, {"x": "g", "y": "m"}),
@@ -79,40 +95,72 @@ def _native(frame: pd.DataFrame, engine: str) -> Any:
     if engine == "duckdb":
         con = duckdb.connect()
         return con.from_df(frame)
-    return pl.from_pandas(frame).lazy()
+    if engine == "polars lazy":
+        return pl.from_pandas(frame).lazy()
+    if engine == "polars":
+        return pl.from_pandas(frame)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if engine == "pyarrow":
+        return table
+    ibis = pytest.importorskip("ibis")
+    return ibis.memtable(table)
 
 
 def _reaggregate(values: list[float], how: str) -> float:
     return {"sum": math.fsum, "mean": lambda v: math.fsum(v) / len(v)}[how](values)
 
 
-def _check(v: View, n: int) -> None:
+Rows = Callable[[Selection], tuple[pd.DataFrame, int]]
+
+
+def _through_view(v: View) -> Rows:
+    """The rows behind a selection as ``View.rows_behind`` reads them, and their count."""
+
+    def rows(s: Selection) -> tuple[pd.DataFrame, int]:
+        page = v.rows_behind(s, page_size=MAX_PAGE_SIZE)
+        for name, count in page.offenders.items():
+            assert count == sum(name in o for o in page.offending), s.describe()
+        return page.rows, page.total
+
+    return rows
+
+
+def _through_backend(backend: Backend) -> Rows:
+    """The rows behind a selection as a backend reads its compiled terms, and their count."""
+
+    def rows(s: Selection) -> tuple[pd.DataFrame, int]:
+        terms = where(s)
+        return backend.page(terms, 0, MAX_PAGE), backend.count(terms)
+
+    return rows
+
+
+def _check(v: View, n: int, rows_of: Rows | None = None) -> None:
     assert v.marks is not None
+    rows_of = rows_of or _through_view(v)
     measure = next(e for e in v.encodings.values() if e.aggregate is not None)
     seen: set[int] = set()
     for i in range(len(v.marks)):
         s = Selection.of_mark(v, i)
-        page = v.rows_behind(s, page_size=MAX_PAGE_SIZE)
+        rows, total = rows_of(s)
         mark = v.marks.iloc[i]
-        ids = set(page.rows["id"])
-        assert len(ids) == page.total == len(page.rows)
+        ids = set(rows["id"])
+        assert len(ids) == total == len(rows)
         assert not ids & seen, f"rows behind two marks: {s.describe()}"
         seen |= ids
         if "rows" in mark.index:
-            assert int(mark["rows"]) == page.total, s.describe()
+            assert int(mark["rows"]) == total, s.describe()
         if measure.aggregate == "count":
-            assert int(mark[measure.field]) == page.total, s.describe()
+            assert int(mark[measure.field]) == total, s.describe()
         else:
-            got = _reaggregate([float(x) for x in page.rows[measure.column]], measure.aggregate)
+            got = _reaggregate([float(x) for x in rows[measure.column]], measure.aggregate)
             want = float(mark[measure.field])
             assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9), (s.describe(), got, want)
-    left = v.rows_behind(Selection.left_out(v), page_size=MAX_PAGE_SIZE)
-    left_ids = set(left.rows["id"])
-    assert left.total == v.left_out == len(left_ids)
+    left, total = rows_of(Selection.left_out(v))
+    left_ids = set(left["id"])
+    assert total == v.left_out == len(left_ids)
     assert not left_ids & seen
     assert seen | left_ids == set(range(n))
-    for name, count in left.offenders.items():
-        assert count == sum(name in o for o in left.offending)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -123,10 +171,102 @@ def test_engine_rows_behind_each_mark_reaggregate_to_it_and_partition_the_rows(
 ) -> None:
     frame, declared, options = chart
     v = view(_native(frame, engine), declared, mode="off", max_points=100, **options)
-    if v.kind != "chart":
-        return
+    if v.kind != "chart" or all(e.aggregate is None for e in v.encodings.values()):
+        return  # a table, or a line of every row (a few per series): no mark to re-aggregate
     assert v.frame is not None and len(v.frame) < len(frame)  # reduced in the engine
     _check(v, len(frame))
+
+
+@SETTINGS
+@given(chart=frames())
+def test_the_memory_backend_reads_each_marks_terms_as_the_view_drew_it(
+    chart: tuple[pd.DataFrame, dict[str, Any], dict[str, Any]],
+) -> None:
+    frame, declared, options = chart
+    v = view(frame, declared, mode="off", max_points=100, **options)
+    if v.kind != "chart" or all(e.aggregate is None for e in v.encodings.values()):
+        return
+    memory = backend_for(frame)
+    assert isinstance(memory, MemoryBackend)
+    _check(v, len(frame), _through_backend(memory))
+    assert v.marks is not None
+    for i in range(len(v.marks)):  # the same rows as the view's own evaluation
+        s = Selection.of_mark(v, i)
+        assert list(memory.page(where(s), 0, MAX_PAGE)["id"]) == list(
+            frame["id"].iloc[np.flatnonzero(s.mask(frame))]
+        ), s.describe()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_engine_reads_the_terms_as_memory_does(engine: str) -> None:
+    """Each term kind on one frame: a negated ``in`` keeps the missing category, ``finite``
+    leaves NaN, infinity and null out, ``valid`` is the check's verdict, a negated ``AnyOf`` is
+    the rows left out, and a zoned time is compared in UTC."""
+    n = 120
+    start = dt.datetime(2024, 3, 30, 22)
+    frame = pd.DataFrame({
+        "id": range(n),
+        "g": [None if i % 11 == 0 else f"c{i % 4}" for i in range(n)],
+        "m": [[np.nan, np.inf, -np.inf, None][i % 4] if i % 5 == 0 else float(i % 9)
+              for i in range(n)],
+        "t": pd.to_datetime([start + dt.timedelta(hours=i) for i in range(n)]).tz_localize(
+            "Europe/Paris", ambiguous="NaT", nonexistent="NaT"),
+    })  # fmt: skip
+    memory = backend_for(frame)
+    engine_backend = backend_for(_native(frame, engine))
+    decl = ColumnDeclaration("number", False)
+    cases: list[list[Any]] = [
+        [Condition("g", "in", ("c0", "c1"), negate=True)],
+        [Condition("g", "null")],
+        [Condition("m", "finite")],
+        [Condition("m", "infinite")],
+        [Condition("m", "finite", negate=True), Condition("g", "eq", "c2")],
+        [Condition("m", "valid", decl, negate=True)],
+        [negated([Condition("m", "finite"), Condition("g", "null", negate=True)])],
+        [AnyOf((Condition("g", "eq", "c3"), Condition("m", "ge", 7.0)), negate=True)],
+        [Condition("m", "ge", 2.0), Condition("m", "lt", 5.0)],
+        [Condition("t", "ge", dt.datetime(2024, 3, 31, 0)),
+         Condition("t", "lt", dt.datetime(2024, 3, 31, 6))],
+        [Condition("t", "null", negate=True), Condition("g", "eq", 3.0)],  # text is no number
+    ]  # fmt: skip
+    for terms in cases:
+        want = sorted(memory.page(terms, 0, MAX_PAGE)["id"])
+        assert sorted(engine_backend.page(terms, 0, MAX_PAGE)["id"]) == want, terms
+        tests = {"no m": [Condition("m", "finite", negate=True)]}
+        assert engine_backend.tally(terms, tests) == memory.tally(terms, tests), terms
+    # the zoned hours [00:00, 06:00) UTC of 31 March are 01:00 to 07:00 in Paris (DST at 02:00)
+    six = memory.page(cases[9], 0, MAX_PAGE)["t"]
+    assert [t.isoformat() for t in six.iloc[[0, -1]]] == [
+        "2024-03-31T01:00:00+01:00", "2024-03-31T07:00:00+02:00"
+    ] and len(six) == 6
+
+
+def test_spark_rows_behind_each_mark_reaggregate_to_it(spark_session: Any) -> None:
+    """Two charts on Spark (classic and Connect; Spark is slow here, so few): bars of a sum
+    per category and a line bucketed by time, each mark's rows its value, the rows partitioned."""
+    from pyspark.sql import types as T
+
+    n = 150
+    frame = pd.DataFrame({
+        "id": range(n),
+        "g": [None if i % 13 == 0 else f"c{i % 3}" for i in range(n)],
+        "m": [np.nan if i % 7 == 0 else float(i % 11) for i in range(n)],
+        "t": pd.to_datetime([dt.datetime(2024, 1, 1) + dt.timedelta(minutes=97 * i)
+                             for i in range(n)]),
+    })  # fmt: skip
+    schema = T.StructType([
+        T.StructField("id", T.LongType()), T.StructField("g", T.StringType()),
+        T.StructField("m", T.DoubleType()), T.StructField("t", T.TimestampNTZType()),
+    ])  # fmt: skip
+    rows = [(int(r.id), r.g, None if pd.isna(r.m) else float(r.m), r.t.to_pydatetime())
+            for r in frame.itertuples()]  # fmt: skip
+    native = spark_session.createDataFrame(rows, schema)
+    declared = {"g": {"type": "string", "nullable": True}, "m": "number", "t": "date"}
+    for options in ({"x": "g", "y": "m", "aggregate": "sum"}, {"x": "t", "y": "m"}):
+        v = view(native, declared, mode="off", max_points=100, **options)
+        assert v.kind == "chart", v.reason
+        assert v.frame is not None and len(v.frame) < n
+        _check(v, n)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

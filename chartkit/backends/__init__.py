@@ -24,11 +24,14 @@ from chartkit.backends._contract import (
     AGGREGATIONS,
     MAX_PAGE,
     MAX_SAMPLE,
+    AnyOf,
     Backend,
     ColumnFacts,
     Condition,
     Grouping,
     Groups,
+    Term,
+    negated,
 )
 from chartkit.backends.memory import MemoryBackend
 from chartkit.backends.query import QueryBackend
@@ -38,6 +41,7 @@ __all__ = [
     "AGGREGATIONS",
     "MAX_PAGE",
     "MAX_SAMPLE",
+    "AnyOf",
     "Backend",
     "ColumnFacts",
     "Condition",
@@ -45,7 +49,9 @@ __all__ = [
     "Groups",
     "MemoryBackend",
     "QueryBackend",
+    "Term",
     "backend_for",
+    "negated",
 ]
 
 
