@@ -33,6 +33,9 @@ import pandas as pd
 from chartkit._safe import name_list
 from chartkit.check.judge import offending_mask
 from chartkit.encode import (
+    ID_LIKE_SHARE,
+    ID_LIKE_WIDE_ROWS,
+    ID_LIKE_WIDE_SHARE,
     AxisRefusal,
     Channel,
     ColumnProfile,
@@ -615,7 +618,8 @@ class _Planner:
                 self._say(
                     "identifier",
                     f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
-                    f"{q.rows:,} values are distinct (over 80%), so it reads as an identifier, "
+                    f"{q.rows:,} values are distinct ({_id_share(q)}), so it reads as an "
+                    "identifier, "
                     "not a category. Pick it as x to chart it anyway.",
                     q.name, distinct=q.distinct, rows=q.rows,
                 )  # fmt: skip
@@ -1548,6 +1552,13 @@ def _label(value: Any) -> Any:
 
 class _NothingToDraw(Exception):
     """No row is left once offending, empty and unplaceable rows are left out."""
+
+
+def _id_share(q: ColumnProfile) -> str:
+    """How distinct an identifier is, in the words of the rule it passes."""
+    if q.distinct > ID_LIKE_SHARE * q.rows:
+        return f"over {ID_LIKE_SHARE:.0%}"
+    return f"over {ID_LIKE_WIDE_SHARE:.0%}, on a column of {ID_LIKE_WIDE_ROWS} rows or more"
 
 
 def _short(value: Any) -> str:

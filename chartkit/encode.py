@@ -57,7 +57,9 @@ VEGALITE_TYPES: Final[Mapping[ColumnType, VegaLiteType]] = {
 """The one table from declared column type to Vega-Lite type."""
 
 ID_LIKE_SHARE = 0.8  # a string column with more distinct values than this share …
-ID_LIKE_MIN_ROWS = 50  # … and more rows than this looks like an identifier
+ID_LIKE_MIN_ROWS = 50  # … and more rows than this looks like an identifier;
+ID_LIKE_WIDE_SHARE = 0.5  # on a column of hundreds of values (ID_LIKE_WIDE_ROWS rows or more),
+ID_LIKE_WIDE_ROWS = 100  # over half of them distinct already reads as names (cities, cars)
 
 _NUMERIC_TEXT = re.compile(r"\s*[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 # The same pattern for pyarrow's RE2 with ASCII digits and spaces only (Python's \d and \s
@@ -167,13 +169,20 @@ class ColumnProfile:
         return self.usable and self.type == "quantitative"
 
     @property
+    def id_like_share(self) -> float | None:
+        """The share of distinct values over which this column reads as an identifier:
+        ``ID_LIKE_WIDE_SHARE`` on ``ID_LIKE_WIDE_ROWS`` rows or more, ``ID_LIKE_SHARE`` over
+        ``ID_LIKE_MIN_ROWS``; None on fewer rows (a short column's values may all differ)."""
+        if self.rows >= ID_LIKE_WIDE_ROWS:
+            return ID_LIKE_WIDE_SHARE
+        return ID_LIKE_SHARE if self.rows > ID_LIKE_MIN_ROWS else None
+
+    @property
     def id_like(self) -> bool:
-        """A string column whose values are nearly all distinct: an identifier, not a category."""
-        return (
-            self.type == "nominal"
-            and self.rows > ID_LIKE_MIN_ROWS
-            and self.distinct > ID_LIKE_SHARE * self.rows
-        )
+        """A string column whose values are mostly distinct: an identifier, not a category
+        (city or car names, 77% distinct over hundreds of rows, are not bars)."""
+        share = self.id_like_share
+        return self.type == "nominal" and share is not None and self.distinct > share * self.rows
 
     def describe_type(self) -> str:
         """``host_group is string`` or ``raised_at is inferred temporal``."""

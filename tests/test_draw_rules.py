@@ -117,3 +117,51 @@ def test_log_axis_reads_the_span_only() -> None:
     assert log_axis(0, 870) is None
     assert log_axis("a", 3) is None
     assert log_axis(float("nan"), 3) is None
+
+
+# --- identifiers: mostly distinct names on a column of hundreds of values -------------------
+
+
+@st.composite
+def _names_and_a_measure(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], float]:
+    """A string column of 100 to 400 rows, 20% to 95% of its values distinct, a category of
+    three values and a measure."""
+    rows = draw(st.integers(100, 400))
+    share = draw(st.sampled_from([0.2, 0.4, 0.55, 0.7, 0.78, 0.95]))
+    distinct = int(rows * share)
+    frame = pd.DataFrame(
+        {
+            "city": [f"city {i % distinct}" for i in range(rows)],
+            "region": [("north", "south", "west")[i % 3] for i in range(rows)],
+            "load": [float((i * 37) % 101) for i in range(rows)],
+        }
+    )
+    return frame, {"city": "string", "region": "string", "load": "number"}, distinct / rows
+
+
+@_SETTINGS
+@given(_names_and_a_measure())
+def test_a_column_over_half_distinct_of_hundreds_of_rows_is_no_category_anywhere(
+    holder: Callable[[pd.DataFrame], Any],
+    result: tuple[pd.DataFrame, dict[str, str], float],
+) -> None:
+    frame, declared, share = result
+    shown = view(holder(frame), declared)
+    offered = [(a.x, a.color, a.facet) for a in shown.alternatives]
+    used = {e.column for e in shown.encodings.values()} | {n for o in offered for n in o}
+    assert ("city" in used) == (share <= 0.5)
+    assert "region" in used
+
+
+def test_city_names_77_percent_distinct_are_an_identifier_and_said_so() -> None:
+    rows = 300
+    frame = pd.DataFrame(
+        {"city": [f"c{i % 231}" for i in range(rows)], "load": [float(i % 17) for i in range(rows)]}
+    )
+    shown = view(frame, {"city": "string", "load": "number"})
+    assert shown.encodings["x"].column == "load"  # a histogram, not 231 bars
+    assert shown.notes[0] == (
+        "city is not put on an axis by default: 231 of its 300 values are distinct (over 50%, "
+        "on a column of 100 rows or more), so it reads as an identifier, not a category. Pick "
+        "it as x to chart it anyway."
+    )
