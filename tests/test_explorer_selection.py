@@ -197,6 +197,27 @@ def test_brushing_a_time_range_shows_the_rows_in_it(explorer: AppTest) -> None:
     assert "No cell of these rows breaks the declaration." in texts(at, "caption")
 
 
+def test_a_brushed_range_is_charted_again_when_asked(explorer: AppTest) -> None:
+    at = ok(explorer.selectbox(key="example").set_value("latency_by_region").run())
+    lo = dt.datetime(2024, 5, 13, tzinfo=dt.UTC)
+    ms = [int(t.timestamp() * 1000) for t in (lo, lo + dt.timedelta(hours=6))]
+    at = select_on_chart(at, {BRUSH: {"timestamp": ms}})
+    assert len(at.get("vega_lite_chart")) == 1  # not until asked
+    [toggle] = [t for t in at.toggle if (t.key or "").startswith("drill:")]
+    assert toggle.label == "Chart these rows"
+    at = ok(toggle.set_value(True).run())
+    _brushed, again = at.get("vega_lite_chart")
+    v = view(example("latency_by_region"))
+    expected = v.drill(Selection.from_interval(v, {"timestamp": ms}))
+    assert expected.marks is not None
+    assert expected.spec is not None and v.marks is not None
+    assert len(expected.marks) < len(v.marks)
+    drawn = json.loads(again.proto.spec)
+    assert drawn["title"] == expected.spec["title"]
+    assert drawn["encoding"] == expected.spec["encoding"]
+    assert seen(ep.md(expected.reason)) in texts(at, "caption")
+
+
 def paste(at: AppTest, result: dict[str, Any]) -> AppTest:
     at.radio(key="source").set_value("Paste JSON")
     at = ok(at.run())

@@ -847,6 +847,8 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         st.caption("No cell of these rows breaks the declaration.")
     if not behind.total:
         return
+    if picked.kind == "interval":
+        _charted_again(rkey, decl, spec_key, chosen, shown, picked)
     columns = ex.editor_columns(result)
     rows = result.rows
     if isinstance(rows, list):
@@ -866,6 +868,31 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         )
     styled: Any = highlighted(frame, marks) if marks else frame
     st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _drilled(
+    rkey: str, decl: str, spec_key: str, chosen: str, _shown: View, _picked: Selection
+) -> View:
+    """The brushed rows charted again (``View.drill``), once per selection."""
+    return _shown.drill(_picked)
+
+
+def _charted_again(
+    rkey: str, decl: str, spec_key: str, chosen: str, shown: View, picked: Selection
+) -> None:
+    """A brushed range as a chart of its own: the same picks, reduced anew over its rows."""
+    if not st.toggle(
+        "Chart these rows",
+        key=f"drill:{rkey}:{chosen}",
+        help="The rows of the brushed range as a chart of their own: the same columns and "
+        "declaration, their time buckets made anew from just these rows.",
+    ):
+        return
+    with st.spinner("Charting these rows…"):
+        again = _drilled(rkey, decl, spec_key, chosen, shown, picked)
+    st.caption(md(again.reason))
+    show(again, check=False, table=False, details=True, key=f"drilled:{rkey}")
 
 
 def _params(spec: dict[str, Any]) -> list[dict[str, Any]]:
