@@ -12,8 +12,8 @@ select.py: run as a script, that name would shadow the standard library's select
 - **DuckDB, a brushed time range**: the line of the mean ``m`` over ``ts`` (bucketed in DuckDB),
   brushed over a tenth of its span (``Selection.from_interval``), against ``WHERE ts >= ? AND
   ts < ?`` (the covered buckets' span) with the same placement tests.
-- **DuckDB, a brushed range charted again**: ``view()`` of the brushed rows alone
-  (``chartkit._drill.selected_frame``: the filtered relation, checked against the same
+- **DuckDB, a brushed range charted again**: ``View.drill`` of the brush — the brushed rows
+  alone (``chartkit._drill.selected_frame``: the filtered relation, checked against the same
   declaration and reduced in DuckDB), against the hand-written GROUP BY of the same buckets
   over the same ``WHERE``. Goal: under 1 s.
 - Beside each DuckDB case, the first page alone (``QueryBackend.page`` of the compiled terms:
@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from chartkit import Selection, view
-from chartkit._drill import selected_frame, where
+from chartkit._drill import where
 from chartkit.backends import QueryBackend, backend_for
 
 
@@ -132,7 +132,7 @@ def duckdb_bench(rows: int, rounds: int) -> None:
     first_page(con, backend, brush, rounds, where_brush, args)
 
     def ours_again() -> int:
-        again = view(selected_frame(line, brush), decl, x="ts", y="m", mode="off")
+        again = line.drill(brush)
         assert again.kind == "chart" and again.marks is not None, again.reason
         step = again.reduction.bucket_seconds
         assert step, "the brushed range is drawn bucketed"
