@@ -46,6 +46,7 @@ import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE
 from chartkit.backends._native import aliases as _aliases
+from chartkit.backends._native import bucket_starts, with_bucket
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import from_epoch_ms as _from_epoch_ms
@@ -68,7 +69,7 @@ if TYPE_CHECKING:
     from chartkit.result import ToolResult
     from chartkit.view import View
 
-__all__ = ["engine_view"]
+__all__ = ["count_facts", "engine_view"]
 
 
 def engine_view(
@@ -91,10 +92,7 @@ def engine_view(
             chart_args=chart_args,
         )  # fmt: skip
     finally:
-        _, typed = _TYPED.pop(id(reading), (None, None))
-        _COUNTED.pop(id(reading), None)
-        if isinstance(typed, EngineReading):
-            _COUNTED.pop(id(typed), None)
+        _TYPED.pop(id(reading), None)
 
 
 def _engine_view(
@@ -670,19 +668,37 @@ def _cannot(over: str, name: str) -> str:
     return f"{over}, but no row of {name} holds a value of its declared type to draw."
 
 
-_COUNTED: dict[int, tuple[EngineReading, QueryBackend]] = {}
-"""The backend of each reading during one ``view()``, by the reading's id (the reading is
-kept, so the id stays its own): the rules, the plan and the alternatives ask it the same
-facts, counted once."""
-
-
 def _backend(reading: EngineReading) -> QueryBackend:
-    """The reading's query backend for this ``view()``: made once, its facts remembered."""
-    known = _COUNTED.get(id(reading))
-    if known is None or known[0] is not reading:
-        known = (reading, QueryBackend(reading))
-        _COUNTED[id(reading)] = known
-    return known[1]
+    """The reading's query backend: its facts are the reading's (``EngineReading.counted``),
+    so each is counted once per ``view()``, whoever asks."""
+    return QueryBackend(reading)
+
+
+def count_facts(
+    reading: RowsetReading, declaration: Mapping[str, ColumnDeclaration] | None, max_points: int
+) -> None:
+    """Before the check of an engine frame the chart reduces in place: the one counting pass
+    of every column the chart may read (rows, values, categories' distinct values, spans),
+    which the check then reads its null and NaN counts from (``chartkit._frame_check``), so
+    the check costs no count query of its own. Nothing for a reading that is not an engine
+    frame over ``max_points`` rows, or whose text cells DuckDB parses first (``_typed``: the
+    typed reading is counted instead)."""
+    if not isinstance(reading, EngineReading) or not declaration:
+        return
+    if not isinstance(max_points, int) or reading.total <= max_points:
+        return  # (a max_points that is no integer is plan_view's to refuse)
+    if reading.csv_text:
+        return
+    if reading.engine == "duckdb" and reading.lazy:
+        native_types = dict(zip(reading.native.columns, map(str, reading.native.types),
+                                strict=True))  # fmt: skip
+        if any(d.type == "date" and native_types.get(n) == "VARCHAR"
+               for n, d in declaration.items()):  # fmt: skip
+            return
+    try:
+        _distinct(reading, [])
+    except ChartkitError:
+        return  # the check counts on its own, and the chart's own query says what failed
 
 
 def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
@@ -694,7 +710,7 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
 
     backend = _backend(reading)
     wanted = list(dict.fromkeys(names))
-    if wanted and not backend.remembered():
+    if not backend.remembered():
         schema = dict(reading.schema)
         kinds = {c: value_type(schema[c]) for c in reading.columns}
         categories = [c for c in reading.columns if kinds[c] in ("string", "boolean")]
@@ -844,16 +860,15 @@ def _lines(
         )  # decide.py's bucket for this span
         if drawn <= max_points:  # decide.py would not bucket these rows: nor does the engine
             seconds = 0
-        step = max(seconds, 1) * 1000
         if seconds == 0:
             bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
         else:
-            bucketed = _with_epoch_ms(frame, alias[x], reading.engine, aware)
-            bucketed = bucketed.with_columns((nw.col("__ms") // step).alias(h["bucket"]))
+            bucketed = with_bucket(frame, alias[x], reading.engine, aware, seconds, h["bucket"])
         period = f"{_duration(seconds)} bucket" if seconds else x
     out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
     if unit is None and seconds:
-        start = pd.to_datetime(out.pop(h["bucket"]) * seconds, unit="s")
+        start = bucket_starts(out.pop(h["bucket"]), seconds)
+        start.index = out.index
         tz = getattr(pd.Timestamp(stats["lo"]), "tz", None)
         # epoch milliseconds count from UTC: an aware axis gets its zone back
         out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)

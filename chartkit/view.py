@@ -364,6 +364,10 @@ def _view(
 ) -> View:
     result = _as_result(data, result_columns, tool)
     reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
+    if reading is not None and reading.frame is None and reading.rows is None:
+        from chartkit._pushdown import count_facts  # an engine frame: one counting pass
+
+        count_facts(reading, result.result_columns, max_points)
     outcome = check_result(result, mode=mode, reading=reading)
     if outcome.refused:
         assert outcome.refusal is not None

@@ -469,14 +469,15 @@ def test_a_csv_over_max_points_is_parsed_and_charted_in_duckdb_as_csvread_reads_
     tmp_path: Path, kind: str
 ) -> None:
     from chartkit import view
-    from chartkit._pushdown import _COUNTED, _TYPED
+    from chartkit._pushdown import _TYPED
 
     path = csv_file(tmp_path)
     picks = CSV_PICKS[kind]
     expected = view(read_csv(path, CSV_DECL), CSV_DECL, max_points=100, **picks)
     v = view(open_table(path), CSV_DECL, max_points=100, tool="capacity", **picks)
     assert v.kind == "chart"
-    assert not _TYPED and not _COUNTED  # what one view() remembered is forgotten after it
+    assert not _TYPED  # what one view() remembered is forgotten after it (its facts are the
+    # reading's, EngineReading.counted, gone with the reading)
     same_view(expected, v)
     assert any("computed in duckdb" in n or "binned in duckdb" in n for n in v.notes)
     # the offenders left out: the same counts and first offenders as pandas' notes say

@@ -21,12 +21,14 @@ from chartkit.read.rowset import narwhals_to_pandas
 __all__ = [
     "ALIAS",
     "aliases",
+    "bucket_starts",
     "collect",
     "fresh",
     "from_epoch_ms",
     "named",
     "positional",
     "quote",
+    "with_bucket",
     "with_epoch_ms",
 ]
 
@@ -116,7 +118,9 @@ def collect(
     columns); an engine's error says which step over which columns failed."""
     import narwhals as nw
 
-    what = f"run the chart's {step} query over column(s) {', '.join(map(repr, columns))}"
+    from chartkit._safe import name_list
+
+    what = f"run the chart's {step} query over column(s) {name_list(columns)}"
     alias = aliases(reading)
     with query_errors(reading, what):
         frame = (
@@ -157,6 +161,33 @@ def with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
         native = frame.to_native()
         return nw.from_native(native.mutate(__ms=native[name].epoch_seconds() * 1000))
     return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))
+
+
+def with_bucket(frame: Any, name: str, engine: str, aware: bool, seconds: int, bucket: str) -> Any:
+    """``frame`` with ``bucket``: the bucket of ``seconds`` from the epoch that ``name`` (an
+    alias) falls in — its start, a UTC wall clock timestamp, in DuckDB (``time_bucket``, the
+    cheapest grouping key there); its index (epoch seconds // ``seconds``) elsewhere.
+    ``bucket_starts`` reads either back as the buckets' starts."""
+    import narwhals as nw
+
+    if engine == "duckdb":
+        q = quote(name)
+        at = f"timezone('UTC', {q})" if aware else f"CAST({q} AS TIMESTAMP)"
+        return nw.from_native(
+            frame.to_native().project(
+                f"*, time_bucket(INTERVAL '{int(seconds)} seconds', {at}, "
+                f"TIMESTAMP '1970-01-01') AS {quote(bucket)}"
+            )
+        )
+    out = with_epoch_ms(frame, name, engine, aware)
+    return out.with_columns((nw.col("__ms") // (int(seconds) * 1000)).alias(bucket))
+
+
+def bucket_starts(values: pd.Series, seconds: int) -> pd.Series:
+    """The buckets ``with_bucket`` made, as their starts (naive UTC wall clock timestamps)."""
+    if pd.api.types.is_datetime64_any_dtype(values.dtype):
+        return values.astype("datetime64[ns]").reset_index(drop=True)
+    return pd.Series(pd.to_datetime(values.astype("int64") * int(seconds), unit="s"))
 
 
 def from_epoch_ms(frame: Any, engine: str, bucket: str) -> Any:

@@ -30,7 +30,14 @@ from chartkit.backends._contract import (
     cut_to_top,
     terms_columns,
 )
-from chartkit.backends._native import aliases, collect, named, positional, with_epoch_ms
+from chartkit.backends._native import (
+    aliases,
+    bucket_starts,
+    collect,
+    named,
+    positional,
+    with_bucket,
+)
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.encode import ColumnProfile, vegalite_type
@@ -54,7 +61,8 @@ class QueryBackend:
         self.rows = reading.total
         self.columns = reading.columns
         self._schema = dict(reading.schema)
-        self._counted: dict[str, ColumnFacts] = {}  # facts asked once per backend
+        # facts asked once per reading: every backend, and the check, of one view() share them
+        self._counted: dict[str, ColumnFacts] = reading.counted
 
     def __repr__(self) -> str:
         return (
@@ -225,8 +233,7 @@ class QueryBackend:
         if step:
             fx = alias[g.keys[0]]
             aware = getattr(self._schema[g.keys[0]], "time_zone", None) is not None
-            frame = with_epoch_ms(frame, fx, self.engine, aware)
-            frame = frame.with_columns((nw.col("__ms") // (step * 1000)).alias("__bucket"))
+            frame = with_bucket(frame, fx, self.engine, aware, step, "__bucket")
             keys[0] = "__bucket"
         aggs: list[Any] = []
         if g.counted:
@@ -250,7 +257,7 @@ class QueryBackend:
             | {len(keys) + i: raw[alias[m]] for i, m in enumerate(g.values)},
         )
         if step:
-            out[0] = pd.to_datetime(out[0].astype("int64") * step, unit="s")
+            out[0] = bucket_starts(out[0], step)
         for i, k in enumerate(g.keys):
             if k in g.dates and getattr(out[i].dtype, "tz", None) is not None:
                 out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock

@@ -381,6 +381,8 @@ def _judge(
 
     # 1. the counts (for an eager frame mostly null counts, which it keeps as metadata)
     natively = _native_counts(reading, frames.native, plans)
+    if natively is None:
+        natively = _counted_before(reading, plans)
     try:
         n = counts_of(natively if natively is not None else _run(reading, frames.plain, sums,
                                                                  "count", names))  # fmt: skip
@@ -451,6 +453,23 @@ def _native_counts(reading: EngineReading, native: Any, plans: list[_Column]) ->
         return _count_natively(reading.engine, native, wanted)
     except Exception:  # a dtype its own calls refuse (a decimal's NaN, …): the query decides
         return None
+
+
+def _counted_before(reading: EngineReading, plans: list[_Column]) -> list[int] | None:
+    """The count query's answer from the facts the chart's counting pass already holds
+    (``EngineReading.counted``, filled by ``chartkit._pushdown.count_facts`` before the check
+    of a frame the chart reduces in place), when every count is a typed column's nothing (its
+    nulls and NaNs: the rows less the values it holds). None when a count is not there."""
+    counted = reading.counted
+    if not counted or any(g not in p.counted for p in plans for g in range(len(p.groups))):
+        return None
+    out: list[int] = []
+    for p in plans:
+        facts = counted.get(p.name)
+        if facts is None or not p.nothing:
+            return None
+        out += [facts.rows - facts.values, *([0] * (len(p.nothing) - 1))]  # summed as one
+    return out
 
 
 def _count_natively(engine: str, native: Any, wanted: list[tuple[str, str]]) -> list[int] | None:

@@ -69,6 +69,14 @@ class EngineReading(RowsetReading):
     def columns(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.schema)
 
+    @cached_property
+    def counted(self) -> dict[str, Any]:
+        """The facts counted of this reading's columns so far (``ColumnFacts`` by name): the
+        query backend fills it, and the check and the chart of one ``view()`` read it, so
+        the rows, values, distinct values and span of a column are counted once, in one pass
+        (a reading is one look at a frame; ``dataclasses.replace`` starts a new one empty)."""
+        return {}
+
     def to_frame(self, *, keep_values: bool = True) -> Any:
         """Refused: an engine frame is never pulled into pandas (``view()`` charts it in place)."""
         raise ChartkitError(
@@ -134,13 +142,16 @@ def read_engine_frame(value: object) -> EngineReading | None:
             total = len(frame)
     except Exception as exc:  # the engine's own error, whatever its class
         raise ChartkitError(
-            f"{engine} could not read the frame's schema and row count (the door query): {exc}"
+            f"{engine} could not read the frame's schema and row count (the door query): "
+            f"{str(exc)[:400]}"
         ) from exc
     names = [name for name, _ in schema]
     if len(set(names)) != len(names):
+        from chartkit._safe import name_list
+
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ChartkitError(
-            f"the {engine} frame has more than one column named {', '.join(map(repr, twice))}; "
+            f"the {engine} frame has more than one column named {name_list(twice)}; "
             "give each column its own name so each can be judged and charted"
         )
     return EngineReading(
@@ -178,7 +189,12 @@ def query_errors(reading: EngineReading, what: str) -> Iterator[None]:
     except ModuleNotFoundError as exc:
         raise missing_extra(reading.engine, exc) from exc
     except Exception as exc:  # the engine's own error, whatever its class
-        raise ChartkitError(f"{reading.engine} could not {what}: {str(exc)[:400]}") from exc
+        from chartkit._safe import cap_names
+
+        said = cap_names(what, reading.columns)  # a 64 KB column name is quoted cut
+        raise ChartkitError(
+            f"{reading.engine} could not {said}: {cap_names(str(exc)[:400], reading.columns)}"
+        ) from exc
 
 
 def _duckdb() -> Any:

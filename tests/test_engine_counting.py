@@ -1,0 +1,126 @@
+"""One counting pass per ``view()`` of an engine frame: the check reads its null and NaN counts
+from the chart's facts (``chartkit._pushdown.count_facts``), and answers exactly what the
+check alone answers; an engine's error quotes column names capped."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import chartkit._frame_check as frame_check
+from chartkit import check_columns, view
+from chartkit.engines import query_errors, read_engine_frame
+from chartkit.errors import ChartkitError
+
+DECLARED = {
+    "at": "date",
+    "gb": "number",
+    "lun": {"type": "number", "nullable": True},
+    "host": "string",
+    "ok": "boolean",
+}
+
+
+def table(seed: int) -> pa.Table:
+    """Over 100 rows (the max_points below) of typed columns, with nulls and NaNs at random."""
+    rng = random.Random(seed)
+    n = rng.randint(101, 400)
+
+    def maybe(value: Any, p: float) -> Any:
+        return None if rng.random() < p else value
+
+    p = rng.choice([0.0, 0.05, 0.3])
+    start = dt.datetime(2024, 1, 1)
+    return pa.table(
+        {
+            "at": pa.array(
+                [maybe(start + dt.timedelta(minutes=7 * i), p) for i in range(n)],
+                pa.timestamp("us"),
+            ),
+            "gb": pa.array(
+                [maybe(rng.choice([1.5, 2.0, float("nan"), -3.0]), p) for _ in range(n)],
+                pa.float64(),
+            ),
+            "lun": pa.array([maybe(rng.randint(0, 9), p) for _ in range(n)], pa.int64()),
+            "host": pa.array([maybe(rng.choice(["a", "b", "c"]), p) for _ in range(n)]),
+            "ok": pa.array([maybe(rng.random() < 0.5, p) for _ in range(n)]),
+        }
+    )
+
+
+def engines(data: pa.Table) -> list[Any]:
+    return [duckdb.connect().from_arrow(data), pl.from_arrow(data).lazy()]
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("mode", ["warn", "off"])
+def test_the_check_inside_view_counts_nothing_of_its_own_and_says_what_it_says_alone(
+    seed: int, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps: list[str] = []
+    real = frame_check._run
+
+    def spy(reading: Any, query: Any, exprs: Any, step: str, names: str) -> Any:
+        steps.append(step)
+        return real(reading, query, exprs, step, names)
+
+    for frame in engines(table(seed)):
+        steps.clear()
+        monkeypatch.setattr(frame_check, "_run", spy)
+        got = view(frame, DECLARED, mode=mode, max_points=100)  # type: ignore[arg-type]
+        assert "count" not in steps  # the chart's counting pass counted the nulls and NaNs
+        # the same view as when the check runs its own count query
+        monkeypatch.setattr(frame_check, "_counted_before", lambda reading, plans: None)
+        own = view(frame, DECLARED, mode=mode, max_points=100)  # type: ignore[arg-type]
+        monkeypatch.undo()
+        assert "count" in steps
+        alone = check_columns(frame, DECLARED)
+        if mode == "warn":
+            assert [v.to_dict() for v in got.check.violations] == [v.to_dict() for v in alone]
+        assert (got.kind, got.reason, got.notes, got.left_out) == (
+            own.kind, own.reason, own.notes, own.left_out,
+        )  # fmt: skip
+        assert [v.to_dict() for v in got.check.violations] == [
+            v.to_dict() for v in own.check.violations
+        ]
+        assert list(got.spec["datasets"].values()) == list(own.spec["datasets"].values())
+
+
+def test_only_a_declared_frame_over_max_points_is_counted_before_its_check() -> None:
+    from chartkit._pushdown import count_facts
+
+    reading = read_engine_frame(duckdb.connect().from_arrow(table(1)))
+    assert reading is not None
+    count_facts(reading, {}, 100)
+    assert reading.counted == {}  # nothing declared: nothing to count for the check
+    count_facts(reading, {"gb": _decl("gb")}, 10_000)
+    assert reading.counted == {}  # small enough to leave the engine whole
+    count_facts(reading, {"gb": _decl("gb")}, 100)
+    facts = reading.counted["gb"]
+    nothing = sum(1 for v in table(1).column("gb").to_pylist() if v is None or v != v)
+    assert (facts.rows, facts.rows - facts.values) == (reading.total, nothing)
+
+
+def _decl(name: str) -> Any:
+    from chartkit.columns import normalize_result_columns
+
+    return normalize_result_columns({name: DECLARED[name]})[name]
+
+
+def test_an_engine_error_quotes_a_long_column_name_cut() -> None:
+    name = "x" * 65_536
+    reading = read_engine_frame(pl.DataFrame({name: [1.0, 2.0]}).lazy())
+    assert reading is not None
+    with pytest.raises(ChartkitError) as caught:
+        with query_errors(reading, f"run the chart's facts query over column(s) {name!r}"):
+            raise RuntimeError(f"no such column {name}")
+    said = str(caught.value)
+    assert len(said) < 1_000
+    assert said.startswith("polars could not run the chart's facts query over column(s) 'xxx")
+    assert "… (65,536 characters)'" in said
