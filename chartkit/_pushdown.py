@@ -28,10 +28,10 @@ and date cells, and a DuckDB text column declared date, are parsed there by
 leaves it out, with the same note), then aggregated as above.
 
 Not computed in the engine: a column whose engine type is not its declared type elsewhere (a
-text column declared date in polars, Spark or Ibis, say), a date column holding an ISO form
-DuckDB does not read exactly as ``fromisoformat`` (an offset, a week date, …), and a picked
-column that is not declared (its type is inferred from values). An eager frame falls back to
-pandas there (it is in memory already); a lazy one is a table saying what to do.
+text column declared date in polars, Spark or Ibis, say), a date column holding a date string
+DuckDB does not cast exactly as the check reads it (a zone, a fraction past microseconds), and
+a picked column that is not declared (its type is inferred from values). An eager frame falls
+back to pandas there (it is in memory already); a lazy one is a table saying what to do.
 """
 
 from __future__ import annotations
@@ -306,9 +306,9 @@ def _typed(
     a number cell the ``NUMBER`` regex accepts (and a float holds) is cast to DOUBLE, exact
     once the regex matched; a boolean cell by its spellings; a date cell that both the ISO
     pattern and ``PLAIN_DATE`` accept is cast to TIMESTAMP. Any other cell is missing from the
-    chart (the check filed it; the note says how many). A date column holding a cell the ISO
-    pattern accepts in another form (an offset, a week date, …) is not cast: the reason says
-    so, and the chart is a table.
+    chart (the check filed it; the note says how many). A date column holding a date string
+    ``PLAIN_DATE`` leaves out (a zone, ``Z`` or ``±HH:MM``, or a fraction past microseconds) is
+    not cast: the reason says so, and the chart is a table.
     """
     if reading.engine != "duckdb" or not reading.lazy:
         return reading
@@ -328,8 +328,11 @@ def _typed(
     exprs: list[str] = []
     dates: list[str] = []
     changed = False
+    at = {name: f"#{i + 1}" for i, name in enumerate(reading.columns)}  # by position
     for name in reading.columns:
-        q = '"' + name.replace('"', '""') + '"'
+        # the cell read by position; the column's name only ever its own output alias, quoted
+        # by the one quoting function (tests/test_engine_names.py)
+        q, out = at[name], (_quote(name) if "\x00" not in name else "")
         decl = declaration.get(name)
         kind = decl.type if decl is not None else None
         text = native_types.get(name) == "VARCHAR"
@@ -338,7 +341,7 @@ def _typed(
             exprs.append(
                 f"CASE WHEN regexp_matches({q}, {lit(engine_pattern())}) AND "
                 f"regexp_full_match({q}, {lit(PLAIN_DATE)}) THEN CAST({q} AS TIMESTAMP) END "
-                f"AS {q}"
+                f"AS {out}"
             )
         elif reading.csv_text and kind == "number":
             # the regex alone says the text is a decimal literal; the cast then reads it exactly
@@ -346,21 +349,34 @@ def _typed(
             # leaves it text
             exprs.append(
                 f"CASE WHEN regexp_full_match({q}, {lit(NUMBER.pattern)}) THEN (CASE WHEN "
-                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END AS {q}"
+                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END AS {out}"
             )
         elif reading.csv_text and kind == "boolean":
             yes = ", ".join(map(lit, sorted(BOOLEAN_TRUE)))
             no = ", ".join(map(lit, sorted(BOOLEAN_FALSE)))
             exprs.append(
-                f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END AS {q}"
+                f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END AS {out}"
             )
         else:
-            exprs.append(q)
+            exprs.append(f"{q} AS {out}")
             continue
         changed = True
     if not changed:
         _TYPED[id(reading)] = (reading, reading)
         return reading
+    held = next((n for n in reading.columns if "\x00" in n), None)
+    if held is not None:  # no DuckDB SQL identifier holds a NUL: the parsed one is unnamed
+        from chartkit._safe import name_list
+
+        reason = (
+            f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
+            f"{max_points:,}, so chartkit parses its text cells in {reading.engine}; the column "
+            f"{name_list([held])} holds a NUL character, which DuckDB SQL cannot name as "
+            "the parsed column's name. Rename it, or filter the frame to at most max_points "
+            "rows first."
+        )
+        _TYPED[id(reading)] = (reading, reason)
+        return reason
     import narwhals as nw
 
     try:
@@ -368,7 +384,7 @@ def _typed(
             counts = ", ".join(
                 f"count_if(regexp_matches({q}, {lit(engine_pattern())}) AND NOT "
                 f"regexp_full_match({q}, {lit(PLAIN_DATE)}))"
-                for q in ('"' + n.replace('"', '""') + '"' for n in dates)
+                for q in (at[n] for n in dates)
             )
             (other,) = reading.native.aggregate(counts).fetchall()
             odd = [(n, int(c)) for n, c in zip(dates, other, strict=True) if c]
@@ -378,10 +394,11 @@ def _typed(
                     f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
                     f"{max_points:,}, so chartkit aggregates it in {reading.engine}; {name} is "
                     "declared date and "
-                    f"{count:,} of its values are ISO dates in a form DuckDB does not read "
-                    "exactly as Python does (an offset, a week or ordinal date, a basic form; "
-                    "DuckDB reads only YYYY-MM-DD with an optional time). Filter the frame to "
-                    f"at most max_points rows first, or cast {name} to TIMESTAMP in DuckDB."
+                    f"{count:,} of its values are date strings with a zone (Z or ±HH:MM) or "
+                    "more than six fractional digits, which DuckDB does not cast to TIMESTAMP "
+                    "exactly as the check reads them (here DuckDB reads only YYYY-MM-DD with an "
+                    "optional time to the microsecond). Filter the frame to at most max_points "
+                    f"rows first, or cast {name} to TIMESTAMP in DuckDB."
                 )
                 _TYPED[id(reading)] = (reading, reason)
                 return reason

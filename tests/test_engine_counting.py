@@ -124,3 +124,47 @@ def test_an_engine_error_quotes_a_long_column_name_cut() -> None:
     assert len(said) < 1_000
     assert said.startswith("polars could not run the chart's facts query over column(s) 'xxx")
     assert "… (65,536 characters)'" in said
+
+
+def _text_dates(names: tuple[str, str]) -> Any:
+    """A DuckDB relation of 300 rows whose first column holds dates as text (parsed in DuckDB
+    by the declaration), its columns named ``names``."""
+    text = [f"2024-01-01T{(i // 60) % 24:02d}:{i % 60:02d}:00" for i in range(300)]
+    data = pa.table({"t": text, "v": [float(i % 7) for i in range(300)]})
+    rel = duckdb.connect().from_arrow(data)
+    return rel.project(f"#1 AS {_sql(names[0])}, #2 AS {_sql(names[1])}")
+
+
+def _sql(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+@pytest.mark.parametrize("names", [("t,'x\"", "v.w"), ("*", "select"), ("#1", "__ms")])
+def test_text_dates_parsed_in_duckdb_read_each_column_by_position_whatever_its_name(
+    names: tuple[str, str],
+) -> None:
+    decl = {names[0]: "date", names[1]: "number"}
+    got = view(_text_dates(names), decl, max_points=100)
+    plain = view(_text_dates(("t", "v")), {"t": "date", "v": "number"}, max_points=100)
+    assert (got.kind, got.mark) == ("chart", "line")
+    (rows,) = got.spec["datasets"].values()
+    (want,) = plain.spec["datasets"].values()
+    fx, fy = got.encodings["x"].field, got.encodings["y"].field
+    px, py = plain.encodings["x"].field, plain.encodings["y"].field
+    assert [(r[fx], r[fy], r["rows"]) for r in rows] == [(r[px], r[py], r["rows"]) for r in want]
+    assert got.encodings["x"].column == names[0] and got.encodings["y"].column == names[1]
+
+
+def test_a_nul_in_the_name_of_a_frame_whose_text_duckdb_parses_leaves_a_table_saying_so() -> None:
+    import pandas as pd
+
+    con = duckdb.connect()
+    rel = con.from_df(pd.DataFrame({"a\x00b": ["2024-01-01"] * 300, "v": [1.0] * 300}))
+    got = view(rel, {"a\x00b": "date", "v": "number"}, max_points=100)
+    assert got.kind == "table"
+    assert got.reason == (
+        "The duckdb frame has 300 rows, over max_points=100, so chartkit parses its text cells "
+        "in duckdb; the column 'a\\x00b' holds a NUL character, which DuckDB SQL cannot name as "
+        "the parsed column's name. Rename it, or filter the frame to at most max_points rows "
+        "first."
+    )

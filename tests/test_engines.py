@@ -523,10 +523,11 @@ def test_an_iso_date_duckdb_would_not_read_exactly_leaves_the_chart_a_table_sayi
     assert v.kind == "table"
     assert v.reason == (
         "The duckdb frame has 1,200 rows, over max_points=100, so chartkit aggregates it in "
-        "duckdb; at is declared date and 1 of its values are ISO dates in a form DuckDB does "
-        "not read exactly as Python does (an offset, a week or ordinal date, a basic form; "
-        "DuckDB reads only YYYY-MM-DD with an optional time). Filter the frame to at most "
-        "max_points rows first, or cast at to TIMESTAMP in DuckDB."
+        "duckdb; at is declared date and 1 of its values are date strings with a zone (Z or "
+        "±HH:MM) or more than six fractional digits, which DuckDB does not cast to TIMESTAMP "
+        "exactly as the check reads them (here DuckDB reads only YYYY-MM-DD with an optional "
+        "time to the microsecond). Filter the frame to at most max_points rows first, or cast "
+        "at to TIMESTAMP in DuckDB."
     )
     # a column that is not picked and not drawn does not stop the chart
     v = view(open_table(path), {"gb": "number", "host": "string"}, max_points=100, x="host")
