@@ -13,7 +13,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-import chartkit._frame_check as frame_check
+import chartkit.check._frame_check as frame_check
 from chartkit import check_columns, view
 from chartkit.engines import query_errors, read_engine_frame
 from chartkit.errors import ChartkitError
