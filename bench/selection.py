@@ -20,8 +20,14 @@ select.py: run as a script, that name would shadow the standard library's select
   the filter and the LIMIT in one query, no count) and the full ``rows_behind`` (that page,
   then one counting pass for the total and the offenders per column).
 - **In memory, a clicked bar**: ``--memory-rows`` rows as a pandas frame; ``rows_behind`` of one
-  bar against ``frame[(frame.g == v) & frame.m.notna()]`` (its first page and its length).
-  Goal: under 100 ms at 1M rows.
+  bar on a fresh View (nothing kept), of another bar of the same View, and that bar's next page,
+  against ``frame[(frame.g == v) & frame.m.notna()]`` (its first page and its length) and a
+  floor (one comparison over ``g``). Goal: under 100 ms at 1M rows.
+- **In memory, a brushed hour**: the same number of rows as a list of dicts with ISO times (the
+  explorer's case), drawn as a line; an hour brushed on a fresh View, against the pandas filter
+  on ``pd.DataFrame(rows)`` with its times parsed, and a floor over times already parsed. Then
+  that hour charted again (``View.drill``) against the filter, 30 s buckets and a mean by hand.
+  Goals: under 100 ms; under 1 s.
 
 Both sides must find the same number of rows, or the script exits with an error. Times are the
 median wall clock of ``--rounds`` rounds, interleaved; run ``uptime`` beside it to read the load.
