@@ -29,6 +29,7 @@ MOVED: dict[str, str] = {
     "chartkit.speedups": "chartkit.read.speedups",
     "chartkit.integrity": "chartkit.check.integrity",
     "chartkit.events": "chartkit.check.events",
+    "chartkit.charts": "chartkit.draw.charts",
 }
 """Old import path → the module's path now."""
 

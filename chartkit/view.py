@@ -18,10 +18,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from chartkit._caption import caption_lines, captioned
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
-from chartkit._table_export import Table, table_html, table_of, table_png, table_svg
-from chartkit.charts import (
+from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
+from chartkit.check.judge import ColumnViolation, check_columns
+from chartkit.decide import ChartOptions, Plan, plan_view
+from chartkit.draw._caption import caption_lines, captioned
+from chartkit.draw._table_export import Table, table_html, table_of, table_png, table_svg
+from chartkit.draw.charts import (
     build_chart,
     chart_spec,
     drawn_mark,
@@ -29,9 +32,6 @@ from chartkit.charts import (
     spec_to_png,
     spec_to_svg,
 )
-from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
-from chartkit.check.judge import ColumnViolation, check_columns
-from chartkit.decide import ChartOptions, Plan, plan_view
 from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
