@@ -295,3 +295,26 @@ def test_an_engine_text_column_judged_value_by_value_says_so() -> None:
         pytest.skip(f"no chart of text dates: {v.reason}")
     with pytest.raises(ChartkitError, match="judged value by value"):
         v.rows_behind(Selection.of_mark(v, 0))
+
+
+def test_a_condition_says_what_it_takes() -> None:
+    with pytest.raises(ChartkitError, match="op 'eq' compares with a value, got None; the "
+                       "missing category is op 'null'"):  # fmt: skip
+        Condition("g", "eq", None)
+    with pytest.raises(ChartkitError, match="op 'valid' takes the column's ColumnDeclaration, "
+                       "got 'number'"):  # fmt: skip
+        Condition("m", "valid", "number")
+    with pytest.raises(ChartkitError, match="an AnyOf holds Condition and AnyOf terms, got str"):
+        AnyOf(("g",))  # type: ignore[arg-type]
+    with pytest.raises(ChartkitError, match="names no column of this result"):
+        backend_for(pd.DataFrame({"g": ["a"]})).count([AnyOf((Condition("nope", "null"),))])
+
+
+def test_no_term_selects_every_row_and_an_empty_any_of_none() -> None:
+    frame = pd.DataFrame({"id": range(5), "g": ["a", None, "b", "a", None]})
+    for engine in ["pandas", *ENGINES]:
+        b = backend_for(frame if engine == "pandas" else _native(frame, engine))
+        assert b.count([]) == 5 and b.count([AnyOf(())]) == 0, engine
+        assert b.count([AnyOf((), negate=True)]) == 5, engine
+        assert b.tally([Condition("g", "eq", "a", negate=True)],
+                       {"missing": [Condition("g", "null")]}) == {"rows": 3, "missing": 2}

@@ -336,9 +336,15 @@ class _Terms:
     """
 
     def __init__(self, backend: QueryBackend) -> None:
+        import narwhals as nw
+
         self.alias = aliases(backend.reading)
         self.schema = backend._schema
         self.engine = backend.engine
+        # a constant as a column's own expression: a filter takes no bare literal
+        first = nw.col(next(iter(self.alias.values())))
+        self.true = first.is_null() | ~first.is_null()
+        self.false = first.is_null() & ~first.is_null()
 
     def loose(self, where: list[Term]) -> Any:
         return self._join([self._term(t, False, exact=False) for t in where], both=True)
@@ -346,13 +352,10 @@ class _Terms:
     def exact(self, where: list[Term]) -> Any:
         return self._join([self._term(t, False, exact=True) for t in where], both=True)
 
-    @staticmethod
-    def _join(exprs: list[Any], *, both: bool) -> Any:
+    def _join(self, exprs: list[Any], *, both: bool) -> Any:
         """``and`` (``both``) or ``or`` of ``exprs``; of none, true or false."""
-        import narwhals as nw
-
         if not exprs:
-            return nw.lit(both)
+            return self.true if both else self.false
         out = exprs[0]
         for e in exprs[1:]:
             out = out & e if both else out | e
@@ -381,9 +384,9 @@ class _Terms:
             return ~_offends(c.column, dtype, c.value, col, name)
         if c.op in ("finite", "infinite"):
             if not numeric:
-                return nw.lit(False)
+                return self.false
             if not dtype.is_float():
-                return ~col.is_null() if c.op == "finite" else nw.lit(False)
+                return ~col.is_null() if c.op == "finite" else self.false
             finite = col.is_finite()
             if c.op == "finite":
                 return finite
@@ -391,10 +394,10 @@ class _Terms:
         values = list(c.value) if c.op == "in" else [c.value]
         x = self._comparable(col, dtype, values)
         if x is None:  # values of another kind than the column's: no row meets them
-            return nw.lit(False)
+            return self.false
         x, values = x
         if c.op == "in":
-            hit = x.is_in(values) if values else nw.lit(False)
+            hit = x.is_in(values) if values else self.false
         else:
             v = values[0]
             hit = {"eq": lambda: x == v, "ge": lambda: x >= v, "gt": lambda: x > v,
