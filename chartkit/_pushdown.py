@@ -198,11 +198,13 @@ def _engine_plan(
     if reduced.mean:
         # the engine computed decide.py's default mean: decide.py names it as its own
         args["options"] = replace(opts, aggregate="mean")
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **args)
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points,
+                     split_labels=False, **args)  # fmt: skip
     # which chart was drawn, among the candidates of the answer's columns; the plan of the
     # user's own options says (a forced mean is not a pick of the user's)
     plain = plan if args is chart_args or plan.kind != "chart" else plan_view(
-        frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
+        frame, profiles, x=x, y=y, color=color, max_points=max_points, split_labels=False,
+        **chart_args,
     )  # fmt: skip
     offered = {repr(a.picks()) for a in plain.alternatives}
     drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
@@ -830,7 +832,7 @@ def _lines(
     picks for the span and ``max_points``) for each series, computed in the engine."""
     import narwhals as nw
 
-    from chartkit.decide import _BUCKETS_S, _duration
+    from chartkit.decide import _duration
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
@@ -867,14 +869,9 @@ def _lines(
             combos = frame.select(*(alias[c] for c in series)).unique().select(nw.len().alias("n"))
             n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
         lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
-        seconds = next(
-            (
-                s
-                for s in _BUCKETS_S
-                if (hi - lo).total_seconds() / s + 1 <= max(1, max_points // n_series)
-            ),
-            _BUCKETS_S[-1],
-        )  # decide.py's bucket for this span
+        positions = choose.line_positions(max_points=max_points, series=n_series,
+                                          faceted=bool(facets))  # fmt: skip
+        seconds = choose.bucket_seconds((hi - lo).total_seconds(), positions)  # decide.py's
         if drawn <= max_points:  # decide.py would not bucket these rows: nor does the engine
             seconds = 0
         if seconds == 0:

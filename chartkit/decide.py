@@ -9,9 +9,12 @@ The table is docs/rules.md, generated from ``RULES`` (never copied). What this m
 a rule, as it draws it: a string color past 10 values becomes one small chart per value (past
 20, a note says the line is not split by it); bars are horizontal past ``HORIZONTAL_OVER``
 categories, sorted by the measure (``sort=``), cut to the top ``MAX_BAR_CATEGORIES`` with a
-note; a scatter over ``max_points`` rows is a binned heatmap; a lone number with fewer than
-``COUNT_BARS_UNDER`` distinct values is count bars, else a histogram; no number is a table;
-a chart of a single mark is a table.
+note; a line splits by its color only when each value is an entity over the time points
+(``choose.is_entity``; else a point per row colored by it, or the rows counted per bucket,
+stacked), and is bucketed when it has more time points than the chart's width in pixels
+(``choose.line_positions``); a scatter over ``max_points`` rows is a binned heatmap; a lone
+number with fewer than ``COUNT_BARS_UNDER`` distinct values is count bars, else a histogram;
+no number is a table; a chart of a single mark is a table.
 
 Every aggregation, bucketing and binning is done here, in pandas, before a spec exists, so a
 chart never embeds more than ``max_points`` rows; an aggregated mark keeps the count of rows
@@ -56,7 +59,7 @@ from chartkit.options import (
     ChartOptions,
 )
 from chartkit.plan import choose
-from chartkit.plan.facts import zone_counts
+from chartkit.plan.facts import coverage, zone_counts
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
 from chartkit.read._columnar import text_encoding
@@ -87,25 +90,7 @@ VALUE: Final = "value"  # … and the field holding their values
 ROWS: Final = "rows"  # the count of rows behind an aggregated mark
 _RESERVED = {"count", MEASURE, VALUE, ROWS}
 
-_BUCKETS_S = (
-    1,
-    5,
-    15,
-    30,
-    60,
-    300,
-    900,
-    1800,
-    3600,
-    3 * 3600,
-    6 * 3600,
-    12 * 3600,
-    86400,
-    7 * 86400,
-    30 * 86400,
-    91 * 86400,
-    365 * 86400,
-)
+_BUCKETS_S = choose.BUCKETS_SECONDS  # the engine path reads them here
 
 _UNIT_SECONDS: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
 _PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
@@ -165,10 +150,14 @@ def plan_view(
     options: ChartOptions | None = None,
     choose: int | None = None,
     max_points: int = 5000,
+    split_labels: bool = True,
 ) -> Plan:
     """Decide chart or table, the chart kind and its encodings, from the columns' profiles.
 
     ``choose=N`` draws the Nth of the alternatives the same call would offer.
+    ``split_labels=False`` splits a line by its color whatever the values' coverage of the
+    time points (the engine path plans its answer so: its rows are buckets of rows over
+    ``max_points``, where a line is split as the engine split it).
     """
     if not isinstance(max_points, int) or isinstance(max_points, bool) or max_points < 100:
         raise ChartkitError(f"max_points must be an integer of at least 100, got {max_points!r}")
@@ -185,6 +174,7 @@ def plan_view(
     cands = candidates(profiles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data
     planner = _Planner(frame, profiles, max_points, opts, cands, probe=choose is not None)
+    planner.split_labels = split_labels
     plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
@@ -197,7 +187,9 @@ def plan_view(
     alt = plan.alternatives[choose]
     picks = alt.picks()
     opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
-    return _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared).plan(
+    chosen = _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared)
+    chosen.split_labels = split_labels
+    return chosen.plan(
         picks.get("x"), _measure_names(picks.get("y"), profiles), picks.get("color"),
         picks.get("facet"),
     )  # fmt: skip
@@ -256,6 +248,7 @@ class _Planner:
         # a column a probe prepared for an axis (every row kept), for the chosen chart's plan
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
+        self.split_labels = True  # whether a line asks if its color is an entity
         self._reset()
 
     def _reset(self) -> None:
@@ -910,24 +903,62 @@ class _Planner:
         series += [MEASURE] if multi else []
         series += [self.fields[fp.name]] if fp is not None else []
         keys = [fx, *series]
-        if self.probe and self._line_varies(data, fx, series):
+        if self.probe and self._line_varies(data, fx, series, faceted=fp is not None):
             self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
                           "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
             return self._proven("line")
         period = unit or xp.name
         aggregate: str | None = None
+        drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
         if unit is not None:
             data = data.assign(**{fx: _floor(data[fx], unit)})
-        bucketed = unit is None and len(data) > self.max_points
+        faceted = fp is not None
+        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+        over_width = unit is None and len(data) > width and data[fx].nunique() > width
+        line_bucketed = unit is None and (len(data) > self.max_points or over_width)
+        # a line splits by a category only when each value is an entity: found at most of the
+        # line's time points, as drawn (each bucket, when the line is bucketed). Over
+        # max_points a line is split as the engine path splits it (it counts no coverage yet)
+        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
+        asks = self.split_labels and len(data) <= self.max_points
+        if cp is not None and not multi and asks:
+            times = data[fx]
+            if line_bucketed:
+                series_n = _distinct_rows(data, series)[0]
+                at = _bucket_seconds(times, choose.line_positions(
+                    max_points=self.max_points, series=series_n, faceted=faceted))  # fmt: skip
+                found = _bucket_codes(times, at, floor=True)
+                times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
+            covered, points = coverage(times, data[self.fields[cp.name]])
+            if not choose.is_entity(covered, points):
+                label = (covered, points)
+        # a label's rows are points while each has a pixel; else the rows counted per bucket
+        counted = label is not None and (not yps or line_bucketed)
+        if counted:
+            fy, what, yps = "count", "rows", []
+            bars = choose.bar_positions(faceted=faceted)
+            bucketed = unit is None and (line_bucketed or data[fx].nunique() > bars)
+        elif label is not None:
+            bucketed = False  # every row a point: no more than max_points, each at a pixel
+        else:
+            bucketed = line_bucketed
         shared, codes = True, _unit_codes(data, fx, unit)  # do rows share a point? their codes
-        if not bucketed and how is None:
+        if label is not None and not counted:
+            shared = False
+        elif not bucketed and how is None and not counted:
             distinct, codes = _distinct_rows(data, keys, codes)
             shared = distinct < len(data)
         if bucketed:
             series_n, known = _distinct_rows(data, series) if series else (1, {})
-            seconds = _bucket_seconds(data[fx], self.max_points // max(1, series_n))
+            if counted:
+                target = choose.bar_positions(faceted=faceted)
+            else:
+                target = choose.line_positions(
+                    max_points=self.max_points, series=series_n, faceted=faceted
+                )
+            seconds = _bucket_seconds(data[fx], target)
             rows = len(data)
-            aggregate = how or "mean"
+            aggregate = "count" if counted else how or "mean"
             # each date's bucket counted by integer arithmetic, the dates themselves not floored
             buckets = _bucket_codes(data[fx], seconds, floor=True)
             given = dict(known) if buckets is None else {**known, fx: buckets}
@@ -941,12 +972,28 @@ class _Planner:
             period = f"{_duration(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
             self.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
+            if counted:
+                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+            elif rows > self.max_points:
+                why = f"over max_points={self.max_points:,} rows"
+            else:
+                why = f"more time points than the chart's {width} pixels"
+            if counted and cp is not None:
+                drawn_as = (
+                    f"counted in {data[fx].nunique():,} bars: the rows per {period}, stacked by "
+                    f"{cp.name}"
+                )
+            else:
+                drawn_as = (
+                    f"drawn as {len(data):,} points: the {aggregate} of {what} per {period}{split}"
+                )
             self._say(
-                "bucketed",
-                f"{rows:,} rows are drawn as {len(data):,} points: the {aggregate} of {what} per "
-                f"{period}{split} (over max_points={self.max_points:,} rows).",
-                xp.name, rows=rows, points=len(data), seconds=seconds,
+                "bucketed", f"{rows:,} rows are {drawn_as} ({why}).", xp.name,
+                rows=rows, points=len(data), seconds=seconds,
             )  # fmt: skip
+        elif counted:
+            aggregate = "count"
+            data = _reduce(data, keys, fy, aggregate, codes)
         elif shared:
             aggregate = how or "mean"
             if how is None:
@@ -980,17 +1027,21 @@ class _Planner:
             enc["color"] = self._series_enc(yps)
         if fp is not None:
             enc["facet"] = self._enc("facet", fp)
-        self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+        self.drawn = {"x": xp.name, "y": _y_pick(drawn_ys), "color": cp.name if cp else None,
                       "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
         what_drawn = "bars for its one date" if one_date else "a line over time"
         if aggregate == "count":
             what_drawn = f"{what_drawn} of the rows counted per {period}"
         elif aggregate is not None:
             what_drawn = f"{what_drawn} of the {aggregate} per {period}"
+        mark = "bar" if one_date else "line"
         if multi:
             said = f"{_join([m.name for m in yps])} are declared number"
             line = "bars" if one_date else "one line"
             reason = f"{self._said(xp, True)} and {said}: {what_drawn}, {line} per measure."
+        elif label is not None and cp is not None:
+            mark = "bar" if counted else "point"
+            reason = self._label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
         else:
             series_text = (
                 f"; {cp.name} ({self._said(cp)}, {cp.distinct} values) colors one line per series"
@@ -1002,8 +1053,34 @@ class _Planner:
         if fp is not None:
             reason = f"{reason[:-1]}; one small chart per {fp.name}."
         data = self._log_check(data, fy, what)
-        return self._chart(
-            "bar" if one_date else "line", reason, enc, data, title=f"{yt} over {xp.name}"
+        return self._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
+
+    def _label_reason(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile,
+        label: tuple[int, int],
+        *,
+        counted: bool,
+        period: str,
+    ) -> str:
+        """Why a category that is not an entity colors points, or stacks counted rows, rather
+        than drawing a line per value."""
+        covered, points = label
+        not_entity = (
+            f"{cp.name} ({self._said(cp)}, {cp.distinct} values) is a label of single rows, not "
+            f"a series: one of its values is found at {covered:,} of the {points:,} points of "
+            f"{xp.name}, so a line per {cp.name} would join points far apart"
+        )
+        if counted:
+            return (
+                f"{self._said(xp, True)}; {not_entity}. The rows are counted per {period}, "
+                f"stacked by {cp.name}."
+            )
+        return (
+            f"{self._said(xp, True)} and {self._said(yps[0], True)}; {not_entity}. Each row is "
+            f"a point, colored by {cp.name}."
         )
 
     def _bars(
@@ -1369,7 +1446,9 @@ class _Planner:
             return False
         return any(_varies(data[head.fields[q.name]]) for q in (cp, fp) if q is not None)
 
-    def _line_varies(self, data: pd.DataFrame, fx: str, series: list[str]) -> bool:
+    def _line_varies(
+        self, data: pd.DataFrame, fx: str, series: list[str], *, faceted: bool
+    ) -> bool:
         """True when the line surely draws more than one point (its rows are not aggregated).
 
         Two series, or a first and a last date in different buckets, are two points. False
@@ -1382,10 +1461,14 @@ class _Planner:
             return False
         x = data[fx]
         ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
+        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
         if self.opts.time_unit is not None:
             ends = _floor(ends, self.opts.time_unit)
-        elif len(data) > self.max_points:  # one series (or none): the bucket _line picks
-            ends = ends.dt.floor(f"{_bucket_seconds(x, self.max_points)}s")
+        elif len(data) > self.max_points or (len(data) > width and x.nunique() > width):
+            # one series (or none): the bucket _line picks
+            positions = choose.line_positions(max_points=self.max_points, series=1,
+                                              faceted=faceted)  # fmt: skip
+            ends = ends.dt.floor(f"{_bucket_seconds(x, positions)}s")
         return bool(ends.iloc[0] != ends.iloc[1])
 
     def _proven(self, mark: str) -> Plan:
@@ -1595,10 +1678,7 @@ def _bucket_seconds(times: pd.Series, target: int) -> int:
             with warnings.catch_warnings():  # (the nanoseconds dropped matter to no bucket)
                 warnings.simplefilter("ignore", UserWarning)
                 span = (last.to_pydatetime() - first.to_pydatetime()).total_seconds()
-    for seconds in _BUCKETS_S:
-        if span / seconds + 1 <= max(1, target):
-            return seconds
-    return _BUCKETS_S[-1]
+    return choose.bucket_seconds(span, target)
 
 
 def _duration(seconds: int) -> str:

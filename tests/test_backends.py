@@ -38,6 +38,7 @@ from chartkit.check import ColumnViolation
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.decide import ChartOptions, plan_view
 from chartkit.encode import profile_columns
+from chartkit.plan import choose
 
 N = 400
 START = dt.datetime(2024, 1, 1)
@@ -157,6 +158,40 @@ def test_every_backend_counts_the_same_facts(backend: Backend, memory: MemoryBac
     finite = df["gb"].drop_nulls().drop_nans()
     assert (gb.lo, gb.hi, gb.values) == (finite.min(), finite.max(), len(finite))
     assert memory.facts(["at"])["at"].lo == df["at"].min() >= START
+
+
+def test_every_backend_counts_the_same_coverage_of_the_times(
+    backend: Backend, memory: MemoryBackend
+) -> None:
+    for by in ("host", "site", "mapped"):
+        assert backend.coverage("at", by) == memory.coverage("at", by)
+    df = polars_frame().to_pandas()
+    held = df[df["at"].notna()]
+    for by in ("host", "site"):  # by hand: a missing host is a value of its own
+        per_value = held.drop_duplicates(["at", by]).groupby(by, dropna=False).size()
+        assert memory.coverage("at", by) == (per_value.min(), held["at"].nunique())
+    with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
+        backend.coverage("at", "nope")
+
+
+@pytest.mark.parametrize("holder", BACKENDS)
+def test_every_backend_tells_an_entity_over_time_from_a_label_of_single_rows(
+    holder: str,
+) -> None:
+    days = [START + dt.timedelta(days=i) for i in range(60)]
+    panel = pl.DataFrame(  # two symbols priced every day, one missing a week: entities
+        {
+            "day": [d for d in days for _ in ("a", "b")],
+            "symbol": [s for _ in days for s in ("a", "b")],
+        }
+    ).filter(~((pl.col("symbol") == "b") & (pl.col("day") < START + dt.timedelta(days=7))))
+    weather = pl.DataFrame(  # one label a day, snow on 3 of them: a label of single rows
+        {"day": days, "weather": ["snow" if i % 20 == 0 else "sun" for i in range(60)]}
+    )
+    entity = backend_for(holders(panel)[holder]()).coverage("day", "symbol")
+    label = backend_for(holders(weather)[holder]()).coverage("day", "weather")
+    assert (entity, label) == ((53, 60), (3, 60))
+    assert choose.is_entity(*entity) and not choose.is_entity(*label)
 
 
 def test_every_backend_profiles_the_columns_alike(backend: Backend, memory: MemoryBackend) -> None:

@@ -91,7 +91,8 @@ def test_pandas_and_duckdb_choose_the_same_columns_over_max_points() -> None:
     frame = pd.DataFrame(
         {
             "ticket": [f"t{i}" for i in range(n)],
-            "at": pd.date_range("2024-01-01", periods=n, freq="min"),
+            # every minute holds a row of each site: an entity, a line each
+            "at": pd.date_range("2024-01-01", periods=n // 3, freq="min").repeat(3),
             "gb": [float(i % 97) for i in range(n)],
             "lun": [i % 13 for i in range(n)],
             "site": ["north", "south", "east"] * (n // 3),

@@ -7,6 +7,7 @@ on the declaration's); two measures and no date open on a scatter before any bar
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chartkit import view
+from chartkit.plan import choose
 
 _SETTINGS = settings(
     max_examples=60, deadline=None, database=None, derandomize=True,
@@ -133,3 +135,151 @@ def test_a_date_column_mixing_zoned_and_naive_times_says_both_counts_and_how_eac
     assert v.encodings["x"].title == "ts (UTC; times without a zone as given)"
     zoned = view([rows[0], rows[2]], {"ts": "date", "v": "number"})
     assert zoned.notes == () and zoned.encodings["x"].title == "ts (UTC)"
+
+
+# --- a line splits by an entity; the time bucket follows the chart's width ---------------------
+
+_LABELS = ("sun", "rain", "fog", "snow", "drizzle")
+
+
+@st.composite
+def days_with_a_label(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """One row a day (some days missing), a measure, and a label drawn row by row."""
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    days = draw(st.integers(20, 1200))
+    labels = _LABELS[: draw(st.integers(3, 5))]
+    start = dt.date(2012, 1, 1)
+    rows = [
+        {
+            "day": (start + dt.timedelta(days=i)).isoformat(),
+            "rain": round(rnd.gammavariate(2.0, 3.0), 2),
+            "weather": rnd.choice(labels),
+        }
+        for i in range(days)
+        if rnd.random() < 0.9
+    ]
+    return rows, {"day": "date", "rain": "number", "weather": "string"}
+
+
+@st.composite
+def entities_over_time(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """A panel: 2 to 5 entities, each with a value at most of 10 to 300 days."""
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1)))
+    days = draw(st.integers(10, 300))
+    symbols = [f"s{k}" for k in range(draw(st.integers(2, 5)))]
+    start = dt.date(2020, 1, 1)
+    rows = [
+        {"day": (start + dt.timedelta(days=i)).isoformat(), "symbol": s, "price": i + k * 10.0}
+        for i in range(days)
+        for k, s in enumerate(symbols)
+        if i == 0 or rnd.random() < 0.8  # each entity at about 80% of the days
+    ]
+    return rows, {"day": "date", "symbol": "string", "price": "number"}
+
+
+def _positions_per_series(v: Any) -> int:
+    """The most time positions one series of the chart draws (its marks, at full precision)."""
+    marks = v.marks
+    x = v.encodings["x"].field
+    split = [e.field for c, e in v.encodings.items() if c in ("color", "facet")]
+    return int(marks.groupby(split)[x].nunique().max() if split else marks[x].nunique())
+
+
+@_SETTINGS
+@given(days_with_a_label())
+def test_a_line_splits_by_a_label_only_where_each_value_is_at_most_of_its_points(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    """Days fitting the chart's width: every row a point colored by the label (a line per label
+    would join days far apart). More days than pixels: the line's points are buckets, and it
+    splits by the label only when each value is found in half of them or more; else the rows
+    are counted per bucket, stacked by the label."""
+    rows, decl = result
+    v = view(rows, decl)
+    days = len({r["day"] for r in rows})
+    assert v.encodings["color"].column == "weather"
+    marks, x = v.marks, v.encodings["x"].field
+    if days <= 560:
+        y = v.encodings["y"]
+        assert (v.mark, y.column, y.aggregate) == ("point", "rain", None)
+        assert len(marks) == len(rows)
+        assert "is a label of single rows, not a series" in v.reason
+        assert v.reason.endswith("Each row is a point, colored by weather.")
+    elif v.mark == "line":
+        assert v.reduction.bucket_seconds is not None and _positions_per_series(v) <= 560
+        per_value = marks.groupby(v.encodings["color"].field)[x].nunique()
+        assert per_value.min() >= choose.ENTITY_COVERAGE * marks[x].nunique()
+    else:
+        assert (v.mark, v.encodings["y"].aggregate) == ("bar", "count")
+        assert int(marks["count"].sum()) == len(rows)
+        assert marks[x].nunique() <= 560 // 10
+        assert v.reason.endswith("stacked by weather.")
+
+
+def test_a_rare_label_over_more_days_than_pixels_stacks_the_days_counted() -> None:
+    start = dt.date(2012, 1, 1)
+    rows = [
+        {"day": (start + dt.timedelta(days=i)).isoformat(), "rain": float(i % 17),
+         "weather": "snow" if i % 50 == 0 else ("rain" if i % 3 else "sun")}
+        for i in range(1400)
+    ]  # fmt: skip
+    v = view(rows, {"day": "date", "rain": "number", "weather": "string"})
+    assert (v.mark, v.encodings["y"].aggregate, v.encodings["color"].column) == (
+        "bar", "count", "weather",
+    )  # fmt: skip
+    assert v.reason == (
+        "day is declared date; weather (declared string, 3 values) is a label of single rows, "
+        "not a series: one of its values is found at 28 of the 201 points of day, so a line per "
+        "weather would join points far apart. The rows are counted per 30-day bucket, stacked "
+        "by weather."
+    )
+    assert v.notes == (
+        "1,400 rows are counted in 47 bars: the rows per 30-day bucket, stacked by weather (at "
+        "most one bar per 10 pixels of the chart's width).",
+    )
+    assert int(v.marks["count"].sum()) == 1400
+
+
+@_SETTINGS
+@given(entities_over_time())
+def test_entities_over_time_are_a_line_each(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    rows, decl = result
+    v = view(rows, decl)
+    assert (v.mark, v.encodings["color"].column) == ("line", "symbol")
+    assert "colors one line per series" in v.reason
+
+
+@st.composite
+def hourly(draw: st.DrawFn) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """One measure an hour, for 100 to 4,000 hours (at most max_points rows)."""
+    hours = draw(st.integers(100, 4000))
+    start = dt.datetime(2010, 1, 1)
+    rows = [
+        {"at": (start + dt.timedelta(hours=h)).isoformat(), "temp": float(h % 24 + h // 500)}
+        for h in range(hours)
+    ]
+    return rows, {"at": "date", "temp": "number"}
+
+
+@settings(_SETTINGS, max_examples=25)
+@given(hourly())
+def test_the_automatic_time_bucket_follows_the_charts_width_not_max_points(
+    result: tuple[list[dict[str, Any]], dict[str, str]],
+) -> None:
+    rows, decl = result
+    v = view(rows, decl)
+    assert v.mark == "line" and _positions_per_series(v) <= 560
+    if len(rows) <= 560:  # a pixel each: every row drawn as it is
+        assert len(v.marks) == len(rows) and v.reduction.bucket_seconds is None
+    else:
+        seconds = v.reduction.bucket_seconds
+        assert seconds is not None and v.encodings["y"].aggregate == "mean"
+        # the finest bucket that fits: the next finer one would draw more points than pixels
+        finer = [s for s in choose.BUCKETS_SECONDS if s < seconds]
+        span = (len(rows) - 1) * 3600
+        assert not finer or span / finer[-1] + 1 > 560
+        assert v.notes[-1].endswith("(more time points than the chart's 560 pixels).")
+    bigger = view(rows, decl, max_points=100_000)  # max_points does not set the bucket
+    assert bigger.reduction == v.reduction and len(bigger.marks) == len(v.marks)

@@ -335,7 +335,9 @@ def test_a_small_csv_in_duckdb_is_charted_as_csvread_reads_it(tmp_path: Path) ->
     from chartkit import view
 
     lines = ["at,gb,host"] + [
-        f"2024-01-0{1 + i % 5}T{i % 24:02d}:00,{'n/a' if i % 7 == 0 else i * 1.5},vdi-{i % 2}"
+        # both hosts at each hour: each a series (a line each), as the in-memory rows draw it
+        f"2024-01-0{1 + i // 2 % 5}T{i // 2 % 24:02d}:00,{'n/a' if i % 7 == 0 else i * 1.5},"
+        f"vdi-{i % 2}"
         for i in range(60)
     ]
     path = tmp_path / "capacity.csv"

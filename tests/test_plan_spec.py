@@ -32,7 +32,9 @@ def series(n: int) -> pd.DataFrame:
 
 
 def test_a_bucketed_line_says_so_in_fields_and_in_its_reduction() -> None:
-    p = plan(series(20_000), {"ts": "date", "ms": "number", "region": "string"}, max_points=1000)
+    every_minute = series(20_000).assign(region=["eu", "us", "ap", "sa"] * 5000)
+    every_minute["ts"] = every_minute["ts"].iloc[::4].repeat(4).to_numpy()  # each region's
+    p = plan(every_minute, {"ts": "date", "ms": "number", "region": "string"}, max_points=1000)
     spec = p.spec
     assert (spec.kind, spec.mark) == ("chart", "line")
     assert [(c.channel, c.column) for c in spec.channels] == [

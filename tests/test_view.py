@@ -299,8 +299,9 @@ def test_picking_a_string_column_alone_asks_for_count_bars() -> None:
 def _series(n: int, regions: int = 1) -> list[dict[str, Any]]:
     start = dt.datetime(2024, 5, 13, tzinfo=dt.UTC)
     return [
-        {"ts": (start + dt.timedelta(minutes=15 * i)).isoformat(), "region": f"r{i % regions}",
-         "p95": 20.0 + i % 7}
+        # every region reports every 15 minutes: each a series over the whole span
+        {"ts": (start + dt.timedelta(minutes=15 * (i // regions))).isoformat(),
+         "region": f"r{i % regions}", "p95": 20.0 + i % 7}
         for i in range(n)
     ]  # fmt: skip
 
@@ -452,7 +453,7 @@ def test_cpu_usage_renders_points_not_an_empty_chart() -> None:
 def test_a_large_time_series_is_bucketed_in_pandas_and_never_raises_max_rows() -> None:
     n = 50_000
     frame = pd.DataFrame({
-        "ts": pd.date_range("2024-01-01", periods=n, freq="min"),
+        "ts": pd.date_range("2024-01-01", periods=n // 5, freq="min").repeat(5),  # 5 series
         "v": np.arange(n, dtype=float),
         "s": np.tile(["a", "b", "c", "d", "e"], n // 5),
     })  # fmt: skip

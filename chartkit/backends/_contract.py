@@ -7,6 +7,9 @@ chartkit asks of rows:
 - ``facts(names, distinct=…)``: what choosing a chart needs to know of a column, counted in
   one pass — its rows, the rows holding a value, its distinct values (of the columns
   ``distinct`` names; all by default), its span (lowest and highest) — as ``ColumnFacts``;
+- ``coverage(time, by)``: whether a category is an entity over time — the distinct times
+  among the rows holding one, and how many of them the value of ``by`` found at the fewest
+  holds (``chartkit.plan.choose.is_entity`` reads the two: a line splits by an entity only);
 - ``profiles(declaration, violations)``: a ``ColumnProfile`` per column (declared type,
   counts, distinct values), in the order ``chartkit.encode.profile_columns`` gives;
 - ``reduce(grouping)``: the rows grouped as a ``Grouping`` (made from a ``ChartSpec``) says —
@@ -289,6 +292,8 @@ class Backend(Protocol):
     def facts(
         self, names: Sequence[str], *, distinct: Sequence[str] | None = None
     ) -> Mapping[str, ColumnFacts]: ...
+
+    def coverage(self, time: str, by: str) -> tuple[int, int]: ...
 
     def profiles(
         self,

@@ -76,6 +76,14 @@ class MemoryBackend:
             out[name] = ColumnFacts(name, self.rows, values, n, lo, hi)
         return out
 
+    def coverage(self, time: str, by: str) -> tuple[int, int]:
+        """``(fewest, times)`` of ``chartkit.plan.facts.coverage``: the distinct times among the
+        rows holding one, and those the value of ``by`` found at the fewest holds."""
+        from chartkit.plan.facts import coverage
+
+        check_names([time, by], self.columns)
+        return coverage(self._series(time), self._series(by))
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -120,6 +120,27 @@ class QueryBackend:
         """The facts this backend has counted so far (asking them again costs no query)."""
         return dict(self._counted)
 
+    def coverage(self, time: str, by: str) -> tuple[int, int]:
+        """``(fewest, times)``, counted in the engine: the distinct ``time`` values among the
+        rows holding one, and how many of them the value of ``by`` (a missing one too) found
+        at the fewest holds — a ``GROUP BY`` of the distinct (time, value) pairs."""
+        import narwhals as nw
+
+        check_names([time, by], self.columns)
+        alias = aliases(self.reading)
+        t, b = alias[time], alias[by]
+        held = positional(self.reading).select(t, b).filter(~nw.col(t).is_null())
+        per_value = held.unique().group_by(b, drop_null_keys=False).agg(nw.len().alias("n"))
+        fewest = collect(
+            self.reading, [time, by], "coverage", per_value.select(nw.col("n").min()),
+            named=False,
+        )  # fmt: skip
+        times = collect(
+            self.reading, [time], "coverage", held.select(nw.col(t).n_unique()), named=False
+        )
+        n = int(times.to_numpy().ravel()[0] or 0)
+        return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -25,6 +25,7 @@ from chartkit.decide import ROWS, Plan
 from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
 from chartkit.options import DEFAULT_FORMAT
+from chartkit.plan.choose import CHART_WIDTH, FACET_WIDTH  # the widths the plan buckets for
 
 __all__ = [
     "CHART_HEIGHT",
@@ -42,7 +43,6 @@ __all__ = [
     "spec_to_svg",
 ]
 
-CHART_WIDTH = 560
 CHART_HEIGHT = 320
 LABEL_LIMIT = 160  # pixels a category label may take before it is cut with an ellipsis
 TITLE_MAX_CHARS: Final = 120
@@ -56,7 +56,6 @@ DESCRIPTION_MAX_CHARS: Final = 1000
 """Characters of the chart's description (the plan's reason) written into the spec."""
 MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when too long)
 CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
-FACET_WIDTH = 220
 FACET_HEIGHT = 140
 FACET_COLUMNS = 3
 PANEL_HEIGHT = 120  # pixels of each measure's panel when measures get an axis each

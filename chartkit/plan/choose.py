@@ -21,21 +21,45 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from chartkit.encode import ColumnProfile
 from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS
 
 __all__ = [
+    "BAR_PIXELS",
+    "BUCKETS_SECONDS",
+    "CHART_WIDTH",
+    "ENTITY_COVERAGE",
+    "FACET_WIDTH",
     "auto_color",
     "automatic_x",
+    "bar_positions",
+    "bucket_seconds",
     "categories",
     "dates",
+    "is_entity",
+    "line_positions",
     "log_axis",
     "measures",
     "too_wide",
     "x_candidates",
 ]
+
+CHART_WIDTH: Final = 560
+"""The width of a chart's plot, in pixels (``chartkit.charts`` draws it so)."""
+FACET_WIDTH: Final = 220
+"""The width of one small chart of a faceted chart, in pixels."""
+BAR_PIXELS: Final = 10
+"""Pixels of the chart's width one bar of counted rows per time bucket takes at least."""
+BUCKETS_SECONDS: Final = (
+    1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
+    86400, 7 * 86400, 30 * 86400, 91 * 86400, 365 * 86400,
+)  # fmt: skip
+"""The automatic time buckets, finest first: a second to a year."""
+ENTITY_COVERAGE: Final = 0.5
+"""A line splits by a category only when each of its values holds a row at this share of the
+line's time points or more: an entity with a series of its own, not a label of single rows."""
 
 
 def measures(profiles: Iterable[ColumnProfile]) -> list[ColumnProfile]:
@@ -121,3 +145,53 @@ def log_axis(lo: Any, hi: Any) -> float | None:
         return None
     orders = math.log10(high / low)
     return round(orders, 1) if orders >= LOG_ORDERS else None
+
+
+def line_positions(*, max_points: int, series: int, faceted: bool) -> int:
+    """How many time positions one line may draw: one per pixel of the chart's width (a small
+    chart's when faceted), and no more than ``max_points`` shared among its ``series``.
+
+    >>> line_positions(max_points=5000, series=1, faceted=False)
+    560
+    >>> line_positions(max_points=5000, series=20, faceted=True), line_positions(
+    ...     max_points=5000, series=40, faceted=False)
+    (220, 125)
+    """
+    width = FACET_WIDTH if faceted else CHART_WIDTH
+    return max(1, min(width, max_points // max(1, series)))
+
+
+def bar_positions(*, faceted: bool) -> int:
+    """How many bars over time a chart draws at most: one per ``BAR_PIXELS`` of its width.
+
+    >>> bar_positions(faceted=False), bar_positions(faceted=True)
+    (56, 22)
+    """
+    return (FACET_WIDTH if faceted else CHART_WIDTH) // BAR_PIXELS
+
+
+def bucket_seconds(span_seconds: float, positions: int) -> int:
+    """The finest automatic bucket (``BUCKETS_SECONDS``) that draws a time span in at most
+    ``positions`` buckets; a year when none does.
+
+    >>> bucket_seconds(365 * 86400, 560), bucket_seconds(365 * 86400, 5000 // 1)
+    (86400, 10800)
+    """
+    for seconds in BUCKETS_SECONDS:
+        if span_seconds / seconds + 1 <= max(1, positions):
+            return seconds
+    return BUCKETS_SECONDS[-1]
+
+
+def is_entity(times_covered: int, times: int) -> bool:
+    """Whether a category splits a line: the value of it found at the fewest time points
+    (``times_covered``, a count a backend makes: ``Backend.coverage``) is there at
+    ``ENTITY_COVERAGE`` of the line's ``times`` or more.
+
+    A stock's symbol has a price every day: a line each. The day's weather is one label a day:
+    a line per weather would join days far apart and say nothing of how each moves.
+
+    >>> is_entity(120, 123), is_entity(23, 1461), is_entity(0, 0)
+    (True, False, True)
+    """
+    return times == 0 or times_covered >= ENTITY_COVERAGE * times

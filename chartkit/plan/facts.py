@@ -4,6 +4,8 @@ Each is a count any backend can make (an engine with one aggregate query); the i
 versions are here, with the signature an engine backend implements.
 
 - ``zone_counts(values)``: how many present date values carry a time zone, and how many do not.
+- ``coverage(times, labels)``: the distinct time points of a line, and how many of them the
+  value of a category found at the fewest holds (``choose.is_entity`` reads the two).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ import datetime as dt
 import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from chartkit.encode import _OFFSET, _RE2_OFFSET  # what a zone is in a date string: encode's
 
-__all__ = ["zone_counts"]
+__all__ = ["coverage", "zone_counts"]
 
 _ZONED = re.compile(_OFFSET)
 
@@ -52,3 +55,28 @@ def _zoned(value: Any) -> bool:
     if isinstance(value, dt.datetime):  # pd.Timestamp too
         return value.tzinfo is not None
     return False
+
+
+def coverage(times: pd.Series, labels: pd.Series) -> tuple[int, int]:
+    """``(fewest, points)``: the distinct time points among the rows holding a time, and the
+    points held by the value of ``labels`` found at the fewest of them (a missing label is a
+    value too, as a line's series). An engine counts the same with one ``GROUP BY label`` of
+    ``COUNT(DISTINCT time)`` and one ``COUNT(DISTINCT time)``.
+
+    >>> days = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03", None]))
+    >>> coverage(days, pd.Series(["sun", "rain", "sun", "snow"]))
+    (1, 3)
+    >>> coverage(days, pd.Series(["a", "a", "a", "b"]))  # b holds no time: not on the line
+    (3, 3)
+    """
+    if len(times) != len(labels):
+        raise ValueError(f"coverage needs one label per time, got {len(times)} and {len(labels)}")
+    time_codes, points = pd.factorize(times)  # a missing time is -1
+    held = time_codes >= 0
+    if not held.any():
+        return 0, 0
+    label_codes, values = pd.factorize(labels, use_na_sentinel=False)
+    width = max(1, len(values))
+    pairs = np.unique(time_codes[held].astype(np.int64) * width + label_codes[held])
+    per_label = np.bincount(pairs % width, minlength=width)
+    return int(per_label[per_label > 0].min()), len(points)
