@@ -914,13 +914,14 @@ class _Planner:
             data = data.assign(**{fx: _floor(data[fx], unit)})
         faceted = fp is not None
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        over_width = unit is None and len(data) > width and data[fx].nunique() > width
-        line_bucketed = unit is None and (len(data) > self.max_points or over_width)
+        over = len(data) > self.max_points  # bucketed anyway: no time points to count
+        over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
+        line_bucketed = unit is None and (over or over_width)
         # a line splits by a category only when each value is an entity: found at most of the
         # line's time points, as drawn (each bucket, when the line is bucketed). Over
         # max_points a line is split as the engine path splits it (it counts no coverage yet)
         label: tuple[int, int] | None = None  # (fewest points of a value, the points)
-        asks = self.split_labels and len(data) <= self.max_points
+        asks = self.split_labels and not over
         if cp is not None and not multi and asks:
             times = data[fx]
             if line_bucketed:

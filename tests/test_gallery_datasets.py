@@ -41,8 +41,7 @@ from bench.datasets.criteria import (  # noqa: E402
 )
 from chartkit import view  # noqa: E402
 
-OPEN: dict[str, str] = {
-}
+OPEN: dict[str, str] = {}
 
 
 def _cases() -> list[Any]:

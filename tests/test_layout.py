@@ -131,7 +131,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
 
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("chartkit._pushdown", "chartkit.check._frame_check"): "the engine path reuses its count query",
-    ("chartkit._pushdown", "chartkit.decide._BUCKETS_S"): "time buckets copied from decide",
     ("chartkit._pushdown", "chartkit.decide._bin_edges"): "bins copied from decide",
     ("chartkit._pushdown", "chartkit.decide._duration"): "durations copied from decide",
     ("chartkit._pushdown", "chartkit.view._view_of_plan"): "the engine path builds its View",
