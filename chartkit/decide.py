@@ -292,12 +292,17 @@ class _Planner:
             self._reset()
             self._note_id_like(skip_if=any(q.type == "temporal" for q in self.profiles.values()))
             ys = (cand.y,) if isinstance(cand.y, str) else cand.y
+            split = cand.facet if cand.facet != color else None
+            auto = cand.color if color is None else color
+            if cand.chart == "scatter" and color is None and facet is None and cand.x:
+                if cand.color is not None and self._shares_positions(cand.x, cand.color):
+                    auto, split = None, cand.color  # one panel per group, not colors over colors
             try:
                 plan = self._draw(
                     cand.x,
                     None if count else ys,
-                    color or cand.color,
-                    facet or (cand.facet if cand.facet != color else None),
+                    auto,
+                    facet or split,
                     auto_x=True,
                     auto_color=False,
                 )
@@ -321,6 +326,15 @@ class _Planner:
         self._reset()
         reason = self._no_measure_reason()
         return self._finish(self._table(reason), picked_x=False, picked_y=False, picked=picked)
+
+    def _shares_positions(self, x: str, group: str) -> bool:
+        """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
+        the counts of distinct x values per group and over all the rows)."""
+        both = self.frame[[x, group]].dropna()
+        if both.empty:
+            return False
+        per_group = both.groupby(group, sort=False)[x].nunique()
+        return choose.shares_positions(per_group.tolist(), int(both[x].nunique()))
 
     def _finish(self, plan: Plan, *, picked_x: bool, picked_y: bool, picked: set[str]) -> Plan:
         """Refuse the unusable columns the chart would have placed; offer the alternatives."""

@@ -165,3 +165,36 @@ def test_city_names_77_percent_distinct_are_an_identifier_and_said_so() -> None:
         "on a column of 100 rows or more), so it reads as an identifier, not a category. Pick "
         "it as x to chart it anyway."
     )
+
+
+# --- a scatter's groups on the same x positions: one panel each ------------------------------
+
+
+@st.composite
+def _groups_of_points(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], bool]:
+    """2 to 6 groups of points; either every group measured at the same x positions (the same
+    design repeated) or each group at x positions of its own."""
+    groups = draw(st.integers(2, 6))
+    positions = draw(st.integers(6, 15))
+    shared = draw(st.booleans())
+    rows = []
+    for g in range(groups):
+        for i in range(positions):
+            x = float(i) if shared else float(g * positions + i)
+            rows.append({"x": x, "y": float((i * 7 + g * 3) % 11) + 0.5, "set": f"set {g}"})
+    return pd.DataFrame(rows), {"x": "number", "y": "number", "set": "string"}, shared
+
+
+@_SETTINGS
+@given(_groups_of_points())
+def test_groups_on_the_same_positions_get_a_panel_each_and_others_a_color(
+    holder: Callable[[pd.DataFrame], Any],
+    result: tuple[pd.DataFrame, dict[str, str], bool],
+) -> None:
+    frame, declared, shared = result
+    shown = view(holder(frame), declared)
+    assert shown.mark == "point"
+    split = "facet" if shared else "color"
+    assert {ch: e.column for ch, e in shown.encodings.items()} == {"x": "x", "y": "y", split: "set"}
+    if shared:  # the colored scatter is still offered
+        assert ("scatter", "set", None) in [(a.chart, a.color, a.facet) for a in shown.alternatives]

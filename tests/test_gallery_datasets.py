@@ -102,6 +102,13 @@ def test_a_scatter_of_anscombe_must_be_split_by_series() -> None:
     assert scatter_for_measures(alone, facts("anscombe")) == (
         "the scatter is not colored or faceted by a category of few values (Series)"
     )
+    colored = replace(chart, columns={"x": "X", "y": "Y", "color": "Series"})
+    assert scatter_for_measures(colored, facts("anscombe")) == (
+        "3 of the 4 groups of Series each hold 80% or more of X's 12 positions: one panel per "
+        "Series, not colors drawn over each other"
+    )
+    iris = Chart.of(default_view("iris", x="sepalLength", y="sepalWidth", color="species"))
+    assert scatter_for_measures(iris, facts("iris")) == ""  # 15, 21, 21 of 35: colors
 
 
 def test_a_line_per_label_that_varies_row_by_row_fails_and_per_entity_holds() -> None:

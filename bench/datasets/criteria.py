@@ -9,7 +9,9 @@ default is acceptable when every property that applies holds.
 The properties follow issue 20 ("The default chart an analyst would sign"):
 
 - two or more measures and no date: a scatter of two measures, split (color or facet) by a
-  category of few values when there is one — not a bar of a mean;
+  category of few values when there is one — not a bar of a mean; one panel per value when
+  the groups sit on the same x positions (half the groups or more each hold 80% of x's
+  distinct values: Anscombe's sets), as colors there are drawn over each other;
 - an aggregated axis is a measure: never the mean of years or of a number of few values;
 - a line splits by a column only when each value is an entity with a series over the time
   span, not a label that varies row by row;
@@ -48,6 +50,8 @@ IDENTIFIER_SHARE = 0.5
 IDENTIFIER_MIN_ROWS = 100
 ORDERS_FOR_LOG = 3
 """Positive values spanning this many powers of ten or more call for a log scale."""
+SHARED_POSITIONS = 0.8
+"""A group holding this share of x's distinct values sits on the same positions as the rest."""
 MAGNITUDE_RATIO = 10.0
 """Measures whose largest values differ by more than this factor need an axis each."""
 SCATTER_MARKS = frozenset({"point", "circle", "square"})
@@ -92,6 +96,20 @@ class Facts:
     def categories(self) -> list[str]:
         """String columns of 2 to ``FEW_VALUES`` values: what can color or facet a chart."""
         return [c for c in self.of_type("string") if 2 <= self.distinct(c) <= FEW_VALUES]
+
+    def shared_positions(self, x: str, category: str) -> tuple[int, int, int] | None:
+        """``(groups holding most x positions, groups, x's distinct values)`` when half the
+        groups of ``category`` or more each hold ``SHARED_POSITIONS`` of x's distinct values
+        (five or more): the groups are the same positions measured again; else None."""
+        if x not in self.frame.columns or category not in self.frame.columns:
+            return None
+        both = self.frame[[x, category]].dropna()
+        distinct = int(both[x].nunique())
+        per_group = both.groupby(category)[x].nunique()
+        full = int((per_group >= SHARED_POSITIONS * distinct).sum())
+        if distinct < 5 or len(per_group) < 2 or 2 * full < len(per_group):
+            return None
+        return full, len(per_group), distinct
 
     def identifier(self, column: str) -> bool:
         rows = int(self.frame[column].notna().sum()) if column in self.frame.columns else 0
@@ -244,6 +262,15 @@ def scatter_for_measures(chart: Chart, facts: Facts) -> str | None:
     few = facts.categories()
     if few and not (chart.split_by() & set(few)):
         return f"the scatter is not colored or faceted by a category of few values ({_names(few)})"
+    for category in few:
+        shared = facts.shared_positions(x, category) if isinstance(x, str) else None
+        if shared is not None and chart.columns.get("facet") != category:
+            full, groups, distinct = shared
+            return (
+                f"{full} of the {groups} groups of {category} each hold {SHARED_POSITIONS:.0%} "
+                f"or more of {x}'s {distinct} positions: one panel per {category}, not colors "
+                "drawn over each other"
+            )
     return ""
 
 

@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Final
 
 from chartkit.encode import ColumnProfile
-from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS
+from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS, SHARED_POSITIONS
 
 __all__ = [
     "BAR_PIXELS",
@@ -42,6 +42,7 @@ __all__ = [
     "line_positions",
     "log_axis",
     "measures",
+    "shares_positions",
     "too_wide",
     "x_candidates",
 ]
@@ -195,3 +196,20 @@ def is_entity(times_covered: int, times: int) -> bool:
     (True, False, True)
     """
     return times == 0 or times_covered >= ENTITY_COVERAGE * times
+
+def shares_positions(per_group: Sequence[int], distinct: int) -> bool:
+    """Whether a scatter's groups sit on the same x positions: from counts alone.
+
+    ``per_group`` is each group's count of distinct x values, ``distinct`` x's distinct values
+    over all the rows. When half the groups or more each hold ``SHARED_POSITIONS`` of x's
+    values (x has five or more), the groups are the same positions measured again —
+    Anscombe's four sets: 11, 11, 11 and 2 of 12 — and colored points would be drawn over
+    each other, so each group gets a panel. Iris' species hold 15, 21 and 21 of 35: colors.
+
+    >>> shares_positions([2, 11, 11, 11], 12), shares_positions([15, 21, 21], 35)
+    (True, False)
+    """
+    if distinct < 5 or len(per_group) < 2:
+        return False
+    full = sum(1 for n in per_group if n >= SHARED_POSITIONS * distinct)
+    return 2 * full >= len(per_group)

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_FACETS",
     "MAX_MEASURES",
     "RULES",
+    "SHARED_POSITIONS",
     "Alternative",
     "Kind",
     "Need",
@@ -42,6 +43,9 @@ MAX_COLOR_CATEGORIES: Final = 10  # one palette hue family per series; more: fac
 MAX_FACETS: Final = 20  # small multiples beyond this are too small to read
 MAX_MEASURES: Final = 5  # lines per measure draws at most this many
 MAX_CANDIDATES: Final = 9  # the automatic chart and eight alternatives at most
+SHARED_POSITIONS: Final = 0.8  # a scatter's groups that each hold this share of x's distinct
+# values or more (half the groups at least) are the same positions measured again: one panel
+# each, as colors would be drawn over each other (Anscombe's four sets)
 LOG_ORDERS: Final = 3  # a scatter's axis whose values, all positive, span this many powers of
 # ten or more is drawn on a log scale (below, the small values sit in one pixel at zero)
 
