@@ -297,15 +297,19 @@ class _Planner:
             if cand.chart == "scatter" and color is None and facet is None and cand.x:
                 if cand.color is not None and self._shares_positions(cand.x, cand.color):
                     auto, split = None, cand.color  # one panel per group, not colors over colors
+            kp = self._breakdown_of(cand.chart, cand.x, ys, color, facet)
             try:
-                plan = self._draw(
-                    cand.x,
-                    None if count else ys,
-                    auto,
-                    facet or split,
-                    auto_x=True,
-                    auto_color=False,
-                )
+                if kp is not None and cand.x is not None and ys:
+                    plan = self._breakdown(self.profiles[cand.x], self.profiles[ys[0]], kp)
+                else:
+                    plan = self._draw(
+                        cand.x,
+                        None if count else ys,
+                        auto,
+                        facet or split,
+                        auto_x=True,
+                        auto_color=False,
+                    )
             except _NothingToDraw as nothing:
                 plan = self._table(str(nothing))
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
@@ -326,6 +330,68 @@ class _Planner:
         self._reset()
         reason = self._no_measure_reason()
         return self._finish(self._table(reason), picked_x=False, picked_y=False, picked=picked)
+
+    def _breakdown_of(
+        self,
+        chart: str,
+        x: str | None,
+        ys: tuple[str, ...] | None,
+        color: str | None,
+        facet: str | None,
+    ) -> ColumnProfile | None:
+        """The other key when the default bars are of a breakdown (``choose.breakdown_key``),
+        counted on the rows: none picked, one measure, at most ``max_points`` rows."""
+        if chart != "bars" or x is None or not ys or len(ys) != 1 or color or facet:
+            return None
+        if self.opts.aggregate is not None or len(self.frame) > self.max_points:
+            return None
+        xp = self.profiles[x]
+        if self.profiles[ys[0]].violation is not None:
+            return None
+
+        def unique_pairs(name: str) -> bool:
+            return not self.frame.duplicated([x, name]).any()
+
+        return choose.breakdown_key(xp, self.profiles.values(), unique_pairs)
+
+    def _breakdown(self, xp: ColumnProfile, yp: ColumnProfile, kp: ColumnProfile) -> Plan:
+        """Bars of the total of ``yp`` per ``xp``, stacked by ``kp``: rows that are a
+        breakdown (one row per ``xp`` and ``kp``) are summed, not averaged."""
+        data = self._used(("x", xp), [yp], "y", kp, None)
+        fx, fy = self.fields[xp.name], self.fields[yp.name]
+        self.drawn = {"x": xp.name, "y": yp.name, "color": kp.name, "aggregate": "sum"}
+        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
+        ranking = ranking.sort_values(ascending=False, kind="stable")
+        if len(ranking) > MAX_BAR_CATEGORIES:
+            self.reduction = {"top": MAX_BAR_CATEGORIES}
+            self._say(
+                "top",
+                f"{xp.name} has {len(ranking):,} values; the {MAX_BAR_CATEGORIES} with the "
+                f"highest sum of {yp.name} are shown, the other "
+                f"{len(ranking) - MAX_BAR_CATEGORIES:,} are left out.",
+                xp.name, values=len(ranking), shown=MAX_BAR_CATEGORIES,
+            )  # fmt: skip
+            ranking = ranking.head(MAX_BAR_CATEGORIES)
+            data = data[data[fx].isin(ranking.index)]
+        order = self._order(xp, list(ranking.index))
+        position = {v: i for i, v in enumerate(order)}
+        data = data.sort_values(
+            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
+        ).reset_index(drop=True)
+        enc = {
+            "x": self._enc("x", xp),
+            "y": self._y_enc("y", [yp], xp, "sum"),
+            "color": self._enc("color", kp),
+        }
+        reason = (
+            f"{self._said(xp, True)}, {self._said(kp, True)} and {self._said(yp, True)}, one "
+            f"row per {xp.name} and {kp.name}: a breakdown, so bars of the total of {yp.name} "
+            f"per {xp.name}, stacked by {kp.name}."
+        )
+        data = self._log_check(data, fy, yp.name)
+        return self._chart(
+            "bar", reason, enc, data, title=f"sum of {yp.name} by {xp.name}", order=tuple(order)
+        )
 
     def _shares_positions(self, x: str, group: str) -> bool:
         """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on

@@ -66,9 +66,12 @@ DEFAULTS = [
     ),
     (
         "missing_column", "chart", "bar",
-        {"x": ("initiator_wwn", None), "y": ("capacity_gb", "mean")},
+        {"x": ("initiator_wwn", None), "y": ("capacity_gb", "sum"),
+         "color": ("volume_name", None)},
         "host_group holds one value, and one bar is not a chart, so the next category "
-        "(initiator_wwn, four values) carries the bars. logical_unit_number is refused: it is "
+        "(initiator_wwn, four values) carries the bars. The rows are one per initiator and "
+        "volume, a breakdown: each bar is the initiator's total capacity, stacked by volume "
+        "(issue 20's breakdown rule), not a mean. logical_unit_number is refused: it is "
         "declared and would have been the first measure, but no row has it — that refusal is "
         "the story of this result.",
     ),

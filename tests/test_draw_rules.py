@@ -198,3 +198,70 @@ def test_groups_on_the_same_positions_get_a_panel_each_and_others_a_color(
     assert {ch: e.column for ch, e in shown.encodings.items()} == {"x": "x", "y": "y", split: "set"}
     if shared:  # the colored scatter is still offered
         assert ("scatter", "set", None) in [(a.chart, a.color, a.facet) for a in shown.alternatives]
+
+
+# --- a breakdown: one row per pair of keys is summed and stacked ---------------------------
+
+
+@st.composite
+def _a_breakdown(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], bool]:
+    """Counts per nation and medal: one row per pair (a breakdown), or with a pair repeated
+    (rows of events, not a breakdown)."""
+    nations = [f"N{i}" for i in range(draw(st.integers(2, 12)))]
+    medals = ["gold", "silver", "bronze"][: draw(st.integers(2, 3))]
+    repeated = draw(st.booleans())
+    rows = [
+        {"nation": n, "medal": m, "count": float(draw(st.integers(0, 40)))}
+        for n in nations
+        for m in medals
+    ]
+    if repeated:
+        rows.append(dict(rows[0]))
+    return (
+        pd.DataFrame(rows),
+        {"nation": "string", "medal": "string", "count": "number"},
+        (not repeated),
+    )
+
+
+@_SETTINGS
+@given(_a_breakdown())
+def test_a_breakdown_is_totals_stacked_by_the_other_key(
+    holder: Callable[[pd.DataFrame], Any],
+    result: tuple[pd.DataFrame, dict[str, str], bool],
+) -> None:
+    frame, declared, breakdown = result
+    shown = view(holder(frame), declared)
+    assert shown.mark == "bar"
+    drawn = {ch: (e.column, e.aggregate) for ch, e in shown.encodings.items()}
+    if not breakdown:  # a pair repeats: rows of events, whose bars are means
+        assert ("count", "mean") in drawn.values() and "color" not in drawn
+        return
+    assert drawn == {"x": ("nation", None), "y": ("count", "sum"), "color": ("medal", None)}
+    # the stacked segments add up to each nation's total, and the bars are ordered by it
+    totals = frame.groupby("nation", sort=False)["count"].sum()
+    spec = shown.spec
+    records = next(iter(spec["datasets"].values()))
+    y = spec["encoding"]["y"]["field"]
+    stacked: dict[str, float] = {}
+    for r in records:
+        stacked[r["nation"]] = stacked.get(r["nation"], 0.0) + r[y]
+    assert stacked == pytest.approx(totals.to_dict())
+    ranked = totals.sort_values(ascending=False, kind="stable").index.tolist()
+    assert spec["encoding"]["x"]["sort"] == ranked
+
+
+def test_medal_counts_are_totals_per_nation_stacked_by_medal() -> None:
+    rows = [
+        {"nation": n, "medal": m, "count": c}
+        for n, counts in {"NOR": (16, 8, 13), "GER": (12, 10, 5), "CAN": (4, 8, 14)}.items()
+        for m, c in zip(("gold", "silver", "bronze"), counts, strict=True)
+    ]
+    shown = view(rows, {"nation": "string", "medal": "string", "count": "number"})
+    assert shown.reason == (
+        "nation is declared string, medal is declared string and count is declared number, one "
+        "row per nation and medal: a breakdown, so bars of the total of count per nation, "
+        "stacked by medal."
+    )
+    assert shown.reduction is not None and shown.reduction.keys == ("nation", "medal")
+    assert shown.reduction.aggregate == "sum"

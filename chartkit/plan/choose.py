@@ -20,7 +20,7 @@ a frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final
 
 from chartkit.encode import ColumnProfile
@@ -35,6 +35,7 @@ __all__ = [
     "auto_color",
     "automatic_x",
     "bar_positions",
+    "breakdown_key",
     "bucket_seconds",
     "categories",
     "dates",
@@ -197,6 +198,7 @@ def is_entity(times_covered: int, times: int) -> bool:
     """
     return times == 0 or times_covered >= ENTITY_COVERAGE * times
 
+
 def shares_positions(per_group: Sequence[int], distinct: int) -> bool:
     """Whether a scatter's groups sit on the same x positions: from counts alone.
 
@@ -213,3 +215,38 @@ def shares_positions(per_group: Sequence[int], distinct: int) -> bool:
         return False
     full = sum(1 for n in per_group if n >= SHARED_POSITIONS * distinct)
     return 2 * full >= len(per_group)
+
+
+def breakdown_key(
+    x: ColumnProfile, others: Iterable[ColumnProfile], unique_pairs: Callable[[str], bool]
+) -> ColumnProfile | None:
+    """The other key of a breakdown drawn as bars per ``x``, or None.
+
+    Rows that are already a breakdown — one row per pair of keys, like medal counts per nation
+    and medal — hold totals: bars of their sum per ``x``, stacked by the other key, not
+    means. The other key is the first category (declared order) of 2 to
+    ``MAX_COLOR_CATEGORIES`` values, not ``x``, with which ``x`` is a unique key:
+    ``unique_pairs(name)`` is that counted fact (no two rows share a pair). ``x`` must repeat
+    (a unique ``x`` is one bar per row already).
+
+    >>> from chartkit.encode import ColumnProfile
+    >>> def q(name, distinct, rows=9):
+    ...     return ColumnProfile(name, "nominal", "declared", None, None, True, distinct, rows)
+    >>> breakdown_key(q("nation", 3), [q("medal", 3)], lambda name: True).name
+    'medal'
+    >>> breakdown_key(q("nation", 3), [q("medal", 3)], lambda name: False) is None
+    True
+    """
+    if not (x.usable and x.type == "nominal" and x.distinct < x.rows):
+        return None
+    for q in others:
+        if (
+            q.name != x.name
+            and q.usable
+            and q.type == "nominal"
+            and not q.id_like
+            and 1 < q.distinct <= MAX_COLOR_CATEGORIES
+            and unique_pairs(q.name)
+        ):
+            return q
+    return None
