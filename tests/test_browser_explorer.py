@@ -221,6 +221,9 @@ def check_layout(page: Any, name: str, size: str, kind: str, folder: Path) -> No
     page.set_viewport_size({"width": width, "height": height})
     if kind == "chart":
         page.wait_for_selector(".vega-embed svg .mark-group", timeout=WAIT_MS)
+    # Streamlit shows an element's hover toolbar (stBaseButton-elementToolbar) over its top edge
+    # while the pointer rests on it: the layout is read with the pointer off the page's content.
+    page.mouse.move(0, 0)
     page.wait_for_timeout(400)  # the chart re-lays out to the new width
     page.screenshot(path=folder / f"{name}-{size}.png")
     problems = page.evaluate(LAYOUT_PROBLEMS)
