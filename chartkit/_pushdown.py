@@ -1037,6 +1037,17 @@ def _bars(
             out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
         ranked = tuple(total.index)
     n_rows = sum(rows.values())
+    if len(ys) > 1:
+        # a row stands behind one bar per measure: the rows the chart places are those that
+        # hold every measure, as decide.py counts them (the sum over measures counted each
+        # row once per measure, and the View said a negative number of rows left out)
+        held = [~nw.col(alias[m]).is_null() for m in ys]
+        every = nw.all_horizontal(*held, ignore_nulls=False)
+        n_rows = int(
+            _collect(
+                reading, used, "rows placed", frame.filter(every).select(nw.len().alias("n"))
+            ).iloc[0]["n"]
+        )
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
     notes.append(
         f"{n_rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: the "

@@ -268,11 +268,6 @@ def noted(v: View) -> dict[str, Any]:
 # remove it here.
 DRAWN_NOT_YET: dict[tuple[str, str], str] = {
     **{
-        ("bars of two measures", e): "the engine counts -2,938 rows left out (memory: 31): a "
-        "negative count, and the state a UI shows is wrong"
-        for e in ENGINES
-    },
-    **{
         ("bars per identifier", e): "the engine reduces to the 500 ids with the highest mean, "
         "then counts the other 2,500 rows as left out (state 'rows left out'); memory cuts to "
         "the top 30 (a 'top' note) and leaves no row out"
