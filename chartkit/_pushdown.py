@@ -1004,6 +1004,7 @@ def _bars(
     used = [x, *ys, *facets]
     alias, h = _aliases(reading), _helpers(reading)
     categories: int | None = None
+    placed: int | None = None
     if ys and len(ys) == 1 and not facets:
         # one value per category: the top max_points by value hold decide.py's top bars
         y0 = alias[ys[0]]
@@ -1013,9 +1014,15 @@ def _bars(
         top = grouped.sort(y0, descending=True, nulls_last=True).head(max_points)
         out = _collect(reading, used, "bar group-by", top)
         if len(out) == max_points:
-            categories = _collect(
-                reading, [x], "categories", grouped.select(nw.len().alias("n"))
-            ).iloc[0]["n"]
+            # the categories past the top are not left out: they are the rows a top-N puts
+            # aside, as decide.py counts them, so the rows placed are counted over every group
+            whole = _collect(
+                reading,
+                [x],
+                "categories",
+                grouped.select(nw.len().alias("n"), nw.col(h["rows0"]).sum().alias("rows")),
+            ).iloc[0]
+            categories, placed = whole["n"], int(whole["rows"])
     else:
         out = _groups(reading, frame, [alias[k] for k in keys], ys, how, "bar group-by", used)
     if out.empty:
@@ -1036,7 +1043,7 @@ def _bars(
             total = total.head(MAX_BAR_CATEGORIES)
             out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
         ranked = tuple(total.index)
-    n_rows = sum(rows.values())
+    n_rows = sum(rows.values()) if placed is None else placed
     if len(ys) > 1:
         # a row stands behind one bar per measure: the rows the chart places are those that
         # hold every measure, as decide.py counts them (the sum over measures counted each
@@ -1049,10 +1056,16 @@ def _bars(
             ).iloc[0]["n"]
         )
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
-    notes.append(
-        f"{n_rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: the "
-        f"{what} per {_names(keys)}; only these rows left the engine."
-    )
+    if placed is None:
+        notes.append(
+            f"{n_rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: "
+            f"the {what} per {_names(keys)}; only these rows left the engine."
+        )
+    else:  # the engine's top groups left it; the chart shows its own top of them
+        notes.append(
+            f"{n_rows:,} rows are reduced to the {what} per {_names(keys)} in "
+            f"{reading.engine}; only the {len(out):,} highest left the engine."
+        )
     return _Reduced(
         out[[*keys, *ys]].reset_index(drop=True), tuple(notes), rows=rows, keys=tuple(keys),
         how="count" if not ys else how, ranked=ranked, measures=tuple(ys), sort=opts.sort,

@@ -267,12 +267,6 @@ def noted(v: View) -> dict[str, Any]:
 # rewriting it onto the backends: issue 19 item 2). Each is a strict xfail: when it passes,
 # remove it here.
 DRAWN_NOT_YET: dict[tuple[str, str], str] = {
-    **{
-        ("bars per identifier", e): "the engine reduces to the 500 ids with the highest mean, "
-        "then counts the other 2,500 rows as left out (state 'rows left out'); memory cuts to "
-        "the top 30 (a 'top' note) and leaves no row out"
-        for e in ENGINES
-    },
     ("an aware time per month", "ibis"): "narwhals implements no convert_time_zone for Ibis: "
     "the view raises 'this is a bug in chartkit'",
 }
