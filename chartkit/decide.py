@@ -350,7 +350,10 @@ class _Planner:
             return None
 
         def unique_pairs(name: str) -> bool:
-            return not self.frame.duplicated([x, name]).any()
+            try:
+                return not self.frame.duplicated([x, name]).any()
+            except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
+                return False
 
         return choose.breakdown_key(xp, self.profiles.values(), unique_pairs)
 
@@ -396,11 +399,17 @@ class _Planner:
     def _shares_positions(self, x: str, group: str) -> bool:
         """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
         the counts of distinct x values per group and over all the rows)."""
-        both = self.frame[[x, group]].dropna()
-        if both.empty:
+        try:
+            both = self.frame[[x, group]].dropna()
+            if both.empty:
+                return False
+            per_group = both.groupby(group, sort=False)[x].nunique()
+            distinct = int(both[x].nunique())
+        except (TypeError, ValueError):
+            # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
+            # holding a lone surrogate cannot become an Arrow string): no positions to compare
             return False
-        per_group = both.groupby(group, sort=False)[x].nunique()
-        return choose.shares_positions(per_group.tolist(), int(both[x].nunique()))
+        return choose.shares_positions(per_group.tolist(), distinct)
 
     def _finish(self, plan: Plan, *, picked_x: bool, picked_y: bool, picked: set[str]) -> Plan:
         """Refuse the unusable columns the chart would have placed; offer the alternatives."""

@@ -265,3 +265,19 @@ def test_medal_counts_are_totals_per_nation_stacked_by_medal() -> None:
     )
     assert shown.reduction is not None and shown.reduction.keys == ("nation", "medal")
     assert shown.reduction.aggregate == "sum"
+
+
+def test_an_undeclared_color_of_lists_keeps_its_color_and_is_no_bug() -> None:
+    """The shared-positions count meets whatever an undeclared column holds: a list is not
+    hashable, so its groups have no positions to compare and the scatter keeps the color (the
+    property suite found 'this is a bug in chartkit' here)."""
+    rows = [
+        {"lun": [], "host_group": 0, "when": 0, "v": 0},
+        {"lun": False, "host_group": 0, "when": 0, "v": 0},
+    ]
+    shown = view(rows, {}, mode="off")
+    assert shown.kind == "chart"
+    assert shown.reason == (
+        "host_group is undeclared, inferred quantitative and when is undeclared, inferred "
+        "quantitative: a scatter plot; lun (undeclared, inferred nominal) as color."
+    )
