@@ -365,22 +365,7 @@ class _Planner:
         self.drawn = {"x": xp.name, "y": yp.name, "color": kp.name, "aggregate": "sum"}
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
-        if len(ranking) > MAX_BAR_CATEGORIES:
-            self.reduction = {"top": MAX_BAR_CATEGORIES}
-            self._say(
-                "top",
-                f"{xp.name} has {len(ranking):,} values; the {MAX_BAR_CATEGORIES} with the "
-                f"highest sum of {yp.name} are shown, the other "
-                f"{len(ranking) - MAX_BAR_CATEGORIES:,} are left out.",
-                xp.name, values=len(ranking), shown=MAX_BAR_CATEGORIES,
-            )  # fmt: skip
-            ranking = ranking.head(MAX_BAR_CATEGORIES)
-            data = data[data[fx].isin(ranking.index)]
-        order = self._order(xp, list(ranking.index))
-        position = {v: i for i, v in enumerate(order)}
-        data = data.sort_values(
-            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
-        ).reset_index(drop=True)
+        data, order = self._top_bars(data, xp, ranking, f"with the highest sum of {yp.name}")
         enc = {
             "x": self._enc("x", xp),
             "y": self._y_enc("y", [yp], xp, "sum"),
@@ -395,6 +380,30 @@ class _Planner:
         return self._chart(
             "bar", reason, enc, data, title=f"sum of {yp.name} by {xp.name}", order=tuple(order)
         )
+
+    def _top_bars(
+        self, data: pd.DataFrame, xp: ColumnProfile, ranking: pd.Series, ranked: str
+    ) -> tuple[pd.DataFrame, list[Any]]:
+        """The bars' rows cut to the ``MAX_BAR_CATEGORIES`` first of ``ranking`` (said as a
+        ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order."""
+        fx = self.fields[xp.name]
+        categories = len(ranking)
+        if categories > MAX_BAR_CATEGORIES:
+            self.reduction = {"top": MAX_BAR_CATEGORIES}
+            self._say(
+                "top",
+                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
+                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
+                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
+            )  # fmt: skip
+            ranking = ranking.head(MAX_BAR_CATEGORIES)
+            data = data[data[fx].isin(ranking.index)]
+        order = self._order(xp, list(ranking.index))
+        position = {v: i for i, v in enumerate(order)}
+        data = data.sort_values(
+            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
+        ).reset_index(drop=True)
+        return data, order
 
     def _shares_positions(self, x: str, group: str) -> bool:
         """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
@@ -1209,27 +1218,12 @@ class _Planner:
             data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
-        categories = len(ranking)
-        if categories > MAX_BAR_CATEGORIES:
-            ranked = (
-                "most frequent"
-                if not yps
-                else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
-            )
-            self.reduction = {"top": MAX_BAR_CATEGORIES}
-            self._say(
-                "top",
-                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
-                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
-                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
-            )  # fmt: skip
-            ranking = ranking.head(MAX_BAR_CATEGORIES)
-            data = data[data[fx].isin(ranking.index)]
-        order = self._order(xp, list(ranking.index))
-        position = {v: i for i, v in enumerate(order)}
-        data = data.sort_values(
-            fx, key=lambda s: s.map(lambda v: position.get(v, len(position))), kind="stable"
-        ).reset_index(drop=True)
+        ranked = (
+            "most frequent"
+            if not yps
+            else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
+        )
+        data, order = self._top_bars(data, xp, ranking, ranked)
         yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
         enc: dict[str, Encoding] = {
             cat: self._enc(cat, xp),
