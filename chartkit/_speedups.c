@@ -7,7 +7,7 @@
  * read_columns(rows, names, absent) reads the rows once, row-major: each row is fetched once
  * and every named key looked up in it. For each column it answers
  *
- *   (values, census, clock, aware)
+ *   (values, census, clock, zoned)
  *
  * - values: a new list, the column's value in each row (`absent` where the row lacks the key);
  * - census: a tuple of 2 * N_CLASSES ints, how many values fall in each class below and the
@@ -16,7 +16,7 @@
  *   the bytes of an int64 array of wall-clock microseconds since 1970-01-01 (aware values
  *   converted to UTC, naive ones as given, as chartkit.encode.as_wall_clock does); otherwise
  *   None;
- * - aware: whether any of those dates carried a zone (Z or an offset).
+ * - zoned: how many of those dates carried a zone (Z or an offset); 0 without a clock.
  *
  * Classes are decided by EXACT type only (int, float, str, bool, None, the absent marker);
  * anything else (a subclass, numpy scalars, Decimal, dates, ...) is counted as OTHER and the
@@ -230,7 +230,7 @@ typedef struct {
     Py_ssize_t first[N_CLASSES];
     PyObject *clock; /* bytes of n int64 while every value so far is ISO_OK, else NULL */
     int clock_lost;  /* some date had digits past the microsecond: no wall clock */
-    int aware;
+    Py_ssize_t zoned; /* how many of the clock's dates carried a zone (Z or an offset) */
 } Column;
 
 static inline void
@@ -269,7 +269,7 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
             }
             if (c->clock != NULL) {
                 ((int64_t *)PyBytes_AS_STRING(c->clock))[i] = micros;
-                c->aware |= aware;
+                c->zoned += aware;
             }
         }
         else
@@ -288,7 +288,7 @@ take(Column *c, PyObject *v, PyObject *absent, Py_ssize_t i, Py_ssize_t n)
     tally(c, cls, i);
     if ((cls != C_ISO_OK || c->clock_lost) && c->clock != NULL) {
         Py_CLEAR(c->clock); /* not every value is a date read here: no wall clock */
-        c->aware = 0;
+        c->zoned = 0;
     }
     return 0;
 }
@@ -303,7 +303,7 @@ free_columns(Column *cols, Py_ssize_t width)
     PyMem_Free(cols);
 }
 
-/* The answer for one column: (values, census, clock or None, aware). */
+/* The answer for one column: (values, census, clock or None, zoned). */
 static PyObject *
 column_answer(Column *c)
 {
@@ -323,7 +323,7 @@ column_answer(Column *c)
         PyTuple_SET_ITEM(census, N_CLASSES + k, at);
     }
     PyObject *clock = c->clock != NULL ? c->clock : Py_None;
-    return Py_BuildValue("(ONOO)", c->values, census, clock, c->aware ? Py_True : Py_False);
+    return Py_BuildValue("(ONOn)", c->values, census, clock, c->zoned);
 }
 
 static PyObject *

@@ -841,7 +841,7 @@ class _Planner:
                 values, aware = wall_clock(self.frame[q.name], keep)
             if aware:
                 self.utc.add(q.name)
-                naive, zoned = zone_counts(series)
+                naive, zoned = zone_counts(series, None if keep is None else self.frame[q.name])
                 if naive and zoned:  # never merged silently: both counted, each said how drawn
                     self._say(
                         "mixed-zones",

@@ -380,6 +380,8 @@ def wall_clock(series: pd.Series, keep: BoolArray | None = None) -> tuple[pd.Ser
         if known is None:
             return wall_clock(series[keep])
         times, aware = known
+        if aware and parsed_zones(series) == (0, len(series)):  # every value zoned: no search
+            return times[keep], bool(keep.any())
         return times[keep], aware and _any_offset(series.array.__arrow_array__(), keep)
     if known is not None:
         return known
@@ -431,6 +433,18 @@ def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:
     if len(times) != len(series):
         return None
     return pd.Series(times, index=series.index, name=series.name, copy=False), clock.aware
+
+
+def parsed_zones(series: pd.Series) -> tuple[int, int] | None:
+    """``(naive, zoned)`` as the reading's parse of exactly this column counted them (every
+    value a date string: see ``_parsed_by_reading``); None when no reading parsed it."""
+    array = series.array
+    if not isinstance(array, pd.arrays.ArrowStringArray):
+        return None
+    clock = known_wall_clock(array.__arrow_array__())
+    if clock is None or len(clock.micros) != 8 * len(series):
+        return None
+    return len(series) - clock.zoned, clock.zoned
 
 
 def _wall_clock(value: Any) -> dt.datetime | None:

@@ -197,6 +197,26 @@ def test_a_datetime_column_keeps_its_zone_through_one_parse() -> None:
     assert aware and got.dt.tz is None and got.iloc[0] == pd.Timestamp("2023-12-31T23:00")
 
 
+@pytest.mark.skipif(columnar.SPEEDUPS is None, reason="the compiled reader is not built")
+def test_the_compiled_reader_counts_the_dates_that_carry_a_zone() -> None:
+    """How many of a date column's values carried a zone, counted while they were parsed: the
+    plan reads it (``encode.parsed_zones``) instead of searching the text again."""
+    from chartkit.encode import parsed_zones
+
+    days = ["2024-05-13T02:00:00+02:00", "2024-05-13T01:00:00", "2024-05-14T03:00:00Z"]
+    (mixed, zoned, naive, broken) = columnar.read_census(
+        [{"a": d, "b": days[0], "c": days[1], "d": d if i else 1} for i, d in enumerate(days)],
+        ["a", "b", "c", "d"],
+    ) or ()
+    assert mixed.clock is not None and (mixed.clock.zoned, mixed.clock.aware) == (2, True)
+    assert zoned.clock is not None and zoned.clock.every_zoned
+    assert naive.clock is not None and (naive.clock.zoned, naive.clock.aware) == (0, False)
+    assert broken.clock is None  # not every value a date: no clock, nothing counted
+    frame = read_rowset([{"ts": d} for d in days]).to_frame()
+    assert parsed_zones(frame["ts"]) == (1, 2)
+    assert parsed_zones(frame["ts"].iloc[:2]) is None  # some rows: not what the reading parsed
+
+
 @pytest.mark.parametrize(
     "values",
     [

@@ -135,6 +135,12 @@ def test_a_date_column_mixing_zoned_and_naive_times_says_both_counts_and_how_eac
     assert v.encodings["x"].title == "ts (UTC; times without a zone as given)"
     zoned = view([rows[0], rows[2]], {"ts": "date", "v": "number"})
     assert zoned.notes == () and zoned.encodings["x"].title == "ts (UTC)"
+    # rows left out (v broken): the zones of the rows kept are counted, not the column's
+    kept = view([rows[0], {**rows[1], "v": "n/a"}, rows[2]], {"ts": "date", "v": "number"})
+    assert not any("mixes" in n for n in kept.notes), kept.notes
+    assert kept.encodings["x"].title == "ts (UTC)"
+    both = view([*rows, {**rows[1], "v": "n/a"}], {"ts": "date", "v": "number"})
+    assert any(n.startswith("ts mixes 2 times with a time zone and 1 without") for n in both.notes)
 
 
 # --- a line splits by an entity; the time bucket follows the chart's width ---------------------

@@ -181,10 +181,20 @@ class Census:
 class WallClock:
     """A column of date strings parsed once: wall-clock microseconds since 1970 (aware
     values in UTC, naive ones as given — ``chartkit.encode.as_wall_clock``'s reading), and
-    whether any value carried a zone (``any_aware``)."""
+    how many of them carried a zone (``zoned``; ``aware``: any did, ``any_aware``)."""
 
     micros: bytes
-    aware: bool
+    zoned: int
+
+    @property
+    def aware(self) -> bool:
+        """Whether any value carried a zone."""
+        return self.zoned > 0
+
+    @property
+    def every_zoned(self) -> bool:
+        """Whether every value carried a zone (so any part of the column is all zoned)."""
+        return self.zoned * 8 == len(self.micros)
 
     def times(self) -> np.ndarray[Any, np.dtype[np.datetime64]]:
         """The times as a read-only ``datetime64[us]`` array over the parsed bytes."""
@@ -255,14 +265,14 @@ def read_census(rows: Sequence[dict[str, Any]], names: Sequence[Any]) -> list[Co
         return None
     size = len(CENSUS_CLASSES)
     out: list[ColumnRead] = []
-    for values, census, clock, aware in SPEEDUPS.read_columns(rows, names, ABSENT):
+    for values, census, clock, zoned in SPEEDUPS.read_columns(rows, names, ABSENT):
         counted = Census(census[:size], census[size:])
         out.append(
             ColumnRead(
                 values,
                 counted.count("absent") > 0,
                 counted,
-                None if clock is None else WallClock(clock, aware),
+                None if clock is None else WallClock(clock, zoned),
             )
         )
     return out
