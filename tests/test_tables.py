@@ -43,7 +43,7 @@ def test_other_files_are_refused_naming_the_readers() -> None:
 @pytest.mark.parametrize(
     "name",
     ["chartkit.read.csvread", "chartkit.check.events", "chartkit.staging", "chartkit.read.tables",
-     "chartkit._notebook"],
+     "chartkit.notebook._display"],
 )  # fmt: skip
 def test_the_docstring_examples_run(name: str) -> None:
     import doctest

@@ -112,14 +112,14 @@ class CheckOutcome:
 
     def __repr__(self) -> str:
         """A short line (never the rows): what the dial did, the counts."""
-        from chartkit._notebook import outcome_text
+        from chartkit.notebook._display import outcome_text
 
         return outcome_text(self)
 
     def _repr_html_(self) -> str:
         """In a notebook: the verdict, the refusal, each finding's own part, the ceiling once,
         the disposition with its words explained; every string escaped."""
-        from chartkit._notebook import outcome_html
+        from chartkit.notebook._display import outcome_html
 
         return outcome_html(self)
 

@@ -7,9 +7,8 @@ chart. A frontend that renders that version draws the spec; one that does not (J
 and Notebook 7.6 register Vega-Lite v3–v5 only, so chartkit's v6 is not theirs; a viewer such
 as GitHub) shows the PNG, rendered offline by vl-convert. Both are the exported chart
 (``View.exported_spec()``): a chart that leaves rows out says so on the picture, as the title's
-subtitle. Nothing needs the network. For
-tooltips and selections read back in Python, ``chartkit.widget.ChartWidget`` draws the chart
-with the Vega bundled in chartkit.
+subtitle. Nothing needs the network. For tooltips and selections read back in Python,
+``chartkit.notebook.widget.ChartWidget`` draws the chart with the Vega bundled in chartkit.
 
 The words — the reason, the findings, the refused axes, the notes — are their own HTML output
 after the chart: a bundle holding ``text/html`` beside the Vega-Lite type would make the
