@@ -34,7 +34,6 @@ __all__ = [
     "ipython_display",
     "mimebundle",
     "outcome_html",
-    "outcome_text",
     "vegalite_mime",
     "words",
 ]
@@ -92,16 +91,10 @@ _DISPOSITION_HEAD = (
 )
 
 
-def outcome_text(outcome: CheckOutcome) -> str:
-    """``repr(check_result(...))``: one short line, never the rows."""
-    return (
-        f"CheckOutcome(mode={outcome.mode!r}, status={outcome.status!r}, armed={outcome.armed}, "
-        f"findings={len(outcome.findings)}, refused={outcome.refused})"
-    )
-
-
 def outcome_html(outcome: CheckOutcome) -> str:
-    """A ``CheckOutcome`` in a notebook, every string escaped."""
+    """A ``CheckOutcome`` in a notebook (its ``_repr_html_``, ``chartkit.notebook.install``):
+    the verdict, the refusal, each finding's own part, the ceiling once, the disposition with
+    its words explained; every string escaped."""
     found = len(outcome.findings)
     if outcome.refused:
         verdict = f"refused under {outcome.mode}"
