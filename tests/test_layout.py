@@ -115,7 +115,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("chartkit._pushdown", "chartkit.view"): "the engine path builds its View (_view_of_plan)",
     ("chartkit.selection", "chartkit.view"): "a Selection is made from a View's marks",
     ("chartkit.messages", "chartkit.check.judge"): "the sentences format a ColumnViolation",
-    ("chartkit.read.tables", "chartkit.staging"): "read_parquet lives beside stage()",
     ("chartkit.cli", "chartkit"): "speedups_enabled, __version__ from the package",
     ("chartkit.explorer._logic", "chartkit"): "the explorer imports the package's re-exports",
     ("chartkit.explorer.page", "chartkit"): "the explorer imports the package's re-exports",
