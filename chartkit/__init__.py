@@ -40,6 +40,7 @@ from chartkit.errors import (
     ToolResultError,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
+from chartkit.notebook import install as _notebook_displays
 from chartkit.read.csvread import read_csv
 from chartkit.read.rowset import RowsetReading, read_rowset
 from chartkit.read.schemas import output_schema, result_columns_from
@@ -155,6 +156,7 @@ class _Package(ModuleType):
 
 sys.modules[__name__].__class__ = _Package
 _moved.install()  # the old paths of moved modules (``chartkit.rowset``, ...) import the new
+_notebook_displays()  # CheckOutcome's notebook HTML, from the notebook surface (not the check)
 
 
 __version__ = "0.1.0"

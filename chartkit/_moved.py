@@ -30,6 +30,9 @@ MOVED: dict[str, str] = {
     "chartkit.integrity": "chartkit.check.integrity",
     "chartkit.events": "chartkit.check.events",
     "chartkit.charts": "chartkit.draw.charts",
+    "chartkit.widget": "chartkit.notebook.widget",
+    "chartkit.mcp_server": "chartkit.mcp.server",
+    "chartkit.apps": "chartkit.mcp.apps",
 }
 """Old import path → the module's path now."""
 

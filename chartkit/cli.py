@@ -380,7 +380,7 @@ def _examples(args: argparse.Namespace) -> int:
 
 def _mcp(args: argparse.Namespace) -> int:
     try:
-        from chartkit.mcp_server import serve
+        from chartkit.mcp.server import serve
     except MissingExtraError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     # stdout carries the JSON-RPC stream itself: the process's own, never a wrapper of it.

@@ -39,13 +39,12 @@ Both the Parquet file's schema metadata (key ``chartkit``) and a JSON sidecar be
 the declaration, the findings, the disposition and each column's staging.
 
 ``read_parquet`` reads a Parquet file back as a ``ToolResult``, with the declaration staging
-left in its metadata.
+left in its metadata (it is the read stage's, ``chartkit.read.parquet``, kept here by name).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import json
 import math
 import re
@@ -63,8 +62,9 @@ from chartkit._isodate import parse_iso
 from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import ColumnViolation
 from chartkit.columns import ColumnDeclaration
-from chartkit.errors import ChartkitError, MissingExtraError, ToolResultError
+from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
+from chartkit.read.parquet import METADATA_KEY, import_pyarrow, read_parquet
 from chartkit.read.rowset import RowsetReading, read_rowset
 from chartkit.result import ToolResult
 
@@ -77,8 +77,6 @@ __all__ = [
     "stage",
 ]
 
-METADATA_KEY: Final = "chartkit"
-"""The Parquet schema metadata key holding the staging record (JSON)."""
 STAGE_VERSION: Final = 1
 
 StagedAs = Literal["declared", "text", "inferred"]
@@ -141,7 +139,7 @@ def stage(
     ...     pq.read_schema(stage(r, directory).parquet).types
     [DataType(int64), DataType(string)]
     """
-    pa = _pyarrow()
+    pa = import_pyarrow("staging writes Parquet")
     if not isinstance(result, ToolResult):
         raise ChartkitError(
             f"stage takes a ToolResult, got {type(result).__name__}; wrap rows as "
@@ -209,73 +207,7 @@ def stage(
     )
 
 
-def read_parquet(source: str | Path | bytes, *, name: str = "input.parquet") -> ToolResult:
-    """Read a Parquet file (a path, or its bytes named ``name``) as one tool result.
-
-    A file written by ``stage()`` answers its tool, call id and declaration from its metadata;
-    any other Parquet file is an undeclared result of a tool named after the file. Rows are
-    the table's rows as Python values (Arrow's types, so nothing is parsed from text).
-    """
-    pa = _pyarrow()
-
-    label = Path(source).name if isinstance(source, Path | str) else name
-    try:
-        # Arrow-owned bytes, one thread: a reader over a Python object aborted the process at
-        # exit ("terminate called without an active exception"; issue 18, item 3).
-        table = pa.parquet.read_table(
-            _arrow_owned(pa, source) if isinstance(source, bytes) else source, use_threads=False
-        )
-    except (pa.ArrowException, OSError) as exc:
-        raise ToolResultError(f"{label} is not a readable Parquet file: {exc}") from None
-    meta = (table.schema.metadata or {}).get(METADATA_KEY.encode())
-    record: dict[str, Any] = {}
-    if meta is not None:
-        try:
-            loaded = json.loads(meta.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            loaded = None
-        if not isinstance(loaded, dict):
-            raise ToolResultError(
-                f"{label} carries {METADATA_KEY!r} metadata that is not a JSON object; it was "
-                "not written by chartkit.stage, or it was damaged"
-            )
-        record = loaded
-    tool = record.get("tool") if isinstance(record.get("tool"), str) else None
-    call_id = record.get("callId") if isinstance(record.get("callId"), str) else None
-    return ToolResult(
-        tool=tool or Path(label).stem or "parquet",
-        rows=table.to_pylist(),
-        result_columns=record.get("resultColumns"),
-        call_id=call_id,
-    )
-
-
-def _arrow_owned(pa: Any, data: bytes) -> Any:
-    """``data`` copied into a buffer Arrow allocated, opened as a native reader.
-
-    A reader over a Python object (``BytesIO``, or a buffer viewing ``bytes``) lets one of
-    Arrow's I/O threads call back into Python to release it; when that happens while the
-    interpreter exits, CPython ends the thread in a way C++ cannot unwind and the process
-    aborts ("terminate called without an active exception", exit 134) after a clean run.
-    """
-    buffer = pa.allocate_buffer(len(data))
-    memoryview(buffer).cast("B")[:] = data
-    return pa.BufferReader(buffer)
-
-
 # ------------------------------------------------------------------------------ the columns
-
-
-def _pyarrow() -> Any:
-    try:
-        pyarrow = importlib.import_module("pyarrow")
-        importlib.import_module("pyarrow.parquet")
-    except ImportError:
-        raise MissingExtraError(
-            "staging writes Parquet with pyarrow, which is not installed; install it with: "
-            "pip install 'chartkit[stage]'"
-        ) from None
-    return pyarrow
 
 
 _ABSENT: Final = object()

@@ -242,13 +242,13 @@ class View:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """Jupyter: the chart as Vega-Lite (its mime type) with a PNG fallback, or the table."""
-        from chartkit._notebook import mimebundle
+        from chartkit.notebook._display import mimebundle
 
         return mimebundle(self)
 
     def _ipython_display_(self) -> None:
         """IPython: the chart, then the reason, findings and notes as an output of their own."""
-        from chartkit._notebook import ipython_display
+        from chartkit.notebook._display import ipython_display
 
         ipython_display(self)
 

@@ -303,7 +303,7 @@ def test_an_unforeseen_failure_is_wrapped_in_a_chartkit_error(
 def test_the_notebook_html_shows_markup_from_data_as_text() -> None:
     evil = '<img src="https://example.com/beacon.png" onerror="alert(1)">'
     rows = [{evil: "x" + evil, "n": 1}, {evil: "y", "n": 2}]
-    from chartkit._notebook import words
+    from chartkit.notebook._display import words
 
     for data, decl in ((rows, {evil: "string", "n": "number"}), (rows, {evil: "number"})):
         shown = view(data, decl, tool=evil)

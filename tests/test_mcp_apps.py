@@ -23,7 +23,7 @@ from mcp.client.stdio import stdio_client
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import Context, MCPServer
 
-import chartkit._served as served
+import chartkit.mcp._served as served
 import chartkit.mcp_server as chart_server
 from chartkit import ResultColumnsError
 from chartkit.apps import ROWS_BEHIND_TOOL, VIEW_URI, chart_tool, view_html
@@ -445,5 +445,5 @@ def test_chartkit_mcp_without_the_sdk_exits_2_naming_the_extra() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 2
-    assert done.stderr.startswith("chartkit mcp: chartkit.apps needs the MCP SDK 2.3 or newer")
+    assert done.stderr.startswith("chartkit mcp: chartkit.mcp needs the MCP SDK 2.3 or newer")
     assert done.stderr.rstrip().endswith("install it with: pip install 'chartkit[mcp]'")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result, view
-from chartkit._notebook import mimebundle
+from chartkit.notebook._display import mimebundle
 
 REFUSAL = (
     "Result rejected: t&lt;b&gt; returned rows that disagree with the columns it declares — "
@@ -29,7 +29,7 @@ def test_a_warned_views_words_say_the_ceiling_once() -> None:
     result = ToolResult("t", rows, result_columns={"a": "number", "b": "number"})
     html = mimebundle(view(result, mode="warn", x="a", y="b"))
     text = html.get("text/html", "") or ""
-    from chartkit._notebook import words
+    from chartkit.notebook._display import words
 
     said = words(view(result, mode="warn"))
     assert said.count(CEILING) == 1

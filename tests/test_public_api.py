@@ -14,8 +14,15 @@ import chartkit
 from chartkit._moved import MOVED
 from chartkit.errors import MissingExtraError
 
-STAGE_PACKAGES = ("chartkit.read", "chartkit.check", "chartkit.draw")
-"""The stages' folders (docs/architecture.md): their modules are held to the same rules."""
+STAGE_PACKAGES = (
+    "chartkit.read",
+    "chartkit.check",
+    "chartkit.draw",
+    "chartkit.notebook",
+    "chartkit.mcp",
+)
+"""The stages' and surfaces' folders (docs/architecture.md): their modules are held to the
+same rules."""
 MODULES = sorted(
     [f"chartkit.{m.name}" for m in pkgutil.iter_modules(chartkit.__path__) if m.name != "__main__"]
     + [

@@ -34,6 +34,39 @@ def test_a_parquet_brings_its_declaration_and_a_given_one_replaces_it(tmp_path: 
     assert read_table(plain).result_columns is None
 
 
+def test_the_parquet_reader_is_the_read_stages_and_staging_keeps_its_name() -> None:
+    import chartkit.staging
+    from chartkit.read import parquet
+
+    assert chartkit.staging.read_parquet is parquet.read_parquet
+    assert chartkit.staging.METADATA_KEY == parquet.METADATA_KEY == "chartkit"
+
+
+def test_reading_a_parquet_without_pyarrow_says_how_to_install_it(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"x": [1]}), path)
+    code = (
+        "import sys; sys.modules['pyarrow'] = None\n"
+        "from chartkit import MissingExtraError\n"
+        "from pathlib import Path\n"
+        "from chartkit.read.tables import read_table\n"
+        "try:\n"
+        f"    read_table(Path({str(path)!r}))\n"
+        "except MissingExtraError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout.strip() == (
+        "chartkit reads Parquet with pyarrow, which is not installed; install it with: "
+        "pip install 'chartkit[stage]'"
+    )
+
+
 def test_other_files_are_refused_naming_the_readers() -> None:
     assert is_table("a.parquet") and not is_table("a.json")
     with pytest.raises(ToolResultError, match=r"run\.jsonl is not a table file chartkit reads"):
@@ -43,7 +76,7 @@ def test_other_files_are_refused_naming_the_readers() -> None:
 @pytest.mark.parametrize(
     "name",
     ["chartkit.read.csvread", "chartkit.check.events", "chartkit.staging", "chartkit.read.tables",
-     "chartkit._notebook"],
+     "chartkit.notebook._display"],
 )  # fmt: skip
 def test_the_docstring_examples_run(name: str) -> None:
     import doctest

@@ -86,7 +86,7 @@ CAPTION = '1 of 4 rows is left out: n holds string (first: "x")'
 def test_every_host_draws_the_caption_of_rows_left_out() -> None:
     """The widget, the notebook's Vega-Lite output and the payload's spec are the exported
     chart: the row the chart leaves out is said on the picture, not only in ``notes``."""
-    from chartkit._notebook import chart_bundle
+    from chartkit.notebook._display import chart_bundle
 
     v = view(ROWS, DECL, mode="off")
     assert v.caption == (CAPTION,)

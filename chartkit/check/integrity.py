@@ -111,17 +111,14 @@ class CheckOutcome:
     refusal: str | None = None
 
     def __repr__(self) -> str:
-        """A short line (never the rows): what the dial did, the counts."""
-        from chartkit._notebook import outcome_text
+        """A short line (never the rows): what the dial did, the counts.
 
-        return outcome_text(self)
-
-    def _repr_html_(self) -> str:
-        """In a notebook: the verdict, the refusal, each finding's own part, the ceiling once,
-        the disposition with its words explained; every string escaped."""
-        from chartkit._notebook import outcome_html
-
-        return outcome_html(self)
+        In a notebook an outcome shows as HTML: ``_repr_html_``, attached by the notebook
+        surface (``chartkit.notebook.install``), so the check imports no surface."""
+        return (
+            f"CheckOutcome(mode={self.mode!r}, status={self.status!r}, armed={self.armed}, "
+            f"findings={len(self.findings)}, refused={self.refused})"
+        )
 
     @property
     def refused(self) -> bool:

@@ -5,8 +5,8 @@
   where ``chartkit._speedups`` is built; ``chartkit.read.speedups`` says whether it is).
 - ``chartkit.read.engines``: a frame that stays in its engine (DuckDB, polars, pyarrow, Ibis,
   Spark) → ``EngineReading``: its schema and row count, never its rows.
-- ``chartkit.read.csvread``, ``chartkit.read.tables``: result files that are tables (``.csv``
-  read by the declaration, ``.parquet``).
+- ``chartkit.read.csvread``, ``chartkit.read.parquet``, ``chartkit.read.tables``: result files
+  that are tables (``.csv`` read by the declaration, ``.parquet`` with a staged file's own).
 - ``chartkit.read.schemas``: a declaration read from a schema (JSON Schema, pydantic, Arrow,
   DuckDB ``DESCRIBE``) — the types it states, never a value.
 

@@ -3,7 +3,7 @@
 One door for the command line and the explorer: ``read_table(data, name, result_columns)``
 answers one ``ToolResult`` for a ``.csv`` (cells parsed by the declared types,
 ``chartkit.read.csvread``) or a ``.parquet`` (typed by Arrow; a file ``chartkit.stage`` wrote brings
-its own declaration, ``chartkit.staging.read_parquet``). ``result_columns``, when given, is the
+its own declaration, ``chartkit.read.parquet``). ``result_columns``, when given, is the
 declaration to read by; for a Parquet file it replaces the file's own.
 """
 
@@ -56,7 +56,7 @@ def read_table(
             f"{label} is not a table file chartkit reads ({', '.join(TABLE_SUFFIXES)}); a "
             ".json or .jsonl tool result is read with chartkit.read_results"
         )
-    from chartkit.staging import read_parquet
+    from chartkit.read.parquet import read_parquet
 
     result = read_parquet(data, name=label)
     if result_columns is None:

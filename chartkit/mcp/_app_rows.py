@@ -1,7 +1,7 @@
 """The rows behind a mark, for an MCP Apps page: charts kept by handle, answers capped by bytes.
 
 A chart answered to a client that negotiated MCP Apps is kept under an unguessable handle
-(``KeptViews``); the page's app-only tool (``chartkit.apps.ROWS_BEHIND_TOOL``) sends that
+(``KeptViews``); the page's app-only tool (``chartkit.mcp.apps.ROWS_BEHIND_TOOL``) sends that
 handle and what the user picked — a clicked mark's datum, a brushed interval, the rows left
 out, a top-N's other categories — and gets back the rows behind it, evaluated by
 ``View.rows_behind`` where the rows are (in memory or in the engine), in chunks:

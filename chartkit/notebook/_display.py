@@ -7,9 +7,8 @@ chart. A frontend that renders that version draws the spec; one that does not (J
 and Notebook 7.6 register Vega-Lite v3–v5 only, so chartkit's v6 is not theirs; a viewer such
 as GitHub) shows the PNG, rendered offline by vl-convert. Both are the exported chart
 (``View.exported_spec()``): a chart that leaves rows out says so on the picture, as the title's
-subtitle. Nothing needs the network. For
-tooltips and selections read back in Python, ``chartkit.widget.ChartWidget`` draws the chart
-with the Vega bundled in chartkit.
+subtitle. Nothing needs the network. For tooltips and selections read back in Python,
+``chartkit.notebook.widget.ChartWidget`` draws the chart with the Vega bundled in chartkit.
 
 The words — the reason, the findings, the refused axes, the notes — are their own HTML output
 after the chart: a bundle holding ``text/html`` beside the Vega-Lite type would make the
@@ -35,7 +34,6 @@ __all__ = [
     "ipython_display",
     "mimebundle",
     "outcome_html",
-    "outcome_text",
     "vegalite_mime",
     "words",
 ]
@@ -93,16 +91,10 @@ _DISPOSITION_HEAD = (
 )
 
 
-def outcome_text(outcome: CheckOutcome) -> str:
-    """``repr(check_result(...))``: one short line, never the rows."""
-    return (
-        f"CheckOutcome(mode={outcome.mode!r}, status={outcome.status!r}, armed={outcome.armed}, "
-        f"findings={len(outcome.findings)}, refused={outcome.refused})"
-    )
-
-
 def outcome_html(outcome: CheckOutcome) -> str:
-    """A ``CheckOutcome`` in a notebook, every string escaped."""
+    """A ``CheckOutcome`` in a notebook (its ``_repr_html_``, ``chartkit.notebook.install``):
+    the verdict, the refusal, each finding's own part, the ceiling once, the disposition with
+    its words explained; every string escaped."""
     found = len(outcome.findings)
     if outcome.refused:
         verdict = f"refused under {outcome.mode}"

@@ -24,6 +24,12 @@ served from a remote catalogue arms the check exactly as a locally defined one d
 ``open_server`` starts a stdio server from a command line (or connects an in-process
 ``MCPServer``); ``list_tools_sync`` and ``call_tool_sync`` do the whole round trip for scripts
 and Streamlit, where no event loop is running.
+
+The package is chartkit's MCP surface: this module (declared tools, the client), and beside it
+``chartkit.mcp.server`` (``chartkit mcp``, the ready server; also ``chartkit.mcp_server``),
+``chartkit.mcp.apps`` (MCP Apps: ``chart_tool`` and the page; also ``chartkit.apps``) with
+``chartkit.mcp._app_rows`` (the rows behind a mark, in chunks) and ``chartkit.mcp._served``
+(the server's file rules and caps).
 """
 
 from __future__ import annotations
@@ -60,8 +66,8 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
         "install it with: pip install 'chartkit[mcp]'"
     ) from None
 
-# chartkit as an MCP App: attach chartkit's UI to a declared tool in one call (chartkit.apps).
-from chartkit.apps import VIEW_URI, chart_tool
+# chartkit as an MCP App: attach chartkit's UI to a declared tool in one call (chartkit.mcp.apps).
+from chartkit.mcp.apps import VIEW_URI, chart_tool
 
 __all__ = [
     "DECLARED_BY_META",

@@ -32,7 +32,7 @@ keep it out of the model's tool list). The page sends the chart's handle and wha
 clicked or brushed; the tool answers the rows behind it (``View.rows_behind``) in chunks of at
 most ``CHUNK_BYTES`` bytes, offending cells marked, and the text the page hands the model
 (``ui/update-model-context``). A refused result is never kept, so under ``enforce`` none of its
-rows is reachable this way (``chartkit._app_rows``).
+rows is reachable this way (``chartkit.mcp._app_rows``).
 
 The page is one self-contained HTML document (Vega, Vega-Lite, vega-embed and
 vega-interpreter bundled; no network, no eval) built from ``web/`` by ``make web`` and shipped
@@ -48,12 +48,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 from weakref import WeakKeyDictionary, WeakSet
 
-from chartkit._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of
 from chartkit._page import view_html
 from chartkit._safe import name_list
 from chartkit.check.integrity import CheckMode
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.mcp._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of
 from chartkit.messages import offenders_text
 from chartkit.result import ToolResult
 from chartkit.view import View, view
@@ -70,7 +70,7 @@ try:
     from pydantic import Field
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
-        f"chartkit.apps needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
+        f"chartkit.mcp.apps needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
         "install it with: pip install 'chartkit[mcp]'"
     ) from None
 
@@ -169,7 +169,7 @@ def add_rows_behind_tool(apps: Apps) -> KeptViews:
 
     The tool is app-only (``_meta.ui.visibility: ["app"]``): a host lists it for the page and
     keeps it out of the model's tools. Its answer is a chunk of the rows behind the selection
-    (``chartkit._app_rows.rows_chunk``) as ``structuredContent``, with one line of text.
+    (``chartkit.mcp._app_rows.rows_chunk``) as ``structuredContent``, with one line of text.
     """
     kept = _kept.get(apps)
     if kept is not None:

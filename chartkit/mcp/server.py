@@ -10,11 +10,11 @@ Two tools for the model, both drawn inline by hosts that render MCP Apps
   a run of them), ``.jsonl`` (rows or tool results, one a line), ``.csv`` (read by the
   declaration exactly as ``chartkit.read_csv`` reads it: undeclared cells stay text) or
   ``.parquet``. The roots are the ``--root`` directories; without one, the roots the client
-  offers; without those, the working directory (never ``/``). ``chartkit._served`` holds the
+  offers; without those, the working directory (never ``/``). ``chartkit.mcp._served`` holds the
   rules and the caps: ``MAX_FILE_BYTES`` read, ``MAX_DECODED_BYTES`` decoded, ``MAX_ROWS`` rows.
 
 A third, ``chartkit_rows_behind``, is the page's alone (app-only: hosts keep it out of the
-model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.apps``).
+model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.mcp.apps``).
 
 At most ``MAX_CONCURRENT_CALLS`` calls read or chart at once; the others wait their turn.
 Everything renders offline: nothing is sent anywhere. Bad input (an unknown argument, a bad
@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from chartkit._safe import cap_text, name_list, visible
-from chartkit._served import (
+from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.mcp._served import (
     FILE_SUFFIXES,
     MAX_DECODED_BYTES,
     MAX_FILE_BYTES,
@@ -55,8 +56,13 @@ from chartkit._served import (
     refuse_over,
     shown_path,
 )
-from chartkit.apps import ROWS_BEHIND_TOOL, VIEW_URI, KeptViews, add_rows_behind_tool, tool_result
-from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.mcp.apps import (
+    ROWS_BEHIND_TOOL,
+    VIEW_URI,
+    KeptViews,
+    add_rows_behind_tool,
+    tool_result,
+)
 from chartkit.result import RUN_KEYS, ToolResult, read_results
 from chartkit.view import View, view
 
@@ -99,7 +105,7 @@ _MODES: Final = ("off", "warn", "enforce")
 _ROWS_SCHEMA = {"type": "array", "items": {"type": "object"}}
 _DECLARATION_SCHEMA = {"type": "object", "additionalProperties": {}}
 
-logger = logging.getLogger("chartkit.mcp_server")
+logger = logging.getLogger("chartkit.mcp.server")
 
 RowsArg = Annotated[
     Any,

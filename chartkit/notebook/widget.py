@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["WIDGET_JS", "ChartWidget"]
 
-WIDGET_JS: Final = Path(__file__).with_name("web") / "widget.js"
+WIDGET_JS: Final = Path(__file__).resolve().parent.parent / "web" / "widget.js"
 """The widget's ES module: Vega, Vega-Lite and vega-embed bundled (``make web``)."""
 
 try:
@@ -43,7 +43,7 @@ try:
     import traitlets
 except ModuleNotFoundError as exc:  # pragma: no cover - the extra is installed in dev
     raise MissingExtraError(
-        "chartkit.widget needs anywidget: pip install 'chartkit[widget]'"
+        "chartkit.notebook.widget needs anywidget: pip install 'chartkit[widget]'"
     ) from exc
 
 
