@@ -500,3 +500,33 @@ def test_brushing_a_time_range_shows_its_rows_offenders_findings_and_charts_them
     )
     expect(page.get_by_text(again.reason).last).to_be_visible()
 
+
+
+def test_under_enforce_the_bar_clicked_before_reaches_no_row(server: str, page: Any) -> None:
+    """A bar clicked under warn shows its rows; turned to enforce, the result is refused: no
+    chart to click, and nothing of the rows behind the bar — no heading, no count, no finding
+    for them, no page of them — stays on the page."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
+    page.goto(f"{server}/?example=host_group_mappings")
+    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    settle(page)
+    page.locator(BARS).nth(1).click()
+    expect(page.get_by_text(re.compile("^The rows behind host_group = "))).to_be_visible(
+        timeout=WAIT_MS
+    )
+    behind = page.locator('[data-testid="stDataFrame"]').count()
+    assert behind >= 2  # the rows behind the bar, and the rows as returned
+    sidebar_radio(page, "The dial", "enforce")
+    expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
+    settle(page)
+    expect(page.locator(".vega-embed")).to_have_count(0)
+    assert page.locator(BARS).count() == 0
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    for gone in ("The rows behind", "For these rows", "Offending cells are highlighted",
+                 "Chart these rows", "Page of the rows behind", "Click a mark"):  # fmt: skip
+        assert gone not in main, gone
+    # only the rows as returned remain, said to be what the model never sees
+    assert page.locator('[data-testid="stDataFrame"]').count() == behind - 1
+    expect(page.get_by_text("Under enforce the model never sees these rows")).to_be_visible()
