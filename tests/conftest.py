@@ -1,6 +1,6 @@
-"""Shared fixtures: the spec's worked example, a way to make a declared tool result, a real
-Spark session in each of its two modes (classic and Spark Connect), and chartkit's wheel
-installed in a fresh venv."""
+"""Shared fixtures: the spec's worked example, a way to make a declared tool result, the
+explorer page in ``AppTest``, a real Spark session in each of its two modes (classic and Spark
+Connect), and chartkit's wheel installed in a fresh venv."""
 
 from __future__ import annotations
 
@@ -48,6 +48,15 @@ def mappings() -> Callable[..., ToolResult]:
         )
 
     return make
+
+
+@pytest.fixture
+def explorer(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The explorer page (``AppTest``) as a fresh session opens it: no file given at launch.
+    tests/_explorer.py has the helpers that read it."""
+    from _explorer import open_explorer
+
+    return open_explorer(monkeypatch)
 
 
 SPARK_MODES = ("classic", "connect")

@@ -2,12 +2,16 @@
 
 Loads the LUN example, downloads the chart, its spec and the View payload, switches the dial
 to enforce and back, picks an axis, and checks that Vega drew the chart's marks as SVG
-elements on the page. Skips politely without Chromium or
+elements on the page. Clicks a bar and brushes a time range with the mouse: the rows behind
+them appear, their offending cells painted in the grid, with the findings for just those rows,
+and a brushed range is charted again. Skips politely without Chromium or
 Playwright, unless ``CHARTKIT_BROWSER_TESTS=required`` (CI), where it fails instead.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -136,12 +140,7 @@ def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
     page.goto(server)
     settle(page)
     page.requests_seen.clear()
-    sidebar_radio(page, "Source", "Paste JSON")
-    settle(page)
-    box = page.locator('[data-testid="stSidebar"] textarea')
-    box.fill(json.dumps(result))
-    box.press("Control+Enter")
-    settle(page)
+    paste(page, result)
     heading = page.locator("h1").filter(has_text="beacon.invalid")
     expect(heading).to_be_visible(timeout=WAIT_MS)
     # shown as typed, every character (a word joiner, invisible, keeps each address unlinked)
@@ -344,3 +343,190 @@ def test_clicking_a_bar_shows_the_rows_behind_it_with_the_offenders_highlighted(
     grid = page.locator('[data-testid="stDataFrame"]').first
     expect(grid).to_be_visible(timeout=WAIT_MS)
     page.screenshot(path="/tmp/behind.png", full_page=True)
+
+
+# --- a brushed time range -------------------------------------------------------------------
+
+START = dt.datetime(2024, 6, 1, tzinfo=dt.UTC)
+QUEUES = {
+    "tool": "queue_latency",
+    "description": "p95 latency and queue depth per region, hourly over four days.",
+    "rows": [
+        {
+            "timestamp": (START + dt.timedelta(hours=i)).isoformat().replace("+00:00", "Z"),
+            "region": region,
+            "p95_ms": float(20 + (i * 7 + 13 * (region == "south")) % 40),
+            # one north row in three holds "" where a number is declared: never on an axis
+            "queue_depth": "" if i % 3 == 0 and region == "north" else (i * 3) % 11,
+        }
+        for i in range(96)
+        for region in ("north", "south")
+    ],
+    "resultColumns": {
+        "timestamp": "date", "region": "string", "p95_ms": "number", "queue_depth": "number",
+    },
+}  # fmt: skip
+BEHIND = re.compile(r"The rows behind timestamp in \[([^\]]+) UTC, ([^\]]+) UTC\] — ([\d,]+) rows?")
+
+
+def paste(page: Any, result: dict[str, Any]) -> None:
+    """Hand the explorer a tool result through the sidebar's Paste JSON box."""
+    sidebar_radio(page, "Source", "Paste JSON")
+    settle(page)
+    box = page.locator('[data-testid="stSidebar"] textarea')
+    box.fill(json.dumps(result))
+    box.press("Control+Enter")
+    settle(page)
+
+
+def drag_across(page: Any, chart: Any, start: float, end: float) -> None:
+    """Press the mouse at ``start`` of the chart's plot area's width, move it to ``end``
+    (fractions), and let go: the drag a user makes to brush a range."""
+    area = chart.locator("path.background").first.bounding_box()
+    assert area is not None
+    y = area["y"] + area["height"] / 2
+    page.mouse.move(area["x"] + area["width"] * start, y)
+    page.mouse.down()
+    page.mouse.move(area["x"] + area["width"] * end, y, steps=10)
+    page.mouse.up()
+
+
+def highlighted_rows(png: bytes) -> list[bool]:
+    """Per row the data grid shows whole, top down: whether any of its cells is painted in the
+    explorer's highlight. Streamlit draws the grid on a canvas, so its picture is read: the
+    rows are the bands between the one-pixel lines that rule the index column."""
+    import io
+
+    from PIL import Image
+
+    from chartkit._highlight import HIGHLIGHT
+
+    found = re.search(r"background-color: #([0-9a-f]{6})", HIGHLIGHT)
+    assert found is not None
+    pink = tuple(bytes.fromhex(found.group(1)))
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = picture.size
+    edge = [picture.getpixel((5, y)) for y in range(height)]
+    lines = [y for y in range(8, height - 1) if edge[y - 1] != edge[y] != edge[y + 1]]
+    bands = list(itertools.pairwise(lines))  # the header sits above the first line
+    full = max(b - a for a, b in bands)
+    return [
+        any(picture.getpixel((x, y)) == pink for y in range(a + 2, b - 1, 4)
+            for x in range(0, width, 6))
+        for a, b in bands if b - a == full
+    ]  # fmt: skip
+
+
+def test_brushing_a_time_range_shows_its_rows_offenders_findings_and_charts_them_again(
+    server: str, page: Any
+) -> None:
+    """A line over time, brushed with the mouse: the rows whose timestamp lies in the brushed
+    range appear with their count, the offending cells among them highlighted and counted, and
+    the check of just those rows; "Chart these rows" draws exactly them."""
+    from playwright.sync_api import expect
+
+    from chartkit import check_columns, view
+    from chartkit.selection import Selection
+    from chartkit.streamlit import violation_line
+
+    page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
+    page.goto(server)
+    paste(page, QUEUES)
+    expect(page.get_by_role("heading", name="queue_latency")).to_be_visible(timeout=WAIT_MS)
+    chart = page.locator(".vega-embed").first
+    chart.locator("g.mark-line path").first.wait_for(timeout=WAIT_MS)
+    settle(page)
+    drag_across(page, chart, 0.3, 0.55)
+    said = page.get_by_text(BEHIND)
+    expect(said).to_be_visible(timeout=WAIT_MS)
+    settle(page)
+
+    start, end, count = BEHIND.search(said.inner_text()).groups()  # type: ignore[union-attr]
+    low, high = (dt.datetime.fromisoformat(t).replace(tzinfo=dt.UTC) for t in (start, end))
+    drawn = dt.timedelta(hours=95)  # the four days the chart draws, from START
+    # the range the mouse covered: from about 30% to about 55% of the way across
+    assert START + drawn * 0.2 < low < high < START + drawn * 0.65
+    inside = [
+        i for i, r in enumerate(QUEUES["rows"])
+        if low <= dt.datetime.fromisoformat(r["timestamp"].replace("Z", "+00:00")) <= high
+    ]  # fmt: skip
+    assert int(count.replace(",", "")) == len(inside) > 0
+    bad = [i for i in inside if QUEUES["rows"][i]["queue_depth"] == ""]
+    assert 0 < len(bad) < len(inside)
+
+    shown = view(QUEUES["rows"], QUEUES["resultColumns"], tool=QUEUES["tool"])
+    ms = [t.timestamp() * 1000 for t in (low, high)]
+    picked = Selection.from_interval(shown, {"timestamp": ms})
+    expected = shown.rows_behind(picked, page_size=200)
+    assert list(expected.index) == inside
+    assert expected.offenders["queue_depth"] == len(bad)
+    [finding] = check_columns([QUEUES["rows"][i] for i in inside], QUEUES["resultColumns"])
+    assert (finding.column, finding.affected) == ("queue_depth", len(bad))
+    expect(page.get_by_text(f"For these rows: {violation_line(finding)}")).to_be_visible()
+    expect(page.get_by_text(f'Offending values: "" ×{len(bad)}')).to_be_visible()
+    expect(
+        page.get_by_text(
+            f"Offending cells are highlighted: {len(bad):,} of the {len(inside):,} rows shown "
+            "hold one."
+        )
+    ).to_be_visible()
+    # the grid under the chart paints exactly the offending rows, in their order
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)  # no hover highlight on a row
+    page.wait_for_timeout(300)
+    painted = highlighted_rows(grid.screenshot())
+    assert len(painted) >= 6  # whole rows in view
+    assert painted == [QUEUES["rows"][i]["queue_depth"] == "" for i in inside[: len(painted)]]
+    assert any(painted)
+
+    # "Chart these rows": the brushed rows drawn as a chart of their own, every row a point
+    again = shown.drill(picked)
+    assert again.spec is not None and again.spec["mark"].get("point") is True
+    page.get_by_text("Chart these rows", exact=True).click()
+    drilled = page.locator(".vega-embed").nth(1)
+    drilled.locator("g.mark-symbol.role-mark path").first.wait_for(timeout=WAIT_MS)
+    settle(page)
+    assert drilled.locator("g.role-title text").all_text_contents() == [again.spec["title"]]
+    labels = drilled.locator("g.mark-symbol.role-mark path").evaluate_all(
+        "paths => paths.map(p => p.getAttribute('aria-label'))"
+    )
+    points = sorted(
+        re.search(r"p95_ms: ([^;]+); region: (\w+)", label).groups()  # type: ignore[union-attr]
+        for label in labels
+    )
+    assert points == sorted(
+        (f"{QUEUES['rows'][i]['p95_ms']:,.0f}", QUEUES["rows"][i]["region"]) for i in inside
+    )
+    expect(page.get_by_text(again.reason).last).to_be_visible()
+
+
+
+def test_under_enforce_the_bar_clicked_before_reaches_no_row(server: str, page: Any) -> None:
+    """A bar clicked under warn shows its rows; turned to enforce, the result is refused: no
+    chart to click, and nothing of the rows behind the bar — no heading, no count, no finding
+    for them, no page of them — stays on the page."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
+    page.goto(f"{server}/?example=host_group_mappings")
+    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    settle(page)
+    page.locator(BARS).nth(1).click()
+    expect(page.get_by_text(re.compile("^The rows behind host_group = "))).to_be_visible(
+        timeout=WAIT_MS
+    )
+    behind = page.locator('[data-testid="stDataFrame"]').count()
+    assert behind >= 2  # the rows behind the bar, and the rows as returned
+    sidebar_radio(page, "The dial", "enforce")
+    expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
+    settle(page)
+    expect(page.locator(".vega-embed")).to_have_count(0)
+    assert page.locator(BARS).count() == 0
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    for gone in ("The rows behind", "For these rows", "Offending cells are highlighted",
+                 "Chart these rows", "Page of the rows behind", "Click a mark"):  # fmt: skip
+        assert gone not in main, gone
+    # only the rows as returned remain, said to be what the model never sees
+    assert page.locator('[data-testid="stDataFrame"]').count() == behind - 1
+    expect(page.get_by_text("Under enforce the model never sees these rows")).to_be_visible()

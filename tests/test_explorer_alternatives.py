@@ -3,17 +3,11 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
-import pytest
+from _explorer import paste
 from streamlit.testing.v1 import AppTest
 
 import chartkit.explorer._logic as ex
 from chartkit import view
-
-APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 
 # the specification's own example: the report as it shipped, LUN 0 became ''
 SPEC_EXAMPLE = {
@@ -24,21 +18,6 @@ SPEC_EXAMPLE = {
     ],
     "resultColumns": {"logical_unit_number": "number", "host_group": "string"},
 }
-
-
-@pytest.fixture
-def explorer(monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.delenv(ex.ENV_FILE, raising=False)
-    return AppTest.from_file(str(APP), default_timeout=120).run()
-
-
-def paste(at: AppTest, result: dict[str, Any]) -> AppTest:
-    at.radio(key="source").set_value("Paste JSON")
-    at = at.run()
-    at.text_area(key="paste").input(json.dumps(result))
-    at = at.run()
-    assert [e.value for e in at.exception] == []
-    return at
 
 
 def offered(at: AppTest) -> list[str]:

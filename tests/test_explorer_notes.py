@@ -4,16 +4,12 @@ highlights offending cells with the one highlighter the notebook uses too."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
-from typing import Any
 
 import pandas as pd
-import pytest
+from _explorer import blocks, paste, seen
 from streamlit.testing.v1 import AppTest
 
-import chartkit.explorer._logic as ex
 from chartkit import view
 from chartkit._highlight import (
     HIGHLIGHT,
@@ -22,8 +18,6 @@ from chartkit._highlight import (
     offender_counts,
     offending_cells,
 )
-
-APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 
 # ms holds the string "latency_ms" in 9 rows: the left-out note about ms quotes it, so a
 # search of the sentence for the longest column name it mentions finds latency_ms instead
@@ -40,35 +34,6 @@ RESULT = {
     "rows": ROWS,
     "resultColumns": {"host": "string", "ms": "number", "latency_ms": "number"},
 }
-
-
-@pytest.fixture
-def explorer(monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.delenv(ex.ENV_FILE, raising=False)
-    return AppTest.from_file(str(APP), default_timeout=120).run()
-
-
-def paste(at: AppTest, result: dict[str, Any]) -> AppTest:
-    at.radio(key="source").set_value("Paste JSON")
-    at = at.run()
-    at.text_area(key="paste").input(json.dumps(result))
-    at = at.run()
-    assert [e.value for e in at.exception] == []
-    return at
-
-
-def seen(markdown: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~\n])", r"\1", markdown).replace("\u2060", "")
-
-
-def blocks(at: AppTest) -> dict[str, str]:
-    out = {}
-    for element in at.markdown:
-        text = seen(element.value)
-        found = re.match(r"^\*\*Column '(.*?)'\*\*\n\n", text)
-        if found:
-            out[found.group(1)] = text[found.end() :]
-    return out
 
 
 def test_a_note_sits_in_the_block_of_its_column_even_when_its_sentence_names_another(

@@ -6,19 +6,13 @@ check's block, in the rows behind a selection, on the rows table's column, and i
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
-from typing import Any
 
-import pytest
+from _explorer import blocks, paste, seen
 from streamlit.testing.v1 import AppTest
 
-import chartkit.explorer._logic as ex
 from chartkit import check_columns, check_result, view
 from chartkit.messages import offenders_text
 from chartkit.result import ToolResult
-
-APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 
 # the issue's own column: four spellings of nothing in a number column, and real numbers
 SPELLINGS = [None, "n/a", "N/A", "-", 3.0] * 10
@@ -28,35 +22,6 @@ RESULT = {
     "resultColumns": {"host": "string", "lun": "number"},
 }
 LISTED = 'null ×10, "-" ×10, "N/A" ×10, "n/a" ×10'
-
-
-@pytest.fixture
-def explorer(monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.delenv(ex.ENV_FILE, raising=False)
-    return AppTest.from_file(str(APP), default_timeout=120).run()
-
-
-def seen(markdown: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~\n])", r"\1", markdown).replace("\u2060", "")
-
-
-def paste(at: AppTest, result: dict[str, Any]) -> AppTest:
-    at.radio(key="source").set_value("Paste JSON")
-    at = at.run()
-    at.text_area(key="paste").input(json.dumps(result))
-    at = at.run()
-    assert [e.value for e in at.exception] == []
-    return at
-
-
-def blocks(at: AppTest) -> dict[str, str]:
-    out = {}
-    for element in at.markdown:
-        text = seen(element.value)
-        found = re.match(r"^\*\*Column '(.*?)'\*\*\n\n", text)
-        if found:
-            out[found.group(1)] = text[found.end() :]
-    return out
 
 
 def test_the_summary_is_the_violations_own() -> None:

@@ -11,45 +11,20 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _explorer import example, ok, paste, seen, texts
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-import chartkit.explorer._logic as ex
 import chartkit.explorer.page as ep
 from chartkit import check_columns, view
 from chartkit.messages import offenders_text
 from chartkit.selection import Selection
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, violation_line
 
-APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 LUN = "logical_unit_number"
-
-
-@pytest.fixture
-def explorer(monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.delenv(ex.ENV_FILE, raising=False)
-    return AppTest.from_file(str(APP), default_timeout=120).run()
-
-
-def ok(at: AppTest) -> AppTest:
-    assert [e.value for e in at.exception] == []
-    return at
-
-
-def seen(markdown: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~\n])", r"\1", markdown).replace("\u2060", "")
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    return [seen(e.value) for e in getattr(at.main, kind)]
-
-
-def example(name: str) -> Any:
-    return ex.load_path(ex.EXAMPLES_DIR / f"{name}.json").results[0]
 
 
 def chart_spec(at: AppTest) -> dict[str, Any]:
@@ -216,13 +191,6 @@ def test_a_brushed_range_is_charted_again_when_asked(explorer: AppTest) -> None:
     assert drawn["title"] == expected.spec["title"]
     assert drawn["encoding"] == expected.spec["encoding"]
     assert seen(ep.md(expected.reason)) in texts(at, "caption")
-
-
-def paste(at: AppTest, result: dict[str, Any]) -> AppTest:
-    at.radio(key="source").set_value("Paste JSON")
-    at = ok(at.run())
-    at.text_area(key="paste").input(json.dumps(result))
-    return ok(at.run())
 
 
 LEFT_OUT = {

@@ -811,6 +811,8 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
     page = 0
     behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
     found = _behind_findings(rkey, decl, spec_key, chosen, shown, picked)
+    # said first: what was selected, its count and findings; then the page picker, the table
+    summary, again_box = st.container(), st.container()
     if behind.pages > 1:
         page = int(
             st.number_input(
@@ -820,7 +822,38 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         ) - 1  # fmt: skip
         if page:
             behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
-    found = _behind_findings(rkey, decl, spec_key, chosen, shown, picked)
+    with summary:
+        _behind_summary(picked, behind, found)
+    if not behind.total:
+        return
+    if picked.kind == "interval":
+        with again_box:
+            _charted_again(rkey, decl, spec_key, chosen, shown, picked)
+    offending = {c: n for c, n in behind.offenders.items() if n}
+    columns = ex.editor_columns(result)
+    rows = result.rows
+    if isinstance(rows, list):
+        picked_rows = [rows[i] for i in behind.index]
+        frame, config = _rows_frame(picked_rows, columns, result, {v.column: v for v in found})
+    else:
+        frame, config = visible_frame(behind.rows), {}
+    frame.index = pd.Index([i + 1 for i in behind.index], name="row")
+    marks = {
+        visible_controls(c): [c in cells for cells in behind.offending] for c in offending
+    }
+    if behind.pages > 1:
+        first = page * SELECTED_ROWS
+        st.caption(
+            f"Rows {first + 1:,}–{first + len(behind.index):,} of the {behind.total:,} behind "
+            "the selection."
+        )
+    styled: Any = highlighted(frame, marks) if marks else frame
+    st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
+
+
+def _behind_summary(picked: Selection, behind: RowsPage, found: Sequence[Any]) -> None:
+    """What was selected and how many rows are behind it; the check of just those rows; the
+    offending cells among the rows of this page, counted."""
     what = "The rows left out of the chart" if picked.kind == "left-out" else (
         f"The rows behind {picked.describe()}"
     )  # fmt: skip
@@ -845,29 +878,6 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         )
     elif behind.total:
         st.caption("No cell of these rows breaks the declaration.")
-    if not behind.total:
-        return
-    if picked.kind == "interval":
-        _charted_again(rkey, decl, spec_key, chosen, shown, picked)
-    columns = ex.editor_columns(result)
-    rows = result.rows
-    if isinstance(rows, list):
-        picked_rows = [rows[i] for i in behind.index]
-        frame, config = _rows_frame(picked_rows, columns, result, {v.column: v for v in found})
-    else:
-        frame, config = visible_frame(behind.rows), {}
-    frame.index = pd.Index([i + 1 for i in behind.index], name="row")
-    marks = {
-        visible_controls(c): [c in cells for cells in behind.offending] for c in offending
-    }
-    if behind.pages > 1:
-        first = page * SELECTED_ROWS
-        st.caption(
-            f"Rows {first + 1:,}–{first + len(behind.index):,} of the {behind.total:,} behind "
-            "the selection."
-        )
-    styled: Any = highlighted(frame, marks) if marks else frame
-    st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
