@@ -380,7 +380,7 @@ def wall_clock(series: pd.Series, keep: BoolArray | None = None) -> tuple[pd.Ser
         if known is None:
             return wall_clock(series[keep])
         times, aware = known
-        if aware and parsed_zones(series) == (0, len(series)):  # every value zoned: no search
+        if aware and _parsed_zones(series) == (0, len(series)):  # every value zoned: no search
             return times[keep], bool(keep.any())
         return times[keep], aware and _any_offset(series.array.__arrow_array__(), keep)
     if known is not None:
@@ -435,7 +435,7 @@ def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:
     return pd.Series(times, index=series.index, name=series.name, copy=False), clock.aware
 
 
-def parsed_zones(series: pd.Series) -> tuple[int, int] | None:
+def _parsed_zones(series: pd.Series) -> tuple[int, int] | None:
     """``(naive, zoned)`` as the reading's parse of exactly this column counted them (every
     value a date string: see ``_parsed_by_reading``); None when no reading parsed it."""
     array = series.array

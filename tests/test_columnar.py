@@ -200,8 +200,8 @@ def test_a_datetime_column_keeps_its_zone_through_one_parse() -> None:
 @pytest.mark.skipif(columnar.SPEEDUPS is None, reason="the compiled reader is not built")
 def test_the_compiled_reader_counts_the_dates_that_carry_a_zone() -> None:
     """How many of a date column's values carried a zone, counted while they were parsed: the
-    plan reads it (``encode.parsed_zones``) instead of searching the text again."""
-    from chartkit.encode import parsed_zones
+    plan reads it (``encode._parsed_zones``) instead of searching the text again."""
+    from chartkit.encode import _parsed_zones
 
     days = ["2024-05-13T02:00:00+02:00", "2024-05-13T01:00:00", "2024-05-14T03:00:00Z"]
     (mixed, zoned, naive, broken) = columnar.read_census(
@@ -213,8 +213,8 @@ def test_the_compiled_reader_counts_the_dates_that_carry_a_zone() -> None:
     assert naive.clock is not None and (naive.clock.zoned, naive.clock.aware) == (0, False)
     assert broken.clock is None  # not every value a date: no clock, nothing counted
     frame = read_rowset([{"ts": d} for d in days]).to_frame()
-    assert parsed_zones(frame["ts"]) == (1, 2)
-    assert parsed_zones(frame["ts"].iloc[:2]) is None  # some rows: not what the reading parsed
+    assert _parsed_zones(frame["ts"]) == (1, 2)
+    assert _parsed_zones(frame["ts"].iloc[:2]) is None  # some rows: not what the reading parsed
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from chartkit.encode import _OFFSET, _RE2_OFFSET, parsed_zones  # what a zone is: encode's
+from chartkit.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
 
 __all__ = ["coverage", "zone_counts"]
 
@@ -38,7 +38,7 @@ def zone_counts(values: pd.Series, whole: pd.Series | None = None) -> tuple[int,
     (1, 1)
     """
     present = int(values.notna().sum())
-    known = parsed_zones(values if whole is None else whole)
+    known = _parsed_zones(values if whole is None else whole)
     if known is not None and 0 in known:
         return (0, present) if known[0] == 0 else (present, 0)
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
