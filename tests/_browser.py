@@ -1,4 +1,5 @@
-"""Headless Chromium and a real ``streamlit run`` server, for the browser tests and screenshots.
+"""Headless Chromium and real servers (``streamlit run``, or any command: ``served``), for the
+browser tests and screenshots.
 
 Playwright cannot download its own browser here, so it drives Debian's ``/usr/bin/chromium``.
 A test that needs the browser calls ``require_browser()``: it skips politely when Chromium or
@@ -16,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "browser_page",
     "free_port",
     "require_browser",
+    "served",
     "settle",
     "streamlit_server",
 ]
@@ -72,6 +74,55 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
+def served(
+    command: Sequence[str],
+    ready: str,
+    *,
+    name: str,
+    cwd: Path = REPO,
+    env: Mapping[str, str] | None = None,
+    log: Path | None = None,
+    timeout: float = 60.0,
+) -> Iterator[None]:
+    """Run a server ``command`` until a GET of ``ready`` answers (2xx or 3xx); stop it (its
+    process, by id) when the block ends. ``name`` says which server in the errors: it exited
+    first, or did not answer in ``timeout`` seconds (see ``log``, its output, when given)."""
+    out = open(log, "wb") if log is not None else subprocess.DEVNULL
+    see = f"; see {log}" if log is not None else ""
+    process = subprocess.Popen(
+        list(command),
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with code {process.returncode} before "
+                                   f"answering {ready}{see}")  # fmt: skip
+            try:
+                with urllib.request.urlopen(ready, timeout=2):
+                    break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name} did not answer {ready} within {timeout:.0f} s{see}")
+            time.sleep(0.25)
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=20)
+        if log is not None:
+            out.close()  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
 def streamlit_server(
     script: Path = REPO / "app" / "explorer.py",
     *,
@@ -92,42 +143,10 @@ def streamlit_server(
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
-    out = open(log, "wb") if log is not None else subprocess.DEVNULL
-    process = subprocess.Popen(
-        command,
-        cwd=REPO,
-        env={**os.environ, **(env or {})},
-        stdout=out,
-        stderr=subprocess.STDOUT,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(
-                    f"streamlit exited with code {process.returncode} before serving {url}"
-                    + (f"; see {log}" if log else "")
-                )
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
-            time.sleep(0.25)
+    with served(command, f"{url}/_stcore/health", name="streamlit", env=env, log=log,
+                timeout=timeout):  # fmt: skip
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-        if log is not None:
-            out.close()  # type: ignore[union-attr]
 
 
 @contextlib.contextmanager

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import secrets
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +15,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tests._browser import browser_page, free_port, require_browser
+from tests._browser import browser_page, free_port, require_browser, served
 
 pytestmark = pytest.mark.browser
 
@@ -67,33 +62,13 @@ def jupyter_server(app: str, root: Path, log: Path) -> Iterator[str]:
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--LabApp.extension_manager=readonly",
         ]
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".cfg"), "JUPYTER_DATA_DIR":
-           str(root / ".data"), "JUPYTER_RUNTIME_DIR": str(root / ".run")}  # fmt: skip
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"jupyter {app} exited ({process.returncode}); see {log}")
-                try:
-                    with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                        break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"jupyter {app} did not answer within 90 s; see {log}")
-                time.sleep(0.5)
-            where = {"lab": "lab/tree", "notebook": "notebooks"}[app]
-            yield f"{url}/{where}/drill.ipynb?token={token}"
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=20)
+    env = {"JUPYTER_CONFIG_DIR": str(root / ".cfg"), "JUPYTER_DATA_DIR": str(root / ".data"),
+           "JUPYTER_RUNTIME_DIR": str(root / ".run")}  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    with served(command, f"{url}/api/status?token={token}", name=f"jupyter {app}", cwd=root,
+                env=env, log=log, timeout=90):  # fmt: skip
+        where = {"lab": "lab/tree", "notebook": "notebooks"}[app]
+        yield f"{url}/{where}/drill.ipynb?token={token}"
 
 
 def wait_for_kernel(page: Any) -> None:

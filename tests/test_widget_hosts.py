@@ -8,11 +8,7 @@ JupyterLab is ``test_widget_browser.py``."""
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +16,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tests._browser import browser_page, free_port, require_browser
+from tests._browser import browser_page, free_port, require_browser, served
 from tests.test_widget_browser import jupyter_server, run_cell, wait_for_kernel
 
 pytestmark = pytest.mark.browser
@@ -85,30 +81,9 @@ def marimo_run(app: Path, log: Path) -> Iterator[str]:
         sys.executable, "-m", "marimo", "run", str(app), "--headless",
         "--host", "127.0.0.1", "--port", str(port), "--no-token",
     ]  # fmt: skip
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=app.parent, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}/"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(f"marimo run exited ({process.returncode}); see {log}")
-                try:
-                    with urllib.request.urlopen(url, timeout=2):
-                        break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"marimo run did not answer within 90 s; see {log}")
-                time.sleep(0.5)
-            yield url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=20)
+    url = f"http://127.0.0.1:{port}/"
+    with served(command, url, name="marimo run", cwd=app.parent, log=log, timeout=90):
+        yield url
 
 
 def click_bar(page: Any, chart: Any, label: str) -> None:
