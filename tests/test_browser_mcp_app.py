@@ -178,6 +178,23 @@ def test_the_server_links_its_tools_to_the_page_and_serves_it_as_an_mcp_app(
     assert "unsafe-eval" not in page.text
 
 
+def picture(host: Host, name: str) -> None:
+    """With ``CHARTKIT_SCREENSHOT_DIR`` set, the app's iframe saved there as ``name``, in a
+    viewport tall enough that Chromium paints all of it (a screenshot of the iframe element
+    taller than the viewport comes out blank)."""
+    if not (shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR")):
+        return
+    size = host.page.viewport_size
+    host.page.set_viewport_size({"width": 900, "height": 1800})
+    box = host.page.locator("#apps iframe").bounding_box()
+    host.page.screenshot(path=str(Path(shots) / name), clip=box)
+    host.page.set_viewport_size(size)
+    from PIL import Image
+
+    with Image.open(Path(shots) / name) as taken:  # a page drawn, not one blank colour
+        assert taken.convert("RGB").getcolors(16) is None, name
+
+
 def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the_theme(
     host: Host, session: dict[str, Any]
 ) -> None:
@@ -213,8 +230,7 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
     assert sizes and sizes[-1]["height"] > 400
 
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
-    if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):  # the README's picture
-        host.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app.png"))
+    picture(host, "mcp-app.png")  # the README's picture
     host.page.evaluate("window.testHost.setTheme('dark')")
     frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     assert frame.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
@@ -223,8 +239,7 @@ def test_a_chart_with_a_finding_draws_its_marks_says_the_finding_and_follows_the
         " return t && getComputedStyle(t).fill !== 'rgb(0, 0, 0)'; }"
     )
     assert frame.locator(".chart svg .mark-rect.role-mark path").count() == 3
-    if shots := os.environ.get("CHARTKIT_SCREENSHOT_DIR"):
-        host.page.locator("#apps iframe").screenshot(path=str(Path(shots) / "mcp-app-dark.png"))
+    picture(host, "mcp-app-dark.png")  # the README's, in the dark theme
 
 
 def test_an_enforce_refusal_shows_the_sentence_and_no_row_value_anywhere(
