@@ -342,7 +342,6 @@ def test_clicking_a_bar_shows_the_rows_behind_it_with_the_offenders_highlighted(
     ).to_be_visible(timeout=WAIT_MS)
     grid = page.locator('[data-testid="stDataFrame"]').first
     expect(grid).to_be_visible(timeout=WAIT_MS)
-    page.screenshot(path="/tmp/behind.png", full_page=True)
 
 
 # --- a brushed time range -------------------------------------------------------------------
