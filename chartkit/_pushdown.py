@@ -59,6 +59,7 @@ from chartkit.columns import ColumnDeclaration
 from chartkit.encode import describe_offenders
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
+from chartkit.plan.spec import Note
 from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
 
@@ -484,6 +485,7 @@ class _Reduced:
     period: str | None = None  # the line's time bucket, as decide.py names it
     seconds: int | None = None  # … and its length (chartkit.selection reads it from the View)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
+    top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 
 
 def _reduce(
@@ -1029,6 +1031,7 @@ def _bars(
         return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
     rows = _rows_by_key(out, keys, ys, h)
     ranked: tuple[Any, ...] | None = None
+    cut: Note | None = None
     if not ys:
         # decide.py ranks categories by their rows (the most first, ties in key order); its
         # one-row groups would all tie, so the engine's counts rank them here
@@ -1036,10 +1039,11 @@ def _bars(
         total = out.groupby(x, sort=False, dropna=False)[h["count"]].sum()
         total = total.sort_values(ascending=False, kind="stable")
         if len(total) > MAX_BAR_CATEGORIES:
-            notes.append(
+            said = (
                 f"{x} has {len(total):,} values; the {MAX_BAR_CATEGORIES} most frequent are "
                 f"shown, the other {len(total) - MAX_BAR_CATEGORIES:,} are left out."
             )
+            cut = Note("top", said, x, (("values", len(total)), ("shown", MAX_BAR_CATEGORIES)))
             total = total.head(MAX_BAR_CATEGORIES)
             out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
         ranked = tuple(total.index)
@@ -1071,6 +1075,7 @@ def _bars(
         how="count" if not ys else how, ranked=ranked, measures=tuple(ys), sort=opts.sort,
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
         categories=int(categories) if categories is not None else None, placed=n_rows,
+        top=cut,
     )  # fmt: skip
 
 
@@ -1327,6 +1332,11 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         plan = replace(plan, reason=reason)
     if reduced.ranked is not None and plan.order is not None:
         plan = _ranked(plan, reduced, fields[0])
+    if reduced.top is not None:  # cut here, not by decide.py: its top note and reduction, so
+        top = reduced.top  # Selection.others finds the categories put aside
+        plan = replace(plan, notes=tuple(dict.fromkeys((*plan.notes, top.sentence))),
+                       facts=(*plan.facts, top),
+                       reduction=replace(plan.reduction, top=top.count("shown")))  # fmt: skip
     if reduced.categories is not None:
         # only the top max_points categories left the engine: decide.py counted those
         from chartkit.decide import MAX_BAR_CATEGORIES as TOP

@@ -1310,13 +1310,22 @@ class _Planner:
 
     def _log_axes(self, data: pd.DataFrame, axes: Sequence[tuple[str, ColumnProfile, str]]) -> None:
         """Put a scatter's axis on a log scale when ``scale`` was not picked and its values,
-        all positive, span ``LOG_ORDERS`` powers of ten or more (from their counted span)."""
+        all positive, span ``LOG_ORDERS`` powers of ten or more (from their counted span) — or
+        when the chart these rows were drilled from did (``log_columns``) and they allow it."""
         if self.opts.scale_picked or data.empty:
             return
         for channel, q, f in axes:
             values = data[f].to_numpy(dtype=float)
             lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
             orders = choose.log_axis(lo, hi)
+            if orders is None and q.name in self.opts.log_columns and lo > 0:
+                self.log_axes.append(channel)  # (a drilled chart's values are the parent's)
+                self._say(
+                    "log-scale",
+                    f"{q.name} is on a log scale, as in the chart these rows were drilled from "
+                    f"({lo:,g} to {hi:,g} here); scale='linear' draws it linear.",
+                    q.name, values=len(values),
+                )  # fmt: skip
             if orders is None:
                 continue
             self.log_axes.append(channel)

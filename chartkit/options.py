@@ -54,7 +54,9 @@ class ChartOptions:
     ``scale`` — ``"linear"`` or ``"log"`` for the measure axis (not picked, ``scale_picked``
     is False and the plan may put a scatter's axis spanning orders of magnitude on a log
     scale, ``chartkit.plan.choose.log_axis``); ``format`` — a d3-format
-    string for the measure (``","``, thousands separators, by default).
+    string for the measure (``","``, thousands separators, by default). ``log_columns``: the
+    columns whose axis the chart drilled from (``View.drill``) put on a log scale, kept there
+    when every value drawn is above zero.
 
     >>> ChartOptions.make(aggregate="sum", sort=["b", "a"]).sort
     ('b', 'a')
@@ -66,6 +68,7 @@ class ChartOptions:
     scale: str = "linear"
     format: str = DEFAULT_FORMAT
     scale_picked: bool = False
+    log_columns: tuple[str, ...] = ()
 
     @classmethod
     def make(

@@ -37,7 +37,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
@@ -63,6 +63,7 @@ __all__ = [
     "SelectionKind",
     "Zone",
     "drill",
+    "drill_inputs",
     "drill_payload",
     "positions_behind",
     "rows_behind",
@@ -430,8 +431,9 @@ def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dty
 def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
     """A view of just the rows behind ``selection``, drawn as ``view`` was: the same tool,
     declaration and dial (so those rows are checked again, their findings their own) and the
-    same picks — x, y, color, facet, the aggregate, the time unit, the sort and the format —
-    reduced again over those rows: a brushed hour of a day's line is bucketed anew.
+    same picks — x, y, color, facet, the aggregate, the time unit, the sort, the format and
+    the scale (an axis the parent put on a log scale stays on one) — reduced again over those
+    rows: a brushed hour of a day's line is bucketed anew.
 
     In memory the rows are the tool's own (a list of dicts stays one); rows an engine holds
     stay in it (``chartkit._drill.selected_frame``), and the new chart is reduced there.
@@ -443,8 +445,17 @@ def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
     >>> d.mark, d.result.rows[0], d.marks["n"].tolist()
     ('line', {'day': '2024-01-03', 'n': 3}, [3.0, 4.0, 5.0])
     """
+    return view.drill(selection, max_points=max_points)
+
+
+def drill_inputs(
+    view: View, selection: Selection
+) -> tuple[Any, dict[str, Any], dict[str, Any], tuple[str, ...]]:
+    """What ``View.drill`` draws again: the rows behind ``selection`` (the tool's own in
+    memory, a frame of the engine that holds them), the picks (x, y, color, facet), the chart
+    options as ``view()`` takes them, and the columns whose axis the parent put on a log scale
+    by the rule (``ChartOptions.log_columns``: kept there)."""
     from chartkit.read.engines import EngineReading, read_engine_frame
-    from chartkit.view import view as make_view
 
     _marks(view)  # a chart: a table or a refused result has no selection to drill into
     if not isinstance(selection, Selection):
@@ -466,16 +477,32 @@ def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
             data = view.frame.iloc[at].reset_index(drop=True)
     if isinstance(data, list | pd.DataFrame) and not len(data):
         raise ChartkitError(f"no row is behind {selection.describe()}: nothing to chart")
-    picks = {k: view.drawn.get(k) for k in ("x", "y", "color", "facet")}
+    picks: dict[str, Any] = {k: view.drawn.get(k) for k in ("x", "y", "color", "facet")}
     if isinstance(picks["y"], tuple):
         picks["y"] = list(picks["y"])
+    logged = tuple(dict.fromkeys(
+        n.column for n in view.facts if n.kind == "log-scale" and n.column is not None
+    ))  # fmt: skip
     options = view.options
-    sort = options.get("sort")
-    return make_view(
-        replace(view.result, rows=data), tool=view.result.tool, mode=view.check.mode,
-        aggregate=view.drawn.get("aggregate"), time_unit=options.get("timeUnit"),
-        sort=sort, format=options.get("format"), max_points=max_points, **picks,
-    )  # fmt: skip
+    chart = {
+        "aggregate": view.drawn.get("aggregate"), "time_unit": options.get("timeUnit"),
+        "sort": options.get("sort"), "format": options.get("format"),
+        "scale": _drilled_scale(view, logged),
+    }  # fmt: skip
+    return data, picks, chart, logged
+
+
+def _drilled_scale(view: View, logged: tuple[str, ...]) -> str | None:
+    """The scale a drilled chart is asked for: none where the parent put axes on a log scale by
+    the rule (``ChartOptions.log_columns`` keeps them), the parent's pick where a log scale was
+    refused (judged again over the drilled rows), else the scale the parent drew — so the rows
+    of a linear chart are not put on a log scale the parent did not choose."""
+    if logged:
+        return None
+    if any(n.kind == "log-refused" for n in view.facts):
+        return "log"
+    scale = view.options.get("scale")
+    return scale if isinstance(scale, str) else None
 
 
 # -- one evaluation per view and selection --------------------------------------------------

@@ -9,7 +9,7 @@ and the check's outcome under the dial.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -232,11 +232,20 @@ class View:
 
     def drill(self, selection: Selection, *, max_points: int = 5000) -> View:
         """A view of just the rows behind ``selection``, drawn as this one was (the same
-        declaration, dial and picks) and reduced again over those rows: a brushed range
-        charted anew (``chartkit.selection.drill``)."""
-        from chartkit.selection import drill
+        declaration, dial, picks and scale) and reduced again over those rows: a brushed range
+        charted anew (``chartkit.selection.drill``). An axis this chart put on a log scale by
+        the rule stays on one, or a note says why not."""
+        from chartkit.selection import drill_inputs
 
-        return drill(self, selection, max_points=max_points)
+        data, picks, chart, logged = drill_inputs(self, selection)
+
+        def options() -> ChartOptions:
+            return replace(ChartOptions.make(**chart), log_columns=logged)
+
+        result = replace(self.result, rows=data)
+        drilled = _made(result, None, self.result.tool, self.check.mode, picks, max_points,
+                        options)  # fmt: skip
+        return _log_not_kept(drilled, logged)
 
     # -- notebooks ----------------------------------------------------------------------
 
@@ -293,11 +302,31 @@ def view(
     Whatever the rows, the declaration or the picks, the only error raised is a
     ``ChartkitError``: a failure chartkit did not foresee is wrapped in one that names it.
     """
-    try:
-        options = ChartOptions.make(
+    def options() -> ChartOptions:
+        return ChartOptions.make(
             aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
         )
-        chart_args: dict[str, Any] = {"facet": facet, "choose": choose, "options": options}
+
+    picks = {"x": x, "y": y, "color": color, "facet": facet, "choose": choose}
+    return _made(data, result_columns, tool, mode, picks, max_points, options)
+
+
+def _made(
+    data: object,
+    result_columns: object,
+    tool: str | None,
+    mode: CheckMode,
+    picks: Mapping[str, Any],
+    max_points: int,
+    options: Callable[[], ChartOptions],
+) -> View:
+    """``view()`` with its chart options made by ``options()`` (``View.drill`` adds the log
+    axes it keeps), under the one guard that makes every error a ``ChartkitError``."""
+    try:
+        chart_args: dict[str, Any] = {
+            "facet": picks.get("facet"), "choose": picks.get("choose"), "options": options()
+        }  # fmt: skip
+        x, y, color = picks.get("x"), picks.get("y"), picks.get("color")
         return _bounded(
             _view(data, result_columns, tool, mode, x, y, color, max_points, chart_args)
         )
@@ -312,6 +341,34 @@ def view(
             f"chartkit could not build a view of this result ({what}); this is a bug in "
             "chartkit — please report it with the declaration and a few of the rows"
         ) from exc
+
+
+def _log_not_kept(drilled: View, logged: tuple[str, ...]) -> View:
+    """A drilled view that says which of its parent's log axes it does not keep, and why."""
+    if drilled.kind != "chart" or not logged:
+        return drilled
+    kept = {n.column for n in drilled.facts if n.kind == "log-scale"}
+    added: list[Note] = []
+    for name in logged:
+        if name in kept:
+            continue
+        enc = next((e for e in drilled.encodings.values() if e.column == name), None)
+        why = (
+            "it is on no axis of it" if enc is None
+            else "its bins are linear" if enc.bin
+            else "a log scale is chosen for a scatter's axes only" if drilled.mark != "point"
+            else "a value drawn is zero or negative"
+        )  # fmt: skip
+        added.append(Note(
+            "option-ignored",
+            f"The chart these rows were drilled from drew {name} on a log scale; this "
+            f"{drilled.mark} chart does not: {why}.",
+            name,
+        ))  # fmt: skip
+    if not added:
+        return drilled
+    return _bounded(replace(drilled, notes=(*drilled.notes, *(n.sentence for n in added)),
+                            facts=(*drilled.facts, *added)))  # fmt: skip
 
 
 def _drill(v: View) -> dict[str, Any] | None:

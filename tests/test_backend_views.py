@@ -279,8 +279,8 @@ DRAWN_NOT_YET: dict[tuple[str, str], str] = {
 NOTES_NOT_YET = frozenset(
     {
         "automatic line, colored", "line of the max", "line per month", "line per day, colored",
-        "line counting rows", "lines of two measures", "faceted lines", "count bars, top 30",
-        "count bars, ascending", "bars of two measures", "histogram", "heatmap",
+        "line counting rows", "lines of two measures", "faceted lines", "bars of two measures",
+        "histogram", "heatmap",
         "an alternative", "bars per identifier", "15 colors become facets",
         "25 colors are refused", "25 facets are refused", "a number as color is refused",
         "a Date per week", "an aware time per day", "an aware time per month",

@@ -11,6 +11,7 @@ import pytest
 
 from chartkit import ChartkitError, RowsPage, Selection, view
 from chartkit.selection import MAX_PAGE_SIZE, Equals, NoneOf, Placed, Range
+from chartkit.view import View
 
 SPEC_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},
@@ -340,3 +341,63 @@ def test_only_a_chart_is_charted_again() -> None:
     v = view(SPEC_ROWS, SPEC, mode="off")
     with pytest.raises(ChartkitError, match="drill takes a Selection; got dict"):
         v.drill({"kind": "mark"})  # type: ignore[arg-type]
+
+
+def _log_channels(v: View) -> set[str]:
+    """The channels the view's spec draws on a log scale."""
+    assert v.spec is not None
+    encoding = v.spec.get("encoding") or v.spec["spec"]["encoding"]
+    return {c for c, e in encoding.items()
+            if isinstance(e, dict) and (e.get("scale") or {}).get("type") == "log"}  # fmt: skip
+
+
+def test_a_drilled_chart_keeps_the_log_axes_its_parent_chose() -> None:
+    """Issue 20's automatic log scale survives View.drill: a brushed band of a scatter whose
+    y spans five powers of ten spans less than the rule's three, yet stays on a log scale as
+    its parent drew it — and an axis the parent drew linear stays linear."""
+    rows = [{"x": float(i), "y": 10.0 ** (i % 50 / 10)} for i in range(200)]
+    v = view(rows, {"x": "number", "y": "number"}, x="x", y="y")
+    assert _log_channels(v) == {"y"} and v.options["scale"] == "log"
+    d = v.drill(Selection.from_interval(v, {"y": [1, 50]}))
+    assert d.mark == "point" and _log_channels(d) == {"y"}
+    [kept] = [n for n in d.facts if n.kind == "log-scale"]
+    assert kept.column == "y" and kept.sentence == (
+        "y is on a log scale, as in the chart these rows were drilled from (1 to 39.8107 here); "
+        "scale='linear' draws it linear."
+    )
+    assert kept.sentence in d.notes
+    # an x axis put on a log scale (view(scale="log") would put only the measure's on one)
+    wide = [{"x": 10.0 ** (i % 60 / 10), "y": float(i % 7)} for i in range(180)]
+    w = view(wide, {"x": "number", "y": "number"}, x="x", y="y")
+    assert _log_channels(w) == {"x"}
+    d = w.drill(Selection.from_interval(w, {"x": [2, 30]}))
+    assert _log_channels(d) == {"x"}
+    assert [n.column for n in d.facts if n.kind == "log-scale"] == ["x"]
+
+
+def test_a_drilled_chart_keeps_its_parents_picked_scale() -> None:
+    rows = [{"x": float(i), "y": 10.0 ** (i % 50 / 10)} for i in range(200)]
+    linear = view(rows, {"x": "number", "y": "number"}, x="x", y="y", scale="linear")
+    assert not _log_channels(linear)
+    d = linear.drill(Selection.from_interval(linear, {"x": [0, 120]}))  # still 4.9 powers of ten
+    assert not _log_channels(d) and not [n for n in d.facts if n.kind == "log-scale"]
+    bars = [{"g": "abc"[i % 3], "m": float(1 + i)} for i in range(30)]
+    b = view(bars, {"g": "string", "m": "number"}, x="g", y="m", scale="log")
+    assert b.options["scale"] == "log" and _log_channels(b) == {"y"}
+    d = b.drill(Selection.from_datum(b, {"g": "a"}))
+    assert d.options["scale"] == "log" and _log_channels(d) == {"y"}
+
+
+def test_a_drilled_chart_says_why_it_does_not_keep_a_log_axis() -> None:
+    """Drilled into more rows than its max_points, the scatter is a heatmap of counts, whose
+    bins are linear: the note says the parent's log axis is not kept, and why."""
+    rows = [{"x": float(i), "y": 10.0 ** (i % 50 / 10)} for i in range(200)]
+    v = view(rows, {"x": "number", "y": "number"}, x="x", y="y")
+    d = v.drill(Selection.from_interval(v, {"x": [0, 150]}), max_points=100)
+    assert d.mark == "rect" and not _log_channels(d)
+    [said] = [n for n in d.facts if n.kind == "option-ignored"]
+    assert said.column == "y" and said.sentence == (
+        "The chart these rows were drilled from drew y on a log scale; this rect chart does "
+        "not: its bins are linear."
+    )
+    assert said.sentence in d.notes

@@ -55,6 +55,9 @@ SHAPES = [
     ({"t": "zoned", "m": "number"}, {"x": "t", "y": "m"}),
     ({"t": "date", "m": "number", "g": "string"}, {"x": "t", "y": "m", "color": "g"}),
     ({"t": "date", "m": "number"}, {"x": "t", "y": "m", "time_unit": "day"}),
+    ({"g": "many", "m": "number"}, {"x": "g", "y": "m"}),  # the top 30 of 40, others apart
+    ({"g": "many", "m": "number"}, {"x": "g", "aggregate": "count"}),
+    ({"m": "number", "k": "number"}, {"x": "m", "y": "k"}),  # a heatmap binned in the engine
 ]
 
 
@@ -67,8 +70,8 @@ def frames(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, Any], dict[str, Any
     for name, kind in columns.items():
         nullable = draw(st.booleans())
         holes = draw(st.sampled_from([0, 0, 3, 10]))
-        if kind == "string":
-            k = draw(st.integers(2, 6))
+        if kind in ("string", "many"):
+            k = draw(st.integers(2, 6)) if kind == "string" else 39
             values: list[Any] = [f"c{draw(st.integers(0, k))}" for _ in range(n)]
         elif kind == "number":
             values = [float(draw(st.integers(-50, 50))) for _ in range(n)]
@@ -80,14 +83,15 @@ def frames(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, Any], dict[str, Any
                       for _ in range(n)]  # fmt: skip
         for _ in range(holes):
             values[draw(st.integers(0, n - 1))] = None
-        series = pd.Series(values, dtype={"string": object, "number": "float64"}.get(kind))
+        series = pd.Series(values, dtype={"number": "float64"}.get(kind, object))
         if kind in ("date", "zoned"):
             series = pd.to_datetime(series)
             if kind == "zoned":
                 series = series.dt.tz_localize("Europe/Paris", ambiguous="NaT",
                                                nonexistent="NaT")  # fmt: skip
         data[name] = series
-        declared[name] = {"type": "date" if kind == "zoned" else kind, "nullable": nullable}
+        declared[name] = {"type": {"zoned": "date", "many": "string"}.get(kind, kind),
+                          "nullable": nullable}  # fmt: skip
     return pd.DataFrame(data), declared, options
 
 
@@ -160,7 +164,76 @@ def _check(v: View, n: int, rows_of: Rows | None = None) -> None:
     left_ids = set(left["id"])
     assert total == v.left_out == len(left_ids)
     assert not left_ids & seen
-    assert seen | left_ids == set(range(n))
+    other_ids: set[int] = set()
+    if v.reduction.top is not None:
+        other_ids = _check_others(v, measure, rows_of)
+        assert not other_ids & seen and not other_ids & left_ids
+    assert seen | left_ids | other_ids == set(range(n))
+    for brush in _brushes(v):
+        _check_brush(v, brush, rows_of, left_ids | other_ids)
+
+
+def _check_others(v: View, measure: Any, rows_of: Rows) -> set[int]:
+    """The rows of a top-N chart's other categories: the categories its note says it did not
+    show, none a shown bar's, each re-aggregating to no more than the lowest bar."""
+    assert v.marks is not None
+    rows, total = rows_of(Selection.others(v))
+    ids = set(rows["id"])
+    assert ids and len(ids) == total == len(rows)
+    note = next(n for n in v.facts if n.kind == "top")
+    x = next(e for c, e in v.encodings.items() if e.type == "nominal" and c != "facet")
+    labels = [None if pd.isna(g) else str(g) for g in rows[x.column]]
+    shown = {None if pd.isna(g) else str(g) for g in v.marks[x.field]}
+    assert not set(labels) & shown
+    assert len(set(labels)) == (note.count("values") or 0) - (note.count("shown") or 0)
+    lowest = float(v.marks[measure.field].min())
+    for label in set(labels):
+        at = [i for i, g in enumerate(labels) if g == label]
+        if measure.aggregate == "count":
+            value = float(len(at))
+        else:
+            value = _reaggregate([float(rows[measure.column].iloc[i]) for i in at],
+                                 measure.aggregate)  # fmt: skip
+        assert value <= lowest or math.isclose(value, lowest, rel_tol=1e-9), (label, value)
+    return ids
+
+
+def _brushes(v: View) -> list[dict[str, list[float]]]:
+    """Brushes over the middle half of the marks' positions on each brushable number axis (a
+    heatmap's bins: along x, along y), and along x and y at once."""
+    from chartkit.selection import drill_payload
+
+    assert v.marks is not None
+    drill = drill_payload(v)
+    assert drill is not None
+    spans: dict[str, list[float]] = {}
+    for f in drill["brushable"]:
+        if next(e for e in v.encodings.values() if e.field == f).type != "quantitative":
+            continue  # a date axis is brushed by tests/test_selection.py
+        at = sorted(float(p) for p in v.marks[f])
+        spans[f] = [at[len(at) // 4], at[(3 * len(at)) // 4]]
+    out = [{f: span} for f, span in spans.items()]
+    return out + ([spans] if len(spans) == 2 else [])
+
+
+def _check_brush(v: View, brush: dict[str, list[float]], rows_of: Rows, apart: set[int]) -> None:
+    """The rows behind a brush are those of the marks it covers (whose drawn position lies in
+    the interval on every brushed axis): their counts add up, none is read twice, none is a row
+    left out."""
+    assert v.marks is not None
+    rows, total = rows_of(Selection.from_interval(v, brush))
+    ids = set(rows["id"])
+    assert len(ids) == total == len(rows)
+    covered: set[int] = set()
+    counted = 0
+    count = next((e.field for e in v.encodings.values() if e.aggregate == "count"), None)
+    for i in range(len(v.marks)):
+        mark = v.marks.iloc[i]
+        if all(lo <= float(mark[f]) <= hi for f, (lo, hi) in brush.items()):
+            covered |= set(rows_of(Selection.of_mark(v, i))[0]["id"])
+            counted += int(mark[count]) if count is not None else 1
+    assert ids == covered and total == counted, brush
+    assert not ids & apart
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -242,8 +315,10 @@ def test_every_engine_reads_the_terms_as_memory_does(engine: str) -> None:
 
 
 def test_spark_rows_behind_each_mark_reaggregate_to_it(spark_session: Any) -> None:
-    """Two charts on Spark (classic and Connect; Spark is slow here, so few): bars of a sum
-    per category and a line bucketed by time, each mark's rows its value, the rows partitioned."""
+    """Fixed charts on Spark (classic and Connect; Spark is slow here, so few): bars of a sum
+    per category, a line bucketed by time, bars of the top 30 of 40 categories (their mean, and
+    their rows counted: the others apart) and a heatmap brushed along y and in two dimensions —
+    each mark's rows its value, the rows partitioned."""
     from pyspark.sql import types as T
 
     n = 150
@@ -253,19 +328,33 @@ def test_spark_rows_behind_each_mark_reaggregate_to_it(spark_session: Any) -> No
         "m": [np.nan if i % 7 == 0 else float(i % 11) for i in range(n)],
         "t": pd.to_datetime([dt.datetime(2024, 1, 1) + dt.timedelta(minutes=97 * i)
                              for i in range(n)]),
+        "many": [None if i % 17 == 0 else f"k{(i * 7) % 40}" for i in range(n)],
+        "k": [float((i * 13) % 29) for i in range(n)],
     })  # fmt: skip
     schema = T.StructType([
         T.StructField("id", T.LongType()), T.StructField("g", T.StringType()),
         T.StructField("m", T.DoubleType()), T.StructField("t", T.TimestampNTZType()),
+        T.StructField("many", T.StringType()), T.StructField("k", T.DoubleType()),
     ])  # fmt: skip
-    rows = [(int(r.id), r.g, None if pd.isna(r.m) else float(r.m), r.t.to_pydatetime())
-            for r in frame.itertuples()]  # fmt: skip
+    rows = [(int(r.id), r.g, None if pd.isna(r.m) else float(r.m), r.t.to_pydatetime(), r.many,
+             r.k) for r in frame.itertuples()]  # fmt: skip
     native = spark_session.createDataFrame(rows, schema)
-    declared = {"g": {"type": "string", "nullable": True}, "m": "number", "t": "date"}
-    for options in ({"x": "g", "y": "m", "aggregate": "sum"}, {"x": "t", "y": "m"}):
+    declared = {"g": {"type": "string", "nullable": True}, "m": "number", "t": "date",
+                "many": "string", "k": "number"}  # fmt: skip
+    for options in (
+        {"x": "g", "y": "m", "aggregate": "sum"},
+        {"x": "t", "y": "m"},
+        {"x": "many", "y": "k"},
+        {"x": "many", "aggregate": "count"},
+        {"x": "m", "y": "k"},
+    ):
         v = view(native, declared, mode="off", max_points=100, **options)
         assert v.kind == "chart", v.reason
         assert v.frame is not None and len(v.frame) < n
+        if options["x"] == "many":
+            assert v.reduction.top == 30, v.notes
+        if options["x"] == "m":
+            assert v.mark == "rect" and _brushes(v), v.notes
         _check(v, n)
 
 

@@ -169,14 +169,105 @@ def check_partition(v: View, rows: list[dict[str, Any]]) -> None:
     assert len(left) == v.left_out
     others: set[int] = set()
     if v.reduction.top is not None:
-        others, _ = _all_rows(v, Selection.others(v))
+        others, behind_others = _all_rows(v, Selection.others(v))
         assert others and not others & set(seen) and not others & left
+        check_others(v, behind_others, column, fy, how)
     assert set(seen) | left | others == set(range(len(rows)))
+    for brush in brushes(v):
+        check_brush(v, brush, by_key, left | others)
     # every row left out has an offending cell or no placeable value; offenders are counted
     declared = v.result.result_columns or {}
     for name, count in page.offenders.items():
         assert count == sum(name in o for o in page.offending)
         assert name in declared
+
+
+def check_others(
+    v: View, page: Any, column: str | None, fy: str | None, how: str | None
+) -> None:
+    """The rows of a top-N chart's other categories: as many categories as its note says were
+    not shown, none of them a shown bar's, each re-aggregating to no more than the lowest
+    bar (the chart keeps the highest)."""
+    assert v.marks is not None and fy is not None
+    note = next(n for n in v.facts if n.kind == "top")
+    x = next(e for c, e in v.encodings.items() if e.type == "nominal" and c != "facet")
+    labels = [None if pd.isna(g) else str(g) for g in page.rows[x.column]]
+    shown = {None if pd.isna(g) else str(g) for g in v.marks[x.field]}
+    assert not set(labels) & shown
+    assert len(set(labels)) == (note.count("values") or 0) - (note.count("shown") or 0)
+    lowest = float(v.marks[fy].min())
+    for label in set(labels):
+        at = [i for i, g in enumerate(labels) if g == label]
+        if how == "count":
+            value = float(len(at))
+        else:
+            assert column is not None and how is not None
+            values = [float(page.rows[column].iloc[i]) for i in at]
+            value = _reaggregate(values, how)
+        assert value <= lowest or math.isclose(value, lowest, rel_tol=1e-9), (label, value)
+
+
+def _position(value: Any) -> float:
+    """A mark's drawn position on an axis as a number: epoch ms for a date."""
+    if isinstance(value, str | dt.datetime | pd.Timestamp | np.datetime64):
+        return float(pd.Timestamp(value).value // 1_000_000)
+    return float(value)
+
+
+def brushes(v: View) -> list[dict[str, list[Any]]]:
+    """Brushes over the middle half of the marks' positions: along each brushable axis (a
+    measure's, a bin's, a date's) alone, and along x and y at once where both are."""
+    from chartkit.selection import drill_payload
+
+    assert v.marks is not None
+    drill = drill_payload(v)
+    assert drill is not None
+    out: list[dict[str, list[Any]]] = []
+    spans: dict[str, list[Any]] = {}
+    for f in drill["brushable"]:
+        at = sorted(_position(p) for p in v.marks[f] if not pd.isna(p))
+        if len(at) < 2:
+            continue
+        spans[f] = [at[len(at) // 4], at[(3 * len(at)) // 4]]
+        out.append({f: spans[f]})
+    if len(spans) == 2:
+        out.append(dict(spans))
+    return out
+
+
+def check_brush(
+    v: View, brush: dict[str, list[Any]], by_key: dict[Selection, list[int]], apart: set[int]
+) -> None:
+    """The rows behind a brush are exactly the rows behind the marks it covers (a mark whose
+    drawn position lies in the interval on every brushed axis): they re-aggregate to those
+    marks, none is read twice, and none is a row left out or of another category."""
+    assert v.marks is not None
+    s = Selection.from_interval(v, brush)
+    page = v.rows_behind(s, page_size=MAX_PAGE_SIZE)
+    assert page.pages == 1 and len(set(page.index)) == len(page.index) == page.total
+    covered: set[int] = set()
+    counted = 0  # the covered marks' counts (a histogram's, a heatmap's)
+    _, fy, how = _measure(v)
+    for key, marks in by_key.items():
+        inside = [all(_inside(v, i, brush)) for i in marks]
+        if any(inside) and not all(inside):
+            return  # marks of one key the brush parts (a line's rows at one time): no oracle
+        if all(inside):
+            covered |= set(v.rows_behind(key, page_size=MAX_PAGE_SIZE).index)
+            if how == "count" and fy is not None:
+                counted += sum(int(v.marks.iloc[i][fy]) for i in marks)
+    assert set(page.index) == covered, (brush, s.describe())
+    assert not covered & apart
+    if how == "count":
+        assert page.total == counted, (brush, s.describe())
+
+
+def _inside(v: View, i: int, brush: dict[str, list[Any]]) -> list[bool]:
+    assert v.marks is not None
+    return [
+        not pd.isna(v.marks.iloc[i][f]) and lo <= _position(v.marks.iloc[i][f]) <= hi
+        for f, (lo, hi) in brush.items()
+    ]
 
 
 @SETTINGS
