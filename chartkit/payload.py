@@ -21,6 +21,7 @@ from chartkit.columns import COLUMN_TYPES
 from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.plan.rules import RULES
+from chartkit.plan.spec import NOTE_KINDS
 from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
 
 __all__ = ["view_payload_schema"]
@@ -231,6 +232,18 @@ def view_payload_schema() -> dict[str, Any]:
             },
         },
     )
+    fact = _closed(
+        "One note as values (chartkit.plan.spec.Note): what kind of thing the chart does not "
+        "show as-is, the column it is about (null: the whole chart), its counts by name "
+        "('rows', 'of', 'values', 'shown'…) and the sentence made from them — the same "
+        "sentence 'notes' holds. A UI reads these fields, never the English.",
+        {
+            "kind": {"enum": list(NOTE_KINDS)},
+            "column": _nullable(text),
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "sentence": {"type": "string", "minLength": 1},
+        },
+    )
     no_chart = {  # a table or a refusal: nothing drawn
         "mark": {"type": "null"},
         "spec": {"type": "null"},
@@ -258,6 +271,12 @@ def view_payload_schema() -> dict[str, Any]:
             },
             "refusals": {"type": "array", "items": {"$ref": "#/$defs/refusal"}},
             "notes": {"type": "array", "items": text},
+            "facts": {
+                "type": "array",
+                "description": "The plan's notes as values; 'notes' may hold more sentences "
+                "(an engine's, an overflowing aggregate's) than these.",
+                "items": {"$ref": "#/$defs/fact"},
+            },
             "findings": {"type": "array", "items": {"$ref": "#/$defs/finding"}},
             "disposition": {"type": "array", "items": {"$ref": "#/$defs/disposition"}},
             "spec": {
@@ -325,6 +344,7 @@ def view_payload_schema() -> dict[str, Any]:
                         "mode": {"const": "enforce"},
                         "refusals": {"maxItems": 0},
                         "notes": {"maxItems": 0},
+                        "facts": {"maxItems": 0},
                         "findings": {"minItems": 1},
                     }
                 },
@@ -342,6 +362,7 @@ def view_payload_schema() -> dict[str, Any]:
             "violation": violation,
             "disposition": disposition,
             "alternative": alternative,
+            "fact": fact,
         },
     }
 

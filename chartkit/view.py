@@ -110,7 +110,9 @@ class View:
         """A JSON-serializable payload for agent UIs; no row data when refused.
 
         Its ``spec`` is ``exported_spec()``: the caption (rows left out, flagged columns) is on
-        the chart every host draws from it. Its JSON Schema is ``chartkit.view_payload_schema()``.
+        the chart every host draws from it. ``facts`` carries the plan's notes as values (kind,
+        column, counts, sentence), so a UI places a note by its fields, never by its English.
+        Its JSON Schema is ``chartkit.view_payload_schema()``.
         """
         long = _long_names(self)
         return {
@@ -145,6 +147,7 @@ class View:
                 for r in self.refusals
             ],
             "notes": list(self.notes),
+            "facts": [n.to_dict() for n in self.facts],
             "findings": [f.to_dict() for f in self.check.findings],
             "disposition": [d.to_dict() for d in self.check.disposition],
             "spec": self.exported_spec() if self.spec is not None else None,
@@ -392,6 +395,7 @@ def _bounded(v: View) -> View:
         v,
         reason=cap_names(v.reason, names),
         notes=tuple(cap_names(n, names) for n in v.notes),
+        facts=tuple(replace(n, sentence=cap_names(n.sentence, names)) for n in v.facts),
         refusals=tuple(replace(r, reason=cap_names(r.reason, names)) for r in v.refusals),
         alternatives=tuple(replace(a, reason=cap_names(a.reason, names)) for a in v.alternatives),
     )

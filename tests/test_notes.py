@@ -140,11 +140,6 @@ def test_a_note_is_a_frozen_value_with_its_fields_in_its_dict() -> None:
         n.kind = "top"  # type: ignore[misc]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 19 item 3: View.to_dict() carries the notes as sentences only ('notes'); "
-    "the payload has no field with the Note values (kind, column, counts) a UI would read",
-)
 def test_the_payload_carries_the_notes_as_values() -> None:
     v = in_memory("count bars, top 30")
     payload = v.to_dict()

@@ -367,3 +367,56 @@ def test_a_finding_without_its_violation_fails_validation(
     finding = {k: v for k, v in good_payload["findings"][0].items() if k != "violation"}
     bad = {**good_payload, "findings": [finding]}
     assert error_messages(validator, bad) == ["'violation' is a required property"]
+
+
+# -- the notes as values ------------------------------------------------------------------
+
+
+def test_the_payload_carries_each_note_as_its_kind_column_counts_and_sentence(
+    validator: jsonschema.Draft202012Validator,
+) -> None:
+    """A UI reads a note's fields, never its English: the LUN incident's rows left out of the
+    y axis are a 'left-out' fact about the column, with its counts and the note's sentence."""
+    from chartkit.plan.spec import NOTE_KINDS
+
+    assert view_payload_schema()["$defs"]["fact"]["properties"]["kind"]["enum"] == list(
+        NOTE_KINDS
+    )
+    rows = [{"host_group": f"vdi-{'ab'[i % 2]}", "lun": "" if i % 4 == 0 else i}
+            for i in range(40)]  # fmt: skip
+    v = view(rows, {"host_group": "string", "lun": "number"}, mode="warn")
+    payload = strict_json(v.to_dict())
+    assert_valid(validator, payload)
+    assert payload["facts"] == [n.to_dict() for n in v.facts]
+    [left] = [f for f in payload["facts"] if f["kind"] == "left-out"]
+    assert left["column"] == "lun" and left["counts"]["rows"] == 10
+    assert left["counts"]["of"] == 40 and left["sentence"] in payload["notes"]
+
+
+def test_an_engine_views_facts_and_a_long_names_are_valid_and_bounded(
+    validator: jsonschema.Draft202012Validator,
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    rel = duckdb.connect().sql(
+        "SELECT 'k' || (i % 40)::VARCHAR AS g, (i % 7)::DOUBLE AS m FROM range(400) r(i)"
+    )
+    v = view(rel, {"g": "string", "m": "number"}, x="g", aggregate="count", max_points=100)
+    payload = strict_json(v.to_dict())
+    assert_valid(validator, payload)
+    assert [f["kind"] for f in payload["facts"]] == ["top"]
+    assert payload["facts"][0]["counts"] == {"values": 40, "shown": 30}
+    long = "c" * 5_000
+    rows = [{long: f"k{i % 40}", "m": float(i)} for i in range(100)]
+    w = view(rows, {long: "string", "m": "number"}, x=long, y="m")
+    payload = strict_json(w.to_dict())
+    assert_valid(validator, payload)
+    [top] = [f for f in payload["facts"] if f["kind"] == "top"]
+    assert top["column"] == long  # the name as a value, whole; the sentence bounded
+    assert long not in top["sentence"] and top["sentence"] in payload["notes"]
+
+
+def test_a_fact_of_a_kind_chartkit_does_not_note_fails_validation(
+    validator: jsonschema.Draft202012Validator, good_payload: dict[str, Any]
+) -> None:
+    good_payload["facts"] = [{"kind": "mystery", "column": None, "counts": {}, "sentence": "x"}]
+    assert any("mystery" in m for m in error_messages(validator, good_payload))
