@@ -39,7 +39,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from chartkit.check.integrity import CheckOutcome
     from chartkit.decide import Plan
     from chartkit.encode import ColumnProfile
+    from chartkit.plan.rules import Alternative
     from chartkit.result import ToolResult
     from chartkit.view import View
 
@@ -160,6 +161,8 @@ def _engine_view(
         frame = plan.data  # the counts that left the engine, not the stand-in they replaced
     # the rows the chart does not place, so View.state says "rows left out" as in pandas
     placed = reduced.placed if isinstance(reduced, _Reduced) else None
+    if isinstance(reduced, _Reduced) and placed is None and reduced.kind == "bins":
+        placed = reduced.drawn - plan.left_out  # points that left: decide.py cleaned them too
     if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
         plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return _view_of_plan(
@@ -222,9 +225,7 @@ def _engine_plan(
     return replace(plan, facts=tuple(f for f in plan.facts if f.sentence in said))
 
 
-def _stepped_around(
-    plan: Plan, full: Mapping[str, ColumnProfile], picked: set[str]
-) -> Plan:
+def _stepped_around(plan: Plan, full: Mapping[str, ColumnProfile], picked: set[str]) -> Plan:
     """The flagged measures the default stepped around, refused as decide.py refuses them over
     all the rows (the answer's profiles hold no finding): after the columns no chart could
     place, before the drawing's own refusals, as pandas orders them."""
@@ -236,8 +237,10 @@ def _stepped_around(
         return plan
     refusals = list(plan.refusals)
     k = 0
-    while k < len(refusals) and (q := full.get(refusals[k].column)) is not None and (
-        not q.usable and q.violation is not None and q.name not in picked
+    while (
+        k < len(refusals)
+        and (q := full.get(refusals[k].column)) is not None
+        and (not q.usable and q.violation is not None and q.name not in picked)
     ):
         k += 1
     return replace(plan, refusals=(*refusals[:k], *more, *refusals[k:]))
@@ -297,6 +300,7 @@ def _parsed_cells(
 _TYPED: dict[int, tuple[EngineReading, EngineReading | str]] = {}
 """The typed reading (or the reason there is none) of a text reading during one ``view()``, by
 the text reading's id (the reading is kept, so the id stays its own)."""
+
 
 def _typed(
     reading: EngineReading, declaration: Mapping[str, ColumnDeclaration], max_points: int
@@ -597,6 +601,46 @@ def _reduce(
     measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit
+    if (
+        x is None
+        and ys is None
+        and how is None
+        and not measures
+        and set(schema) <= set(declaration)
+        and all(d.type != "number" for d in declaration.values())
+    ):
+        # no rule opens without a measure: decide.py's table, in its words (every column
+        # declared, so each is said by its declaration, as decide.py says it)
+        said = ", ".join(f"{n} is {d.type}" for n, d in declaration.items())
+        return f"No column is declared number: {said}."
+    opened = False  # the automatic chart is the rule table's (no date)
+    if x is None and ys is None and how is None and measures:
+        # no date: the rule table's opening charts, in its order, as decide.py tries them; a
+        # chart of a single mark is passed over for the next (bars of one category, a
+        # scatter of one point)
+        for cand in _opening(drawable):
+            if cand.chart == "scatter" and cand.x is not None and isinstance(cand.y, str):
+                # two measures: decide.py's heatmap of counts, binned here, as for a picked
+                # x and y (every row as a point when the placeable rows fit max_points)
+                shared = (
+                    color is None
+                    and facet is None
+                    and cand.color is not None
+                    and choose.shares_positions(*_backend(reading).positions(cand.x, cand.color))
+                )  # one panel per group in decide.py: its stand-in's groups share x, too
+                out = _heatmap(
+                    reading, declaration, broken, cand.x, cand.y, color or cand.color, facet,
+                    max_points, over, lambda: None, single_is_none=True, shared=shared,
+                )  # fmt: skip
+                if out is not None:
+                    return out
+            elif cand.chart == "bars" and cand.x is not None and isinstance(cand.y, str):
+                if _distinct(reading, [cand.x])[cand.x] > 1:
+                    x, ys, opened = cand.x, [cand.y], True
+                    break
+            elif cand.chart == "histogram" and cand.x is not None:
+                ys, opened = [cand.x], True
+                break
     if x is None and ys is None and how != "count":
         # decide.py's automatic chart: the first measure over a date, else over a category
         # (not an identifier), else a histogram of it
@@ -604,7 +648,8 @@ def _reduce(
         ys = measures[:1] if measures else None
         if x is None and not measures:
             return f"{over}; no column is declared number or date, so there is nothing to draw."
-    elif x is None:  # aggregate="count", or y alone: over a date, a category, or a measure
+    elif x is None and not opened:  # aggregate="count", or y alone: over a date, a category,
+        # or a measure
         x = first_x(fallback=how != "count")
     if x is not None and not usable(x):
         return _cannot(over, x)
@@ -623,13 +668,16 @@ def _reduce(
         if lone is None:
             return f"{over}; pick a column declared number to draw."
         if x is not None and ys:
+
             def auto_color() -> str | None:  # decide.py's: the first small category
                 found = choose.auto_color(drawable(counted=True), exclude={facet})
                 return found.name if found is not None else None
 
-            return _heatmap(
+            binned = _heatmap(
                 reading, declaration, broken, x, ys[0], color, facet, max_points, over, auto_color
             )
+            assert binned is not None  # (None only for the automatic chart's single mark)
+            return binned
         others = [m for m in measures if m != lone]
         return _histogram(reading, declaration, broken, lone, others, over)
     if how == "count":
@@ -683,6 +731,19 @@ def _reduce(
     else:
         out = _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
+
+
+def _opening(drawable: Callable[..., list[ColumnProfile]]) -> list[Alternative]:
+    """The charts the rule table may open on for the engine's columns, in its order
+    (``plan.rules.candidates``, as decide.py reads them), when no date is drawable (none
+    otherwise: a line over the first date, below): the categories' values counted in the
+    engine, so colors and identifiers are judged as over all the rows."""
+    from chartkit.plan.rules import candidates
+
+    if choose.dates(drawable(counted=False)):
+        return []
+    profiles = {q.name: q for q in drawable(counted=True)}
+    return [a for a in candidates(profiles) if a.opens]
 
 
 def _cannot(over: str, name: str) -> str:
@@ -1154,9 +1215,17 @@ def _heatmap(
     max_points: int,
     over: str,
     auto_color: Callable[[], str | None],
-) -> _Reduced | str:
+    *,
+    single_is_none: bool = False,
+    shared: bool = False,
+) -> _Reduced | str | None:
     """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
-    engine on the same edges; at most ``max_points`` placeable rows leave as they are."""
+    engine on the same edges; at most ``max_points`` placeable rows leave as they are. With
+    ``single_is_none``, None when the chart would hold a single mark (one point, or one cell:
+    every x and every y the same), so the automatic chart passes it over as decide.py does.
+    ``shared``: the groups of the automatic color share x positions (``choose``'s rule,
+    counted in the engine), so the stand-in's two groups hold the same x values, and decide.py
+    draws the groups apart as it does over all the rows."""
     import narwhals as nw
 
     from chartkit.decide import HEATMAP_BINS
@@ -1173,16 +1242,26 @@ def _heatmap(
                      fy.max().alias("yhi"), nw.len().alias("n")),
     ).iloc[0]  # fmt: skip
     n = int(stats["n"] or 0)
+    one_cell = stats["xlo"] == stats["xhi"] and stats["ylo"] == stats["yhi"]
+    if single_is_none and (n <= 1 or (n > max_points and one_cell)):
+        return None
     if not n:
         return _cannot(over, f"{x} and {y}")
     notes = _left_out(reading, declaration, broken, [x, y])
-    if n <= max_points:  # decide.py draws these points one by one: they may leave
+    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
+        color = auto_color()
+    extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
+    if n <= max_points:
+        # decide.py draws these points one by one, colored: they leave with their color and
+        # facet, which decide.py cleans and notes as it does in memory
+        points = _frame(reading).select(*(alias[c] for c in (x, y, *extras)))
+        if keep is not None:
+            points = points.filter(keep)
         return _Reduced(
-            _collect(reading, [x, y], "points", frame),
+            _collect(reading, [x, y, *extras], "points", points),
             tuple(notes),
             kind="bins",
             drawn=n,
-            placed=n,
         )
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
     xe = _edges(float(stats["xlo"]), float(stats["xhi"]), bins)
@@ -1207,10 +1286,16 @@ def _heatmap(
          y: np.linspace(float(stats["ylo"]), float(stats["yhi"]), m)}
     )  # fmt: skip
     standin.iloc[-1] = [float(stats["xhi"]), float(stats["yhi"])]
-    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
-        color = auto_color()
-    for extra in dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)):
-        standin[extra] = np.resize(np.array(["a", "b"], dtype=object), m)  # two values
+    if shared and m > 2:  # the x values twice over, a group each: every x in both groups
+        half = (m + 1) // 2
+        xs = np.linspace(float(stats["xlo"]), float(stats["xhi"]), half)
+        xs[-1] = float(stats["xhi"])
+        standin[x] = np.concatenate([xs, xs])[:m]
+        groups = np.array(["a"] * half + ["b"] * half, dtype=object)[:m]
+    else:
+        groups = np.resize(np.array(["a", "b"], dtype=object), m)  # two values, alternating
+    for extra in extras:
+        standin[extra] = groups
     return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n)
 
 
@@ -1228,6 +1313,10 @@ def _edges(lo: float, hi: float, bins: int) -> Any:
     return np.histogram_bin_edges(ends, bins=_bin_edges(ends, bins))
 
 
+_TINY: Final = float(np.finfo(float).tiny)
+"""The least normal float: a bin narrower is subnormal, and dividing by it loses the value."""
+
+
 def _bin_of(name: str, edges: Any) -> Any:
     """The bin of each value, as numpy places it: the count of inner edges at or below it (a
     value on an edge opens the next bin; the highest closes the last)."""
@@ -1239,8 +1328,9 @@ def _bin_of(name: str, edges: Any) -> Any:
     step = (hi - lo) / bins
     spaced = np.arange(bins + 1) * step + lo  # numpy's linspace, its last edge the highest
     spaced[-1] = hi
-    if not (np.isfinite(step) and step > 0 and np.array_equal(spaced, edges)):
-        # edges not k * step + lo (a range that overflows a float): compare with each one
+    if not (np.isfinite(step) and step >= _TINY and np.array_equal(spaced, edges)):
+        # edges not k * step + lo (a range that overflows a float, or bins so narrow they are
+        # subnormal): compare with each one
         inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
         return nw.sum_horizontal(*inner)
     # a guess by arithmetic, then one step down or up where it falls outside its edges, so a

@@ -408,17 +408,15 @@ class _Planner:
     def _shares_positions(self, x: str, group: str) -> bool:
         """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
         the counts of distinct x values per group and over all the rows)."""
+        from chartkit.plan.facts import positions
+
         try:
-            both = self.frame[[x, group]].dropna()
-            if both.empty:
-                return False
-            per_group = both.groupby(group, sort=False)[x].nunique()
-            distinct = int(both[x].nunique())
+            per_group, distinct = positions(self.frame[x], self.frame[group])
         except (TypeError, ValueError):
             # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
             # holding a lone surrogate cannot become an Arrow string): no positions to compare
             return False
-        return choose.shares_positions(per_group.tolist(), distinct)
+        return choose.shares_positions(per_group, distinct)
 
     def _finish(self, plan: Plan, *, picked_x: bool, picked_y: bool, picked: set[str]) -> Plan:
         """Refuse the unusable columns the chart would have placed; offer the alternatives."""

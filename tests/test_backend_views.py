@@ -218,7 +218,8 @@ def chart_rows(v: View, fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
     assert v.spec is not None
     (values,) = v.spec["datasets"].values()
     out = [
-        tuple(round(r[f], 9) if isinstance(r[f], float) else r[f] for f in fields) for r in values
+        tuple(float(f"{r[f]:.12g}") if isinstance(r[f], float) else r[f] for f in fields)
+        for r in values
     ]
     return sorted(out, key=repr)
 

@@ -174,6 +174,30 @@ def test_every_backend_counts_the_same_coverage_of_the_times(
         backend.coverage("at", "nope")
 
 
+def test_every_backend_counts_the_same_x_positions_per_group(
+    backend: Backend, memory: MemoryBackend
+) -> None:
+    for x, by in (("gb", "host"), ("gb", "site"), ("at", "mapped")):
+        assert backend.positions(x, by) == memory.positions(x, by)
+    df = polars_frame().to_pandas()
+    both = df[["gb", "host"]].dropna()  # by hand: the rows holding an x (not NaN) and a host
+    per_group = sorted(both.groupby("host")["gb"].nunique().tolist())
+    assert memory.positions("gb", "host") == (per_group, both["gb"].nunique())
+    with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
+        backend.positions("gb", "nope")
+
+
+@pytest.mark.parametrize("holder", BACKENDS)
+def test_every_backend_tells_the_anscombe_panels_from_iris_colors(holder: str) -> None:
+    from vega_datasets import data
+
+    for name, x, by, shared in (("anscombe", "X", "Series", True), ("iris", "petalLength",
+                                                                   "species", False)):  # fmt: skip
+        frame = pl.from_pandas(getattr(data, name)())
+        counted = backend_for(holders(frame)[holder]()).positions(x, by)
+        assert choose.shares_positions(*counted) is shared, (name, counted)
+
+
 @pytest.mark.parametrize("holder", BACKENDS)
 def test_every_backend_tells_an_entity_over_time_from_a_label_of_single_rows(
     holder: str,

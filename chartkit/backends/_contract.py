@@ -295,6 +295,8 @@ class Backend(Protocol):
 
     def coverage(self, time: str, by: str) -> tuple[int, int]: ...
 
+    def positions(self, x: str, by: str) -> tuple[list[int], int]: ...
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -84,6 +84,14 @@ class MemoryBackend:
         check_names([time, by], self.columns)
         return coverage(self._series(time), self._series(by))
 
+    def positions(self, x: str, by: str) -> tuple[list[int], int]:
+        """``(per_group, distinct)`` of ``chartkit.plan.facts.positions``: each group's
+        distinct x values (smallest first), and x's, among the rows holding both."""
+        from chartkit.plan.facts import positions
+
+        check_names([x, by], self.columns)
+        return positions(self._series(x), self._series(by))
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

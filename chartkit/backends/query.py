@@ -141,6 +141,11 @@ class QueryBackend:
         n = int(times.to_numpy().ravel()[0] or 0)
         return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
 
+    def positions(self, x: str, by: str) -> tuple[list[int], int]:
+        """``(per_group, distinct)``, counted in the engine (``_positions``)."""
+        check_names([x, by], self.columns)
+        return _positions(self.reading, self._schema[x].is_float(), x, by)
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,
@@ -537,3 +542,24 @@ def _missing(value: Any) -> bool:
 
 def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
+
+
+def _positions(reading: EngineReading, floats: bool, x: str, by: str) -> tuple[list[int], int]:
+    """Among the rows holding both an x (not NaN, for ``floats``) and a group, each group's
+    distinct x values, smallest first, and x's: one ``GROUP BY`` of the distinct pairs and
+    one ``COUNT(DISTINCT x)``, as ``chartkit.plan.facts.positions`` counts them in memory."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    a, b = alias[x], alias[by]
+    held = positional(reading).select(a, b).filter(~nw.col(a).is_null() & ~nw.col(b).is_null())
+    if floats:
+        held = held.filter(~nw.col(a).is_nan())
+    per_group = collect(
+        reading, [x, by], "positions",
+        held.unique().group_by(b).agg(nw.len().alias("n")).select("n"), named=False,
+    )  # fmt: skip
+    distinct = collect(reading, [x], "positions", held.select(nw.col(a).n_unique()), named=False)
+    counts = sorted(int(n) for n in per_group.to_numpy().ravel())
+    n = int(distinct.to_numpy().ravel()[0] or 0) if counts else 0
+    return counts, n

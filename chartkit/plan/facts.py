@@ -63,6 +63,25 @@ def _zoned(value: Any) -> bool:
     return False
 
 
+def positions(xs: pd.Series, groups: pd.Series) -> tuple[list[int], int]:
+    """``(per_group, distinct)`` for ``choose.shares_positions``: among the rows holding both
+    an x and a group (a NaN is no x), each group's count of distinct x values, smallest
+    first (``choose.shares_positions`` reads them as a multiset), and x's distinct values
+    over those rows. An engine counts the
+    same with one ``GROUP BY group`` of ``COUNT(DISTINCT x)`` and one ``COUNT(DISTINCT x)``.
+
+    >>> positions(pd.Series([1.0, 2.0, 1.0, 2.0, None]), pd.Series(["a", "a", "b", "b", "c"]))
+    ([2, 2], 2)
+    """
+    if len(xs) != len(groups):
+        raise ValueError(f"positions needs one group per x, got {len(xs)} and {len(groups)}")
+    both = pd.DataFrame({"x": xs.to_numpy(), "g": groups.to_numpy()}).dropna()
+    if both.empty:
+        return [], 0
+    per_group = both.groupby("g", sort=False)["x"].nunique()
+    return sorted(int(n) for n in per_group.tolist()), int(both["x"].nunique())
+
+
 def coverage(times: pd.Series, labels: pd.Series) -> tuple[int, int]:
     """``(fewest, points)``: the distinct time points among the rows holding a time, and the
     points held by the value of ``labels`` found at the fewest of them (a missing label is a
