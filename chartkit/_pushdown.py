@@ -69,9 +69,30 @@ if TYPE_CHECKING:
     from chartkit.encode import ColumnProfile
     from chartkit.plan.rules import Alternative
     from chartkit.result import ToolResult
-    from chartkit.view import View
 
-__all__ = ["count_facts", "engine_view"]
+__all__ = ["EngineAnswer", "count_facts", "engine_view"]
+
+
+@dataclass(frozen=True)
+class EngineAnswer:
+    """What the engine path answers ``view()``: the plan of the frame that left the engine,
+    or the reason there is no chart (a table). ``view()`` makes the View of it, as it makes
+    every View of a plan, so the engine path never imports the surface above it.
+
+    ``notes`` are the engine's own (how many offending rows it left out); ``left_out``
+    replaces the plan's count when the engine reduced the rows and the plan saw the answer.
+    """
+
+    reason: str | None = None
+    plan: Plan | None = None
+    frame: pd.DataFrame | None = None
+    notes: tuple[str, ...] = ()
+    left_out: int | None = None
+
+    @property
+    def alternatives(self) -> tuple[Alternative, ...]:
+        """The plan's alternatives (none for a table the engine path answered itself)."""
+        return tuple(self.plan.alternatives) if self.plan is not None else ()
 
 
 def engine_view(
@@ -84,8 +105,9 @@ def engine_view(
     color: str | None,
     max_points: int,
     chart_args: Mapping[str, Any],
-) -> View:
-    """``view()`` for an engine frame: a bounded frame leaves the engine, then as usual."""
+) -> EngineAnswer:
+    """``view()``'s plan for an engine frame: a bounded frame leaves the engine, then it is
+    planned as usual (``view()`` makes the View of the answer)."""
     if not isinstance(reading, EngineReading):
         raise ChartkitError("engine_view reads an EngineReading (chartkit.read.engines)")
     try:
@@ -107,11 +129,10 @@ def _engine_view(
     color: str | None,
     max_points: int,
     chart_args: Mapping[str, Any],
-) -> View:
+) -> EngineAnswer:
     from chartkit._safe import workable_frame
     from chartkit.decide import plan_view
     from chartkit.encode import profile_columns
-    from chartkit.view import View, _view_of_plan
 
     declaration = result.result_columns
     if outcome.armed:
@@ -141,7 +162,7 @@ def _engine_view(
         if reading.csv_text and declaration:
             frame = _parsed_cells(frame, declaration)
     elif isinstance(reduced, str):
-        return View(kind="table", reason=reduced, result=result, check=outcome)
+        return EngineAnswer(reason=reduced)
     else:
         frame, notes = reduced.frame, reduced.notes
         declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
@@ -165,8 +186,8 @@ def _engine_view(
         placed = reduced.drawn - plan.left_out  # points that left: decide.py cleaned them too
     if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
         plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
-    return _view_of_plan(
-        result, outcome, plan, frame, chart_args["options"], notes=notes,
+    return EngineAnswer(
+        plan=plan, frame=frame, notes=notes,
         left_out=None if placed is None else reading.total - placed,
     )  # fmt: skip
 
@@ -430,7 +451,7 @@ def _chosen(
     color: str | None,
     max_points: int,
     chart_args: Mapping[str, Any],
-) -> View:
+) -> EngineAnswer:
     """``choose=N``: the Nth alternative of the same call, drawn with its own picks."""
     from chartkit.decide import ChartOptions
 
@@ -895,7 +916,6 @@ def _lines(
     picks for the span and ``max_points``) for each series, computed in the engine."""
     import narwhals as nw
 
-    from chartkit.decide import _duration
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
@@ -941,7 +961,7 @@ def _lines(
             bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
         else:
             bucketed = with_bucket(frame, alias[x], reading.engine, aware, seconds, h["bucket"])
-        period = f"{_duration(seconds)} bucket" if seconds else x
+        period = f"{choose.bucket_name(seconds)} bucket" if seconds else x
     out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
     if unit is None and seconds:
         start = bucket_starts(out.pop(h["bucket"]), seconds)
@@ -983,7 +1003,7 @@ def _lines(
         frame_out.reset_index(drop=True), tuple(notes), rows=rows, keys=(x, *series),
         how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
-        period=f"{_duration(seconds)} bucket" if unit is None and seconds else None,
+        period=f"{choose.bucket_name(seconds)} bucket" if unit is None and seconds else None,
         seconds=seconds if unit is None and seconds else None,
         placed=count,
     )  # fmt: skip
@@ -1307,10 +1327,7 @@ def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame
 
 def _edges(lo: float, hi: float, bins: int) -> Any:
     """decide.py's bin edges for values from ``lo`` to ``hi`` (numpy's, from the range alone)."""
-    from chartkit.decide import _bin_edges
-
-    ends = np.array([lo, hi])
-    return np.histogram_bin_edges(ends, bins=_bin_edges(ends, bins))
+    return np.histogram_bin_edges(np.array([lo, hi]), bins=choose.bin_edges(lo, hi, bins))
 
 
 _TINY: Final = float(np.finfo(float).tiny)

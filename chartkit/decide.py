@@ -1066,7 +1066,7 @@ class _Planner:
                 given.pop(fx, None)  # the floored dates get codes of their own
                 reduced = _reduce(data, keys, fy, aggregate, given)  # codes still held: reused
             data = reduced
-            period = f"{_duration(seconds)} bucket"
+            period = f"{choose.bucket_name(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
             self.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
             if counted:
@@ -1635,14 +1635,9 @@ def _safe_field(name: str, taken: set[str]) -> str:
     return out
 
 
-def _bin_edges(values: Any, bins: int) -> Any:
-    """``bins`` equal bins over the values' range, even when the range itself overflows a
-    float (values near ±1.8e308): numpy's own edges would be infinite there."""
-    lo, hi = float(np.min(values)), float(np.max(values))
-    if lo == hi or np.isfinite(hi - lo):
-        return bins  # numpy's edges, exactly as before
-    share = np.arange(bins + 1) / bins  # the span overflows; weighted ends do not
-    return lo * (1 - share) + hi * share
+def _bin_edges(values: Any, bins: int) -> int | list[float]:
+    """``choose.bin_edges`` over the values' range."""
+    return choose.bin_edges(float(np.min(values)), float(np.max(values)), bins)
 
 
 def _stacked_names(
@@ -1770,14 +1765,6 @@ def _bucket_seconds(times: pd.Series, target: int) -> int:
                 warnings.simplefilter("ignore", UserWarning)
                 span = (last.to_pydatetime() - first.to_pydatetime()).total_seconds()
     return choose.bucket_seconds(span, target)
-
-
-def _duration(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0:
-            n = seconds // size
-            return f"{n}-{unit}" if n > 1 else unit
-    return f"{seconds}-second"
 
 
 def _reduce(

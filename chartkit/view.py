@@ -447,9 +447,16 @@ def _view(
     if reading.frame is None and reading.rows is None:  # an engine frame: chartkit._pushdown
         from chartkit._pushdown import engine_view
 
-        return engine_view(
+        answer = engine_view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
             chart_args=chart_args,
+        )  # fmt: skip
+        if answer.plan is None or answer.frame is None:  # the engine path's own table
+            assert answer.reason is not None
+            return View(kind="table", reason=answer.reason, result=result, check=outcome)
+        return _view_of_plan(
+            result, outcome, answer.plan, answer.frame, chart_args["options"],
+            notes=answer.notes, left_out=answer.left_out,
         )  # fmt: skip
     declaration = result.result_columns
     if outcome.armed:

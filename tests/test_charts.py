@@ -55,6 +55,32 @@ def test_more_rows_than_altairs_limit_never_raise_max_rows() -> None:
     assert len(values) == 6_000
 
 
+@pytest.mark.parametrize("facet", [None, "region"])
+def test_a_views_spec_is_altairs_own_spec_of_its_chart_and_valid_vega_lite(
+    facet: str | None,
+) -> None:
+    """chart_spec names the rows instead of letting Altair walk and validate each one: the
+    spec it writes is still Altair's (the same rows, one dataset), valid Vega-Lite, and the
+    chart the user holds keeps its rows."""
+    import altair as alt
+    from altair.utils.schemapi import validate_jsonschema
+
+    rows = [{"ts": f"2024-01-{d:02d}T00:00:00Z", "v": float(d * r), "region": f"r{r}"}
+            for d in range(1, 29) for r in range(3)]  # fmt: skip
+    v = view(rows, {"ts": "date", "v": "number", "region": "string"}, facet=facet)
+    assert v.chart is not None and v.spec is not None
+    ours, altairs = dict(v.spec), v.chart.to_dict()
+    (name,) = ours.pop("datasets")
+    (their_name,) = altairs["datasets"]
+    assert v.spec["datasets"][name] == altairs.pop("datasets")[their_name]
+    assert ours.pop("data") == {"name": name} and altairs.pop("data") == {"name": their_name}
+    altairs.pop("config")  # Altair writes the active theme's; chartkit pins the default's
+    ours.pop("config")
+    assert ours == altairs
+    validate_jsonschema(v.spec, alt.vegalite.v6.schema.core.load_schema())
+    assert len(v.chart.data["values"]) == len(v.spec["datasets"][name])  # the chart keeps them
+
+
 def test_a_table_plan_has_no_chart() -> None:
     with pytest.raises(ChartkitError, match="there is no chart to build: no measure"):
         build_chart(Plan(kind="table", reason="no measure"))

@@ -112,7 +112,6 @@ MAX_CLASS_LINES = 300
 
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("chartkit._drill", "chartkit.view"): "rows_behind pages through View.marks (type only)",
-    ("chartkit._pushdown", "chartkit.view"): "the engine path builds its View (_view_of_plan)",
     ("chartkit.selection", "chartkit.view"): "a Selection is made from a View's marks",
     ("chartkit.messages", "chartkit.check.judge"): "the sentences format a ColumnViolation",
     ("chartkit.cli", "chartkit"): "speedups_enabled, __version__ from the package",
@@ -124,9 +123,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
 
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("chartkit._pushdown", "chartkit.check._frame_check"): "the engine path reuses its count query",
-    ("chartkit._pushdown", "chartkit.decide._bin_edges"): "bins copied from decide",
-    ("chartkit._pushdown", "chartkit.decide._duration"): "durations copied from decide",
-    ("chartkit._pushdown", "chartkit.view._view_of_plan"): "the engine path builds its View",
     ("chartkit.backends.memory", "chartkit.decide._as_floats"): "numpy fast paths in decide",
     ("chartkit.backends.memory", "chartkit.decide._bucket_codes"): "numpy fast paths in decide",
     ("chartkit.backends.memory", "chartkit.decide._reduce"): "numpy fast paths in decide",
@@ -147,7 +143,6 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
 ALLOWED_CYCLES: dict[frozenset[str], str] = {
     frozenset({"chartkit.read.engines", "chartkit.read.rowset"}): "read_rowset hands frames on",
     frozenset({"chartkit.check._frame_check", "chartkit.check.judge"}): "check_columns calls it",
-    frozenset({"chartkit._pushdown", "chartkit.view"}): "view() and engine_view call each other",
     frozenset({"chartkit._drill", "chartkit.selection"}): (
         "a selection is evaluated on engines (_drill), which reads its clauses and cells"
     ),

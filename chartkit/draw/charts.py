@@ -101,10 +101,10 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     """
     if plan.kind != "chart" or plan.data is None or plan.mark is None:
         raise ChartkitError(f"there is no chart to build: {plan.reason}")
-    records = json.loads(
-        plan.data.to_json(orient="records", date_format="iso"), parse_float=_finite_float
-    )
-    chart = alt.Chart({"values": records})  # a plain dict: no per-row validation, no row limit
+    text = plan.data.to_json(orient="records", date_format="iso")
+    records = json.loads(text, parse_float=_finite_float)
+    # a dict: no per-row validation, no row limit; named by its text, for chart_spec
+    chart = alt.Chart(_Rows(values=records, digest=hashlib.sha256(text.encode()).hexdigest()))
     mark_options: dict[str, Any] = {}
     colored = "color" in plan.encodings
     if not colored:
@@ -361,6 +361,17 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     comes back ``renderable`` (every string safe to draw, every title safe in an expression).
     """
     datasets: dict[str, Any] = {}
+    own = chart if isinstance(chart, alt.Chart | alt.FacetChart) else None
+    data = own.data if own is not None else None
+    if own is not None and isinstance(data, dict) and data.keys() == {"values"}:
+        # inline rows (build_chart's): serialized with the rows' name in their place, so Altair
+        # neither walks nor validates each row (the spec around them is validated as ever);
+        # the rows join the spec as one named dataset, named by a hash of their JSON
+        digest = data.digest if isinstance(data, _Rows) else None
+        name = f"data-{digest[:32]}" if digest else _dataset_name(data["values"])
+        datasets[name] = data["values"]
+        chart = own = own.copy(deep=False)
+        own.data = {"name": name}
     body = chart.to_dict(context={"top_level": False, "pre_transform": False, "datasets": datasets})
     data = body.get("data")
     if isinstance(data, dict) and isinstance(data.get("values"), list):
@@ -373,6 +384,16 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
         spec["datasets"] = datasets
     safe: dict[str, Any] = renderable(spec)
     return safe
+
+
+class _Rows(dict[str, Any]):
+    """A chart's inline rows (``{"values": [...]}``, as Altair reads a dict) with the hash of
+    the JSON text they were read from: the dataset's name in the spec without serializing the
+    rows again. A copy Altair makes is a plain dict, named by ``_dataset_name`` instead."""
+
+    def __init__(self, *, values: list[Any], digest: str) -> None:
+        super().__init__(values=values)
+        self.digest = digest
 
 
 def _dataset_name(rows: list[Any]) -> str:

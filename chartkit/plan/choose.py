@@ -35,7 +35,9 @@ __all__ = [
     "auto_color",
     "automatic_x",
     "bar_positions",
+    "bin_edges",
     "breakdown_key",
+    "bucket_name",
     "bucket_seconds",
     "categories",
     "dates",
@@ -183,6 +185,32 @@ def bucket_seconds(span_seconds: float, positions: int) -> int:
         if span_seconds / seconds + 1 <= max(1, positions):
             return seconds
     return BUCKETS_SECONDS[-1]
+
+
+def bucket_name(seconds: int) -> str:
+    """A bucket's length as a note and a title say it: the largest whole unit it counts.
+
+    >>> bucket_name(86400), bucket_name(3 * 3600), bucket_name(90), bucket_name(1800)
+    ('day', '3-hour', '90-second', '30-minute')
+    """
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            n = seconds // size
+            return f"{n}-{unit}" if n > 1 else unit
+    return f"{seconds}-second"
+
+
+def bin_edges(lo: float, hi: float, bins: int) -> int | list[float]:
+    """``bins`` equal bins over ``lo``..``hi`` as numpy's ``histogram`` takes them: the count
+    itself (numpy's own edges) unless the range overflows a float (values near ±1.8e308,
+    where numpy's edges would be infinite); then the edges, weighted between the ends.
+
+    >>> bin_edges(0.0, 1.0, 10), bin_edges(-1.7e308, 1.7e308, 2)
+    (10, [-1.7e+308, 0.0, 1.7e+308])
+    """
+    if lo == hi or math.isfinite(hi - lo):
+        return bins
+    return [lo * (1 - k / bins) + hi * (k / bins) for k in range(bins + 1)]
 
 
 def is_entity(times_covered: int, times: int) -> bool:
