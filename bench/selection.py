@@ -13,7 +13,7 @@ select.py: run as a script, that name would shadow the standard library's select
   brushed over a tenth of its span (``Selection.from_interval``), against ``WHERE ts >= ? AND
   ts < ?`` (the covered buckets' span) with the same placement tests.
 - **DuckDB, a brushed range charted again**: ``View.drill`` of the brush — the brushed rows
-  alone (``chartkit._drill.selected_frame``: the filtered relation, checked against the same
+  alone (``backends._drill.selected_frame``: the filtered relation, checked against the same
   declaration and reduced in DuckDB), against the hand-written GROUP BY of the same buckets
   over the same ``WHERE``. Goal: under 1 s.
 - Beside each DuckDB case, the first page alone (``QueryBackend.page`` of the compiled terms:
@@ -48,8 +48,8 @@ import numpy as np
 import pandas as pd
 
 from chartkit import Selection, view
-from chartkit._drill import where
 from chartkit.backends import QueryBackend, backend_for
+from chartkit.backends._drill import where
 
 
 def timed(fn: Callable[[], Any], rounds: int) -> tuple[float, Any]:

@@ -48,21 +48,21 @@ from chartkit.read.speedups import speedups_enabled
 from chartkit.result import ToolResult, read_results
 
 if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
-    from chartkit.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
+    from chartkit.backends.selection import RowsPage, Selection
     from chartkit.payload import view_payload_schema
+    from chartkit.plan.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
     from chartkit.plan.rules import Alternative
-    from chartkit.selection import RowsPage, Selection
     from chartkit.staging import Staged, StagedColumn, stage
     from chartkit.view import View, ViewState, view
 
 _LAZY: dict[str, str] = {
-    "VEGALITE_TYPES": "chartkit.encode",
-    "AxisRefusal": "chartkit.encode",
-    "Encoding": "chartkit.encode",
-    "vegalite_type": "chartkit.encode",
+    "VEGALITE_TYPES": "chartkit.plan.encode",
+    "AxisRefusal": "chartkit.plan.encode",
+    "Encoding": "chartkit.plan.encode",
+    "vegalite_type": "chartkit.plan.encode",
     "Alternative": "chartkit.plan.rules",
-    "RowsPage": "chartkit.selection",
-    "Selection": "chartkit.selection",
+    "RowsPage": "chartkit.backends.selection",
+    "Selection": "chartkit.backends.selection",
     "Staged": "chartkit.staging",
     "StagedColumn": "chartkit.staging",
     "stage": "chartkit.staging",

@@ -33,6 +33,9 @@ MOVED: dict[str, str] = {
     "chartkit.widget": "chartkit.notebook.widget",
     "chartkit.mcp_server": "chartkit.mcp.server",
     "chartkit.apps": "chartkit.mcp.apps",
+    "chartkit.encode": "chartkit.plan.encode",
+    "chartkit.decide": "chartkit.plan.decide",
+    "chartkit.selection": "chartkit.backends.selection",
 }
 """Old import path → the module's path now."""
 

@@ -18,8 +18,8 @@ from typing import Any, get_args, get_type_hints
 from chartkit.check.integrity import CHECK_MODES, CheckOutcome, DispositionRow
 from chartkit.check.judge import OFFENDERS_LISTED, VIOLATION_KINDS
 from chartkit.columns import COLUMN_TYPES
-from chartkit.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
-from chartkit.encode import VEGALITE_TYPES, Channel, Encoding
+from chartkit.plan.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
+from chartkit.plan.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.plan.rules import RULES
 from chartkit.plan.spec import NOTE_KINDS
 from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
@@ -54,7 +54,7 @@ def _closed(description: str, properties: dict[str, Any], **rest: Any) -> dict[s
 
 def _drill_schema() -> dict[str, Any]:
     """``View.to_dict()["drill"]``: how a front end asks for the rows behind a mark (added by
-    the selection work, issue 21: chartkit.selection.drill_payload)."""
+    the selection work, issue 21: chartkit.backends.selection.drill_payload)."""
     text = {"type": "string"}
     vl = {"enum": list(dict.fromkeys(VEGALITE_TYPES.values()))}
     placed = _closed(

@@ -21,7 +21,6 @@ import pandas as pd
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
 from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import ColumnViolation, check_columns
-from chartkit.decide import ChartOptions, Plan, plan_view
 from chartkit.draw._caption import caption_lines, captioned
 from chartkit.draw._table_export import Table, table_html, table_of, table_png, table_svg
 from chartkit.draw.charts import (
@@ -32,9 +31,10 @@ from chartkit.draw.charts import (
     spec_to_png,
     spec_to_svg,
 )
-from chartkit.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
+from chartkit.plan.decide import ChartOptions, Plan, plan_view
+from chartkit.plan.encode import AxisRefusal, Encoding, profile_columns
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note, Reduction
 from chartkit.read.rowset import read_rowset
@@ -43,9 +43,9 @@ from chartkit.result import ToolResult
 if TYPE_CHECKING:
     import altair as alt
 
-    from chartkit.selection import RowsPage, Selection
+    from chartkit.backends.selection import RowsPage, Selection
 
-DEFAULT_PAGE_SIZE = 50  # chartkit.selection.DEFAULT_PAGE_SIZE
+DEFAULT_PAGE_SIZE = 50  # chartkit.backends.selection.DEFAULT_PAGE_SIZE
 
 __all__ = ["SAVE_FORMATS", "View", "ViewKind", "ViewState", "view"]
 
@@ -228,17 +228,17 @@ class View:
         self, selection: Selection, *, page: int = 0, page_size: int = DEFAULT_PAGE_SIZE
     ) -> RowsPage:
         """One page of the rows behind a mark, a brush or the rows left out, offenders marked
-        (``chartkit.selection``); evaluated where the rows are, in memory or in the engine."""
-        from chartkit.selection import rows_behind
+        (``backends.selection``); evaluated where the rows are, in memory or in the engine."""
+        from chartkit.backends.selection import rows_behind
 
         return rows_behind(self, selection, page=page, page_size=page_size)
 
     def drill(self, selection: Selection, *, max_points: int = 5000) -> View:
         """A view of just the rows behind ``selection``, drawn as this one was (the same
         declaration, dial, picks and scale) and reduced again over those rows: a brushed range
-        charted anew (``chartkit.selection.drill``). An axis this chart put on a log scale by
+        charted anew (``backends.selection.drill``). An axis this chart put on a log scale by
         the rule stays on one, or a note says why not."""
-        from chartkit.selection import drill_inputs
+        from chartkit.backends.selection import drill_inputs
 
         data, picks, chart, logged = drill_inputs(self, selection)
 
@@ -375,8 +375,8 @@ def _log_not_kept(drilled: View, logged: tuple[str, ...]) -> View:
 
 
 def _drill(v: View) -> dict[str, Any] | None:
-    """How a front end asks for the rows behind a mark (``chartkit.selection``)."""
-    from chartkit.selection import drill_payload
+    """How a front end asks for the rows behind a mark (``chartkit.backends.selection``)."""
+    from chartkit.backends.selection import drill_payload
 
     return drill_payload(v)
 
@@ -426,7 +426,7 @@ def _view(
     result = _as_result(data, result_columns, tool)
     reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
     if reading is not None and reading.frame is None and reading.rows is None:
-        from chartkit._pushdown import count_facts  # an engine frame: one counting pass
+        from chartkit.backends._pushdown import count_facts  # an engine frame: one counting pass
 
         count_facts(reading, result.result_columns, max_points)
     outcome = check_result(result, mode=mode, reading=reading)
@@ -444,8 +444,8 @@ def _view(
                 "to chart or check."
             ),
         )
-    if reading.frame is None and reading.rows is None:  # an engine frame: chartkit._pushdown
-        from chartkit._pushdown import engine_view
+    if reading.frame is None and reading.rows is None:  # an engine frame: backends._pushdown
+        from chartkit.backends._pushdown import engine_view
 
         answer = engine_view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,

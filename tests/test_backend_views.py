@@ -10,7 +10,7 @@ left out and the state a UI shows; the reduction (keys, bucket, bins, top-N); an
 ``Note`` values (kind, column, counts). A sentence is never compared by substring.
 
 The engines' ``Note`` values and top-N reduction are not yet the in-memory path's (the engine
-path re-plans a stand-in frame, ``chartkit._pushdown``; issue 19 item 2 routes it through the
+path re-plans a stand-in frame, ``backends._pushdown``; issue 19 item 2 routes it through the
 backends): those comparisons are strict xfails, listed in ``NOT_YET``, that turn into passes —
 and must then be unmarked — as that lands.
 
@@ -264,7 +264,7 @@ def noted(v: View) -> dict[str, Any]:
     }
 
 
-# Bugs these contracts found in the engine view (chartkit._pushdown, branch `plan`'s, which is
+# Bugs these contracts found in the engine view (backends._pushdown, branch `plan`'s, which is
 # rewriting it onto the backends: issue 19 item 2). Each is a strict xfail: when it passes,
 # remove it here.
 DRAWN_NOT_YET: dict[tuple[str, str], str] = {
@@ -274,7 +274,7 @@ DRAWN_NOT_YET: dict[tuple[str, str], str] = {
 
 # Cases whose notes as values are not yet the in-memory path's on every engine: the engine
 # view plans a stand-in frame and keeps only the Note values whose sentence it says as-is
-# (chartkit._pushdown._put_back), so a bucketed line, a top-N, a heatmap or the offenders left
+# (backends._pushdown._put_back), so a bucketed line, a top-N, a heatmap or the offenders left
 # out has its sentence in View.notes but no Note in View.facts (what the explorer reads to
 # place a note by its column); the engine bars report no top-N in View.reduction.
 NOTES_NOT_YET = frozenset(

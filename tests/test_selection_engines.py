@@ -1,5 +1,5 @@
 """The rows behind each mark, evaluated by every backend through the contract: a selection
-compiled to ``Condition`` / ``AnyOf`` terms (``chartkit._drill.where``) and read with
+compiled to ``Condition`` / ``AnyOf`` terms (``chartkit.backends._drill.where``) and read with
 ``count`` / ``tally`` / ``page`` — in memory (pandas), and in DuckDB, polars eager and lazy,
 pyarrow, Ibis and Spark (classic and Connect). On generated typed frames, over ``max_points``
 rows so the chart is reduced in the engine, each mark's rows re-aggregate to that mark's value
@@ -25,7 +25,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from chartkit import ChartkitError, view
-from chartkit._drill import where
 from chartkit.backends import (
     MAX_PAGE,
     AnyOf,
@@ -35,6 +34,7 @@ from chartkit.backends import (
     backend_for,
     negated,
 )
+from chartkit.backends._drill import where
 from chartkit.columns import ColumnDeclaration
 from chartkit.selection import MAX_PAGE_SIZE, Selection
 from chartkit.view import View

@@ -11,7 +11,7 @@ chartkit asks of rows:
   among the rows holding one, and how many of them the value of ``by`` found at the fewest
   holds (``chartkit.plan.choose.is_entity`` reads the two: a line splits by an entity only);
 - ``profiles(declaration, violations)``: a ``ColumnProfile`` per column (declared type,
-  counts, distinct values), in the order ``chartkit.encode.profile_columns`` gives;
+  counts, distinct values), in the order ``chartkit.plan.encode.profile_columns`` gives;
 - ``reduce(grouping)``: the rows grouped as a ``Grouping`` (made from a ``ChartSpec``) says —
   group keys, a time bucket, the aggregate of each measure, the top N — with the rows behind
   each group and the rows left out, as ``Groups``;
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from chartkit.check.judge import ColumnViolation
     from chartkit.columns import ColumnDeclaration
-    from chartkit.encode import ColumnProfile
+    from chartkit.plan.encode import ColumnProfile
     from chartkit.plan.spec import ChartSpec
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The in-memory backend: a pandas frame (rows, or a frame a tool returned), counted in numpy.
 
-Grouping reuses the planner's fast paths (``chartkit.decide``: keys factorized once in sorted
+Grouping reuses the planner's fast paths (``chartkit.plan.decide``: keys factorized once in sorted
 order and combined into one integer per row; dates bucketed by integer arithmetic rather than
 floored and hashed), so a reduction here costs what the chart's own costs.
 """
@@ -30,7 +30,7 @@ from chartkit.backends._contract import (
 )
 from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
-from chartkit.encode import ColumnProfile, profile_columns, wall_clock
+from chartkit.plan.encode import ColumnProfile, profile_columns, wall_clock
 
 __all__ = ["MemoryBackend"]
 
@@ -59,7 +59,7 @@ class MemoryBackend:
     ) -> dict[str, ColumnFacts]:
         check_names(names, self.columns)
         counted = set(names if distinct is None else distinct)
-        from chartkit.encode import _distinct
+        from chartkit.plan.encode import _distinct
 
         out: dict[str, ColumnFacts] = {}
         for name in dict.fromkeys(names):
@@ -104,7 +104,7 @@ class MemoryBackend:
     def reduce(
         self, grouping: Grouping, declaration: Mapping[str, ColumnDeclaration] | None = None
     ) -> Groups:
-        from chartkit.decide import _as_floats, _bucket_codes, _reduce, _reduce_by_one_key
+        from chartkit.plan.decide import _as_floats, _bucket_codes, _reduce, _reduce_by_one_key
 
         g = grouping
         used = list(dict.fromkeys([*g.keys, *g.measures]))

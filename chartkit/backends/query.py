@@ -40,8 +40,8 @@ from chartkit.backends._native import (
 )
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
-from chartkit.encode import ColumnProfile, vegalite_type
 from chartkit.errors import ChartkitError
+from chartkit.plan.encode import ColumnProfile, vegalite_type
 from chartkit.read.engines import EngineReading, head
 
 __all__ = ["QueryBackend"]

@@ -457,7 +457,7 @@ def _native_counts(reading: EngineReading, native: Any, plans: list[_Column]) ->
 
 def _counted_before(reading: EngineReading, plans: list[_Column]) -> list[int] | None:
     """The count query's answer from the facts the chart's counting pass already holds
-    (``EngineReading.counted``, filled by ``chartkit._pushdown.count_facts`` before the check
+    (``EngineReading.counted``, filled by ``backends._pushdown.count_facts`` before the check
     of a frame the chart reduces in place), when every count is a typed column's nothing (its
     nulls and NaNs: the rows less the values it holds). None when a count is not there."""
     counted = reading.counted

@@ -18,7 +18,7 @@ from typing import Any, Final
 from chartkit._safe import cap_text, visible
 from chartkit.check.integrity import Finding
 from chartkit.check.judge import ColumnViolation
-from chartkit.encode import Encoding, describe_offenders
+from chartkit.plan.encode import Encoding, describe_offenders
 from chartkit.plan.spec import Note
 
 __all__ = [

@@ -21,11 +21,11 @@ import pandas as pd
 import vl_convert
 
 from chartkit._safe import cap_text, renderable, script_json, visible
-from chartkit.decide import ROWS, Plan
-from chartkit.encode import Encoding
 from chartkit.errors import ChartkitError
 from chartkit.options import DEFAULT_FORMAT
 from chartkit.plan.choose import CHART_WIDTH, FACET_WIDTH  # the widths the plan buckets for
+from chartkit.plan.decide import ROWS, Plan
+from chartkit.plan.encode import Encoding
 
 __all__ = [
     "CHART_HEIGHT",

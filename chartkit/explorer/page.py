@@ -36,11 +36,11 @@ from chartkit import (
 from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls, visible_frame
 from chartkit._literal import markdown_literal as md
+from chartkit.backends.selection import RowsPage, Selection, positions_behind
 from chartkit.explorer import _logic as ex
 from chartkit.messages import NOTHING_CHANGED, finding_head, offenders_text
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.read.schemas import declared_by_text
-from chartkit.selection import RowsPage, Selection, positions_behind
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
 

@@ -1,13 +1,13 @@
 """Choosing the columns a chart draws, from their profiles alone: one set of rules for every
 backend.
 
-Both the in-memory planner (``chartkit.decide``) and the engine path (``chartkit._pushdown``)
+Both the in-memory planner (``plan.decide``) and the engine path (``backends._pushdown``)
 pick through these functions, so the automatic x, the measure drawn over it and the automatic
 color are the same whatever holds the rows. They read ``ColumnProfile`` values (declared type,
 whether the column is usable, its distinct values, its rows — facts a backend counts), never
 a frame.
 
->>> from chartkit.encode import ColumnProfile
+>>> from chartkit.plan.encode import ColumnProfile
 >>> def q(name, vl, distinct=0):
 ...     return ColumnProfile(name, vl, "declared", None, None, True, distinct, 100)
 >>> cols = [q("host", "nominal", 4), q("id", "nominal", 95), q("gb", "quantitative")]
@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Final
 
-from chartkit.encode import ColumnProfile
+from chartkit.plan.encode import ColumnProfile
 from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS, SHARED_POSITIONS
 
 __all__ = [
@@ -257,7 +257,7 @@ def breakdown_key(
     ``unique_pairs(name)`` is that counted fact (no two rows share a pair). ``x`` must repeat
     (a unique ``x`` is one bar per row already).
 
-    >>> from chartkit.encode import ColumnProfile
+    >>> from chartkit.plan.encode import ColumnProfile
     >>> def q(name, distinct, rows=9):
     ...     return ColumnProfile(name, "nominal", "declared", None, None, True, distinct, rows)
     >>> breakdown_key(q("nation", 3), [q("medal", 3)], lambda name: True).name

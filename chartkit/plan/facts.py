@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from chartkit.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
+from chartkit.plan.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
 
 __all__ = ["coverage", "zone_counts"]
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from chartkit.encode import ColumnProfile
+from chartkit.plan.encode import ColumnProfile
 
 __all__ = [
     "LOG_ORDERS",
@@ -406,7 +406,7 @@ def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]
     """The charts the rule table allows for these columns: one of each chart first, in the
     table's order, then the next of each; at most ``MAX_CANDIDATES``.
 
-    >>> from chartkit.encode import profile_columns
+    >>> from chartkit.plan.encode import profile_columns
     >>> import pandas as pd
     >>> from chartkit.columns import normalize_result_columns
     >>> frame = pd.DataFrame({"k": ["a", "b"], "v": [1.0, 2.0]})

@@ -4,7 +4,7 @@ A ``ChartSpec`` is what the planner decided, in fields a backend, the payload or
 without parsing English: the mark, one ``ChannelSpec`` per channel (the column, its Vega-Lite
 type, aggregate, binning), the ``Reduction`` (group keys, time bucket or unit, bins, aggregate,
 top-N) and the ``Note`` values — each a kind, the column it is about, its counts, and the one
-sentence made from them. ``chartkit.decide.Plan.spec`` gives it for every plan.
+sentence made from them. ``chartkit.plan.decide.Plan.spec`` gives it for every plan.
 """
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ class Census:
 @dataclass(frozen=True, slots=True, eq=False)
 class WallClock:
     """A column of date strings parsed once: wall-clock microseconds since 1970 (aware
-    values in UTC, naive ones as given — ``chartkit.encode.as_wall_clock``'s reading), and
+    values in UTC, naive ones as given — ``chartkit.plan.encode.as_wall_clock``'s reading), and
     how many of them carried a zone (``zoned``; ``aware``: any did, ``any_aware``)."""
 
     micros: bytes

@@ -35,7 +35,18 @@ import pandas as pd
 
 from chartkit._safe import name_list
 from chartkit.check.judge import offending_mask
-from chartkit.encode import (
+from chartkit.errors import ChartkitError
+from chartkit.messages import render_sample
+from chartkit.options import (
+    AGGREGATES,
+    DEFAULT_FORMAT,
+    SCALES,
+    SORTS,
+    TIME_UNITS,
+    ChartOptions,
+)
+from chartkit.plan import choose
+from chartkit.plan.encode import (
     ID_LIKE_SHARE,
     ID_LIKE_WIDE_ROWS,
     ID_LIKE_WIDE_SHARE,
@@ -48,17 +59,6 @@ from chartkit.encode import (
     numeric_strings_only,
     wall_clock,
 )
-from chartkit.errors import ChartkitError
-from chartkit.messages import render_sample
-from chartkit.options import (
-    AGGREGATES,
-    DEFAULT_FORMAT,
-    SCALES,
-    SORTS,
-    TIME_UNITS,
-    ChartOptions,
-)
-from chartkit.plan import choose
 from chartkit.plan.facts import coverage, zone_counts
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction

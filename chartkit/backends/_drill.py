@@ -26,8 +26,8 @@ from chartkit.backends._contract import AnyOf, Condition, Term, negated
 from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
+    from chartkit.backends.selection import Clause, Placed, RowsPage, Selection
     from chartkit.read.engines import EngineReading
-    from chartkit.selection import Clause, Placed, RowsPage, Selection
     from chartkit.view import View
 
 __all__ = ["engine_rows_behind", "selected_frame", "where"]
@@ -36,7 +36,7 @@ __all__ = ["engine_rows_behind", "selected_frame", "where"]
 def where(selection: Selection) -> list[Term]:
     """The selection as a ``where`` list every backend evaluates (``Backend.count`` / ``page``).
 
-    >>> from chartkit.selection import Equals, Placed, Selection
+    >>> from chartkit.backends.selection import Equals, Placed, Selection
     >>> s = Selection((Placed("n", "quantitative"), Equals("team", "nominal", None)))
     >>> [(c.column, c.op, c.negate) for c in where(s)]
     [('n', 'finite', False), ('team', 'null', False)]
@@ -44,7 +44,7 @@ def where(selection: Selection) -> list[Term]:
     >>> [(c.column, c.op, c.negate) for c in left[0].terms]
     [('n', 'finite', True)]
     """
-    from chartkit.selection import Placed
+    from chartkit.backends.selection import Placed
 
     placed: list[Term] = []
     rest: list[Term] = []
@@ -76,7 +76,7 @@ def _placed(c: Placed) -> list[Term]:
 
 
 def _holds(c: Clause) -> list[Term]:
-    from chartkit.selection import Equals, NoneOf, Range
+    from chartkit.backends.selection import Equals, NoneOf, Range
 
     if isinstance(c, Equals):
         if c.value is None:
@@ -103,9 +103,9 @@ def _holds(c: Clause) -> list[Term]:
 def engine_rows_behind(
     view: View, reading: EngineReading, selection: Selection, *, page: int, page_size: int
 ) -> RowsPage:
-    """``chartkit.selection.rows_behind`` for rows that stayed in their engine."""
+    """``chartkit.backends.selection.rows_behind`` for rows that stayed in their engine."""
     from chartkit.backends.query import QueryBackend
-    from chartkit.selection import RowsPage, _Cells
+    from chartkit.backends.selection import RowsPage, _Cells
 
     if reading.csv_text:
         raise ChartkitError(

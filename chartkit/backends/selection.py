@@ -10,7 +10,7 @@ chart did not place ("the 2,094 rows left out"), ``Selection.others(view)`` the 
 top-N bar chart cut.
 
 ``rows_behind(view, selection)`` (``View.rows_behind``) evaluates it where the rows are — in
-memory, or in the engine that holds them (``chartkit._drill``) — and returns a ``RowsPage``: the
+memory, or in the engine that holds them (``backends._drill``) — and returns a ``RowsPage``: the
 rows of one page as the tool sent them, each row's offending cells, and the offenders per column
 among all the rows behind the selection.
 
@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.encode import VegaLiteType
 from chartkit.errors import ChartkitError
+from chartkit.plan.encode import VegaLiteType
 
 if TYPE_CHECKING:
     from chartkit.view import View
@@ -76,8 +76,8 @@ SelectionKind = Literal["mark", "interval", "left-out", "others"]
 Zone = Literal["UTC", "wall clock"]
 """Where a date axis's times are read: ``UTC`` when the column holds zoned times (the chart
 shows them in UTC), ``wall clock`` when they carry no zone (shown as written)."""
-_MEASURE: Final = "measure"  # chartkit.decide.MEASURE: the field naming one of several measures
-_VALUE: Final = "value"  # chartkit.decide.VALUE: the field holding their values
+_MEASURE: Final = "measure"  # plan.decide.MEASURE: the field naming one of several measures
+_VALUE: Final = "value"  # chartkit.plan.decide.VALUE: the field holding their values
 _PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
 _FIXED: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
 
@@ -382,7 +382,7 @@ def rows_behind(
 
     reading = read_engine_frame(view.result.rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):
-        from chartkit._drill import engine_rows_behind  # the rows stayed in their engine
+        from chartkit.backends._drill import engine_rows_behind  # the rows stayed in their engine
 
         return engine_rows_behind(view, reading, selection, page=page, page_size=page_size)
     # the rows in memory (an engine frame collected whole: the same rows)
@@ -436,7 +436,7 @@ def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
     rows: a brushed hour of a day's line is bucketed anew.
 
     In memory the rows are the tool's own (a list of dicts stays one); rows an engine holds
-    stay in it (``chartkit._drill.selected_frame``), and the new chart is reduced there.
+    stay in it (``chartkit.backends._drill.selected_frame``), and the new chart is reduced there.
 
     >>> from chartkit import view
     >>> v = view([{"day": f"2024-01-{d:02d}", "n": d} for d in range(1, 11)],
@@ -464,7 +464,7 @@ def drill_inputs(
     rows: Any = view.result.rows
     reading = read_engine_frame(rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):
-        from chartkit._drill import selected_frame  # the rows stay in their engine
+        from chartkit.backends._drill import selected_frame  # the rows stay in their engine
 
         data: Any = selected_frame(view, selection)
     else:
@@ -670,7 +670,7 @@ def _used(view: View) -> list[tuple[str, VegaLiteType, bool]]:
 def _hidden_type(view: View, name: str) -> VegaLiteType:
     """The type a column the chart reduced by but does not show was planned with: its
     declared type's, else what the profile of an undeclared column says."""
-    from chartkit.encode import profile_columns, vegalite_type
+    from chartkit.plan.encode import profile_columns, vegalite_type
 
     d = (view.result.result_columns or {}).get(name)
     if d is not None:
@@ -823,7 +823,7 @@ class _Cells:
     def numbers(self, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
         """The column as floats (NaN: missing, or not a number)."""
         if name not in self._numbers:
-            from chartkit.encode import as_numbers
+            from chartkit.plan.encode import as_numbers
 
             series = self.column(name)
             if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
@@ -843,7 +843,7 @@ class _Cells:
         decl = placed.declaration if placed is not None else None
         key = (name, decl)
         if key not in self._times:
-            from chartkit.encode import wall_clock
+            from chartkit.plan.encode import wall_clock
 
             series = self.column(name)
             keep = ~self.offends(name, decl) if decl is not None else None

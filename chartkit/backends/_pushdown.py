@@ -56,17 +56,17 @@ from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.backends.query import QueryBackend
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration
-from chartkit.encode import describe_offenders
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
+from chartkit.plan.encode import describe_offenders
 from chartkit.plan.spec import Note
 from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
 
 if TYPE_CHECKING:
     from chartkit.check.integrity import CheckOutcome
-    from chartkit.decide import Plan
-    from chartkit.encode import ColumnProfile
+    from chartkit.plan.decide import Plan
+    from chartkit.plan.encode import ColumnProfile
     from chartkit.plan.rules import Alternative
     from chartkit.result import ToolResult
 
@@ -131,8 +131,8 @@ def _engine_view(
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
     from chartkit._safe import workable_frame
-    from chartkit.decide import plan_view
-    from chartkit.encode import profile_columns
+    from chartkit.plan.decide import plan_view
+    from chartkit.plan.encode import profile_columns
 
     declaration = result.result_columns
     if outcome.armed:
@@ -207,7 +207,7 @@ def _engine_plan(
 ) -> Plan:
     """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
     all the rows, and the alternatives of all the declared columns."""
-    from chartkit.decide import ChartOptions, plan_view
+    from chartkit.plan.decide import ChartOptions, plan_view
     from chartkit.plan.rules import candidates
 
     opts = chart_args.get("options") or ChartOptions()
@@ -250,7 +250,7 @@ def _stepped_around(plan: Plan, full: Mapping[str, ColumnProfile], picked: set[s
     """The flagged measures the default stepped around, refused as decide.py refuses them over
     all the rows (the answer's profiles hold no finding): after the columns no chart could
     place, before the drawing's own refusals, as pandas orders them."""
-    from chartkit.decide import stepped_around
+    from chartkit.plan.decide import stepped_around
 
     said = {r.column for r in plan.refusals}
     more = [r for r in stepped_around(full, plan.drawn, picked) if r.column not in said]
@@ -274,7 +274,7 @@ def _all_profiles(
     answer: Mapping[str, ColumnProfile],
 ) -> dict[str, ColumnProfile]:
     """Every declared column's profile, its distinct values counted in the engine."""
-    from chartkit.encode import ColumnProfile, vegalite_type
+    from chartkit.plan.encode import ColumnProfile, vegalite_type
 
     declaration = result.result_columns or {}
     schema = dict(reading.schema)
@@ -453,7 +453,7 @@ def _chosen(
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
     """``choose=N``: the Nth alternative of the same call, drawn with its own picks."""
-    from chartkit.decide import ChartOptions
+    from chartkit.plan.decide import ChartOptions
 
     choose = chart_args["choose"]
     if not isinstance(choose, int) or isinstance(choose, bool):
@@ -508,7 +508,7 @@ class _Reduced:
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     period: str | None = None  # the line's time bucket, as decide.py names it
-    seconds: int | None = None  # … and its length (chartkit.selection reads it from the View)
+    seconds: int | None = None  # … and its length (backends.selection reads it from the View)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
     top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 
@@ -529,7 +529,7 @@ def _reduce(
     same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
     from chartkit.check._frame_check import value_type
-    from chartkit.decide import ChartOptions
+    from chartkit.plan.decide import ChartOptions
     from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
     broken = {v.column: v for v in violations}
@@ -559,7 +559,7 @@ def _reduce(
         """The profiles of the columns the engine can draw, for the chooser
         (``chartkit.plan.choose``, decide.py's own); ``counted``: the categories' distinct
         values counted in the engine (one query for all, the first time)."""
-        from chartkit.encode import ColumnProfile, vegalite_type
+        from chartkit.plan.encode import ColumnProfile, vegalite_type
 
         names = of("number", "date", "string", "boolean")
         kinds = [n for n in names if declaration[n].type in ("string", "boolean")]
@@ -1081,7 +1081,7 @@ def _bars(
     """Bars per category: the aggregate per (category, facet), or the rows counted."""
     import narwhals as nw
 
-    from chartkit.decide import MAX_BAR_CATEGORIES
+    from chartkit.plan.decide import MAX_BAR_CATEGORIES
 
     keys = [x, *facets]
     used = [x, *ys, *facets]
@@ -1172,7 +1172,7 @@ def _histogram(
     decide.py's very edges; only the counts leave the engine."""
     import narwhals as nw
 
-    from chartkit.decide import COUNT_BARS_UNDER, HISTOGRAM_BINS
+    from chartkit.plan.decide import COUNT_BARS_UNDER, HISTOGRAM_BINS
 
     alias, h = _aliases(reading), _helpers(reading)
     frame = _frame(reading).select(alias[name])
@@ -1248,7 +1248,7 @@ def _heatmap(
     draws the groups apart as it does over all the rows."""
     import narwhals as nw
 
-    from chartkit.decide import HEATMAP_BINS
+    from chartkit.plan.decide import HEATMAP_BINS
 
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[x], alias[y])
@@ -1366,7 +1366,7 @@ def _left_out(
     broken: Mapping[str, ColumnViolation],
     used: list[str],
 ) -> list[str]:
-    from chartkit.encode import describe_offenders
+    from chartkit.plan.encode import describe_offenders
 
     return [
         f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
@@ -1384,7 +1384,7 @@ def _names(names: Sequence[str]) -> str:
 
 def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
     """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
-    from chartkit.decide import MEASURE, ROWS
+    from chartkit.plan.decide import MEASURE, ROWS
 
     data = plan.data
     if data is None:
@@ -1446,7 +1446,7 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
                        reduction=replace(plan.reduction, top=top.count("shown")))  # fmt: skip
     if reduced.categories is not None:
         # only the top max_points categories left the engine: decide.py counted those
-        from chartkit.decide import MAX_BAR_CATEGORIES as TOP
+        from chartkit.plan.decide import MAX_BAR_CATEGORIES as TOP
 
         cut = f"has {len(reduced.frame):,} values; the"
         plan = replace(
