@@ -57,7 +57,7 @@ import pyarrow as pa
 from pydantic import ConfigDict, Strict, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
-import chartkit.read._columnar
+import chartkit.read.columnar
 from chartkit import check_columns
 
 NUMBER, STRING, BOOLEAN, DATE = "logical_unit_number", "host_group", "mapped", "seen_on"
@@ -109,11 +109,11 @@ def chartkit_check(rows: Any) -> Found:
 
 def chartkit_pure_python(rows: Any) -> Found:
     """``check_columns`` with the compiled reader switched off (its pure-Python fallback)."""
-    saved, chartkit.read._columnar.SPEEDUPS = chartkit.read._columnar.SPEEDUPS, None
+    saved, chartkit.read.columnar.SPEEDUPS = chartkit.read.columnar.SPEEDUPS, None
     try:
         return chartkit_check(rows)
     finally:
-        chartkit.read._columnar.SPEEDUPS = saved
+        chartkit.read.columnar.SPEEDUPS = saved
 
 
 class IntRow(TypedDict):
@@ -258,7 +258,7 @@ def main() -> None:
         f"{args.repeat} runs — "
         f"Python {platform.python_version()}, pandas {pd.__version__}, {os.cpu_count()} cores, "
         f"{dt.date.today().isoformat()}; compiled reader (chartkit._speedups): "
-        f"{'used' if chartkit.read._columnar.SPEEDUPS is not None else 'NOT BUILT'}"
+        f"{'used' if chartkit.read.columnar.SPEEDUPS is not None else 'NOT BUILT'}"
     )
     for hard, title in (
         (False, "integers with 0.1% '', 500 strings, booleans, ISO dates"),

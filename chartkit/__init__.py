@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from chartkit import _moved
+from chartkit._version import __version__ as __version__
 from chartkit.bundled import example_names, example_path
 from chartkit.check.events import IntegrityEvent, Subscription, subscribe
 from chartkit.check.integrity import (
@@ -159,7 +160,6 @@ _moved.install()  # the old paths of moved modules (``chartkit.rowset``, ...) im
 _notebook_displays()  # CheckOutcome's notebook HTML, from the notebook surface (not the check)
 
 
-__version__ = "0.1.0"
 
 # A library logs and lets the application decide where logs go: without this, Python's
 # last-resort handler would print every finding to stderr a second time.

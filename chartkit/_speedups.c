@@ -1,7 +1,7 @@
 /* chartkit._speedups: one pass over a list of plain dicts, in C.
  *
- * The optional compiled half of chartkit._columnar (the markupsafe / simplejson pattern):
- * when it is not built, the pure-Python reader and judge in chartkit._columnar and
+ * The optional compiled half of chartkit.read.columnar (the markupsafe / simplejson pattern):
+ * when it is not built, the pure-Python reader and judge in chartkit.read.columnar and
  * chartkit.check do the same work, and tests hold both to the same answers.
  *
  * read_columns(rows, names, absent) reads the rows once, row-major: each row is fetched once
@@ -37,7 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* --- value classes (keep in step with CENSUS_CLASSES in chartkit/_columnar.py) ---------- */
+/* --- value classes (keep in step with CENSUS_CLASSES in chartkit/read/columnar.py) ---------- */
 
 enum {
     C_INT,       /* exactly int */

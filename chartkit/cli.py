@@ -158,7 +158,7 @@ def _quiet_library_logging() -> None:
 
 def _version(version: str) -> str:
     """``chartkit --version``: the version, and whether the compiled reader is in use."""
-    from chartkit import speedups_enabled
+    from chartkit.read.speedups import speedups_enabled
 
     if speedups_enabled():
         reader = "compiled reader in use (chartkit._speedups)"
@@ -182,7 +182,7 @@ class _Version(argparse.Action):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from chartkit import __version__
+    from chartkit._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="chartkit",

@@ -21,8 +21,7 @@ import pandas as pd
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
 from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import ColumnViolation, check_columns
-from chartkit.draw._caption import caption_lines, captioned
-from chartkit.draw._table_export import Table, table_html, table_of, table_png, table_svg
+from chartkit.draw.caption import caption_lines, captioned
 from chartkit.draw.charts import (
     build_chart,
     chart_spec,
@@ -31,6 +30,7 @@ from chartkit.draw.charts import (
     spec_to_png,
     spec_to_svg,
 )
+from chartkit.draw.table_export import Table, table_html, table_of, table_png, table_svg
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
 from chartkit.plan.decide import ChartOptions, Plan, plan_view
@@ -426,7 +426,7 @@ def _view(
     result = _as_result(data, result_columns, tool)
     reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
     if reading is not None and reading.frame is None and reading.rows is None:
-        from chartkit.backends._pushdown import count_facts  # an engine frame: one counting pass
+        from chartkit.backends.pushdown import count_facts  # an engine frame: one counting pass
 
         count_facts(reading, result.result_columns, max_points)
     outcome = check_result(result, mode=mode, reading=reading)
@@ -444,8 +444,8 @@ def _view(
                 "to chart or check."
             ),
         )
-    if reading.frame is None and reading.rows is None:  # an engine frame: backends._pushdown
-        from chartkit.backends._pushdown import engine_view
+    if reading.frame is None and reading.rows is None:  # an engine frame: backends.pushdown
+        from chartkit.backends.pushdown import engine_view
 
         answer = engine_view(
             result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
@@ -456,7 +456,7 @@ def _view(
             return View(kind="table", reason=answer.reason, result=result, check=outcome)
         return _view_of_plan(
             result, outcome, answer.plan, answer.frame, chart_args["options"],
-            notes=answer.notes, left_out=answer.left_out,
+            notes=answer.notes, facts=answer.facts, left_out=answer.left_out,
         )  # fmt: skip
     declaration = result.result_columns
     if outcome.armed:
@@ -487,28 +487,32 @@ def _view_of_plan(
     options: ChartOptions,
     *,
     notes: tuple[str, ...] = (),
+    facts: tuple[Note, ...] = (),
     left_out: int | None = None,
     violations: tuple[ColumnViolation, ...] | None = None,
 ) -> View:
     """The View of a plan: the one construction the in-memory and the engine paths share.
 
-    ``notes`` are the caller's own (an engine says what left it); ``left_out`` replaces the
-    plan's count when the rows were reduced elsewhere and the plan saw only the answer.
+    ``notes`` are the caller's own (an engine says what left it), ``facts`` the Note values
+    among them (they come first among the View's facts, as the in-memory plan says the rows
+    it leaves out first); ``left_out`` replaces the plan's count when the rows were reduced
+    elsewhere and the plan saw only the answer.
     ``violations`` are the ones the chart was planned with (the check's, by default).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
+    every_fact = (*facts, *plan.facts)
     dropped = plan.left_out if left_out is None else left_out
     found = outcome.violations if violations is None else violations
     caption: tuple[str, ...] = ()
     if chart is not None:
         # every row of the result: the frame's, unless an engine reduced them first
-        counted = [v.total for v in found] + [n.count("of") or 0 for n in plan.facts]
+        counted = [v.total for v in found] + [n.count("of") or 0 for n in every_fact]
         total = len(frame) if left_out is None else max(counted, default=0) or None
-        empty_noted = any(n.kind == "no-value" for n in plan.facts)  # only then is it read
+        empty_noted = any(n.kind == "no-value" for n in every_fact)  # only then is it read
         caption = caption_lines(
             left_out=dropped,
             total=total,
-            facts=plan.facts,
+            facts=every_fact,
             encodings=plan.encodings,
             violations=found,
             findings=outcome.findings,
@@ -528,7 +532,7 @@ def _view_of_plan(
         frame=frame,
         alternatives=plan.alternatives,
         left_out=dropped,
-        facts=plan.facts,
+        facts=every_fact,
         marks=plan.data if plan.kind == "chart" else None,
         reduction=plan.reduction,
         drawn=MappingProxyType(dict(plan.drawn)),

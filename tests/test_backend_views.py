@@ -9,10 +9,11 @@ rows — DuckDB, polars eager and lazy, pyarrow, Ibis — must answer it as the 
 left out and the state a UI shows; the reduction (keys, bucket, bins, top-N); and the notes as
 ``Note`` values (kind, column, counts). A sentence is never compared by substring.
 
-The engines' ``Note`` values and top-N reduction are not yet the in-memory path's (the engine
-path re-plans a stand-in frame, ``backends._pushdown``; issue 19 item 2 routes it through the
-backends): those comparisons are strict xfails, listed in ``NOT_YET``, that turn into passes —
-and must then be unmarked — as that lands.
+A comparison an engine does not pass yet is a strict xfail, listed in ``DRAWN_NOT_YET`` or
+``NOTES_NOT_YET`` with why, that turns into a pass — and must then be unlisted — when it
+lands. Both lists are empty: every engine answers every case as memory does, its notes as
+values included (the engine path still re-plans a stand-in frame, ``backends.pushdown``, and
+gives the plan the engine's counts back; issue 19 item 2 routes it through the backends).
 
 Spark's view goes through the same engine path and is held in tests/test_spark.py (a Spark
 session is slow to start); its backend answers are in tests/test_backends.py.
@@ -264,32 +265,13 @@ def noted(v: View) -> dict[str, Any]:
     }
 
 
-# Bugs these contracts found in the engine view (backends._pushdown, branch `plan`'s, which is
-# rewriting it onto the backends: issue 19 item 2). Each is a strict xfail: when it passes,
-# remove it here.
-DRAWN_NOT_YET: dict[tuple[str, str], str] = {
-    ("an aware time per month", "ibis"): "narwhals implements no convert_time_zone for Ibis: "
-    "the view raises 'this is a bug in chartkit'",
-}
+# Bugs these contracts find in the engine view (backends.pushdown), (case, engine) → why.
+# Each is a strict xfail: when it passes, remove it here.
+DRAWN_NOT_YET: dict[tuple[str, str], str] = {}
 
-# Cases whose notes as values are not yet the in-memory path's on every engine: the engine
-# view plans a stand-in frame and keeps only the Note values whose sentence it says as-is
-# (backends._pushdown._put_back), so a bucketed line, a top-N, a heatmap or the offenders left
-# out has its sentence in View.notes but no Note in View.facts (what the explorer reads to
-# place a note by its column); the engine bars report no top-N in View.reduction.
-NOTES_NOT_YET = frozenset(
-    {
-        "automatic line, colored", "line of the max", "line per month", "line per day, colored",
-        "line counting rows", "lines of two measures", "faceted lines", "bars of two measures",
-        "histogram", "heatmap",
-        "an alternative", "bars per identifier", "15 colors become facets",
-        "25 colors are refused", "25 facets are refused", "a number as color is refused",
-        "a Date per week", "an aware time per day", "an aware time per month",
-        "a nullable measure beside another", "a scatter refuses a second y",
-        "rows counted, automatic", "a heatmap on bin edges", "a heatmap of 31 bins on bin edges",
-        "a heatmap of 31 bins on other edges",
-    }
-)  # fmt: skip
+# Cases whose notes as values (View.facts: kind, column, counts) are not yet the in-memory
+# path's on every engine; each a strict xfail, removed when it passes.
+NOTES_NOT_YET: frozenset[str] = frozenset()
 
 
 def xfail(reason: str | None) -> list[Any]:
@@ -305,8 +287,7 @@ def pairs() -> list[Any]:
         for engine in ENGINES
     ]
 
-
-NOTES_REASON = "issue 19 item 2: the engine view drops the plan's Note values (NOTES_NOT_YET)"
+NOTES_REASON = "the engine view does not note these rows as memory does (NOTES_NOT_YET)"
 
 
 @pytest.mark.parametrize(("case", "engine"), pairs())

@@ -85,7 +85,7 @@ def test_the_distinct_spellings_of_nothing_and_text_are_listed_with_their_counts
 
 def test_every_path_lists_the_same_offenders() -> None:
     """In memory (C reader, pure Python, pandas) and in each engine (one GROUP BY)."""
-    import chartkit.read._columnar as columnar
+    import chartkit.read.columnar as columnar
 
     values = [*_SPELLINGS, "n/a", {}, None]  # in the engines, text only: "3.0" then offends
     want = check_columns([{"lun": x} for x in values], {"lun": "number"})[0].offenders

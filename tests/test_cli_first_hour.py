@@ -46,7 +46,7 @@ def test_version_says_whether_the_compiled_reader_is_in_use(tmp_path: Path) -> N
 
 
 def test_speedups_enabled_is_public_and_follows_the_switch() -> None:
-    from chartkit.read._columnar import SPEEDUPS
+    from chartkit.read.columnar import SPEEDUPS
 
     assert chartkit.speedups_enabled() is (SPEEDUPS is not None)
     assert "speedups_enabled" in chartkit.__all__

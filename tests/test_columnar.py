@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import chartkit.read._columnar as columnar
+import chartkit.read.columnar as columnar
 from chartkit import check_columns, read_rowset
-from chartkit.read._columnar import ABSENT, read_columns, text_encoding
+from chartkit.read.columnar import ABSENT, read_columns, text_encoding
 
 POOL: list[Any] = [
     0, 1, -3, 2**70, 1.5, float("nan"), float("inf"), True, False, None, "", "a",
@@ -246,7 +246,7 @@ def test_a_text_column_is_dictionary_encoded_once_while_it_lives() -> None:
 
     import pyarrow as pa
 
-    from chartkit.read import _columnar
+    from chartkit.read import columnar
 
     column = pa.chunked_array([["b", "a", None], [], ["", "b"]], pa.large_string())
     encoded = text_encoding(column)
@@ -255,21 +255,21 @@ def test_a_text_column_is_dictionary_encoded_once_while_it_lives() -> None:
     assert encoded.indices.to_pylist() == [0, 1, None, 2, 0]
     equal = pa.chunked_array([["b", "a", None], ["", "b"]], pa.large_string())
     assert text_encoding(equal) is not encoded  # another array: its own encoding
-    before = len(_columnar._ENCODINGS)
+    before = len(columnar._ENCODINGS)
     del column, equal
     gc.collect()
-    assert len(_columnar._ENCODINGS) == before - 2
+    assert len(columnar._ENCODINGS) == before - 2
 
 
 def test_only_the_last_few_text_encodings_are_kept() -> None:
     """A long-lived frame does not keep every encoding ever made of its columns."""
     import pyarrow as pa
 
-    from chartkit.read import _columnar
+    from chartkit.read import columnar
 
-    columns = [pa.chunked_array([[f"v{i}"]]) for i in range(_columnar.ENCODINGS_KEPT + 3)]
+    columns = [pa.chunked_array([[f"v{i}"]]) for i in range(columnar.ENCODINGS_KEPT + 3)]
     encoded = [text_encoding(c) for c in columns]
-    assert len(_columnar._ENCODINGS) <= _columnar.ENCODINGS_KEPT
+    assert len(columnar._ENCODINGS) <= columnar.ENCODINGS_KEPT
     assert text_encoding(columns[-1]) is encoded[-1]  # the newest are kept
     again = text_encoding(columns[0])  # the oldest was let go: encoded anew, the same values
     assert again is not encoded[0] and again.equals(encoded[0])

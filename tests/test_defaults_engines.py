@@ -1,7 +1,7 @@
 """The default chart's rules hold on every backend (issue 20: "across the in-memory and engine
 backends"): on the results ``test_defaults`` generates, a query engine holding the same rows
 draws what memory draws — with ``max_points`` below the rows, so the engine reduces them itself
-(``chartkit.backends._pushdown``) instead of handing the rows to pandas.
+(``chartkit.backends.pushdown``) instead of handing the rows to pandas.
 
 ``test_defaults`` holds each rule on the in-memory answer; here every engine is held to that
 answer (``test_backend_views.same_view``: kind, mark, reason, encodings, refusals,

@@ -1,5 +1,5 @@
 """One counting pass per ``view()`` of an engine frame: the check reads its null and NaN counts
-from the chart's facts (``chartkit.backends._pushdown.count_facts``), and answers exactly what the
+from the chart's facts (``chartkit.backends.pushdown.count_facts``), and answers exactly what the
 check alone answers; an engine's error quotes column names capped."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_the_check_inside_view_counts_nothing_of_its_own_and_says_what_it_says_a
 
 
 def test_only_a_declared_frame_over_max_points_is_counted_before_its_check() -> None:
-    from chartkit.backends._pushdown import count_facts
+    from chartkit.backends.pushdown import count_facts
 
     reading = read_engine_frame(duckdb.connect().from_arrow(table(1)))
     assert reading is not None

@@ -29,7 +29,7 @@ from test_backend_views import CASES as VIEW_CASES
 from test_backend_views import ENGINES, WIDE, drawn, same_view, wide_frame
 
 from chartkit import View, view
-from chartkit.backends._pushdown import _fresh, _quote
+from chartkit.backends.pushdown import _fresh, _quote
 
 CASES: dict[str, dict[str, str]] = {
     "helper-like": {

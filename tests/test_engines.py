@@ -471,7 +471,7 @@ def test_a_csv_over_max_points_is_parsed_and_charted_in_duckdb_as_csvread_reads_
     tmp_path: Path, kind: str
 ) -> None:
     from chartkit import view
-    from chartkit.backends._pushdown import _TYPED
+    from chartkit.backends.pushdown import _TYPED
 
     path = csv_file(tmp_path)
     picks = CSV_PICKS[kind]
@@ -562,7 +562,7 @@ def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) 
     """Cell by cell, the typed relation the chart aggregates holds csvread's value, or nothing
     where csvread keeps the text (an offender): numbers read as Python's float reads them,
     plain ISO dates as fromisoformat, booleans by the six spellings."""
-    from chartkit.backends._pushdown import _TYPED, _typed
+    from chartkit.backends.pushdown import _TYPED, _typed
     from chartkit.csvread import parse_cell
 
     rng = random.Random(7)

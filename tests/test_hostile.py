@@ -551,7 +551,7 @@ def test_a_column_named_like_a_helper_never_answers_the_check(tmp_path: Any, hel
     table = open_table(_evil_csv(tmp_path / "evil.csv", helper))
     (violation,) = check_columns(table, {"lun": "number", "host": "string"})
     assert (violation.column, violation.affected, violation.sample) == ("lun", 5, "EVIL-1")
-    if helper.isidentifier():  # (the chart's own queries are backends._pushdown's to harden)
+    if helper.isidentifier():  # (the chart's own queries are backends.pushdown's to harden)
         found = view(table, {"lun": "number", "host": "string"}, tool="evil")
         assert [v.to_dict() for v in found.check.violations] == [violation.to_dict()]
         assert found.left_out == 5  # said, never silently dropped

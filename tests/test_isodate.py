@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import chartkit.read._columnar as columnar
+import chartkit.read.columnar as columnar
 from chartkit import check_columns
 from chartkit._isodate import (
     DATE_FORM,

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import _COMMON, CHECKS, scalars
 
-import chartkit.read._columnar as columnar
+import chartkit.read.columnar as columnar
 from chartkit import check_columns
 from chartkit.check.judge import (
     _BAD,
@@ -34,7 +34,7 @@ from chartkit.check.judge import (
     value_type_name,
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
-from chartkit.read._columnar import ABSENT
+from chartkit.read.columnar import ABSENT
 
 
 def reference(values: list[Any], decl: ColumnDeclaration) -> list[bool]:

@@ -150,3 +150,12 @@ def test_the_foundation_docstring_examples_run(name: str) -> None:
     assert result.failed == 0, f"{result.failed} of {result.attempted} doctests failed in {name}"
     if name != "chartkit.errors":  # errors are classes with prose, not examples
         assert result.attempted > 0, f"{name} has no docstring example"
+
+
+def test_the_version_is_the_one_pyproject_declares() -> None:
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    assert chartkit.__version__ == declared

@@ -1,7 +1,7 @@
 """The compiled reader (``chartkit._speedups``) and the pure-Python path give the same answers.
 
 Every test here that compares runs the same input twice — once with the C reader, once with
-``chartkit.read._columnar.SPEEDUPS`` set to None (what ``CHARTKIT_PURE_PYTHON=1`` or a machine
+``chartkit.read.columnar.SPEEDUPS`` set to None (what ``CHARTKIT_PURE_PYTHON=1`` or a machine
 without a compiler gets) — and asserts identical violations, values and frames. Without the
 extension they skip, unless ``CHARTKIT_SPEEDUPS=required`` (CI), where they fail.
 """
@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from test_isodate import EDGE_CASES, corpus
 
 import chartkit
-import chartkit.read._columnar as columnar
+import chartkit.read.columnar as columnar
 from chartkit import check_columns, read_rowset, view
 from chartkit._isodate import is_iso, parse_iso
 from chartkit.encode import any_aware, as_wall_clock, wall_clock
-from chartkit.read._columnar import ABSENT, CENSUS_CLASSES
+from chartkit.read.columnar import ABSENT, CENSUS_CLASSES
 
 REQUIRED = os.environ.get("CHARTKIT_SPEEDUPS") == "required"
 SPEEDUPS = columnar.SPEEDUPS
@@ -407,7 +407,7 @@ def test_view_leaving_rows_out_filters_the_parsed_dates_as_parsing_the_kept_ones
 
 
 def test_pure_python_is_chosen_by_the_environment() -> None:
-    code = "import chartkit.read._columnar as c; print(c.SPEEDUPS is None)"
+    code = "import chartkit.read.columnar as c; print(c.SPEEDUPS is None)"
     env = os.environ | {"CHARTKIT_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "True"

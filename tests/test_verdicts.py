@@ -1,4 +1,4 @@
-"""One verdict table: every path of the check agrees with ``chartkit._verdicts`` on generated
+"""One verdict table: every path of the check agrees with ``chartkit.check.verdicts`` on generated
 values.
 
 The table says what a value of each type means in a column of each declared type (ok, absent,
@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from test_offending_mask import anything, columns
 from test_properties import _COMMON, CHECKS
 
-import chartkit.read._columnar as columnar
+import chartkit.read.columnar as columnar
 from chartkit import check_columns
 from chartkit._safe import sample_text
 from chartkit.check import OffendingValue, most_frequent, offending_mask
-from chartkit.check._verdicts import (
+from chartkit.check.verdicts import (
     ABSENCE_TYPE_NAMES,
     VALUE_TYPES,
     VERDICTS,
@@ -42,7 +42,7 @@ from chartkit.check._verdicts import (
     verdict,
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
-from chartkit.read._columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
+from chartkit.read.columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
 
 declarations = st.builds(
     lambda t, n: ColumnDeclaration(t, nullable=n), st.sampled_from(COLUMN_TYPES), st.booleans()

@@ -25,7 +25,7 @@ from chartkit import (
     view,
 )
 from chartkit.charts import PALETTE, spec_to_png, spec_to_svg
-from chartkit.draw._caption import CAPTION_COLOR, captioned
+from chartkit.draw.caption import CAPTION_COLOR, captioned
 
 LUN_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},

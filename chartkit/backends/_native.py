@@ -163,6 +163,29 @@ def with_epoch_ms(frame: Any, name: str, engine: str, aware: bool) -> Any:
     return frame.with_columns(nw.col(name).dt.timestamp("ms").alias("__ms"))
 
 
+def utc_truncated(frame: Any, name: str, engine: str, unit: str, bucket: str) -> Any:
+    """``frame`` with ``bucket``: an aware ``name`` (an alias) truncated to the start of its
+    ``unit`` (month, quarter, year) in UTC, a naive UTC wall clock — where narwhals cannot
+    convert the zone: DuckDB keeps it in the connection, not the type, and narwhals implements
+    no ``convert_time_zone`` for Ibis (which reads the instant as epoch seconds: a month starts
+    on a whole second)."""
+    import narwhals as nw
+
+    native = frame.to_native()
+    if engine == "duckdb":
+        q = quote(name)
+        return nw.from_native(
+            native.project(f"*, date_trunc('{unit}', timezone('UTC', {q})) AS {quote(bucket)}")
+        )
+    if engine == "ibis":
+        wall = native[name].epoch_seconds().as_timestamp("s")
+        return nw.from_native(native.mutate(**{bucket: wall.truncate(_IBIS_UNITS[unit])}))
+    raise ChartkitError(f"utc_truncated reads a DuckDB or Ibis frame, not {engine}")
+
+
+_IBIS_UNITS: Final = {"month": "M", "quarter": "Q", "year": "Y"}
+
+
 def with_bucket(frame: Any, name: str, engine: str, aware: bool, seconds: int, bucket: str) -> Any:
     """``frame`` with ``bucket``: the bucket of ``seconds`` from the epoch that ``name`` (an
     alias) falls in — its start, a UTC wall clock timestamp, in DuckDB (``time_bucket``, the

@@ -155,7 +155,7 @@ class QueryBackend:
         column of the engine (as ``profile_columns`` orders them): the declared type, or the
         one the engine's type says for a column the declaration leaves out; categories'
         distinct values counted."""
-        from chartkit.check._frame_check import value_type
+        from chartkit.check.verdicts import dtype_value_type as value_type
 
         declared = dict(declaration or {})
         broken = {v.column: v for v in violations}
@@ -198,7 +198,7 @@ class QueryBackend:
     ) -> Groups:
         import narwhals as nw
 
-        from chartkit.check._frame_check import value_type
+        from chartkit.check.verdicts import dtype_value_type as value_type
 
         g = grouping
         used = list(dict.fromkeys([*g.keys, *g.measures]))
@@ -481,11 +481,11 @@ def _moment(value: dt.date, zone: str | None) -> Any:
 
 
 def _offends(column: str, dtype: Any, decl: Any, col: Any, name: str) -> Any:
-    """The check's verdict on each cell, from the column's dtype (``chartkit._verdicts``)."""
+    """The check's verdict on each cell, from the column's dtype (``chartkit.check.verdicts``)."""
     import narwhals as nw
 
-    from chartkit.check._frame_check import value_type
-    from chartkit.check._verdicts import OK, string_verdict, verdict
+    from chartkit.check.verdicts import OK, string_verdict, verdict
+    from chartkit.check.verdicts import dtype_value_type as value_type
 
     missing = _missing_expr(name, dtype)
     type_name = value_type(dtype)

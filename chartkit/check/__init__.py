@@ -3,7 +3,7 @@
 - ``chartkit.check.judge``: ``check_columns`` → a ``ColumnViolation`` per broken column, in
   memory (a list of dicts read once, in C where built; a pandas frame by its dtypes), or in the
   engine that holds the rows (``chartkit.check._frame_check``: one count query).
-- ``chartkit.check._verdicts``: the one verdict table (declared type × value type → ok |
+- ``chartkit.check.verdicts``: the one verdict table (declared type × value type → ok |
   absent | offends) every path reads.
 - ``chartkit.check.integrity``: the dial ``off | warn | enforce`` → ``CheckOutcome``, findings,
   disposition rows; ``chartkit.check.events``: each of them published to a framework's bus.

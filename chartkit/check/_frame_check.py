@@ -29,14 +29,21 @@ from functools import reduce
 from typing import Any, Final
 
 from chartkit._isodate import engine_pattern
-from chartkit.check._verdicts import ABSENCE_TYPE_NAMES, OK, string_verdict, type_name, verdict
 from chartkit.check.judge import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
+from chartkit.check.verdicts import (
+    ABSENCE_TYPE_NAMES,
+    OK,
+    string_verdict,
+    type_name,
+    verdict,
+)
+from chartkit.check.verdicts import dtype_value_type as value_type
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.read.engines import EngineReading, native_frame, query_errors
 from chartkit.read.rowset import RowsetReading
 
-__all__ = ["check_frame", "value_type"]
+__all__ = ["check_frame"]
 
 ROW: Final = "row"
 """The row index's name in the check's own namespace (see ``_own_names``)."""
@@ -51,35 +58,8 @@ _JSON_NAMES: Final = {
 }  # every other json_type (BIGINT, UBIGINT, DOUBLE, HUGEINT …) is a number
 
 
-def value_type(dtype: Any) -> str | None:
-    """The type name every non-null value of a column of ``dtype`` has in the in-memory check."""
-    import narwhals as nw
-
-    if dtype.is_integer() or dtype.is_float() or dtype.is_decimal():
-        return "number"
-    if dtype == nw.Boolean:
-        return "boolean"
-    if dtype in (nw.String, nw.Categorical) or isinstance(dtype, nw.Enum):
-        return "string"
-    if dtype == nw.Date or isinstance(dtype, nw.Datetime):
-        return "date"
-    if isinstance(dtype, nw.Duration):
-        return "timedelta"
-    if dtype == nw.Time:
-        return "time"
-    if dtype == nw.Binary:
-        return "bytes"
-    if isinstance(dtype, nw.List | nw.Array):
-        return "array"
-    if isinstance(dtype, nw.Struct):
-        return "object"
-    if dtype == nw.Unknown:
-        return None
-    return None
-
-
 def _verdict(declared: ColumnType, type_name: str) -> int:
-    """The verdict of ``chartkit._verdicts`` on every present value of a column whose values
+    """The verdict of ``chartkit.check.verdicts`` on every present value of a column whose values
     are all ``type_name``: ``_LOOK`` where a string's form decides (text in a date column)."""
     settled = string_verdict(declared) if type_name == "string" else verdict(declared, type_name)
     if settled is None:
@@ -457,7 +437,7 @@ def _native_counts(reading: EngineReading, native: Any, plans: list[_Column]) ->
 
 def _counted_before(reading: EngineReading, plans: list[_Column]) -> list[int] | None:
     """The count query's answer from the facts the chart's counting pass already holds
-    (``EngineReading.counted``, filled by ``backends._pushdown.count_facts`` before the check
+    (``EngineReading.counted``, filled by ``backends.pushdown.count_facts`` before the check
     of a frame the chart reduces in place), when every count is a typed column's nothing (its
     nulls and NaNs: the rows less the values it holds). None when a count is not there."""
     counted = reading.counted

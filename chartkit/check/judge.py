@@ -14,7 +14,7 @@ mostly at once (``np.isnan``, the date pattern once per distinct string). Both g
 violation. A dataframe is judged by dtype where the dtype decides the question, and by its
 values' types only for object columns; ``offending_mask`` takes the same per-type verdicts row
 by row. What a value of each type means in each declared column is one table,
-``chartkit._verdicts``: every one of these paths (and the engine check) reads it.
+``chartkit.check.verdicts``: every one of these paths (and the engine check) reads it.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from chartkit._isodate import ISO_RE, engine_pattern
 from chartkit._lazy import lazy_module
 from chartkit._safe import SAMPLE_MAX_ITEMS, cap_sample, sample_text
-from chartkit.check._verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
-from chartkit.check._verdicts import (
+from chartkit.check.verdicts import ABSENCE_TYPE_NAMES as ABSENCE_TYPE_NAMES  # read by encode.py
+from chartkit.check.verdicts import (
     NOTHING,
     OFFENDS,
     OK,
@@ -46,8 +46,8 @@ from chartkit.check._verdicts import (
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, normalize_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.read import _columnar
-from chartkit.read._columnar import CENSUS_VALUE_TYPES, Absent, Census
+from chartkit.read import columnar
+from chartkit.read.columnar import CENSUS_VALUE_TYPES, Absent, Census
 from chartkit.read.rowset import read_rowset
 
 if TYPE_CHECKING:
@@ -246,12 +246,12 @@ def _type_name(tp: type, value: object = None) -> str:
     return type_name(tp, value)
 
 
-_CODES: Final = {OK: _OK, NOTHING: _NOTHING, OFFENDS: _BAD}  # chartkit._verdicts as codes
+_CODES: Final = {OK: _OK, NOTHING: _NOTHING, OFFENDS: _BAD}  # chartkit.check.verdicts as codes
 
 
 def _classify(declared: ColumnType, tp: type) -> int:
     """What holding a value of type ``tp`` means in a column declared ``declared``: the
-    verdict of ``chartkit._verdicts``, or ``_LOOK`` when it depends on the value (NaN, NaT, a
+    verdict of ``chartkit.check.verdicts``, or ``_LOOK`` when it depends on the value (NaN, NaT, a
     string's form in a date column)."""
     decided = decided_type(tp)
     if decided is None:
@@ -535,7 +535,7 @@ def _census_offenders(census: Census, decl: ColumnDeclaration) -> _Offenders | N
     """``_check_values``'s offenders, from a column's census alone; None when the census does
     not decide the column (a value of a type it does not know).
 
-    Each class of the census is a value type of ``chartkit._verdicts`` (``CENSUS_VALUE_TYPES``:
+    Each class of the census is a value type of ``chartkit.check.verdicts`` (``CENSUS_VALUE_TYPES``:
     an int or a float that is not NaN a number, None and NaN null, …), judged by the one table;
     the strings of a column that the form decides (a date column) by the C validator's
     verdict on each (``iso`` / ``not_iso``), any other column's strings all at once (``str``).
@@ -651,7 +651,7 @@ def _check_series(
 def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
     """``_OK`` (only missing values can offend), ``_BAD`` (every present value offends), or
     None when the dtype does not decide and values must be looked at: the verdict of
-    ``chartkit._verdicts`` on the value type every present value of the dtype has."""
+    ``chartkit.check.verdicts`` on the value type every present value of the dtype has."""
     held = _dtype_value_type(dtype)
     if held is None:
         return None
@@ -662,7 +662,7 @@ def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
 
 
 def _dtype_value_type(dtype: Any) -> str | None:
-    """The value type (``chartkit._verdicts``) of every present value of a pandas dtype, or
+    """The value type (``chartkit.check.verdicts``) of every present value of a pandas dtype, or
     None for an object, categorical or otherwise mixed one."""
     api = pd.api.types
     if isinstance(dtype, pd.CategoricalDtype) or api.is_object_dtype(dtype):
@@ -750,7 +750,7 @@ def _type_codes(values: list[Any]) -> tuple[np.ndarray[Any, Any], list[type], bo
     """Each value's index in the list of distinct exact types, the types, and whether exact
     float NaNs are coded ``_NAN_CODE`` apart (in C, when ``chartkit._speedups`` is there and
     the values hold at most 255 types; else listed with ``map(type, ...)``, NaNs not apart)."""
-    speedups = _columnar.SPEEDUPS
+    speedups = columnar.SPEEDUPS
     got = None if speedups is None else speedups.type_codes(values)
     if got is not None:
         return np.frombuffer(got[0], dtype=np.uint8), list(got[1]), True

@@ -15,25 +15,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chartkit import (
+from chartkit._highlight import offending_cells, offending_rows
+from chartkit._literal import json_literal, visible_controls
+from chartkit._unreadable import unreadable_json
+from chartkit.check.integrity import (
     CHECK_MODES,
-    COLUMN_TYPES,
-    ChartkitError,
     CheckMode,
     CheckOutcome,
     DispositionLedger,
     DispositionRow,
-    ResultColumnsError,
-    ToolResult,
-    ToolResultError,
     check_result,
-    read_results,
-    read_rowset,
 )
-from chartkit._highlight import offending_cells, offending_rows
-from chartkit._literal import json_literal, visible_controls
-from chartkit._unreadable import unreadable_json
+from chartkit.columns import COLUMN_TYPES
+from chartkit.errors import ChartkitError, ResultColumnsError, ToolResultError
+from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text
+from chartkit.result import ToolResult, read_results
 
 __all__ = [
     "ABSENT_TEXT",
@@ -564,7 +561,7 @@ def declaration_json(declaration: Mapping[str, Any] | None) -> str:
     """
     if not declaration:
         return "{}"
-    from chartkit import normalize_result_columns
+    from chartkit.columns import normalize_result_columns
 
     lines = [
         f"  {json_literal(json.dumps(k, ensure_ascii=False))}: "

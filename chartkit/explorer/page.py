@@ -21,26 +21,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from chartkit import (
-    CHECK_MODES,
-    COLUMN_TYPE_CEILING,
-    COLUMN_TYPES,
-    ChartkitError,
-    CheckMode,
-    CheckOutcome,
-    ToolResult,
-    check_columns,
-    check_result,
-    read_rowset,
-)
 from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls, visible_frame
 from chartkit._literal import markdown_literal as md
 from chartkit.backends.selection import RowsPage, Selection, positions_behind
+from chartkit.check.integrity import CHECK_MODES, CheckMode, CheckOutcome, check_result
+from chartkit.check.judge import check_columns
+from chartkit.columns import COLUMN_TYPES
+from chartkit.errors import ChartkitError
 from chartkit.explorer import _logic as ex
-from chartkit.messages import NOTHING_CHANGED, finding_head, offenders_text
+from chartkit.messages import COLUMN_TYPE_CEILING, NOTHING_CHANGED, finding_head, offenders_text
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
+from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text
+from chartkit.result import ToolResult
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
 

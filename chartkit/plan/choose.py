@@ -1,7 +1,7 @@
 """Choosing the columns a chart draws, from their profiles alone: one set of rules for every
 backend.
 
-Both the in-memory planner (``plan.decide``) and the engine path (``backends._pushdown``)
+Both the in-memory planner (``plan.decide``) and the engine path (``backends.pushdown``)
 pick through these functions, so the automatic x, the measure drawn over it and the automatic
 color are the same whatever holds the rows. They read ``ColumnProfile`` values (declared type,
 whether the column is usable, its distinct values, its rows — facts a backend counts), never

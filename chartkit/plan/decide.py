@@ -62,7 +62,7 @@ from chartkit.plan.encode import (
 from chartkit.plan.facts import coverage, zone_counts
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
-from chartkit.read._columnar import text_encoding
+from chartkit.read.columnar import text_encoding
 
 __all__ = [
     "AGGREGATES",
@@ -75,6 +75,7 @@ __all__ = [
     "TIME_UNITS",
     "ChartOptions",
     "Plan",
+    "no_value_note",
     "plan_view",
     "stepped_around",
 ]
@@ -558,8 +559,10 @@ class _Planner:
         return self._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
 
     def _note_unsplit(self, xp: ColumnProfile) -> None:
-        """A category too wide for colors or small charts is said, never silently merged."""
-        q = choose.too_wide(self.profiles.values())
+        """A category too wide for colors or small charts is said, never silently merged (a
+        picked one is refused instead, and said once, by its refusal)."""
+        refused = {r.column for r in self.refusals}
+        q = choose.too_wide(q for q in self.profiles.values() if q.name not in refused)
         if q is not None:
             self._say(
                 "not-split",
@@ -769,13 +772,8 @@ class _Planner:
                 gaps[q.name] = None
                 empty |= missing
         if empty.any():
-            names = _join(list(gaps))
             n = int(empty.sum())
-            first = next(iter(gaps))
-            self._say(
-                "no-value", f"{_rows_hold(n)} no value in {names} and {_be(n)} not drawn.",
-                first, rows=n,
-            )  # fmt: skip
+            self.notes.append(no_value_note(n, list(gaps)))
             data = data[~empty]
             self.left_out += n
         if data.empty:
@@ -1740,6 +1738,22 @@ def _be(n: int) -> str:
     return "is" if n == 1 else "are"
 
 
+def no_value_note(rows: int, gaps: list[str]) -> Note:
+    """The note of ``rows`` rows left out for holding no value on a measure or time axis:
+    ``gaps`` are the columns some of them hold no value in, in the order they are drawn (the
+    note's column is the first; its sentence names them all).
+
+    >>> no_value_note(8, ["Miles_per_Gallon"]).sentence
+    '8 rows hold no value in Miles_per_Gallon and are not drawn.'
+    """
+    return Note(
+        "no-value",
+        f"{_rows_hold(rows)} no value in {_join(gaps)} and {_be(rows)} not drawn.",
+        gaps[0],
+        (("rows", rows),),
+    )
+
+
 def _rows_hold(n: int) -> str:
     return "1 row holds" if n == 1 else f"{n:,} rows hold"
 
@@ -1876,7 +1890,7 @@ def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
 
 def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     """``_sorted_codes`` of a column of text held by pyarrow, none of it missing: pyarrow's
-    dictionary encoding (one hash per row, in C; ``chartkit.read._columnar.text_encoding``, which
+    dictionary encoding (one hash per row, in C; ``chartkit.read.columnar.text_encoding``, which
     the profile's count of distinct values already made), then its few distinct values sorted
     as pandas sorts them and the codes renumbered. pandas' own ``factorize`` would encode again,
     then copy, widen and renumber the codes in more passes. None for any other column."""

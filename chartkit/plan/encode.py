@@ -24,7 +24,7 @@ from chartkit.check.judge import ABSENCE_TYPE_NAMES, ColumnViolation
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
-from chartkit.read._columnar import known_wall_clock, text_encoding
+from chartkit.read.columnar import known_wall_clock, text_encoding
 
 __all__ = [
     "VEGALITE_TYPES",
@@ -231,7 +231,7 @@ def profile_columns(
 
 def _distinct(series: pd.Series) -> int:
     """``nunique()`` of a column (an object column's by text): text held by pyarrow is counted
-    from its dictionary encoding (``chartkit.read._columnar.text_encoding``), which the chart's
+    from its dictionary encoding (``chartkit.read.columnar.text_encoding``), which the chart's
     series codes reuse."""
     if series.dtype == object:
         return _distinct_texts(series)
@@ -422,7 +422,7 @@ def _any_offset(arrow: Any, keep: BoolArray) -> bool:
 
 def _parsed_by_reading(series: pd.Series) -> tuple[pd.Series, bool] | None:
     """``wall_clock``'s answer when the series holds exactly the Arrow array of date strings a
-    reading parsed (see ``chartkit.read._columnar.remember_wall_clock``); None otherwise."""
+    reading parsed (see ``chartkit.read.columnar.remember_wall_clock``); None otherwise."""
     array = series.array
     if not isinstance(array, pd.arrays.ArrowStringArray):
         return None

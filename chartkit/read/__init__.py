@@ -1,7 +1,7 @@
 """The read stage, the one door: what a tool returned → a reading, or None when it is no rowset.
 
 - ``chartkit.read.rowset``: ``read_rowset`` — a list of dicts or a pandas frame →
-  ``RowsetReading`` (each column's values pulled out once, ``chartkit.read._columnar``, in C
+  ``RowsetReading`` (each column's values pulled out once, ``chartkit.read.columnar``, in C
   where ``chartkit._speedups`` is built; ``chartkit.read.speedups`` says whether it is).
 - ``chartkit.read.engines``: a frame that stays in its engine (DuckDB, polars, pyarrow, Ibis,
   Spark) → ``EngineReading``: its schema and row count, never its rows.

@@ -3,7 +3,7 @@
 A polars DataFrame or LazyFrame, a pyarrow Table, a DuckDB relation, a PySpark DataFrame
 (classic, or a Spark Connect client's) or an Ibis table is read as an ``EngineReading``: its
 schema and row count, never its rows. The check (``chartkit._frame_check``) and the chart's
-aggregation (``chartkit.backends._pushdown``) run as queries on it through narwhals, so only counts,
+aggregation (``chartkit.backends.pushdown``) run as queries on it through narwhals, so only counts,
 first offenders and at most ``max_points`` aggregated rows leave the engine. pandas frames
 keep their own path (they are in memory already).
 

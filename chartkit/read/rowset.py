@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from chartkit._lazy import lazy_module
 from chartkit._safe import NAME_MAX_CHARS, cap_text
 from chartkit.errors import ChartkitError
-from chartkit.read._columnar import (
+from chartkit.read.columnar import (
     ABSENT,
     Census,
     WallClock,
@@ -85,7 +85,7 @@ class RowsetReading:
     def values(self, names: Sequence[str]) -> list[list[Any]]:
         """Each named column's values in row order, ``ABSENT`` where a row lacks the key.
 
-        Read once (in C, see ``chartkit.read._columnar``) and kept for the next caller; the lists
+        Read once (in C, see ``chartkit.read.columnar``) and kept for the next caller; the lists
         are the reading's own and must not be changed.
         """
         assert self.rows is not None, "values() reads a list of dicts; a frame has columns"

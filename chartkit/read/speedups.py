@@ -19,6 +19,6 @@ def speedups_enabled() -> bool:
     >>> isinstance(speedups_enabled(), bool)
     True
     """
-    from chartkit.read._columnar import SPEEDUPS
+    from chartkit.read.columnar import SPEEDUPS
 
     return SPEEDUPS is not None

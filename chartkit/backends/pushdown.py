@@ -52,6 +52,7 @@ from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import from_epoch_ms as _from_epoch_ms
 from chartkit.backends._native import positional as _frame
 from chartkit.backends._native import quote as _quote
+from chartkit.backends._native import utc_truncated as _utc_truncated
 from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.backends.query import QueryBackend
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -79,14 +80,17 @@ class EngineAnswer:
     or the reason there is no chart (a table). ``view()`` makes the View of it, as it makes
     every View of a plan, so the engine path never imports the surface above it.
 
-    ``notes`` are the engine's own (how many offending rows it left out); ``left_out``
-    replaces the plan's count when the engine reduced the rows and the plan saw the answer.
+    ``notes`` are the engine's own sentences (how many offending rows it left out, what it
+    computed); ``facts`` the Note values among them (kind, column, counts: the in-memory
+    plan's, in the engine's words); ``left_out`` replaces the plan's count when the engine
+    reduced the rows and the plan saw the answer.
     """
 
     reason: str | None = None
     plan: Plan | None = None
     frame: pd.DataFrame | None = None
     notes: tuple[str, ...] = ()
+    facts: tuple[Note, ...] = ()
     left_out: int | None = None
 
     @property
@@ -142,6 +146,7 @@ def _engine_view(
     else:
         violations = ()
     notes: tuple[str, ...] = ()
+    facts: tuple[Note, ...] = ()
     reduced: _Reduced | str | None = None
     if reading.total > max_points:
         if chart_args.get("choose") is not None:
@@ -164,7 +169,9 @@ def _engine_view(
     elif isinstance(reduced, str):
         return EngineAnswer(reason=reduced)
     else:
-        frame, notes = reduced.frame, reduced.notes
+        frame = reduced.frame
+        notes = tuple(n.sentence if isinstance(n, Note) else n for n in reduced.notes)
+        facts = tuple(n for n in reduced.notes if isinstance(n, Note))
         declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
         checked = violations
         violations = ()  # the offenders stayed in the engine; the notes say how many
@@ -187,7 +194,7 @@ def _engine_view(
     if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
         plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return EngineAnswer(
-        plan=plan, frame=frame, notes=notes,
+        plan=plan, frame=frame, notes=notes, facts=facts,
         left_out=None if placed is None else reading.total - placed,
     )  # fmt: skip
 
@@ -491,7 +498,7 @@ class _Reduced:
     """
 
     frame: pd.DataFrame
-    notes: tuple[str, ...]
+    notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
     kind: Literal["groups", "bins"] = "groups"
     rows: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
@@ -504,7 +511,7 @@ class _Reduced:
     drawn: int = 0
     measures: tuple[str, ...] = ()
     sort: Any = None
-    said: tuple[str, ...] = ()  # decide.py's notes for all the rows, in its words
+    said: tuple[Note, ...] = ()  # decide.py's notes for all the rows, in its words
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     period: str | None = None  # the line's time bucket, as decide.py names it
@@ -528,7 +535,7 @@ def _reduce(
     The shape (x, measures, color, facet, aggregate, bucket) follows decide.py's rules for the
     same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
-    from chartkit.check._frame_check import value_type
+    from chartkit.check.verdicts import dtype_value_type as value_type
     from chartkit.plan.decide import ChartOptions
     from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
@@ -740,13 +747,7 @@ def _reduce(
     keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
     if keep is not None:
         frame = frame.filter(keep)
-    notes = [
-        f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
-        f"{reading.engine}: {c} is declared {declaration[c].type} and they "
-        f"{describe_offenders(broken[c])}. Nothing was converted."
-        for c in dict.fromkeys(used)
-        if c in broken
-    ]
+    notes = _left_out(reading, declaration, broken, used)
     if x_type == "date":
         out = _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
     else:
@@ -809,7 +810,7 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     question counts, in one pass, every column that can be a category, and the span and
     values of every date and number (what a line's bucket needs), so later questions cost
     nothing."""
-    from chartkit.check._frame_check import value_type
+    from chartkit.check.verdicts import dtype_value_type as value_type
 
     backend = _backend(reading)
     wanted = list(dict.fromkeys(names))
@@ -909,7 +910,7 @@ def _lines(
     how: str | None,
     unit: str | None,
     max_points: int,
-    notes: list[str],
+    notes: list[str | Note],
     over: str,
 ) -> _Reduced | str:
     """Lines over time: the aggregate per time bucket (``time_unit``, or the bucket decide.py
@@ -981,19 +982,23 @@ def _lines(
     points = sum(1 for n in rows.values() if n)
     aggregate = how or ("mean" if ys else "count")
     what = _names(ys) if ys else "rows"
-    said: list[str] = []  # decide.py's own sentences for these rows
+    said: list[Note] = []  # decide.py's own notes for these rows, in its words
     if unit is None and seconds:
         split = f" for each {colors[0]}" if colors else ""
-        said.append(
+        said.append(Note(
+            "bucketed",
             f"{drawn:,} rows are drawn as {points:,} points: the {aggregate} of {what} per "
-            f"{period}{split} (over max_points={max_points:,} rows)."
-        )
+            f"{period}{split} (over max_points={max_points:,} rows).",
+            x, (("rows", drawn), ("points", points), ("seconds", seconds)),
+        ))  # fmt: skip
     elif how is None and ys and any(n > 1 for n in rows.values()):
         by_series = f" and {colors[0]}" if colors else ""
-        said.append(
+        said.append(Note(
+            "shared",
             f"Several rows share a {unit + ' of ' + x if unit else x}{by_series}; the chart "
-            f"draws the mean of {what} for each."
-        )
+            f"draws the mean of {what} for each.",
+            x,
+        ))  # fmt: skip
     notes.append(
         f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; only "
         "these points left the engine."
@@ -1052,14 +1057,8 @@ def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool, bucket: st
             start = nw.col("__ms") // ms[unit] * ms[unit]
         out = out.with_columns(start.alias("__ms"))
         return _from_epoch_ms(out, engine, bucket)
-    if aware and engine == "duckdb":
-        # DuckDB keeps a zone in the connection, not the type: narwhals cannot convert it
-        q = _quote(x)
-        return nw.from_native(
-            frame.to_native().project(
-                f"*, date_trunc('{unit}', timezone('UTC', {q})) AS {_quote(bucket)}"
-            )
-        )
+    if aware and engine in ("duckdb", "ibis"):
+        return _utc_truncated(frame, x, engine, unit, bucket)
     col = nw.col(x)
     if aware:
         col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
@@ -1075,7 +1074,7 @@ def _bars(
     facets: list[str],
     how: str | None,
     max_points: int,
-    notes: list[str],
+    notes: list[str | Note],
     opts: Any,
 ) -> _Reduced | str:
     """Bars per category: the aggregate per (category, facet), or the rows counted."""
@@ -1252,6 +1251,7 @@ def _heatmap(
 
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[x], alias[y])
+    empty = _no_value(reading, declaration, broken, [x, y], frame)
     keep = _clean(frame, [x, y], reading, declaration, [])
     if keep is not None:
         frame = frame.filter(keep)
@@ -1268,6 +1268,8 @@ def _heatmap(
     if not n:
         return _cannot(over, f"{x} and {y}")
     notes = _left_out(reading, declaration, broken, [x, y])
+    if empty is not None:
+        notes.append(empty)
     if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
         color = auto_color()
     extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
@@ -1365,13 +1367,18 @@ def _left_out(
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
     used: list[str],
-) -> list[str]:
-    from chartkit.plan.encode import describe_offenders
-
+) -> list[str | Note]:
+    """The offenders each used column leaves out, as values (kind, column, counts): the
+    in-memory plan's ``left-out`` notes, said in the engine's words."""
     return [
-        f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
-        f"{reading.engine}: {c} is declared {declaration[c].type} and they "
-        f"{describe_offenders(broken[c])}. Nothing was converted."
+        Note(
+            "left-out",
+            f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
+            f"{reading.engine}: {c} is declared {declaration[c].type} and they "
+            f"{describe_offenders(broken[c])}. Nothing was converted.",
+            c,
+            (("rows", broken[c].affected), ("of", reading.total)),
+        )
         for c in dict.fromkeys(used)
         if c in broken
     ]
@@ -1401,6 +1408,11 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
             return replace(
                 plan, data=cells[list(data.columns)], reason=plan.reason.replace(said, real),
                 notes=tuple(n.replace(said, real) for n in plan.notes),
+                facts=tuple(
+                    _recounted(f, said, real, rows=reduced.drawn)
+                    if f.kind == "heatmap" else f
+                    for f in plan.facts
+                ),
             )  # fmt: skip
         if reduced.counts and "count" in data.columns and len(data) == len(reduced.counts):
             data["count"] = list(reduced.counts)
@@ -1430,7 +1442,11 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         data["count"] = rows
     elif ROWS in data.columns:
         data[ROWS] = rows
-    plan = replace(plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *reduced.said))))
+    sentences = [n.sentence for n in reduced.said]
+    plan = replace(
+        plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *sentences))),
+        facts=(*plan.facts, *(n for n in reduced.said if n.sentence not in plan.notes)),
+    )  # fmt: skip
     if reduced.period is not None:
         x = reduced.keys[0]
         reason = plan.reason
@@ -1448,18 +1464,82 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         # only the top max_points categories left the engine: decide.py counted those
         from chartkit.plan.decide import MAX_BAR_CATEGORIES as TOP
 
+        values = reduced.categories
         cut = f"has {len(reduced.frame):,} values; the"
+        other = f"the other {len(reduced.frame) - TOP:,} are"
+
+        def recount(n: str) -> str:
+            return n.replace(cut, f"has {values:,} values; the", 1).replace(
+                other, f"the other {values - TOP:,} are"
+            )
+
         plan = replace(
             plan,
-            notes=tuple(
-                n.replace(cut, f"has {reduced.categories:,} values; the", 1).replace(
-                    f"the other {len(reduced.frame) - TOP:,} are",
-                    f"the other {reduced.categories - TOP:,} are",
-                )
-                for n in plan.notes
+            notes=tuple(recount(n) for n in plan.notes),
+            facts=tuple(
+                replace(_recounted(f, cut, cut, values=values), sentence=recount(f.sentence))
+                if f.kind == "top" else f
+                for f in plan.facts
             ),
-        )
+        )  # fmt: skip
     return plan
+
+
+def _no_value(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+    used: list[str],
+    frame: Any,
+) -> Note | None:
+    """decide.py's ``no-value`` note, counted in the engine: the rows that hold no value in a
+    column that may miss one (declared nullable, or undeclared) while every other used column
+    places theirs. A null where the declaration forbids one is an offender (the ``left-out``
+    note counts it). None when no row is such, or when a column that may miss a value has
+    offenders too (its nulls are then both, and only the left-out count is said)."""
+    import narwhals as nw
+
+    from chartkit.plan.decide import no_value_note
+
+    schema, alias = dict(reading.schema), _aliases(reading)
+    may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
+    if not may_miss or any(c in broken for c in may_miss):
+        return None
+    placed = None  # each column places its value, or (one that may miss it) holds none
+    for c in used:
+        col = nw.col(alias[c])
+        ok = ~col.is_null()
+        if schema[c].is_float():
+            ok = ok & col.is_finite()
+        if c in may_miss:
+            ok = col.is_null() | ok
+        placed = ok if placed is None else placed & ok
+
+    def rows(missing: Any) -> Any:
+        return (missing & placed).cast(nw.Int64).sum()
+
+    holes = [nw.col(alias[c]).is_null() for c in may_miss]
+    counted = _collect(
+        reading, used, "rows without a value",
+        frame.select(
+            rows(nw.any_horizontal(*holes, ignore_nulls=True)).alias("n"),
+            *(rows(h).alias(f"g{i}") for i, h in enumerate(holes)),
+        ),
+    ).iloc[0]  # fmt: skip
+    n = int(counted["n"] or 0)
+    if not n:
+        return None
+    return no_value_note(n, [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)])
+
+
+def _recounted(note: Note, said: str, real: str, **counts: int) -> Note:
+    """A stand-in's note with the rows' own counts: ``said`` becomes ``real`` in its sentence
+    and each named count its value."""
+    return replace(
+        note,
+        sentence=note.sentence.replace(said, real),
+        counts=tuple((k, counts.get(k, v)) for k, v in note.counts),
+    )
 
 
 def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:

@@ -156,7 +156,7 @@ CENSUS_VALUE_TYPES: Final = {
     "iso": "date string",
     "not_iso": "string",
 }
-"""The value type (``chartkit._verdicts``) of every value of each census class; "other" has
+"""The value type (``chartkit.check.verdicts``) of every value of each census class; "other" has
 none, and a column holding one is judged from its values."""
 
 _CLASS_AT: Final = {name: i for i, name in enumerate(CENSUS_CLASSES)}

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 from chartkit._isodate import ISO_RE
 from chartkit._lazy import lazy_module, loaded
 from chartkit.columns import COLUMN_TYPES, ColumnType
-from chartkit.read._columnar import Absent
+from chartkit.read.columnar import Absent
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,6 +48,7 @@ __all__ = [
     "VERDICTS",
     "Verdict",
     "decided_type",
+    "dtype_value_type",
     "is_float_type",
     "isnan",
     "offends",
@@ -195,3 +196,31 @@ def value_type(value: object) -> str:
     if name == "string" and ISO_RE.fullmatch(cast(str, value)) is not None:
         return "date string"
     return name
+
+
+def dtype_value_type(dtype: Any) -> str | None:
+    """The value type every non-null value of an engine column of ``dtype`` (a narwhals
+    dtype) has in the in-memory check, or None when the dtype says nothing of it."""
+    import narwhals as nw
+
+    if dtype.is_integer() or dtype.is_float() or dtype.is_decimal():
+        return "number"
+    if dtype == nw.Boolean:
+        return "boolean"
+    if dtype in (nw.String, nw.Categorical) or isinstance(dtype, nw.Enum):
+        return "string"
+    if dtype == nw.Date or isinstance(dtype, nw.Datetime):
+        return "date"
+    if isinstance(dtype, nw.Duration):
+        return "timedelta"
+    if dtype == nw.Time:
+        return "time"
+    if dtype == nw.Binary:
+        return "bytes"
+    if isinstance(dtype, nw.List | nw.Array):
+        return "array"
+    if isinstance(dtype, nw.Struct):
+        return "object"
+    if dtype == nw.Unknown:
+        return None
+    return None
