@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from chartkit._isodate import DATE_FORM
 from chartkit._safe import NAME_MAX_CHARS, cap_text, sample_text, visible
-from chartkit.check.judge import ColumnViolation
+from chartkit.violations import ColumnViolation
 
 __all__ = [
     "COLUMN_TYPE_CEILING",

@@ -456,7 +456,7 @@ def _view(
             return View(kind="table", reason=answer.reason, result=result, check=outcome)
         return _view_of_plan(
             result, outcome, answer.plan, answer.frame, chart_args["options"],
-            notes=answer.notes, facts=answer.facts, left_out=answer.left_out,
+            notes=answer.notes, facts=answer.facts, left_out=answer.left_out, total=answer.total,
         )  # fmt: skip
     declaration = result.result_columns
     if outcome.armed:
@@ -489,6 +489,7 @@ def _view_of_plan(
     notes: tuple[str, ...] = (),
     facts: tuple[Note, ...] = (),
     left_out: int | None = None,
+    total: int | None = None,
     violations: tuple[ColumnViolation, ...] | None = None,
 ) -> View:
     """The View of a plan: the one construction the in-memory and the engine paths share.
@@ -496,7 +497,7 @@ def _view_of_plan(
     ``notes`` are the caller's own (an engine says what left it), ``facts`` the Note values
     among them (they come first among the View's facts, as the in-memory plan says the rows
     it leaves out first); ``left_out`` replaces the plan's count when the rows were reduced
-    elsewhere and the plan saw only the answer.
+    elsewhere and the plan saw only the answer, of ``total`` rows.
     ``violations`` are the ones the chart was planned with (the check's, by default).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
@@ -507,7 +508,10 @@ def _view_of_plan(
     if chart is not None:
         # every row of the result: the frame's, unless an engine reduced them first
         counted = [v.total for v in found] + [n.count("of") or 0 for n in every_fact]
-        total = len(frame) if left_out is None else max(counted, default=0) or None
+        if left_out is None:
+            total = len(frame)
+        else:  # reduced elsewhere: the rows it said it held, else the most any note counted
+            total = total or max(counted, default=0) or None
         empty_noted = any(n.kind == "no-value" for n in every_fact)  # only then is it read
         caption = caption_lines(
             left_out=dropped,

@@ -21,7 +21,7 @@ import pytest
 from _browser import REPO, browser_page, require_browser
 
 from chartkit import ToolResult, view
-from chartkit._page import view_html
+from chartkit.page import view_html
 
 pytestmark = pytest.mark.browser
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import duckdb
 import numpy as np
+import pandas as pd
 import polars as pl
 import pytest
 
@@ -311,7 +312,80 @@ def test_every_engine_draws_the_in_memory_chart(case: str, engine: str) -> None:
 )
 def test_every_engine_notes_the_rows_as_memory_does(case: str) -> None:
     """The notes as values (kind, column, counts) and the reduction: the in-memory answer's,
-    on every engine."""
-    want = noted(in_memory(case))
+    on every engine; and so the caption an export carries on its image (the rows left out, of
+    how many, and why; the categories a top-N leaves out)."""
+    memory = in_memory(case)
+    want = noted(memory)
     for engine in ENGINES:
-        assert noted(in_engine(case, engine)) == want, engine
+        got = in_engine(case, engine)
+        assert noted(got) == want, engine
+        assert got.caption == memory.caption, engine
+
+
+# --- results no chart can draw: the same table, for the same reason ----------------------
+
+_N = 300
+_KEYS = [f"k{i % 7}" for i in range(_N)]
+_HOURS = pd.date_range("2024-01-01", periods=_N, freq="h", tz="UTC")
+TABLES: dict[str, tuple[pd.DataFrame, dict[str, str]]] = {
+    "categories only": (
+        pd.DataFrame({"a": _KEYS, "b": [f"z{i % 3}" for i in range(_N)]}),
+        {"a": "string", "b": "string"},
+    ),
+    "a date alone": (pd.DataFrame({"t": _HOURS}), {"t": "date"}),
+    "a measure the check refused": (
+        pd.DataFrame({"a": _KEYS, "v": ["n/a"] * _N}), {"a": "string", "v": "number"}
+    ),
+    "a refused measure beside a date": (
+        pd.DataFrame({"t": _HOURS, "v": ["n/a"] * _N}), {"t": "date", "v": "number"}
+    ),
+    "numbers in quotes": (
+        pd.DataFrame({"a": _KEYS, "v": [str(i) for i in range(_N)]}),
+        {"a": "string", "v": "number"},
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", TABLES)
+def test_a_result_with_no_usable_measure_is_the_same_table_on_every_engine(case: str) -> None:
+    """No measure, or none the check lets through: every engine answers decide.py's table and
+    its reason (the refused measures and why, then the other columns' types)."""
+    frame, decl = TABLES[case]
+    want = view(frame, decl, max_points=100)
+    assert want.kind == "table"
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl, max_points=100)
+        assert (got.kind, got.reason) == ("table", want.reason), engine
+
+
+def test_the_no_measure_reasons_in_full() -> None:
+    said = {
+        case: view(holder("duckdb", pl.from_pandas(frame)), decl, max_points=100).reason
+        for case, (frame, decl) in TABLES.items()
+    }
+    assert said == {
+        "categories only": "No column is declared number: a is string, b is string.",
+        "a date alone": "No column is declared number: t is date.",
+        "a measure the check refused": "No usable column is declared number: v is declared "
+        "number but no row can be drawn (see the refusals); a is string.",
+        "a refused measure beside a date": "No usable column is declared number: v is declared "
+        "number but no row can be drawn (see the refusals); t is date.",
+        "numbers in quotes": "No usable column is declared number: v is declared number but "
+        "every row holds a number in quotes (the tool quotes its numbers); a is string.",
+    }
+
+
+def test_an_undeclared_column_with_no_declared_measure_is_asked_to_be_declared() -> None:
+    """In memory an undeclared number is inferred a measure from its values; those stay in a
+    lazy engine, so the engine's table says which column to declare, and how."""
+    frame = pd.DataFrame({"a": _KEYS, "v": np.arange(_N, dtype=float)})
+    for engine in ("duckdb", "polars lazy", "ibis"):
+        got = view(holder(engine, pl.from_pandas(frame)), {"a": "string"}, max_points=100)
+        name = "polars" if engine == "polars lazy" else engine
+        assert (got.kind, got.reason) == (
+            "table",
+            f"The {name} frame has 300 rows, over max_points=100, so chartkit aggregates it in "
+            f"{name} from declared columns; v is not declared, and its type would be inferred "
+            "from values that stay in the engine. Declare it in result_columns ('v': 'number', "
+            "say) to chart it, or filter the frame to at most max_points rows first.",
+        ), engine

@@ -24,9 +24,9 @@ from chartkit import (
     read_rowset,
 )
 from chartkit.encode import (
-    _ASCII_NUMERIC_TEXT,
     _NUMERIC_TEXT,
     _OFFSET,
+    ASCII_NUMBER_TEXT,
     _any_offset,
     as_numbers,
     as_wall_clock,
@@ -144,7 +144,7 @@ def _arrow_text(chunks: list[list[str | None]]) -> pd.Series:
 @settings(max_examples=CHECKS, **_COMMON)
 @given(numeric_looking)
 def test_the_ascii_pattern_accepts_only_what_python_accepts(text: str) -> None:
-    proven = pc.match_substring_regex(pa.array([text], pa.large_string()), _ASCII_NUMERIC_TEXT)
+    proven = pc.match_substring_regex(pa.array([text], pa.large_string()), ASCII_NUMBER_TEXT)
     if proven[0].as_py():
         assert _NUMERIC_TEXT.fullmatch(text) is not None
     if text.isascii() and not any("\x1c" <= c <= "\x1f" for c in text):  # \s-only in Python

@@ -102,6 +102,34 @@ def test_spark_computes_the_chart_options_pandas_computes(spark_session: Any) ->
         assert any("computed in pyspark" in n for n in in_spark.notes)
 
 
+def test_spark_notes_what_it_leaves_out_as_pandas_does(spark_session: Any) -> None:
+    """A heatmap of two measures, one nullable and holding no value in some rows: the notes as
+    values and the caption are pandas'; a measure the check refuses, or one whose every row is
+    a number in quotes, gives pandas' table and its reason."""
+    import pandas as pd
+
+    from chartkit import view
+
+    rows = [(float(i % 37), None if i % 11 == 0 else float((i * 7) % 53)) for i in range(1200)]
+    frame = spark_session.createDataFrame(rows, "x double, y double")
+    declared = {"x": "number", "y": {"type": "number", "nullable": True}}
+    expected = view(pd.DataFrame(rows, columns=["x", "y"]), declared, max_points=100, x="x",
+                    y="y")  # fmt: skip
+    in_spark = view(frame, declared, max_points=100, x="x", y="y")
+    facts = [(n.kind, n.column, n.counts) for n in in_spark.facts]
+    assert facts == [(n.kind, n.column, n.counts) for n in expected.facts]
+    assert ("no-value", "y", (("rows", 110),)) in facts
+    caption = ("110 of 1,200 rows are left out: no value in y",)
+    assert in_spark.caption == expected.caption == caption
+    for values in (["n/a"] * 300, [str(i) for i in range(300)]):
+        keys = [f"k{i % 7}" for i in range(300)]
+        pandas = pd.DataFrame({"a": keys, "v": values})
+        declared = {"a": "string", "v": "number"}
+        want = view(pandas, declared, max_points=100)
+        got = view(spark_session.createDataFrame(pandas), declared, max_points=100)
+        assert (got.kind, got.reason) == ("table", want.reason)
+
+
 def test_java_regex_judges_date_strings_as_python_does(spark_session: Any) -> None:
     """Spark matches the date pattern with java.util.regex: the same verdicts, string by string."""
     from pyspark.sql import functions as F

@@ -59,7 +59,7 @@ class MemoryBackend:
     ) -> dict[str, ColumnFacts]:
         check_names(names, self.columns)
         counted = set(names if distinct is None else distinct)
-        from chartkit.plan.encode import _distinct
+        from chartkit.plan.encode import distinct_values
 
         out: dict[str, ColumnFacts] = {}
         for name in dict.fromkeys(names):
@@ -72,7 +72,7 @@ class MemoryBackend:
             )
             if ordered and values:
                 lo, hi = _plain(s.min()), _plain(s.max())
-            n = _distinct(s.dropna()) if name in counted else None
+            n = distinct_values(s.dropna()) if name in counted else None
             out[name] = ColumnFacts(name, self.rows, values, n, lo, hi)
         return out
 

@@ -92,6 +92,7 @@ class EngineAnswer:
     notes: tuple[str, ...] = ()
     facts: tuple[Note, ...] = ()
     left_out: int | None = None
+    total: int | None = None  # the result's rows, when the engine reduced them
 
     @property
     def alternatives(self) -> tuple[Alternative, ...]:
@@ -195,7 +196,7 @@ def _engine_view(
         plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return EngineAnswer(
         plan=plan, frame=frame, notes=notes, facts=facts,
-        left_out=None if placed is None else reading.total - placed,
+        left_out=None if placed is None else reading.total - placed, total=reading.total,
     )  # fmt: skip
 
 
@@ -536,7 +537,7 @@ def _reduce(
     same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
     from chartkit.check.verdicts import dtype_value_type as value_type
-    from chartkit.plan.decide import ChartOptions
+    from chartkit.plan.decide import ChartOptions, no_measure_reason
     from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
     broken = {v.column: v for v in violations}
@@ -599,13 +600,7 @@ def _reduce(
     if undeclared:
         # decide.py infers an undeclared column's type from its values: those stay in the engine
         name = undeclared[0]
-        kind = value_type(schema[name]) or "string"
-        return (
-            f"{over} from declared columns; {name} is not declared, and its type would be "
-            "inferred from values that stay in the engine. Declare it in result_columns "
-            f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
-            "rows first."
-        )
+        return _undeclared(over, name, value_type(schema[name]) or "string")
     # with no x picked, decide.py puts the first date column on x: one the engine holds as text
     # is in play too (left unread, the engine would draw another chart than pandas)
     firsts = [n for n in declaration if x is None and n in schema and declaration[n].type
@@ -634,13 +629,16 @@ def _reduce(
         and ys is None
         and how is None
         and not measures
-        and set(schema) <= set(declaration)
-        and all(d.type != "number" for d in declaration.values())
     ):
-        # no rule opens without a measure: decide.py's table, in its words (every column
-        # declared, so each is said by its declaration, as decide.py says it)
-        said = ", ".join(f"{n} is {d.type}" for n, d in declaration.items())
-        return f"No column is declared number: {said}."
+        # no rule opens without a measure: decide.py's table, in its words
+        loose = [n for n in schema if n not in declaration]
+        if loose:  # decide.py would infer it a type (a measure, say) from values in the engine
+            name = loose[0]
+            return _undeclared(over, name, value_type(schema[name]) or "string")
+        return no_measure_reason(
+            _declared_profiles(reading, declaration, broken),
+            lambda name: _all_quoted(reading, name),
+        )
     opened = False  # the automatic chart is the rule table's (no date)
     if x is None and ys is None and how is None and measures:
         # no date: the rule table's opening charts, in its order, as decide.py tries them; a
@@ -766,6 +764,53 @@ def _opening(drawable: Callable[..., list[ColumnProfile]]) -> list[Alternative]:
         return []
     profiles = {q.name: q for q in drawable(counted=True)}
     return [a for a in candidates(profiles) if a.opens]
+
+
+def _undeclared(over: str, name: str, kind: str) -> str:
+    """The reason for a table when a column the chart would read is not declared."""
+    return (
+        f"{over} from declared columns; {name} is not declared, and its type would be "
+        "inferred from values that stay in the engine. Declare it in result_columns "
+        f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
+        "rows first."
+    )
+
+
+def _declared_profiles(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+) -> list[ColumnProfile]:
+    """Every declared column's profile as decide.py words a table's reason from it: present or
+    not, usable or not (its distinct values are not counted: the reason does not read them)."""
+    from chartkit.plan.encode import ColumnProfile, vegalite_type
+
+    schema = dict(reading.schema)
+    return [
+        ColumnProfile(n, vegalite_type(d.type), "declared", d, broken.get(n), n in schema, 0,
+                      reading.total)
+        for n, d in declaration.items()
+    ]  # fmt: skip
+
+
+def _all_quoted(reading: EngineReading, name: str) -> bool:
+    """Whether every row of a text column holds a number in quotes (``"1240"``), matched in the
+    engine by ``ASCII_NUMBER_TEXT`` (ASCII digits and spaces; decide.py's pattern also takes
+    other scripts' digits)."""
+    import narwhals as nw
+
+    from chartkit.check.verdicts import dtype_value_type
+    from chartkit.plan.encode import ASCII_NUMBER_TEXT
+
+    if dtype_value_type(dict(reading.schema)[name]) != "string":
+        return False
+    col = nw.col(_aliases(reading)[name])
+    quoted = (~col.is_null()) & col.str.contains(ASCII_NUMBER_TEXT)
+    got = _collect(
+        reading, [name], "numbers in quotes",
+        _frame(reading).select((~quoted).cast(nw.Int64).sum().alias("n")),
+    ).iloc[0]  # fmt: skip
+    return int(got["n"] or 0) == 0
 
 
 def _cannot(over: str, name: str) -> str:

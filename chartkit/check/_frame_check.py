@@ -29,7 +29,6 @@ from functools import reduce
 from typing import Any, Final
 
 from chartkit._isodate import engine_pattern
-from chartkit.check.judge import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 from chartkit.check.verdicts import (
     ABSENCE_TYPE_NAMES,
     OK,
@@ -42,6 +41,7 @@ from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.read.engines import EngineReading, native_frame, query_errors
 from chartkit.read.rowset import RowsetReading
+from chartkit.violations import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 
 __all__ = ["check_frame"]
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chartkit._page import page_with_payloads, script_json
+from chartkit.page import page_with_payloads, script_json
 
 __all__ = [
     "PAGE",

@@ -48,13 +48,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 from weakref import WeakKeyDictionary, WeakSet
 
-from chartkit._page import view_html
 from chartkit._safe import name_list
 from chartkit.check.integrity import CheckMode
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.mcp._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of
 from chartkit.messages import offenders_text
+from chartkit.page import view_html
 from chartkit.result import ToolResult
 from chartkit.view import View, view
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
@@ -75,6 +75,7 @@ __all__ = [
     "TIME_UNITS",
     "ChartOptions",
     "Plan",
+    "no_measure_reason",
     "no_value_note",
     "plan_view",
     "stepped_around",
@@ -675,29 +676,7 @@ class _Planner:
         return self._quoted[name]
 
     def _no_measure_reason(self) -> str:
-        refused = [q for q in self.profiles.values() if q.type == "quantitative" and not q.usable]
-        if refused:
-            names = _join([q.name for q in refused])
-            verb = "is" if len(refused) == 1 else "are"
-            quoted = all(
-                q.present
-                and q.violation is not None
-                and q.violation.kind != "missing-column"
-                and self._all_quoted(q.name)
-                for q in refused
-            )
-            why = (
-                "every row holds a number in quotes (the tool quotes its numbers)"
-                if quoted
-                else "no row can be drawn (see the refusals)"
-            )
-            rest = [q.describe_type() for q in self.profiles.values() if q.usable]
-            tail = f"; {', '.join(rest)}" if rest else ""
-            return (
-                f"No usable column is declared number: {names} {verb} declared number but "
-                f"{why}{tail}."
-            )
-        return f"No column is declared number: {self._type_list()}."
+        return no_measure_reason(self.profiles.values(), self._all_quoted)
 
     def _type_list(self) -> str:
         return ", ".join(q.describe_type() for q in self.profiles.values())
@@ -1736,6 +1715,44 @@ def _short(value: Any) -> str:
 
 def _be(n: int) -> str:
     return "is" if n == 1 else "are"
+
+
+def no_measure_reason(profiles: Iterable[ColumnProfile], quoted: Callable[[str], bool]) -> str:
+    """The reason for a table when no usable column is declared number: the measures the
+    check refused and why — every row holds a number in quotes (``quoted(name)``, asked only
+    of a present column the check flagged), or no row can be drawn — then the other columns'
+    types; or, with no measure declared at all, every column's type.
+
+    >>> import pandas as pd
+    >>> from chartkit.columns import normalize_result_columns
+    >>> from chartkit.plan.encode import profile_columns
+    >>> declared = normalize_result_columns({"host": "string", "seen": "date"})
+    >>> profiles = profile_columns(pd.DataFrame({"host": ["a"], "seen": ["2024-01-05"]}),
+    ...                            declared, ()).values()
+    >>> no_measure_reason(profiles, lambda name: False)
+    'No column is declared number: host is string, seen is date.'
+    """
+    profiles = list(profiles)
+    refused = [q for q in profiles if q.type == "quantitative" and not q.usable]
+    if not refused:
+        return f"No column is declared number: {', '.join(q.describe_type() for q in profiles)}."
+    names = _join([q.name for q in refused])
+    verb = "is" if len(refused) == 1 else "are"
+    every_quoted = all(
+        q.present
+        and q.violation is not None
+        and q.violation.kind != "missing-column"
+        and quoted(q.name)
+        for q in refused
+    )
+    why = (
+        "every row holds a number in quotes (the tool quotes its numbers)"
+        if every_quoted
+        else "no row can be drawn (see the refusals)"
+    )
+    rest = [q.describe_type() for q in profiles if q.usable]
+    tail = f"; {', '.join(rest)}" if rest else ""
+    return f"No usable column is declared number: {names} {verb} declared number but {why}{tail}."
 
 
 def no_value_note(rows: int, gaps: list[str]) -> Note:

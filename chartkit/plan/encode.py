@@ -27,6 +27,7 @@ from chartkit.messages import render_sample
 from chartkit.read.columnar import known_wall_clock, text_encoding
 
 __all__ = [
+    "ASCII_NUMBER_TEXT",
     "VEGALITE_TYPES",
     "AxisRefusal",
     "Channel",
@@ -37,6 +38,7 @@ __all__ = [
     "as_numbers",
     "as_wall_clock",
     "describe_offenders",
+    "distinct_values",
     "numeric_strings_only",
     "profile_columns",
     "vegalite_type",
@@ -62,10 +64,10 @@ ID_LIKE_WIDE_SHARE = 0.5  # on a column of hundreds of values (ID_LIKE_WIDE_ROWS
 ID_LIKE_WIDE_ROWS = 100  # over half of them distinct already reads as names (cities, cars)
 
 _NUMERIC_TEXT = re.compile(r"\s*[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
-# The same pattern for pyarrow's RE2 with ASCII digits and spaces only (Python's \d and \s
-# also take other scripts' digits and Unicode spaces, RE2's do not): what it accepts,
-# ``_NUMERIC_TEXT`` accepts; what it refuses, Python decides.
-_ASCII_NUMERIC_TEXT: Final = (
+# The same pattern for pyarrow's and the engines' RE2 with ASCII digits and spaces only
+# (Python's \d and \s also take other scripts' digits and Unicode spaces, RE2's do not): what
+# it accepts, ``_NUMERIC_TEXT`` accepts; what it refuses, Python decides.
+ASCII_NUMBER_TEXT: Final = (
     r"^[\t\n\v\f\r ]*[-+]?([0-9][0-9_]*(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?[\t\n\v\f\r ]*$"
 )
 
@@ -215,7 +217,7 @@ def profile_columns(
         source: Source = "declared" if decl is not None else "inferred"
         distinct = 0
         if series is not None and vl == "nominal":
-            distinct = _distinct(series)
+            distinct = distinct_values(series)
         out[name] = ColumnProfile(
             name,
             vl,
@@ -229,7 +231,7 @@ def profile_columns(
     return out
 
 
-def _distinct(series: pd.Series) -> int:
+def distinct_values(series: pd.Series) -> int:
     """``nunique()`` of a column (an object column's by text): text held by pyarrow is counted
     from its dictionary encoding (``chartkit.read.columnar.text_encoding``), which the chart's
     series codes reuse."""
@@ -288,7 +290,7 @@ def numeric_strings_only(series: pd.Series, mask: BoolArray) -> bool:
 
 
 def _not_ascii_numbers(offenders: pd.Series) -> list[Any]:
-    """The values ``_ASCII_NUMERIC_TEXT`` does not prove numbers (pyarrow text: matched in C,
+    """The values ``ASCII_NUMBER_TEXT`` does not prove numbers (pyarrow text: matched in C,
     missing values as None), or every value of any other column."""
     array = offenders.array
     arrow = array.__arrow_array__() if isinstance(array, pd.arrays.ArrowStringArray) else None
@@ -296,7 +298,7 @@ def _not_ascii_numbers(offenders: pd.Series) -> list[Any]:
         return offenders.tolist()
     import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-    proven = pc.fill_null(pc.match_substring_regex(arrow, _ASCII_NUMERIC_TEXT), False)
+    proven = pc.fill_null(pc.match_substring_regex(arrow, ASCII_NUMBER_TEXT), False)
     if pc.all(proven).as_py():
         return []
     rest: list[Any] = pc.filter(arrow, pc.invert(proven)).to_pylist()

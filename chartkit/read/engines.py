@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.read.rowset import RowsetReading
+from chartkit.read.reading import RowsetReading
 
 __all__ = [
     "ENGINE_EXTRAS",
