@@ -157,3 +157,20 @@ def test_the_quoting_function_refuses_a_nul() -> None:
 def test_a_helper_name_is_fresh_against_every_data_column() -> None:
     assert _fresh("__bucket", ["at", "gb"]) == "__bucket"
     assert _fresh("__bucket", ["__bucket", "__bucket_"]) == "__bucket__"
+
+
+def test_the_explorer_shows_the_first_rows_whatever_the_names_and_dtypes() -> None:
+    """``engines.head`` (the explorer's table of an engine frame): a NUL in a name (which
+    polars' own pandas conversion panics on), SQL and regex syntax, and a dtype pandas has no
+    twin for (polars Int128) arrive as the engine holds them."""
+    from chartkit.read.engines import head, read_engine_frame
+
+    names = ["a\x00b", 'x"y', "a.b", "^lun$", "select"]
+    frame = pl.DataFrame([pl.Series(n, [i, i + 1]) for i, n in enumerate(names)])
+    frame = frame.with_columns(pl.Series("big", [2**100, -(2**100)], dtype=pl.Int128))
+    shown = head(read_engine_frame(frame), 1)
+    assert list(shown.columns) == [*names, "big"]
+    assert shown.iloc[0].tolist() == [0, 1, 2, 3, 4, 2**100]
+    sql = {n: [i, i + 1] for i, n in enumerate(names[1:])}  # DuckDB cuts a name at a NUL
+    rel = duckdb.connect().from_arrow(pa.table(sql))
+    assert head(read_engine_frame(rel), 2).to_dict("list") == sql

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.read.reading import RowsetReading
+from chartkit.read.reading import RowsetReading, narwhals_to_pandas
 
 __all__ = [
     "ENGINE_EXTRAS",
@@ -309,4 +309,4 @@ def head(reading: EngineReading, n: int) -> Any:
         frame = nw.from_native(native).head(n)
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
-        return frame.to_pandas()
+        return narwhals_to_pandas(frame)  # any names (a NUL), any dtypes (Int128, …)

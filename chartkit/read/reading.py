@@ -36,7 +36,7 @@ else:  # imported on first use (chartkit._lazy): a check of rows needs neither
     pd = lazy_module("pandas")
 
 
-__all__ = ["RowsetReading"]
+__all__ = ["RowsetReading", "narwhals_to_pandas"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,3 +253,20 @@ def _string_labels(frame: pd.DataFrame) -> pd.DataFrame:
 def _labels(names: Sequence[str]) -> pd.Index:
     """Column labels as an object index: pandas' string dtype refuses a lone surrogate."""
     return pd.Index(list(names), dtype=object)
+
+
+def narwhals_to_pandas(frame: Any) -> pd.DataFrame:
+    """A narwhals eager frame as pandas, whatever its column names and dtypes.
+
+    The columns cross under positional names (polars panics on a NUL in a name) and get
+    their own names back as an object index; a dtype pandas has no twin for (polars
+    Int128, …) crosses as Python values in an object column, as returned.
+    """
+    names = list(frame.columns)
+    plain = frame.rename({name: f"c{i}" for i, name in enumerate(names)})
+    try:
+        native: pd.DataFrame = plain.to_pandas()
+    except Exception:  # no pandas twin for a dtype: each column as Python values
+        columns = plain.to_dict(as_series=False)
+        native = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in columns.items()})
+    return native.set_axis(_labels(names), axis=1)

@@ -18,7 +18,8 @@ from chartkit.read.columnar import (
     exact_dicts,
 )
 from chartkit.read.reading import RowsetReading as RowsetReading
-from chartkit.read.reading import _labels, _string_labels
+from chartkit.read.reading import _string_labels
+from chartkit.read.reading import narwhals_to_pandas as narwhals_to_pandas
 
 if TYPE_CHECKING:
     import numpy as np
@@ -130,20 +131,3 @@ def _as_pandas(value: object) -> pd.DataFrame | None:
     except TypeError:
         return None
     return narwhals_to_pandas(frame)
-
-
-def narwhals_to_pandas(frame: Any) -> pd.DataFrame:
-    """A narwhals eager frame as pandas, whatever its column names and dtypes.
-
-    The columns cross under positional names (polars panics on a NUL in a name) and get
-    their own names back as an object index; a dtype pandas has no twin for (polars
-    Int128, …) crosses as Python values in an object column, as returned.
-    """
-    names = list(frame.columns)
-    plain = frame.rename({name: f"c{i}" for i, name in enumerate(names)})
-    try:
-        native: pd.DataFrame = plain.to_pandas()
-    except Exception:  # no pandas twin for a dtype: each column as Python values
-        columns = plain.to_dict(as_series=False)
-        native = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in columns.items()})
-    return native.set_axis(_labels(names), axis=1)
