@@ -145,3 +145,20 @@ def test_the_payload_carries_the_notes_as_values() -> None:
     payload = v.to_dict()
     values = [n.to_dict() for n in v.facts]
     assert values and any(values == field for field in payload.values())
+
+
+def test_a_picked_color_too_wide_is_said_once_by_its_refusal_not_again_as_not_split() -> None:
+    """25 values: refused as color (a refusal says why); left unpicked, the line that merges
+    it says so with a ``not-split`` note. Never both for the same column."""
+    days = pd.date_range("2024-01-01", periods=300, freq="D", tz="UTC")
+    huge = [f"h{i % 25}" for i in range(300)]
+    one = pd.DataFrame({"t": days, "v": np.arange(300.0), "huge": huge})
+    frame = pd.concat([one, one])  # two rows a day: the line draws their mean
+    decl = {"t": "date", "v": "number", "huge": "string"}
+    picked = view(frame, decl, color="huge")
+    assert [(r.column, r.channel) for r in picked.refusals] == [("huge", "color")]
+    assert [(n.kind, n.column) for n in picked.facts] == [("shared", "t")]
+    unpicked = view(frame, decl)
+    assert [(n.kind, n.column, n.counts) for n in unpicked.facts] == [
+        ("shared", "t", ()), ("not-split", "huge", (("values", 25),))
+    ]

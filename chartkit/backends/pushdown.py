@@ -1454,7 +1454,7 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
                 plan, data=cells[list(data.columns)], reason=plan.reason.replace(said, real),
                 notes=tuple(n.replace(said, real) for n in plan.notes),
                 facts=tuple(
-                    _recounted(f, said, real, rows=reduced.drawn)
+                    _recounted(f, f.sentence.replace(said, real), rows=reduced.drawn)
                     if f.kind == "heatmap" else f
                     for f in plan.facts
                 ),
@@ -1522,7 +1522,7 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
             plan,
             notes=tuple(recount(n) for n in plan.notes),
             facts=tuple(
-                replace(_recounted(f, cut, cut, values=values), sentence=recount(f.sentence))
+                _recounted(f, recount(f.sentence), values=values)
                 if f.kind == "top" else f
                 for f in plan.facts
             ),
@@ -1577,13 +1577,11 @@ def _no_value(
     return no_value_note(n, [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)])
 
 
-def _recounted(note: Note, said: str, real: str, **counts: int) -> Note:
-    """A stand-in's note with the rows' own counts: ``said`` becomes ``real`` in its sentence
-    and each named count its value."""
+def _recounted(note: Note, sentence: str, **counts: int) -> Note:
+    """A stand-in's note with the rows' own words and counts: its ``sentence``, and each named
+    count's value."""
     return replace(
-        note,
-        sentence=note.sentence.replace(said, real),
-        counts=tuple((k, counts.get(k, v)) for k, v in note.counts),
+        note, sentence=sentence, counts=tuple((k, counts.get(k, v)) for k, v in note.counts)
     )
 
 
