@@ -1,5 +1,5 @@
 """A line's series counted from the keys' codes, and those codes reused by the reduction: the
-same count as ``drop_duplicates`` and the same groups as ``groupby`` (``chartkit.decide``)."""
+same count as ``drop_duplicates`` and the same groups as ``groupby`` (``chartkit.plan.reduce``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from chartkit.decide import _bucket_codes, _distinct_rows, _groups, _reduce
+from chartkit.plan.reduce import bucket_codes, distinct_rows, group_codes, reduce_frame
 
 
 def reference(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
@@ -50,7 +50,7 @@ KEYS = [["r"], ["o"], ["flag"], ["cat"], ["r", "flag"], ["r", "o"], ["w1", "w2",
 @pytest.mark.parametrize("seed", range(3))
 def test_the_series_are_counted_as_drop_duplicates_counts_them(keys: list[str], seed: int) -> None:
     data = frame(seed)
-    n, _ = _distinct_rows(data, keys)
+    n, _ = distinct_rows(data, keys)
     assert n == len(data.drop_duplicates(keys))
 
 
@@ -58,15 +58,15 @@ def test_the_series_are_counted_as_drop_duplicates_counts_them(keys: list[str], 
 @pytest.mark.parametrize("keys", [["t", "r"], ["t", "r", "flag"], ["t", "w1", "w2", "w3"]])
 def test_codes_counted_once_group_as_groupby_does(how: str, keys: list[str]) -> None:
     data = frame(7)
-    _, known = _distinct_rows(data, keys[1:])
+    _, known = distinct_rows(data, keys[1:])
     assert known  # these keys were factorized: the reduction reuses them
-    got = _reduce(data, keys, "y", how, known)
+    got = reduce_frame(data, keys, "y", how, known)
     pd.testing.assert_frame_equal(got, reference(data, keys, "y", how))
 
 
 def test_dense_codes_keep_the_sorted_order_whether_the_codes_are_sparse_or_not() -> None:
     for code in (np.array([5, 2, 5, 9, 2]), np.array([10**9, 3, 10**9, 7])):
-        at, dense, sizes = _groups(code)
+        at, dense, sizes = group_codes(code)
         assert list(at) == sorted(set(code.tolist()))
         assert list(at[dense]) == list(code)
         assert list(sizes) == [code.tolist().count(c) for c in at]
@@ -82,21 +82,22 @@ def test_bucket_codes_are_the_sorted_factorization_of_floored_dates(
         pd.to_datetime("2024-03-01") + pd.to_timedelta(rng.integers(0, 1500 * seconds, 500), "s")
     )
     times = raw.astype(f"datetime64[{unit}]").dt.floor(f"{seconds}s")
-    got = _bucket_codes(times, seconds)
+    got = bucket_codes(times, seconds)
     assert got is not None
     codes, found = got
     assert found.dtype == times.dtype and found.is_monotonic_increasing
     assert (found.take(codes) == pd.DatetimeIndex(times)).all()
     data = pd.DataFrame({"t": times, "r": rng.choice(["a", "b"], 500), "y": rng.random(500)})
     pd.testing.assert_frame_equal(
-        _reduce(data, ["t", "r"], "y", "mean", {"t": got}), reference(data, ["t", "r"], "y", "mean")
+        reduce_frame(data, ["t", "r"], "y", "mean", {"t": got}),
+        reference(data, ["t", "r"], "y", "mean"),
     )
 
 
 def test_dates_off_their_buckets_or_missing_get_no_bucket_codes() -> None:
     times = pd.Series(pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:10"]))
-    assert _bucket_codes(times, 3600) is None  # 00:10 is not on an hour
-    assert _bucket_codes(pd.Series([times[0], pd.NaT]), 60) is None
-    assert _bucket_codes(times.dt.tz_localize("UTC"), 60) is None
+    assert bucket_codes(times, 3600) is None  # 00:10 is not on an hour
+    assert bucket_codes(pd.Series([times[0], pd.NaT]), 60) is None
+    assert bucket_codes(times.dt.tz_localize("UTC"), 60) is None
     apart = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-11"]))
-    assert _bucket_codes(apart, 1) is None  # 864,001 buckets for 2 dates: left to factorize
+    assert bucket_codes(apart, 1) is None  # 864,001 buckets for 2 dates: left to factorize

@@ -1,5 +1,5 @@
 """A line's buckets grouped by one combined key: the same groups, order and values as
-``groupby`` over every key (``chartkit.decide._reduce``)."""
+``groupby`` over every key (``chartkit.plan.reduce.reduce_frame``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from chartkit.decide import _reduce, _reduce_by_one_key
+from chartkit.plan.reduce import reduce_by_one_key, reduce_frame
 
 
 def reference(data: pd.DataFrame, keys: list[str], fy: str, how: str) -> pd.DataFrame:
@@ -35,10 +35,10 @@ def frame(seed: int, n: int = 400) -> pd.DataFrame:
 @pytest.mark.parametrize("seed", range(3))
 def test_one_combined_key_groups_as_groupby_does(how: str, keys: list[str], seed: int) -> None:
     data = frame(seed)
-    got = _reduce_by_one_key(data, keys, "y", how)
+    got = reduce_by_one_key(data, keys, "y", how)
     assert got is not None
     pd.testing.assert_frame_equal(got, reference(data, keys, "y", how))
-    pd.testing.assert_frame_equal(_reduce(data, keys, "y", how), got)
+    pd.testing.assert_frame_equal(reduce_frame(data, keys, "y", how), got)
 
 
 @pytest.mark.parametrize("how", ["mean", "count"])
@@ -47,5 +47,5 @@ def test_keys_of_mixed_types_group_as_groupby_does(how: str) -> None:
         {"a": [1, "x", 1, "x", None], "b": ["p", "q", "p", "q", "p"], "y": [1.0, 2, 3, 4, 5]}
     )
     pd.testing.assert_frame_equal(
-        _reduce(data, ["a", "b"], "y", how), reference(data, ["a", "b"], "y", how)
+        reduce_frame(data, ["a", "b"], "y", how), reference(data, ["a", "b"], "y", how)
     )

@@ -116,12 +116,7 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
 }
 """(importer, imported) → why it still climbs."""
 
-ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
-    ("chartkit.backends.memory", "chartkit.plan.decide._as_floats"): "numpy fast paths in decide",
-    ("chartkit.backends.memory", "chartkit.plan.decide._bucket_codes"): "numpy fast paths",
-    ("chartkit.backends.memory", "chartkit.plan.decide._reduce"): "numpy fast paths in decide",
-    ("chartkit.backends.memory", "chartkit.plan.decide._reduce_by_one_key"): "numpy fast paths",
-}
+ALLOWED_PRIVATE: dict[tuple[str, str], str] = {}
 """(importer, imported module or module.name) → why the private thing still crosses stages."""
 
 ALLOWED_CYCLES: dict[frozenset[str], str] = {

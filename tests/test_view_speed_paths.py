@@ -1,6 +1,7 @@
 """view()'s fast paths give the View the paths they replace give: the same spec, notes, reason
-and rows left out, on the edge cases where they could part (``chartkit.decide``: buckets, codes,
-numbers and labels; ``chartkit._safe``: a chart's rows made renderable, a frame made workable)."""
+and rows left out, on the edge cases where they could part (``chartkit.decide`` and
+``chartkit.plan.reduce``: buckets, codes, numbers and labels; ``chartkit._safe``: a chart's
+rows made renderable, a frame made workable)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import chartkit.backends.memory as memory
 import chartkit.decide as decide
+import chartkit.plan.reduce as plan_reduce
 from chartkit import View, _safe, view
 from chartkit._safe import renderable, visible, workable_frame
-from chartkit.decide import _bucket_codes, _reduce, _reduce_by_one_key, _text_codes
+from chartkit.plan.reduce import bucket_codes, reduce_by_one_key, reduce_frame
 
 
 def same_view(a: View, b: View) -> None:
@@ -30,7 +33,8 @@ def same_view(a: View, b: View) -> None:
 def slow_view(monkeypatch: pytest.MonkeyPatch, data: Any, decl: Any, **kw: Any) -> View:
     """The view as the replaced path makes it: dates floored by pandas, then grouped."""
     with monkeypatch.context() as m:
-        m.setattr(decide, "_bucket_codes", lambda *a, **k: None)
+        m.setattr(decide, "bucket_codes", lambda *a, **k: None)
+        m.setattr(memory, "bucket_codes", lambda *a, **k: None)
         return view(data, decl, **kw)
 
 
@@ -140,7 +144,7 @@ def test_floored_bucket_codes_are_the_factorization_of_pandas_floor(
     times = pd.Series(pd.Timestamp("1970-01-01 00:00:00.5") + offsets).astype(f"datetime64[{unit}]")
     times[:3] = times[0].floor(f"{seconds}s")  # dates on a boundary, and just past it
     times[3] = times[0].floor(f"{seconds}s") - pd.Timedelta(1, unit)
-    got = _bucket_codes(times, seconds, floor=True)
+    got = bucket_codes(times, seconds, floor=True)
     assert got is not None
     codes, found = got
     floored = times.dt.floor(f"{seconds}s")
@@ -150,18 +154,18 @@ def test_floored_bucket_codes_are_the_factorization_of_pandas_floor(
     for keys in (["t", "r"], ["t"]):
         for how in ("mean", "sum", "median", "min", "max", "count"):
             pd.testing.assert_frame_equal(
-                _reduce_by_one_key(data, keys, "y", how, {"t": got}),
+                reduce_by_one_key(data, keys, "y", how, {"t": got}),
                 reference(data.assign(t=floored), keys, "y", how),
             )
 
 
 def test_floored_bucket_codes_refuse_what_the_arithmetic_cannot_floor() -> None:
     times = pd.Series(pd.to_datetime(["2024-01-01 00:00", "2024-01-01 00:10"]))
-    assert _bucket_codes(times, 3600, floor=True) is not None  # floored, not refused
-    assert _bucket_codes(pd.Series([times[0], pd.NaT]), 60, floor=True) is None
-    assert _bucket_codes(times.dt.tz_localize("UTC"), 60, floor=True) is None
+    assert bucket_codes(times, 3600, floor=True) is not None  # floored, not refused
+    assert bucket_codes(pd.Series([times[0], pd.NaT]), 60, floor=True) is None
+    assert bucket_codes(times.dt.tz_localize("UTC"), 60, floor=True) is None
     apart = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-11"]))
-    assert _bucket_codes(apart, 1, floor=True) is None
+    assert bucket_codes(apart, 1, floor=True) is None
 
 
 def test_a_reduction_of_one_value_or_one_row_groups_as_groupby_does() -> None:
@@ -171,7 +175,7 @@ def test_a_reduction_of_one_value_or_one_row_groups_as_groupby_does() -> None:
     ):
         for how in ("mean", "sum", "count"):
             pd.testing.assert_frame_equal(
-                _reduce(data, ["t", "r"], "y", how), reference(data, ["t", "r"], "y", how)
+                reduce_frame(data, ["t", "r"], "y", how), reference(data, ["t", "r"], "y", how)
             )
 
 
@@ -192,7 +196,7 @@ def test_text_held_by_pyarrow_is_coded_as_pandas_factorize_codes_it(name: str, d
         pytest.skip("pandas keeps this dtype out of pyarrow")
     chunked = pd.concat([values.iloc[: len(values) // 2], values.iloc[len(values) // 2 :]])
     for column in (values, chunked.reset_index(drop=True)):
-        got = _text_codes(column)
+        got = plan_reduce._text_codes(column)
         assert got is not None
         codes, found = pd.factorize(column, sort=True, use_na_sentinel=False)
         pd.testing.assert_index_equal(got[1], found, exact=True)
@@ -200,8 +204,8 @@ def test_text_held_by_pyarrow_is_coded_as_pandas_factorize_codes_it(name: str, d
 
 
 def test_text_with_a_missing_value_is_left_to_pandas_factorize() -> None:
-    assert _text_codes(pd.Series(["a", None, "b"], dtype="str")) is None
-    assert _text_codes(pd.Series(["a", "b"], dtype=object)) is None
+    assert plan_reduce._text_codes(pd.Series(["a", None, "b"], dtype="str")) is None
+    assert plan_reduce._text_codes(pd.Series(["a", "b"], dtype=object)) is None
 
 
 def walked(value: Any) -> Any:
@@ -286,16 +290,18 @@ def test_the_bucket_is_picked_from_the_span_pandas_measures(unit: str) -> None:
             expected = next(
                 (s for s in decide._BUCKETS_S if span / s + 1 <= target), decide._BUCKETS_S[-1]
             )
-            assert decide._bucket_seconds(times, target) == expected
+            assert plan_reduce.span_bucket_seconds(times, target) == expected
     gap = pd.Series(pd.to_datetime(["2024-01-01", None, "2024-01-03"]))
-    assert decide._bucket_seconds(gap, 3) == 86400  # NaT skipped, as pandas' min and max do
+    assert (
+        plan_reduce.span_bucket_seconds(gap, 3) == 86400
+    )  # NaT skipped, as pandas' min and max do
     zoned = gap.dt.tz_localize("Europe/Paris")
-    assert decide._bucket_seconds(zoned, 3) == 86400
+    assert plan_reduce.span_bucket_seconds(zoned, 3) == 86400
 
 
 def test_codes_that_are_all_held_are_their_own_dense_codes() -> None:
     for code in (np.array([1, 0, 2, 1, 2]), np.array([0]), np.arange(70_000)[::-1] // 2):
-        at, dense, sizes = decide._groups(code)
+        at, dense, sizes = plan_reduce.group_codes(code)
         held = Counter(code.tolist())
         assert list(at) == sorted(held) and list(at[dense]) == list(code)
         assert list(sizes) == [held[c] for c in at.tolist()]
@@ -315,14 +321,14 @@ def test_rows_are_counted_as_drop_duplicates_counts_them_with_bucket_codes_given
             "o": pd.Series(rng.choice(["x", None], 300), dtype=object),
         }
     )
-    given = {"t": _bucket_codes(data["t"], seconds)}
+    given = {"t": bucket_codes(data["t"], seconds)}
     assert given["t"] is not None
     for keys in (["t"], ["t", "r"], ["t", "o"], ["t", "r", "o"]):
-        n, known = decide._distinct_rows(data, keys, given)
+        n, known = plan_reduce.distinct_rows(data, keys, given)
         assert n == len(data.drop_duplicates(keys))
         if known:
             pd.testing.assert_frame_equal(
-                _reduce(data.assign(y=1.0), keys, "y", "sum", known),
+                reduce_frame(data.assign(y=1.0), keys, "y", "sum", known),
                 reference(data.assign(y=1.0), keys, "y", "sum"),
             )
 
@@ -396,20 +402,22 @@ def test_numbers_held_as_objects_are_the_numbers_the_value_by_value_path_reads(
     for kw in ({}, {"x": "r"}, {"max_points": 100}, {"x": "v", "y": "v"}):
         fast = view(frame, DECL, **kw)
         with monkeypatch.context() as m:
-            m.setattr(decide, "_FLOAT_OR_NONE", frozenset())
+            m.setattr(plan_reduce, "_FLOAT_OR_NONE", frozenset())
             slow = view(frame, DECL, **kw)
         same_view(fast, slow)
 
 
 def test_dates_whose_bucket_starts_before_numpy_s_first_date_are_left_to_pandas() -> None:
     times = pd.Series(np.array([-(2**63) + 5, -(2**63) + 10**12]).view("M8[ns]"))
-    assert _bucket_codes(times, 1800, floor=True) is None
+    assert bucket_codes(times, 1800, floor=True) is None
 
 
 def test_a_span_too_long_for_a_timedelta_is_measured_on_python_datetimes() -> None:
     times = pd.Series(pd.to_datetime(["1680-01-01", "2260-01-01"])).astype("datetime64[ns]")
-    assert decide._bucket_seconds(times, 100) == 365 * 86400  # not pandas' OutOfBoundsDatetime
-    assert decide._bucket_seconds(times.astype("datetime64[us]"), 100) == 365 * 86400
+    assert (
+        plan_reduce.span_bucket_seconds(times, 100) == 365 * 86400
+    )  # not pandas' OutOfBoundsDatetime
+    assert plan_reduce.span_bucket_seconds(times.astype("datetime64[us]"), 100) == 365 * 86400
 
 
 @pytest.mark.parametrize("how", ["mean", "sum", "median", "min", "max", "count"])
@@ -434,10 +442,10 @@ def test_one_key_with_its_codes_counted_groups_as_groupby_does(how: str) -> None
     )
     data["z"] = data["t"].dt.tz_localize("Europe/Paris")
     for key in ("r", "g", "flag", "f", "i", "t", "z"):
-        _, known = decide._distinct_rows(data, [key])
+        _, known = plan_reduce.distinct_rows(data, [key])
         assert key in known
         pd.testing.assert_frame_equal(
-            _reduce(data, [key], "y", how, known), reference(data, [key], "y", how)
+            reduce_frame(data, [key], "y", how, known), reference(data, [key], "y", how)
         )
 
 

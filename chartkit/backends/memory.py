@@ -1,6 +1,6 @@
 """The in-memory backend: a pandas frame (rows, or a frame a tool returned), counted in numpy.
 
-Grouping reuses the planner's fast paths (``chartkit.plan.decide``: keys factorized once in sorted
+Grouping reuses the planner's fast paths (``chartkit.plan.reduce``: keys factorized once in sorted
 order and combined into one integer per row; dates bucketed by integer arithmetic rather than
 floored and hashed), so a reduction here costs what the chart's own costs.
 """
@@ -31,10 +31,16 @@ from chartkit.backends._contract import (
 from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.plan.encode import ColumnProfile, profile_columns, wall_clock
+from chartkit.plan.reduce import (
+    UNIT_SECONDS,
+    as_floats,
+    bucket_codes,
+    reduce_by_one_key,
+    reduce_frame,
+)
 
 __all__ = ["MemoryBackend"]
 
-_UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 
 
 class MemoryBackend:
@@ -104,8 +110,6 @@ class MemoryBackend:
     def reduce(
         self, grouping: Grouping, declaration: Mapping[str, ColumnDeclaration] | None = None
     ) -> Groups:
-        from chartkit.plan.decide import _as_floats, _bucket_codes, _reduce, _reduce_by_one_key
-
         g = grouping
         used = list(dict.fromkeys([*g.keys, *g.measures]))
         check_names(used, self.columns)
@@ -128,7 +132,7 @@ class MemoryBackend:
             s = self._series(name)
             s = s if every else s[keep]
             if name in g.measures:
-                s = _as_floats(s)
+                s = as_floats(s)
                 s = s.where(np.isfinite(s.to_numpy(dtype=float)), np.nan)
             elif name in g.dates:
                 s = wall_clock(s)[0]
@@ -149,23 +153,23 @@ class MemoryBackend:
             frame = pd.DataFrame({k: [] for k in (*g.keys, *g.values)})
             nothing = tuple(() for _ in range(len(g.values) or 1))
             return Groups(frame, nothing, tuple(left_out), no_value)
-        step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
+        step = g.bucket_seconds or UNIT_SECONDS.get(g.time_unit or "")
         if step:
             fx = keys[0]
-            codes = _bucket_codes(data[fx], step, floor=True)
+            codes = bucket_codes(data[fx], step, floor=True)
             if codes is None:
                 data[fx] = data[fx].dt.floor(f"{step}s")
             else:
                 known[fx] = codes
         rows: list[tuple[int, ...]] = []
         if g.counted:
-            out = _reduce(data, keys, "", "count", known)
+            out = reduce_frame(data, keys, "", "count", known)
             rows.append(tuple(int(n) for n in out["count"]))
             out = out.drop(columns="count")
         elif len(g.measures) == 1:
             fy = short[g.measures[0]]
-            by_one = _reduce_by_one_key(data, keys, fy, g.aggregate, known) if known else None
-            out = _reduce(data, keys, fy, g.aggregate) if by_one is None else by_one
+            by_one = reduce_by_one_key(data, keys, fy, g.aggregate, known) if known else None
+            out = reduce_frame(data, keys, fy, g.aggregate) if by_one is None else by_one
             rows.append(tuple(int(n) for n in out["rows"]))
             out = out.drop(columns="rows")
         else:

@@ -25,7 +25,6 @@ on — never coerced — and a note built from the ``ColumnViolation`` says so.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
@@ -54,15 +53,24 @@ from chartkit.plan.encode import (
     Channel,
     ColumnProfile,
     Encoding,
-    as_numbers,
     describe_offenders,
     numeric_strings_only,
     wall_clock,
 )
 from chartkit.plan.facts import coverage, zone_counts
+from chartkit.plan.reduce import (
+    ROWS,
+    as_floats,
+    bucket_codes,
+    distinct_rows,
+    floor_to_unit,
+    reduce_by_one_key,
+    reduce_frame,
+    span_bucket_seconds,
+    unit_codes,
+)
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, NoteKind, Reduction
-from chartkit.read.columnar import text_encoding
 
 __all__ = [
     "AGGREGATES",
@@ -89,14 +97,10 @@ COUNT_BARS_UNDER = 15  # a lone measure with fewer distinct values gets count ba
 HEATMAP_BINS = 40
 MEASURE: Final = "measure"  # the field naming the measure when several are drawn
 VALUE: Final = "value"  # … and the field holding their values
-ROWS: Final = "rows"  # the count of rows behind an aggregated mark
 _RESERVED = {"count", MEASURE, VALUE, ROWS}
 
 _BUCKETS_S = choose.BUCKETS_SECONDS  # the engine path reads them here
 
-_UNIT_SECONDS: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
-_PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
-_FLOORS: Final[Mapping[str, str]] = {"minute": "min", "hour": "h", "day": "D"}
 
 
 @dataclass(frozen=True)
@@ -801,7 +805,7 @@ class _Planner:
                     self._note_unplaced(channel, q, series, wrong, "something other than a number")
                     series = series.where(~wrong, None)
                     unplaced |= wrong
-            numbers = _as_floats(series)
+            numbers = as_floats(series)
             huge = present & ~unplaced & ~np.isfinite(numbers.to_numpy(dtype=float))
             if huge.any():
                 self._note_unplaced(
@@ -984,7 +988,7 @@ class _Planner:
         aggregate: str | None = None
         drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
         if unit is not None:
-            data = data.assign(**{fx: _floor(data[fx], unit)})
+            data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
         faceted = fp is not None
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
         over = len(data) > self.max_points  # bucketed anyway: no time points to count
@@ -998,10 +1002,10 @@ class _Planner:
         if cp is not None and not multi and asks:
             times = data[fx]
             if line_bucketed:
-                series_n = _distinct_rows(data, series)[0]
-                at = _bucket_seconds(times, choose.line_positions(
+                series_n = distinct_rows(data, series)[0]
+                at = span_bucket_seconds(times, choose.line_positions(
                     max_points=self.max_points, series=series_n, faceted=faceted))  # fmt: skip
-                found = _bucket_codes(times, at, floor=True)
+                found = bucket_codes(times, at, floor=True)
                 times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
             covered, points = coverage(times, data[self.fields[cp.name]])
             if not choose.is_entity(covered, points):
@@ -1016,32 +1020,32 @@ class _Planner:
             bucketed = False  # every row a point: no more than max_points, each at a pixel
         else:
             bucketed = line_bucketed
-        shared, codes = True, _unit_codes(data, fx, unit)  # do rows share a point? their codes
+        shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
         if label is not None and not counted:
             shared = False
         elif not bucketed and how is None and not counted:
-            distinct, codes = _distinct_rows(data, keys, codes)
+            distinct, codes = distinct_rows(data, keys, codes)
             shared = distinct < len(data)
         if bucketed:
-            series_n, known = _distinct_rows(data, series) if series else (1, {})
+            series_n, known = distinct_rows(data, series) if series else (1, {})
             if counted:
                 target = choose.bar_positions(faceted=faceted)
             else:
                 target = choose.line_positions(
                     max_points=self.max_points, series=series_n, faceted=faceted
                 )
-            seconds = _bucket_seconds(data[fx], target)
+            seconds = span_bucket_seconds(data[fx], target)
             rows = len(data)
             aggregate = "count" if counted else how or "mean"
             # each date's bucket counted by integer arithmetic, the dates themselves not floored
-            buckets = _bucket_codes(data[fx], seconds, floor=True)
+            buckets = bucket_codes(data[fx], seconds, floor=True)
             given = dict(known) if buckets is None else {**known, fx: buckets}
             del known, buckets  # handed over: the reduction lets each key's codes go when used
-            reduced = _reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
+            reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
             if reduced is None:  # dates the arithmetic does not floor: pandas floors them
                 data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
                 given.pop(fx, None)  # the floored dates get codes of their own
-                reduced = _reduce(data, keys, fy, aggregate, given)  # codes still held: reused
+                reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
             data = reduced
             period = f"{choose.bucket_name(seconds)} bucket"
             split = f" for each {cp.name}" if cp else ""
@@ -1067,7 +1071,7 @@ class _Planner:
             )  # fmt: skip
         elif counted:
             aggregate = "count"
-            data = _reduce(data, keys, fy, aggregate, codes)
+            data = reduce_frame(data, keys, fy, aggregate, codes)
         elif shared:
             aggregate = how or "mean"
             if how is None:
@@ -1081,7 +1085,7 @@ class _Planner:
                 )
             if cp is None and fp is None and not multi:
                 self._note_unsplit(xp)
-            data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         else:
             if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
                 data = data.sort_values(fx, kind="stable")
@@ -1181,16 +1185,16 @@ class _Planner:
             return self._proven("bar")
         shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
         if yps and how is None:
-            distinct, codes = _distinct_rows(data, keys)
+            distinct, codes = distinct_rows(data, keys)
             shared = distinct < len(data)
         if not yps:
             aggregate: str | None = "count"
-            data = _reduce(data, keys, fy, "count")
+            data = reduce_frame(data, keys, fy, "count")
         elif not shared:
             aggregate = None  # each category holds one row: nothing to aggregate, none named
         else:
             aggregate = how or "mean"
-            data = _reduce(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
         ranked = (
@@ -1531,12 +1535,12 @@ class _Planner:
         ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
         if self.opts.time_unit is not None:
-            ends = _floor(ends, self.opts.time_unit)
+            ends = floor_to_unit(ends, self.opts.time_unit)
         elif len(data) > self.max_points or (len(data) > width and x.nunique() > width):
             # one series (or none): the bucket _line picks
             positions = choose.line_positions(max_points=self.max_points, series=1,
                                               faceted=faceted)  # fmt: skip
-            ends = ends.dt.floor(f"{_bucket_seconds(x, positions)}s")
+            ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
         return bool(ends.iloc[0] != ends.iloc[1])
 
     def _proven(self, mark: str) -> Plan:
@@ -1679,17 +1683,8 @@ def _is_number(value: Any) -> bool:
     )
 
 
-_FLOAT_OR_NONE: Final = frozenset({float, type(None)})
 
 
-def _as_floats(series: pd.Series) -> pd.Series:
-    """``as_numbers``, without a call per value when a column of objects holds only floats
-    (and None): numpy reads them as they are, None as NaN."""
-    if series.dtype == object:
-        items = series.tolist()
-        if _FLOAT_OR_NONE.issuperset(map(type, items)):
-            return pd.Series(np.array(items, dtype="float64"), index=series.index)
-    return as_numbers(series)
 
 
 def _label(value: Any) -> Any:
@@ -1779,273 +1774,34 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _bucket_seconds(times: pd.Series, target: int) -> int:
-    values = times.to_numpy()
-    span: float | None = None
-    if values.dtype.kind == "M" and len(values):
-        lo, hi = values.min(), values.max()  # numpy's: NaT when any value is NaT
-        fits = not (np.isnat(lo) or np.isnat(hi))  # … and a difference numpy would not wrap
-        if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
-            span = pd.Timedelta(hi - lo).total_seconds()  # as pandas' own min and max give it
-    if span is None:
-        first, last = times.min(), times.max()
-        try:
-            span = (last - first).total_seconds()
-        except (OverflowError, pd.errors.OutOfBoundsDatetime):  # past a nanosecond Timedelta
-            with warnings.catch_warnings():  # (the nanoseconds dropped matter to no bucket)
-                warnings.simplefilter("ignore", UserWarning)
-                span = (last.to_pydatetime() - first.to_pydatetime()).total_seconds()
-    return choose.bucket_seconds(span, target)
 
 
-def _reduce(
-    data: pd.DataFrame, keys: list[str], fy: str, how: str, known: _Codes | None = None
-) -> pd.DataFrame:
-    """One row per key: the aggregate of ``fy`` and the count of rows behind it (``rows``).
-
-    ``known`` holds keys already factorized (``_sorted_codes``) over the same rows.
-    """
-    if len(keys) > 1 or keys[0] in (known or {}):
-        combined = _reduce_by_one_key(data, keys, fy, how, known)
-        if combined is not None:
-            return combined
-    grouped = data.groupby(keys, sort=True, dropna=False)
-    if how == "count":
-        return grouped.size().rename("count").reset_index()
-    out = grouped[fy].agg([how, "size"]).reset_index()
-    return out.rename(columns={how: fy, "size": ROWS})
 
 
-def _reduce_by_one_key(
-    data: pd.DataFrame, keys: list[str], fy: str, how: str, known: _Codes | None = None
-) -> pd.DataFrame | None:
-    """``_reduce`` over several keys, grouped by one integer per row instead.
-
-    ``known`` holds codes already made (``_Codes``); when it is a ``dict`` the codes are taken
-    out of it as they are used, so a caller that hands it over holds no key's codes while the
-    rows are grouped (millions of rows: 8 bytes each, per key).
-
-    Each key is factorized in sorted order (missing last, as ``groupby(sort=True,
-    dropna=False)`` orders them) and the codes are combined into one int64, so pandas groups
-    one array rather than building codes, ids and an indexer for every key: on millions of
-    rows this halves the memory a line's buckets take. The combined codes are then made dense
-    (in the same sorted order) and grouped as a categorical, which pandas groups without
-    hashing them again. The groups, their order and the values are the same; None when a key
-    cannot be sorted or the codes would not fit.
-    """
-    if data.empty:
-        return None
-    factorized: list[tuple[Any, Any]] = []
-    for k in keys:
-        # a dict handed over is emptied as its codes are taken, so none outlives its use
-        got = known.pop(k, None) if isinstance(known, dict) else (known or {}).get(k)
-        got = got or _sorted_codes(data[k])
-        if got is None:  # values that do not sort: let groupby decide
-            return None
-        factorized.append(got)
-    code = _combined(factorized)
-    if code is None:
-        return None
-    factorized = [(None, found) for _, found in factorized]  # each key's codes: done with
-    at, dense, sizes = _groups(code)  # the groups in sorted order, each row's group, its rows
-    del code  # (a row's int64 is not held while pandas groups: millions of rows, 8 bytes each)
-    rows = pd.Series(sizes.astype(np.int64, copy=False))
-    if how == "count":
-        columns = {"count": rows}
-    else:
-        # every category holds a row (the codes are dense), so grouping by all of them
-        # (observed=False) is grouping by those observed, without pandas looking for which
-        groups = pd.CategoricalIndex(
-            pd.Categorical.from_codes(dense, pd.RangeIndex(len(at)), validate=False)
-        )
-        values = pd.Series(data[fy].to_numpy(copy=False), copy=False)
-        agg = values.groupby(groups, sort=True, observed=False).agg(how)
-        columns = {fy: agg.reset_index(drop=True), ROWS: rows}
-    out: dict[str, Any] = {}
-    for k, (_, found) in zip(keys[::-1], factorized[::-1], strict=True):
-        size = max(1, len(found))
-        taken = found.take(at % size)
-        # groupby infers a better dtype for object keys (strings → str); so do we
-        out[k] = pd.Series(taken).infer_objects() if taken.dtype == object else taken
-        at = at // size
-    return pd.DataFrame({**{k: out[k] for k in keys}, **columns})
 
 
-_Codes = Mapping[str, tuple[Any, Any]]
-"""Keys already factorized: column → (codes, sorted values), as ``_sorted_codes`` gives."""
 
 
-def _combined(factorized: list[tuple[Any, Any]]) -> Any:
-    """Several keys' codes as one int64 per row, the first key the most significant (so the
-    combined codes sort as the keys do); None when they would not fit in 62 bits."""
-    bound = 1
-    for _, found in factorized:
-        bound *= max(1, len(found))
-    if bound >= 2**62:
-        return None
-    code: Any = None
-    for codes, found in factorized:
-        if code is None:
-            code = codes.astype(np.int64)  # a copy: it is added to in place
-        else:
-            code *= max(1, len(found))
-            code += codes
-    return code
 
 
-def _sorted_codes(values: pd.Series) -> tuple[Any, Any] | None:
-    """``pd.factorize`` in sorted order, missing last; None when the values do not sort."""
-    text = _text_codes(values)
-    if text is not None:
-        return text
-    try:
-        codes, found = pd.factorize(values, sort=True, use_na_sentinel=False)
-    except (TypeError, ValueError):
-        return None
-    return codes, found
 
 
-def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
-    """``_sorted_codes`` of a column of text held by pyarrow, none of it missing: pyarrow's
-    dictionary encoding (one hash per row, in C; ``chartkit.read.columnar.text_encoding``, which
-    the profile's count of distinct values already made), then its few distinct values sorted
-    as pandas sorts them and the codes renumbered. pandas' own ``factorize`` would encode again,
-    then copy, widen and renumber the codes in more passes. None for any other column."""
-    array = values.array
-    if not isinstance(array, pd.arrays.ArrowStringArray):
-        return None
-    import pyarrow.compute as pc  # type: ignore[import-untyped]
-
-    chunked = array.__arrow_array__()
-    if chunked.null_count:
-        return None
-    encoded = text_encoding(chunked)  # made once per column: the profile counted from it
-    order = pc.array_sort_indices(encoded.dictionary).to_numpy()
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    codes = _compact(rank, len(order))[encoded.indices.to_numpy(zero_copy_only=False)]
-    found = pd.Index(pd.array(encoded.dictionary.take(order), dtype=values.dtype))
-    return codes, found
 
 
-_NAT: Final = int(np.iinfo(np.int64).min)  # the integer numpy reads as NaT
-_PER_SECOND: Final[Mapping[str, int]] = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 
-def _bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tuple[Any, Any] | None:
-    """``_sorted_codes`` of naive dates floored to ``seconds``, by arithmetic rather than a hash:
-    each date's bucket counted from the first. Every bucket in the span is a value, so codes
-    may skip some; None when the dates are not such (zoned, missing, or off the buckets).
-
-    With ``floor``, dates off the buckets are floored here, on their integer ticks, as
-    ``times.dt.floor(f"{seconds}s")`` floors them (towards the past, from 1970-01-01), so
-    the caller need not floor the column first.
-    """
-    values = times.to_numpy()
-    if values.dtype.kind != "M" or not len(values):
-        return None
-    unit, count = np.datetime_data(values.dtype)
-    if unit not in _PER_SECOND or count != 1 or np.isnat(values).any():
-        return None
-    ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
-    lo = int(ints.min())
-    if floor:
-        lo = lo // step * step  # the first date's bucket
-        if lo <= _NAT:  # before the first date numpy holds: pandas decides
-            return None
-    span = (int(ints.max()) - lo) // step + 1
-    if span > 4 * len(values) + 1024:
-        return None
-    if floor:
-        codes = np.floor_divide(ints, step)
-        codes -= lo // step
-    else:
-        codes = ints - lo
-        for at in range(0, len(codes), 1 << 20):  # off the buckets? (a block at a time: memory)
-            if np.remainder(codes[at : at + (1 << 20)], step).any():
-                return None
-        np.floor_divide(codes, step, out=codes)
-    found = pd.DatetimeIndex((lo + step * np.arange(span, dtype=np.int64)).view(values.dtype))
-    return _compact(codes, span), found
 
 
-def _compact(codes: Any, size: int) -> Any:
-    """Codes below ``size`` in the smallest signed integer type that holds them (memory)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if size <= np.iinfo(dtype).max:
-            return codes.astype(dtype, copy=False)
-    return codes
 
 
-def _groups(code: Any) -> tuple[Any, Any, Any]:
-    """The distinct codes in sorted order, each code's index among them, and how many rows
-    hold each."""
-    span = int(code.max()) + 1
-    if span > 4 * len(code) + 1024:  # sparse: a sort
-        at, dense, sizes = np.unique(code, return_inverse=True, return_counts=True)
-        return at, _compact(dense.reshape(-1), len(at)), sizes
-    counts = np.bincount(code, minlength=span)
-    present = counts > 0
-    at = np.flatnonzero(present)
-    if len(at) == span:  # every code is held: each is its own index
-        return at, _compact(code, span), counts
-    return at, _compact(np.cumsum(present) - 1, len(at))[code], counts[at]
 
 
-def _distinct(code: Any) -> int:
-    """How many distinct codes there are (``len(_groups(code)[0])``, without the inverse)."""
-    span = int(code.max()) + 1
-    if span > 4 * len(code) + 1024:
-        return len(np.unique(code))
-    return int(np.count_nonzero(np.bincount(code, minlength=span)))
 
 
-def _distinct_rows(
-    data: pd.DataFrame, keys: list[str], given: _Codes | None = None
-) -> tuple[int, _Codes]:
-    """``len(data.drop_duplicates(keys))``, and the keys' codes for ``_reduce`` to reuse.
-
-    From each key's codes where its dtype holds one kind of missing value (``drop_duplicates``
-    keeps None and NaN apart in an object column, ``factorize`` does not): no codes there.
-    ``given`` holds codes already made for some keys (``_bucket_codes``, which may skip values).
-    """
-    known: dict[str, tuple[Any, Any]] = dict(given or {})
-    for k in keys:
-        if k in known:
-            continue
-        dtype = data[k].dtype
-        factorized = (
-            None
-            if pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
-            else _sorted_codes(data[k])
-        )
-        if factorized is None:
-            return len(data.drop_duplicates(keys)), {}
-        known[k] = (_compact(factorized[0], len(factorized[1])), factorized[1])
-    if len(keys) == 1 and not given:  # one key: every value factorize found is held by a row
-        return len(known[keys[0]][1]), known
-    code = _combined([known[k] for k in keys])
-    if code is None:
-        return len(data.drop_duplicates(keys)), known
-    return (_distinct(code) if len(code) else 0), known
 
 
-def _unit_codes(data: pd.DataFrame, fx: str, unit: str | None) -> _Codes | None:
-    """The codes of dates already floored to a minute, hour or day, counted by arithmetic
-    rather than hashed; None for other units (or dates the arithmetic does not count)."""
-    steps = _UNIT_SECONDS.get(unit or "")
-    buckets = _bucket_codes(data[fx], steps) if steps else None
-    return {fx: buckets} if buckets is not None else None
 
 
-def _floor(times: pd.Series, unit: str) -> pd.Series:
-    """Dates floored to the start of their ``unit`` (weeks start on Monday)."""
-    floored: pd.Series = (
-        times.dt.floor(_FLOORS[unit])
-        if unit in _FLOORS
-        else times.dt.to_period(_PERIODS[unit]).dt.start_time
-    )
-    return floored
 
 
 _PLAIN: Final = (str, int, float, bool)
