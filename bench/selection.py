@@ -13,7 +13,7 @@ select.py: run as a script, that name would shadow the standard library's select
   brushed over a tenth of its span (``Selection.from_interval``), against ``WHERE ts >= ? AND
   ts < ?`` (the covered buckets' span) with the same placement tests.
 - **DuckDB, a brushed range charted again**: ``View.drill`` of the brush — the brushed rows
-  alone (``backends._drill.selected_frame``: the filtered relation, checked against the same
+  alone (``chartkit.selection.selected_frame``: the filtered relation, checked against the same
   declaration and reduced in DuckDB), against the hand-written GROUP BY of the same buckets
   over the same ``WHERE``. Goal: under 1 s.
 - Beside each DuckDB case, the first page alone (``QueryBackend.page`` of the compiled terms:
@@ -49,7 +49,7 @@ import pandas as pd
 
 from chartkit import Selection, view
 from chartkit.backends import QueryBackend, backend_for
-from chartkit.backends._drill import where
+from chartkit.backends.clauses import where
 
 
 def timed(fn: Callable[[], Any], rounds: int) -> tuple[float, Any]:
@@ -168,7 +168,7 @@ def first_page(
     """The first page alone: the compiled terms' ``page`` against the same LIMIT by hand."""
 
     def ours() -> int:
-        return len(backend.page(where(selection), 0, 50))
+        return len(backend.page(where(selection.clauses, selection.kind), 0, 50))
 
     def theirs() -> int:
         return len(con.execute(f"SELECT * FROM t WHERE {sql} LIMIT 50", args).df())

@@ -49,10 +49,10 @@ from chartkit.read.speedups import speedups_enabled
 from chartkit.result import ToolResult, read_results
 
 if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
-    from chartkit.backends.selection import RowsPage, Selection
     from chartkit.payload import view_payload_schema
     from chartkit.plan.encode import VEGALITE_TYPES, AxisRefusal, Encoding, vegalite_type
     from chartkit.plan.rules import Alternative
+    from chartkit.selection import RowsPage, Selection
     from chartkit.staging import Staged, StagedColumn, stage
     from chartkit.view import View, ViewState, view
 
@@ -62,8 +62,8 @@ _LAZY: dict[str, str] = {
     "Encoding": "chartkit.plan.encode",
     "vegalite_type": "chartkit.plan.encode",
     "Alternative": "chartkit.plan.rules",
-    "RowsPage": "chartkit.backends.selection",
-    "Selection": "chartkit.backends.selection",
+    "RowsPage": "chartkit.selection",
+    "Selection": "chartkit.selection",
     "Staged": "chartkit.staging",
     "StagedColumn": "chartkit.staging",
     "stage": "chartkit.staging",

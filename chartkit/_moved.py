@@ -35,7 +35,7 @@ MOVED: dict[str, str] = {
     "chartkit.apps": "chartkit.mcp.apps",
     "chartkit.encode": "chartkit.plan.encode",
     "chartkit.decide": "chartkit.plan.decide",
-    "chartkit.selection": "chartkit.backends.selection",
+    "chartkit.backends.selection": "chartkit.selection",
 }
 """Old import path → the module's path now."""
 

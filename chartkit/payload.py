@@ -54,7 +54,7 @@ def _closed(description: str, properties: dict[str, Any], **rest: Any) -> dict[s
 
 def _drill_schema() -> dict[str, Any]:
     """``View.to_dict()["drill"]``: how a front end asks for the rows behind a mark (added by
-    the selection work, issue 21: chartkit.backends.selection.drill_payload)."""
+    the selection work, issue 21: chartkit.selection.drill_payload)."""
     text = {"type": "string"}
     vl = {"enum": list(dict.fromkeys(VEGALITE_TYPES.values()))}
     placed = _closed(

@@ -38,7 +38,7 @@ from chartkit.result import ToolResult
 from chartkit.view import View, view
 
 if TYPE_CHECKING:
-    from chartkit.backends.selection import Selection
+    from chartkit.selection import Selection
 
 __all__ = [
     "BRUSH",
@@ -279,7 +279,7 @@ def selection_of(shown: View, state: Any) -> Selection | None:
     ``st.session_state[key]``): the brushed interval when there is one, else the clicked mark,
     else None. A datum or an interval that names no mark of ``shown`` raises ``ChartkitError``.
     """
-    from chartkit.backends.selection import Selection
+    from chartkit.selection import Selection
 
     selection = _get(state, "selection") or {}
     brush = _get(selection, BRUSH) or {}

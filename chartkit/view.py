@@ -43,9 +43,9 @@ from chartkit.result import ToolResult
 if TYPE_CHECKING:
     import altair as alt
 
-    from chartkit.backends.selection import RowsPage, Selection
+    from chartkit.selection import RowsPage, Selection
 
-DEFAULT_PAGE_SIZE = 50  # chartkit.backends.selection.DEFAULT_PAGE_SIZE
+DEFAULT_PAGE_SIZE = 50  # chartkit.selection.DEFAULT_PAGE_SIZE
 
 __all__ = ["SAVE_FORMATS", "View", "ViewKind", "ViewState", "view"]
 
@@ -228,17 +228,17 @@ class View:
         self, selection: Selection, *, page: int = 0, page_size: int = DEFAULT_PAGE_SIZE
     ) -> RowsPage:
         """One page of the rows behind a mark, a brush or the rows left out, offenders marked
-        (``backends.selection``); evaluated where the rows are, in memory or in the engine."""
-        from chartkit.backends.selection import rows_behind
+        (``chartkit.selection``); evaluated where the rows are, in memory or in the engine."""
+        from chartkit.selection import rows_behind
 
         return rows_behind(self, selection, page=page, page_size=page_size)
 
     def drill(self, selection: Selection, *, max_points: int = 5000) -> View:
         """A view of just the rows behind ``selection``, drawn as this one was (the same
         declaration, dial, picks and scale) and reduced again over those rows: a brushed range
-        charted anew (``backends.selection.drill``). An axis this chart put on a log scale by
+        charted anew (``chartkit.selection.drill``). An axis this chart put on a log scale by
         the rule stays on one, or a note says why not."""
-        from chartkit.backends.selection import drill_inputs
+        from chartkit.selection import drill_inputs
 
         data, picks, chart, logged = drill_inputs(self, selection)
 
@@ -375,8 +375,8 @@ def _log_not_kept(drilled: View, logged: tuple[str, ...]) -> View:
 
 
 def _drill(v: View) -> dict[str, Any] | None:
-    """How a front end asks for the rows behind a mark (``chartkit.backends.selection``)."""
-    from chartkit.backends.selection import drill_payload
+    """How a front end asks for the rows behind a mark (``chartkit.selection``)."""
+    from chartkit.selection import drill_payload
 
     return drill_payload(v)
 

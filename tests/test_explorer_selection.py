@@ -116,17 +116,17 @@ def test_a_click_evaluates_its_selection_once(
     """The page of rows and the findings for just those rows read one evaluation."""
     import streamlit as st
 
-    import chartkit.selection as sel
+    from chartkit.backends.clauses import Cells
 
     st.cache_resource.clear()  # a click an earlier test made would be answered from the cache
     calls: list[int] = []
-    real = sel._Cells.mask
+    real = Cells.mask
 
-    def counted(self: Any, selection: Selection) -> Any:
+    def counted(self: Any, clauses: Any, kind: str = "mark") -> Any:
         calls.append(1)
-        return real(self, selection)
+        return real(self, clauses, kind)
 
-    monkeypatch.setattr(sel._Cells, "mask", counted)
+    monkeypatch.setattr(Cells, "mask", counted)
     at = select_on_chart(explorer, {MARK: [{"host_group": "vdi-b"}]})
     assert heading(at).startswith('**The rows behind host_group = "vdi-b"**')
     assert any(t.startswith("For these rows: ") for t in texts(at, "warning"))

@@ -221,17 +221,17 @@ def test_a_table_has_no_marks() -> None:
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the evaluations of a selection over a view's rows (``_Cells.mask`` calls)."""
-    import chartkit.selection as sel
+    """Count the evaluations of a selection over a view's rows (``Cells.mask`` calls)."""
+    from chartkit.backends.clauses import Cells
 
     calls: list[int] = []
-    real = sel._Cells.mask
+    real = Cells.mask
 
-    def counted(self: Any, selection: Selection) -> Any:
+    def counted(self: Any, clauses: Any, kind: str = "mark") -> Any:
         calls.append(1)
-        return real(self, selection)
+        return real(self, clauses, kind)
 
-    monkeypatch.setattr(sel._Cells, "mask", counted)
+    monkeypatch.setattr(Cells, "mask", counted)
     return calls
 
 
@@ -401,3 +401,13 @@ def test_a_drilled_chart_says_why_it_does_not_keep_a_log_axis() -> None:
         "not: its bins are linear."
     )
     assert said.sentence in d.notes
+
+
+@pytest.mark.parametrize("name", ["chartkit.selection", "chartkit.backends.clauses"])
+def test_the_docstring_examples_run(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
+    assert result.attempted > 0 and result.failed == 0

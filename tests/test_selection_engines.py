@@ -1,5 +1,5 @@
 """The rows behind each mark, evaluated by every backend through the contract: a selection
-compiled to ``Condition`` / ``AnyOf`` terms (``chartkit.backends._drill.where``) and read with
+compiled to ``Condition`` / ``AnyOf`` terms (``chartkit.backends.clauses.where``) and read with
 ``count`` / ``tally`` / ``page`` — in memory (pandas), and in DuckDB, polars eager and lazy,
 pyarrow, Ibis and Spark (classic and Connect). On generated typed frames, over ``max_points``
 rows so the chart is reduced in the engine, each mark's rows re-aggregate to that mark's value
@@ -34,7 +34,7 @@ from chartkit.backends import (
     backend_for,
     negated,
 )
-from chartkit.backends._drill import where
+from chartkit.backends.clauses import where
 from chartkit.columns import ColumnDeclaration
 from chartkit.selection import MAX_PAGE_SIZE, Selection
 from chartkit.view import View
@@ -133,7 +133,7 @@ def _through_backend(backend: Backend) -> Rows:
     """The rows behind a selection as a backend reads its compiled terms, and their count."""
 
     def rows(s: Selection) -> tuple[pd.DataFrame, int]:
-        terms = where(s)
+        terms = where(s.clauses, s.kind)
         return backend.page(terms, 0, MAX_PAGE), backend.count(terms)
 
     return rows
@@ -265,7 +265,7 @@ def test_the_memory_backend_reads_each_marks_terms_as_the_view_drew_it(
     assert v.marks is not None
     for i in range(len(v.marks)):  # the same rows as the view's own evaluation
         s = Selection.of_mark(v, i)
-        assert list(memory.page(where(s), 0, MAX_PAGE)["id"]) == list(
+        assert list(memory.page(where(s.clauses, s.kind), 0, MAX_PAGE)["id"]) == list(
             frame["id"].iloc[np.flatnonzero(s.mask(frame))]
         ), s.describe()
 

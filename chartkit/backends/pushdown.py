@@ -516,7 +516,7 @@ class _Reduced:
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     period: str | None = None  # the line's time bucket, as decide.py names it
-    seconds: int | None = None  # … and its length (backends.selection reads it from the View)
+    seconds: int | None = None  # … and its length (chartkit.selection reads it from the View)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
     top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 

@@ -24,7 +24,6 @@ import streamlit as st
 from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls, visible_frame
 from chartkit._literal import markdown_literal as md
-from chartkit.backends.selection import RowsPage, Selection, positions_behind
 from chartkit.check.integrity import CHECK_MODES, CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import check_columns
 from chartkit.columns import COLUMN_TYPES
@@ -35,6 +34,7 @@ from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNI
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text
 from chartkit.result import ToolResult
+from chartkit.selection import RowsPage, Selection, positions_behind
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.view import View, view
 

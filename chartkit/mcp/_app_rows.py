@@ -42,7 +42,7 @@ from chartkit._safe import cap_sample, cap_text, name_list, visible
 from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
-    from chartkit.backends.selection import RowsPage, Selection
+    from chartkit.selection import RowsPage, Selection
     from chartkit.view import View
 
 __all__ = [
@@ -138,7 +138,7 @@ def selection_of(shown: View, request: Mapping[str, Any]) -> Selection:
     """The ``Selection`` a page's request names: exactly one of ``datum`` (a clicked mark's
     record, as Vega hands it), ``interval`` (``{field: [low, high]}``), ``leftOut: true`` or
     ``others: true``."""
-    from chartkit.backends.selection import Selection
+    from chartkit.selection import Selection
 
     if not isinstance(request, Mapping):
         raise ChartkitError(

@@ -8,7 +8,7 @@ offline: nothing is loaded from the network. The chart is the exported one
 Hovering a mark shows its tooltip; clicking a mark or brushing the x axis (when the View's
 ``drill`` names it brushable: a line, a scatter, a histogram) sends the selection to the
 kernel, where ``widget.selection`` is the
-``chartkit.backends.selection.Selection`` it stands for and ``widget.rows()`` the rows behind it,
+``chartkit.selection.Selection`` it stands for and ``widget.rows()`` the rows behind it,
 offenders marked.
 
 A viewer without widgets (GitHub, nbviewer, a static export) shows the plain mime bundle the
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 from chartkit.errors import ChartkitError, MissingExtraError
 
 if TYPE_CHECKING:
-    from chartkit.backends.selection import RowsPage, Selection
+    from chartkit.selection import RowsPage, Selection
     from chartkit.view import View
 
 __all__ = ["WIDGET_JS", "ChartWidget"]
@@ -66,7 +66,7 @@ class ChartWidget(anywidget.AnyWidget):
             raise ChartkitError(f"ChartWidget shows a chartkit View; got {type(view).__name__}")
         if view.kind != "chart" or view.spec is None:
             raise ChartkitError(f"this view has no chart to show in a widget: {view.reason}")
-        from chartkit.backends.selection import drill_payload
+        from chartkit.selection import drill_payload
 
         super().__init__(  # the caption on the picture; what can be selected, as every host
             spec=view.exported_spec(), drill=drill_payload(view) or {}, **kwargs
@@ -83,7 +83,7 @@ class ChartWidget(anywidget.AnyWidget):
 
         Raises ``ChartkitError`` when what was sent names no mark or axis of this chart.
         """
-        from chartkit.backends.selection import Selection
+        from chartkit.selection import Selection
 
         sent = dict(self.selected or {})
         kind = sent.get("kind")

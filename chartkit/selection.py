@@ -10,9 +10,11 @@ chart did not place ("the 2,094 rows left out"), ``Selection.others(view)`` the 
 top-N bar chart cut.
 
 ``rows_behind(view, selection)`` (``View.rows_behind``) evaluates it where the rows are — in
-memory, or in the engine that holds them (``backends._drill``) — and returns a ``RowsPage``: the
-rows of one page as the tool sent them, each row's offending cells, and the offenders per column
-among all the rows behind the selection.
+memory, or in the engine that holds them (``engine_rows_behind``, through its backend) — and
+returns a ``RowsPage``: the rows of one page as the tool sent them, each row's offending cells,
+and the offenders per column among all the rows behind the selection. The clauses themselves,
+and their evaluation in memory and as the backend contract's terms, are
+``chartkit.backends.clauses``'s.
 
 >>> from chartkit import view
 >>> v = view([{"team": "a", "n": 1}, {"team": "a", "n": 3}, {"team": "b", "n": "x"},
@@ -31,7 +33,6 @@ among all the rows behind the selection.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import threading
 import weakref
@@ -43,11 +44,29 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import numpy as np
 import pandas as pd
 
-from chartkit.columns import ColumnDeclaration, ColumnType
+from chartkit.backends import MAX_PAGE, Condition, Term
+from chartkit.backends.clauses import (
+    Cells,
+    Clause,
+    Equals,
+    NoneOf,
+    Placed,
+    Range,
+    Zone,
+    clause_from_dict,
+    describe_clause,
+    is_number,
+    number_value,
+    plain_value,
+    short_json,
+    timestamp_value,
+    where,
+)
 from chartkit.errors import ChartkitError
 from chartkit.plan.encode import VegaLiteType
 
 if TYPE_CHECKING:
+    from chartkit.read.engines import EngineReading
     from chartkit.view import View
 
 __all__ = [
@@ -65,97 +84,20 @@ __all__ = [
     "drill",
     "drill_inputs",
     "drill_payload",
+    "engine_rows_behind",
     "positions_behind",
     "rows_behind",
+    "selected_frame",
 ]
 
 DEFAULT_PAGE_SIZE: Final = 50
 MAX_PAGE_SIZE: Final = 10_000
 """Rows one page may hold: a page is what a UI shows at once, never the whole result."""
 SelectionKind = Literal["mark", "interval", "left-out", "others"]
-Zone = Literal["UTC", "wall clock"]
-"""Where a date axis's times are read: ``UTC`` when the column holds zoned times (the chart
-shows them in UTC), ``wall clock`` when they carry no zone (shown as written)."""
 _MEASURE: Final = "measure"  # plan.decide.MEASURE: the field naming one of several measures
 _VALUE: Final = "value"  # chartkit.plan.decide.VALUE: the field holding their values
 _PERIODS: Final[Mapping[str, str]] = {"week": "W-SUN", "month": "M", "quarter": "Q", "year": "Y"}
 _FIXED: Final[Mapping[str, int]] = {"minute": 60, "hour": 3600, "day": 86400}
-
-
-# -- the clauses ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """The row's value of ``column`` is of its declared type and has a place on the axis: a
-    finite number, a present date, any category (missing is a category of its own).
-    ``optional``: one of several measures, whose missing value leaves only that measure out."""
-
-    column: str
-    type: VegaLiteType
-    declared: ColumnType | None = None
-    nullable: bool = False
-    optional: bool = False
-
-    @property
-    def declaration(self) -> ColumnDeclaration | None:
-        return ColumnDeclaration(self.declared, self.nullable) if self.declared else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": "placed", "column": self.column, "type": self.type,
-                "declared": self.declared, "nullable": self.nullable,
-                "optional": self.optional}  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Equals:
-    """The row's value of ``column``, as the chart took it, is ``value`` (None: missing)."""
-
-    column: str
-    type: VegaLiteType
-    value: Any
-    zone: Zone | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": "equals", "column": self.column, "type": self.type,
-                "value": _wire(self.value), "zone": self.zone}  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class NoneOf:
-    """The row's category is none of ``values`` (the categories a top-N chart shows)."""
-
-    column: str
-    type: VegaLiteType
-    values: tuple[Any, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": "none-of", "column": self.column, "type": self.type,
-                "values": [_wire(v) for v in self.values]}  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Range:
-    """``start <= value < end`` (``closed="both"``: ``<= end``) on a number or a date axis;
-    dates are naive ``datetime`` values read in ``zone``."""
-
-    column: str
-    type: VegaLiteType
-    start: Any
-    end: Any
-    closed: Literal["left", "both"] = "left"
-    zone: Zone | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"op": "range", "column": self.column, "type": self.type,
-                "start": _wire(self.start), "end": _wire(self.end), "closed": self.closed,
-                "zone": self.zone}  # fmt: skip
-
-
-Clause = Placed | Equals | NoneOf | Range
-
-
-# -- the selection --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -225,7 +167,7 @@ class Selection:
         if len(found) != 1 or len(records) != len(marks):
             what = "no mark" if not found else f"{len(found)} marks"
             raise ChartkitError(
-                f"the datum {_short_json(dict(datum))} matches {what} of this chart; a datum of "
+                f"the datum {short_json(dict(datum))} matches {what} of this chart; a datum of "
                 "one of its marks matches exactly one"
             )
         return cls.of_mark(view, found[0])
@@ -241,7 +183,7 @@ class Selection:
         """
         if not isinstance(interval, Mapping) or not interval:
             raise ChartkitError(
-                f"an interval is an object {{field: [low, high]}}; got {_short_json(interval)}"
+                f"an interval is an object {{field: [low, high]}}; got {short_json(interval)}"
             )
         marks = _marks(view)
         encs = {e.field: e for e in view.encodings.values() if e.field}
@@ -276,7 +218,7 @@ class Selection:
         if view.reduction.top is None:
             raise ChartkitError("this chart shows every category: it has no other categories")
         enc = next(e for c, e in view.encodings.items() if e.type == "nominal" and c != "facet")
-        shown = tuple(dict.fromkeys(_plain(v) for v in marks[enc.field]))
+        shown = tuple(dict.fromkeys(plain_value(v) for v in marks[enc.field]))
         return cls((*_placed(view, None), NoneOf(enc.column, "nominal", shown)), "others")
 
     # -- reading ------------------------------------------------------------------------
@@ -285,7 +227,9 @@ class Selection:
         """The selection in one line: its clauses other than the placement every row meets."""
         if self.kind == "left-out":
             return "the rows left out of the chart"
-        parts = [_said(c) for c in self.clauses if not isinstance(c, Placed) or not c.optional]
+        parts = [
+            describe_clause(c) for c in self.clauses if not isinstance(c, Placed) or not c.optional
+        ]
         parts = [p for p in parts if p]
         return " and ".join(parts) or "every row the chart draws"
 
@@ -299,16 +243,13 @@ class Selection:
         """The selection ``to_dict`` wrote (a front end may send it back)."""
         if not isinstance(data, Mapping) or not isinstance(data.get("clauses"), list):
             raise ChartkitError(
-                f"a selection is an object with 'kind' and 'clauses'; got {_short_json(data)}"
+                f"a selection is an object with 'kind' and 'clauses'; got {short_json(data)}"
             )
-        return cls(tuple(_clause(c) for c in data["clauses"]), data.get("kind", "mark"))
+        return cls(tuple(clause_from_dict(c) for c in data["clauses"]), data.get("kind", "mark"))
 
     def mask(self, frame: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """Which rows of ``frame`` (the view's rows, as the tool sent them) are selected."""
-        return _Cells(frame).mask(self)
-
-
-# -- the rows behind ------------------------------------------------------------------------
+        return Cells(frame).mask(self.clauses, self.kind)
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,7 +284,7 @@ class RowsPage:
         from chartkit._safe import cap_sample
 
         rows = [
-            {str(k): cap_sample(_plain(v)) for k, v in rec.items()}
+            {str(k): cap_sample(plain_value(v)) for k, v in rec.items()}
             for rec in self.rows.to_dict(orient="records")
         ]
         return {
@@ -382,8 +323,6 @@ def rows_behind(
 
     reading = read_engine_frame(view.result.rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):
-        from chartkit.backends._drill import engine_rows_behind  # the rows stayed in their engine
-
         return engine_rows_behind(view, reading, selection, page=page, page_size=page_size)
     # the rows in memory (an engine frame collected whole: the same rows)
     behind = _behind(view, selection)
@@ -428,6 +367,73 @@ def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dty
     return _behind(view, selection).positions
 
 
+# -- the rows behind, in their engine -------------------------------------------------------
+
+
+def engine_rows_behind(
+    view: View, reading: EngineReading, selection: Selection, *, page: int, page_size: int
+) -> RowsPage:
+    """``rows_behind`` for rows that stayed in their engine: the page first (the filter and
+    the limit go to the engine together, so it stops once the page is full), then one counting
+    pass over the selected rows (their number and the offenders per column); the offending
+    cells of a row are judged on the page's rows alone."""
+    from chartkit.backends.query import QueryBackend
+
+    if reading.csv_text:
+        raise ChartkitError(
+            f"the rows behind a mark of this {reading.engine} text table are not read in the "
+            "engine yet (its cells are text parsed by the declaration); open it typed "
+            "(Parquet, or a typed relation)"
+        )
+    backend = QueryBackend(reading)
+    terms = where(selection.clauses, selection.kind)
+    declaration = view.result.result_columns or {}
+    judged = {n: d for n, d in declaration.items() if n in backend.columns}
+    offends = {n: [Condition(n, "valid", d, negate=True)] for n, d in judged.items()}
+    lo = page * page_size
+    rows = _pages(backend, terms, lo, page_size)
+    counted = backend.tally(terms, offends)
+    cells = Cells(rows)
+    bad = {n: cells.offends(n, d) for n, d in judged.items() if n in rows.columns}
+    offending = tuple(
+        tuple(n for n, b in bad.items() if b[i]) for i in range(len(rows))
+    )  # fmt: skip
+    at = tuple(range(lo, lo + len(rows)))  # places among the rows behind: no row order here
+    total = counted.pop("rows")
+    return RowsPage(selection, rows, at, offending, counted, total, page, page_size)
+
+
+def _pages(backend: Any, terms: list[Term], offset: int, size: int) -> Any:
+    """``size`` rows from the ``offset``-th, a contract page (``MAX_PAGE`` rows) at a time."""
+    parts = []
+    while size > 0:
+        step = min(size, MAX_PAGE)
+        part = backend.page(terms, offset, step)
+        parts.append(part)
+        if len(part) < step:
+            break
+        offset, size = offset + step, size - step
+    return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+
+
+def selected_frame(view: View, selection: Selection) -> Any:
+    """The rows behind ``selection`` as a frame of the engine that holds the view's rows, under
+    the columns' own names and lazy where the engine is — ``view(selected_frame(v, s),
+    declaration)`` charts them alone, checked against the same declaration, in the engine."""
+    from chartkit.backends.query import QueryBackend
+    from chartkit.read.engines import EngineReading, read_engine_frame
+
+    if view.kind == "refused":
+        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+    reading = read_engine_frame(view.result.rows)
+    if not isinstance(reading, EngineReading):
+        raise ChartkitError(
+            "this view's rows are in memory, not in an engine; select them with "
+            "Selection.mask(view.frame)"
+        )
+    return QueryBackend(reading).selected(where(selection.clauses, selection.kind))
+
+
 def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
     """A view of just the rows behind ``selection``, drawn as ``view`` was: the same tool,
     declaration and dial (so those rows are checked again, their findings their own) and the
@@ -436,7 +442,7 @@ def drill(view: View, selection: Selection, *, max_points: int = 5000) -> View:
     rows: a brushed hour of a day's line is bucketed anew.
 
     In memory the rows are the tool's own (a list of dicts stays one); rows an engine holds
-    stay in it (``chartkit.backends._drill.selected_frame``), and the new chart is reduced there.
+    stay in it (``selected_frame``), and the new chart is reduced there.
 
     >>> from chartkit import view
     >>> v = view([{"day": f"2024-01-{d:02d}", "n": d} for d in range(1, 11)],
@@ -464,9 +470,7 @@ def drill_inputs(
     rows: Any = view.result.rows
     reading = read_engine_frame(rows)
     if isinstance(reading, EngineReading) and reading.total > len(view.frame):
-        from chartkit.backends._drill import selected_frame  # the rows stay in their engine
-
-        data: Any = selected_frame(view, selection)
+        data: Any = selected_frame(view, selection)  # the rows stay in their engine
     else:
         at = positions_behind(view, selection)
         if isinstance(rows, list) and len(rows) == len(view.frame):
@@ -505,8 +509,6 @@ def _drilled_scale(view: View, logged: tuple[str, ...]) -> str | None:
     return scale if isinstance(scale, str) else None
 
 
-# -- one evaluation per view and selection --------------------------------------------------
-
 _KEPT: Final = 8
 """How many selections' rows a view keeps evaluated (the last ones asked for)."""
 
@@ -533,7 +535,7 @@ class _Memo:
         if view.violations is not None:  # the verdicts the chart was planned with
             flagged = {v.column for v in view.violations}
             clean = frozenset(n for n in declaration if n not in flagged)
-        self.cells = _Cells(frame, clean)
+        self.cells = Cells(frame, clean)
         self.evaluated: OrderedDict[str, _Evaluated] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -560,13 +562,13 @@ def _behind(view: View, selection: Selection) -> _Evaluated:
             memo.evaluated.move_to_end(key)
             return got
     frame, cells = memo.cells.frame, memo.cells
-    chosen = np.flatnonzero(cells.mask(selection))
+    chosen = np.flatnonzero(cells.mask(selection.clauses, selection.kind))
     chosen.flags.writeable = False
     bad: dict[str, np.ndarray[Any, np.dtype[np.bool_]]] = {}
     for name, decl in (view.result.result_columns or {}).items():
         if name not in frame.columns:
             continue
-        if name in cells.clean or (name, decl) in cells._offends:
+        if cells.judged(name, decl):
             bad[name] = cells.offends(name, decl)[chosen]
         else:  # a column the chart does not judge: only the rows behind are
             from chartkit.check import offending_mask
@@ -613,9 +615,6 @@ def drill_payload(view: View) -> dict[str, Any] | None:
             e.field for e in view.encodings.values() if _brushable(e) and e.type != "nominal"
         ],
     }
-
-
-# -- the view's marks -----------------------------------------------------------------------
 
 
 def _marks(view: View) -> pd.DataFrame:
@@ -719,7 +718,7 @@ def _keys(view: View, row: pd.Series, marks: pd.DataFrame) -> list[Clause]:
             last = bool(end == marks[f"{e.field}_end"].max())
             out.append(Range(column, e.type, float(value), float(end), "both" if last else "left"))
         elif e.type == "temporal":
-            start = _timestamp(value)
+            start = timestamp_value(value)
             zone = _zone(view, e.column)
             if start is None:
                 out.append(Equals(column, e.type, None, zone))
@@ -730,9 +729,9 @@ def _keys(view: View, row: pd.Series, marks: pd.DataFrame) -> list[Clause]:
             else:
                 out.append(Range(column, e.type, start.to_pydatetime(), end, "left", zone))
         elif e.type == "quantitative":
-            out.append(Equals(column, e.type, _number(value)))
+            out.append(Equals(column, e.type, number_value(value)))
         else:
-            out.append(Equals(column, e.type, _plain(value)))
+            out.append(Equals(column, e.type, plain_value(value)))
     return out
 
 
@@ -787,285 +786,6 @@ def _one_of(column: str, values: tuple[Any, ...]) -> Clause:
     )
 
 
-# -- evaluating in memory -------------------------------------------------------------------
-
-
-class _Cells:
-    """A frame's columns as the chart takes them, each made once (a view keeps one for every
-    selection of it: ``_memo``). ``clean``: the declared columns the check found no offender
-    in, whose cells are not judged again."""
-
-    def __init__(self, frame: pd.DataFrame, clean: frozenset[str] = frozenset()) -> None:
-        self.frame = frame
-        self.clean = clean
-        self._offends: dict[tuple[str, ColumnDeclaration], Any] = {}
-        self._numbers: dict[str, Any] = {}
-        self._times: dict[tuple[str, ColumnDeclaration | None], Any] = {}
-        self._labels: dict[tuple[str, tuple[Any, ...]], Any] = {}
-
-    def column(self, name: str) -> pd.Series:
-        if name not in self.frame.columns:
-            raise ChartkitError(f"the selection names {name!r}, which is no column of these rows")
-        return self.frame[name]
-
-    def offends(self, name: str, decl: ColumnDeclaration) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        key = (name, decl)
-        if key not in self._offends:
-            from chartkit.check.judge import offending_mask
-
-            if name in self.clean and name in self.frame.columns:
-                self._offends[key] = np.zeros(len(self.frame), dtype=bool)
-            else:
-                self._offends[key] = offending_mask(self.column(name), decl)
-        got: np.ndarray[Any, np.dtype[np.bool_]] = self._offends[key]
-        return got
-
-    def numbers(self, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
-        """The column as floats (NaN: missing, or not a number)."""
-        if name not in self._numbers:
-            from chartkit.plan.encode import as_numbers
-
-            series = self.column(name)
-            if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
-                values = series.to_numpy(dtype=float)
-            else:
-                ok = np.fromiter((_is_number(v) for v in series.tolist()), bool, len(series))
-                values = np.full(len(series), np.nan)
-                if ok.any():
-                    values[ok] = as_numbers(series[ok]).to_numpy(dtype=float)
-            self._numbers[name] = values
-        got: np.ndarray[Any, np.dtype[np.float64]] = self._numbers[name]
-        return got
-
-    def times(self, name: str, placed: Placed | None = None) -> np.ndarray[Any, Any]:
-        """The column as naive datetime64 (NaT: missing, or no date), zoned ones in UTC — read
-        from the rows not offending the declaration, as the chart reads them."""
-        decl = placed.declaration if placed is not None else None
-        key = (name, decl)
-        if key not in self._times:
-            from chartkit.plan.encode import wall_clock
-
-            series = self.column(name)
-            keep = ~self.offends(name, decl) if decl is not None else None
-            if keep is not None and not keep.all():
-                got, _ = wall_clock(series, keep)
-                values = np.full(len(series), np.datetime64("NaT"), dtype="datetime64[ns]")
-                values[keep] = pd.to_datetime(got).to_numpy(dtype="datetime64[ns]")
-            else:
-                got, _ = wall_clock(series)
-                values = pd.to_datetime(got).to_numpy(dtype="datetime64[ns]")
-            self._times[key] = values
-        return self._times[key]  # type: ignore[no-any-return]
-
-    def labels(self, name: str, keep: _Keep) -> np.ndarray[Any, Any]:
-        """The column's categories as the chart labels them (None: missing), made from the rows
-        ``keep`` holds, as the chart made them (a boolean beside text reads as text)."""
-        key = (name, keep.placed)
-        if key not in self._labels:
-            items = self.column(name).tolist()
-            kept = [v for v, k in zip(items, keep.rows, strict=True) if k]
-            labels = [None if _missing(v) else v if isinstance(v, str | bool) else str(v)
-                      for v in kept]  # fmt: skip
-            if len({type(v) for v in labels if v is not None}) > 1:
-                labels = [None if v is None else str(v) for v in labels]
-            out = np.empty(len(items), dtype=object)
-            out[:] = None
-            out[keep.rows] = labels
-            self._labels[key] = out
-        return self._labels[key]  # type: ignore[no-any-return]
-
-    def categories(
-        self, name: str, placed: Placed | None, values: tuple[Any, ...]
-    ) -> np.ndarray[Any, np.dtype[np.bool_]] | None:
-        """Whether each row's category is one of ``values``, by vectorized comparison where
-        the chart's label is the value itself: a typed text or boolean column, or one whose
-        declaration leaves every other kind of value out (those rows are not placed). None
-        where only the labels can tell (an undeclared column of mixed values)."""
-        series = self.column(name)
-        api = pd.api.types
-        dtype = series.dtype
-        typed = (api.is_string_dtype(dtype) and not api.is_object_dtype(dtype)) or (
-            api.is_bool_dtype(dtype)
-        )
-        declared = placed is not None and placed.declared in ("string", "boolean")
-        if not (typed or declared):
-            return None
-        wanted = [v for v in values if v is not None]
-        kind = str if api.is_string_dtype(dtype) and typed else bool if typed else None
-        if kind is not None:
-            wanted = [v for v in wanted if type(v) is kind]
-        if declared and not typed:  # an object column: keep True apart from 1, "1" from 1
-            want = str if placed is not None and placed.declared == "string" else bool
-            wanted = [v for v in wanted if type(v) is want]
-        out = np.zeros(len(series), dtype=bool)
-        if wanted:
-            out |= series.isin(wanted).to_numpy(dtype=bool, na_value=False)
-        if None in values:
-            out |= series.isna().to_numpy(dtype=bool)
-        return out
-
-    def mask(self, selection: Selection) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        n = len(self.frame)
-        # the rows no used column's declaration leaves out: those the chart prepared values of
-        judged = tuple(
-            (c.column, c.declaration)
-            for c in selection.clauses
-            if isinstance(c, Placed) and c.declaration is not None
-        )
-        rows = np.ones(n, dtype=bool)
-        for name, decl in judged:
-            rows &= ~self.offends(name, decl)
-        keep = _Keep(rows, judged)
-        placed = np.ones(n, dtype=bool)
-        rest = np.ones(n, dtype=bool)
-        placements = {c.column: c for c in selection.clauses if isinstance(c, Placed)}
-        for c in selection.clauses:
-            if isinstance(c, Placed):
-                placed &= self.placed(c)
-            else:
-                rest &= self.holds(c, placements.get(c.column), keep)
-        if selection.kind == "left-out":
-            return ~placed
-        return placed & rest
-
-    def placed(self, c: Placed) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        decl = c.declaration
-        ok = ~self.offends(c.column, decl) if decl is not None else np.ones(len(self.frame), bool)
-        if c.type == "quantitative":
-            values = self.numbers(c.column)
-            if c.optional:  # one of several measures: no value leaves only it out
-                ok = ok & ~np.isinf(values)
-                if decl is None:  # undeclared: a value that is not a number has no place
-                    ok &= ~(self.column(c.column).notna().to_numpy() & np.isnan(values))
-            else:
-                ok = ok & np.isfinite(values)
-        elif c.type == "temporal":
-            ok = ok & ~np.isnat(self.times(c.column, c))
-        return ok
-
-    def holds(
-        self, c: Clause, placed: Placed | None, keep: _Keep
-    ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        if isinstance(c, Equals):
-            if c.type == "nominal":
-                fast = self.categories(c.column, placed, (c.value,))
-                if fast is not None:
-                    return fast
-                labels = self.labels(c.column, keep)
-                if c.value is None:
-                    return np.fromiter((v is None for v in labels), bool, len(labels))
-                return _same_labels(labels, c.value)
-            if c.type == "quantitative":
-                values = self.numbers(c.column)
-                equal: np.ndarray[Any, np.dtype[np.bool_]] = (
-                    np.isnan(values) if c.value is None else values == float(c.value)
-                )
-                return equal
-            times = self.times(c.column, placed)
-            if c.value is None:
-                return np.isnat(times)  # type: ignore[no-any-return]
-            same: np.ndarray[Any, np.dtype[np.bool_]] = times == _ns(c.value)
-            return same
-        if isinstance(c, NoneOf):
-            among = self.categories(c.column, placed, c.values)
-            if among is not None:
-                return ~among
-            labels = self.labels(c.column, keep)
-            shown = list(c.values)
-            return np.fromiter(
-                (not any(_same(v, s) for s in shown) for v in labels), bool, len(labels)
-            )
-        assert isinstance(c, Range)
-        if c.type == "temporal":
-            times = self.times(c.column, placed)
-            lo, hi = _ns(c.start), _ns(c.end)
-            upper = times <= hi if c.closed == "both" else times < hi
-            inside: np.ndarray[Any, np.dtype[np.bool_]] = (times >= lo) & upper
-            return inside
-        values = self.numbers(c.column)
-        with np.errstate(invalid="ignore"):
-            upper = values <= c.end if c.closed == "both" else values < c.end
-            return (values >= c.start) & upper  # type: ignore[no-any-return]
-
-
-@dataclass(frozen=True, slots=True)
-class _Keep:
-    """The rows no used column's declaration leaves out (those the chart made labels of), and
-    the judged columns that say which rows these are (the key of labels made from them)."""
-
-    rows: np.ndarray[Any, np.dtype[np.bool_]]
-    placed: tuple[Any, ...]
-
-
-def _ns(value: Any) -> np.datetime64:
-    """A naive date as numpy nanoseconds."""
-    got: np.datetime64 = pd.Timestamp(value).as_unit("ns").to_datetime64()
-    return got
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Category equality that keeps booleans and text apart (True is not "True", nor 1)."""
-    if a is None or b is None:
-        return a is None and b is None
-    return type(a) is type(b) and bool(a == b)
-
-
-def _same_labels(labels: np.ndarray[Any, Any], value: Any) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    if isinstance(value, str):
-        return np.fromiter((type(v) is str and v == value for v in labels), bool, len(labels))
-    return np.fromiter((_same(v, value) for v in labels), bool, len(labels))
-
-
-# -- values ---------------------------------------------------------------------------------
-
-
-def _missing(value: Any) -> bool:
-    return (
-        value is None
-        or value is pd.NA
-        or value is pd.NaT
-        or (isinstance(value, float) and math.isnan(value))
-    )
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool | np.bool_ | np.timedelta64
-    )
-
-
-def _plain(value: Any) -> Any:
-    """A Python value for a numpy or pandas one; None for any missing value."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if _missing(value):
-        return None
-    if isinstance(value, pd.Timestamp):
-        return value.to_pydatetime()
-    return value
-
-
-def _number(value: Any) -> float | None:
-    value = _plain(value)
-    return None if value is None else float(value)
-
-
-def _timestamp(value: Any) -> pd.Timestamp | None:
-    """A naive timestamp from a date value, ISO text or epoch milliseconds; None if missing."""
-    value = _plain(value)
-    if value is None:
-        return None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return pd.Timestamp(int(value), unit="ms")
-    try:
-        ts = pd.Timestamp(value)
-    except (ValueError, TypeError) as exc:
-        raise ChartkitError(f"{_short_json(value)} is not a date (ISO text or epoch ms)") from exc
-    if ts.tzinfo is not None:
-        ts = ts.tz_convert("UTC").tz_localize(None)
-    return ts
-
-
 def _comparable(value: Any) -> Any:
     """A record's value as it compares with a datum's: dates as epoch ms, numbers as floats."""
     if isinstance(value, bool) or value is None:
@@ -1074,7 +794,7 @@ def _comparable(value: Any) -> Any:
         return float(value)
     if isinstance(value, str) and len(value) >= 10 and value[4:5] == "-" and value[7:8] == "-":
         try:
-            ts = _timestamp(value)
+            ts = timestamp_value(value)
         except ChartkitError:
             return value
         return None if ts is None else float(ts.value // 1_000_000)
@@ -1084,13 +804,13 @@ def _comparable(value: Any) -> Any:
 def _label_value(value: Any) -> Any:
     if value is None or isinstance(value, str | bool):
         return value
-    raise ChartkitError(f"a category is text, true, false or null; got {_short_json(value)}")
+    raise ChartkitError(f"a category is text, true, false or null; got {short_json(value)}")
 
 
 def _sequence(bounds: Any, name: str) -> list[Any]:
     if isinstance(bounds, str | bytes) or not isinstance(bounds, Sequence):
         raise ChartkitError(
-            f"the interval of {name!r} is a list of values; got {_short_json(bounds)}"
+            f"the interval of {name!r} is a list of values; got {short_json(bounds)}"
         )
     return list(bounds)
 
@@ -1102,82 +822,16 @@ def _bounds(bounds: Any, name: str, vl: str) -> tuple[Any, Any]:
     if len(items) != 2:
         raise ChartkitError(f"the interval of {name!r} is [low, high]; got {len(items)} values")
     if vl == "temporal":
-        lo, hi = (_timestamp(v) for v in items)
+        lo, hi = (timestamp_value(v) for v in items)
         if lo is None or hi is None:
             raise ChartkitError(f"the interval of {name!r} needs two dates; got null")
     else:
-        if not all(_is_number(v) and math.isfinite(float(v)) for v in items):
+        if not all(is_number(v) and math.isfinite(float(v)) for v in items):
             raise ChartkitError(
-                f"the interval of {name!r} needs two finite numbers; got {_short_json(items)}"
+                f"the interval of {name!r} needs two finite numbers; got {short_json(items)}"
             )
         lo, hi = (float(v) for v in items)
     return (lo, hi) if lo <= hi else (hi, lo)
-
-
-def _wire(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return value.isoformat()
-    return _plain(value)
-
-
-def _clause(data: Any) -> Clause:
-    if not isinstance(data, Mapping):
-        raise ChartkitError(f"a clause is an object; got {_short_json(data)}")
-    op, column, vl = data.get("op"), data.get("column"), data.get("type")
-    if not isinstance(column, str) or vl not in ("quantitative", "temporal", "nominal"):
-        raise ChartkitError(f"a clause names a column and its type; got {_short_json(data)}")
-
-    def value(v: Any) -> Any:
-        return _timestamp(v).to_pydatetime() if vl == "temporal" and v is not None else v  # type: ignore[union-attr]
-
-    if op == "placed":
-        return Placed(column, vl, data.get("declared"), bool(data.get("nullable")),
-                      bool(data.get("optional")))  # fmt: skip
-    if op == "equals":
-        return Equals(column, vl, value(data.get("value")), data.get("zone"))
-    if op == "none-of":
-        return NoneOf(column, vl, tuple(data.get("values") or ()))
-    if op == "range":
-        closed: Literal["left", "both"] = "both" if data.get("closed") == "both" else "left"
-        return Range(column, vl, value(data.get("start")), value(data.get("end")), closed,
-                     data.get("zone"))  # fmt: skip
-    raise ChartkitError(f"a clause's op is placed, equals, none-of or range; got {op!r}")
-
-
-def _said(c: Clause) -> str:
-    from chartkit._safe import cap_text, visible
-
-    name = cap_text(visible(c.column), 80)
-    if isinstance(c, Placed):
-        return ""
-    if isinstance(c, Equals):
-        if c.value is None:
-            return f"{name} is missing"
-        return f"{name} = {_show(c.value, c.zone)}"
-    if isinstance(c, NoneOf):
-        return f"{name} is none of the {len(c.values)} categories shown"
-    upper = "]" if c.closed == "both" else ")"
-    return f"{name} in [{_show(c.start, c.zone)}, {_show(c.end, c.zone)}{upper}"
-
-
-def _show(value: Any, zone: Zone | None) -> str:
-    from chartkit._safe import cap_text, visible
-
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ") + (" UTC" if zone == "UTC" else "")
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return cap_text(visible(json.dumps(value, ensure_ascii=False, default=str)), 80)
-
-
-def _short_json(value: Any) -> str:
-    from chartkit._safe import cap_text, visible
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return cap_text(visible(text), 120)
 
 
 def _kind(value: Any) -> str:
