@@ -102,7 +102,6 @@ _RESERVED = {"count", MEASURE, VALUE, ROWS}
 _BUCKETS_S = choose.BUCKETS_SECONDS  # the engine path reads them here
 
 
-
 @dataclass(frozen=True)
 class Plan:
     """What to draw, from what data, and why — everything ``charts.py`` needs, and nothing UI.
@@ -232,6 +231,15 @@ class _Prepared:
 
 
 class _Planner:
+    """One plan of one frame: the chart chosen (``plan``: the automatic candidate, or the
+    picks drawn), with the state every part of planning reads and writes — the notes, the
+    refusals, the fields, the reduction, the picks drawn, the rows left out.
+
+    Each part is an object holding this planner as ``p``: ``lines``, ``bars`` and ``points``
+    draw their chart kinds, ``cleaning`` prepares the rows a chart can place, ``refusing``
+    says why a column is not on an axis, and ``writing`` makes the encodings and the ``Plan``.
+    """
+
     def __init__(
         self,
         frame: pd.DataFrame,
@@ -255,6 +263,12 @@ class _Planner:
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self.split_labels = True  # whether a line asks if its color is an entity
+        self.lines = _Lines(self)
+        self.bars = _Bars(self)
+        self.points = _Points(self)
+        self.cleaning = _Cleaning(self)
+        self.refusing = _Refusing(self)
+        self.writing = _Writing(self)
         self._reset()
 
     def _reset(self) -> None:
@@ -282,7 +296,7 @@ class _Planner:
         try:
             plan = self._draw(x, ys, color, facet, auto_x=x is None, auto_color=color is None)
         except _NothingToDraw as nothing:
-            plan = self._table(str(nothing))
+            plan = self.writing._table(str(nothing))
         picked = {n for n in (x, color, facet, *(ys or ())) if n is not None}
         return self._finish(plan, picked_x=x is not None, picked_y=ys is not None, picked=picked)
 
@@ -296,17 +310,19 @@ class _Planner:
         single: Plan | None = None
         for cand in opening:
             self._reset()
-            self._note_id_like(skip_if=any(q.type == "temporal" for q in self.profiles.values()))
+            self.refusing._note_id_like(
+                skip_if=any(q.type == "temporal" for q in self.profiles.values())
+            )
             ys = (cand.y,) if isinstance(cand.y, str) else cand.y
             split = cand.facet if cand.facet != color else None
             auto = cand.color if color is None else color
             if cand.chart == "scatter" and color is None and facet is None and cand.x:
-                if cand.color is not None and self._shares_positions(cand.x, cand.color):
+                if cand.color is not None and self.bars._shares_positions(cand.x, cand.color):
                     auto, split = None, cand.color  # one panel per group, not colors over colors
-            kp = self._breakdown_of(cand.chart, cand.x, ys, color, facet)
+            kp = self.bars._breakdown_of(cand.chart, cand.x, ys, color, facet)
             try:
                 if kp is not None and cand.x is not None and ys:
-                    plan = self._breakdown(self.profiles[cand.x], self.profiles[ys[0]], kp)
+                    plan = self.bars._breakdown(self.profiles[cand.x], self.profiles[ys[0]], kp)
                 else:
                     plan = self._draw(
                         cand.x,
@@ -317,7 +333,7 @@ class _Planner:
                         auto_color=False,
                     )
             except _NothingToDraw as nothing:
-                plan = self._table(str(nothing))
+                plan = self.writing._table(str(nothing))
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
                 single = single or plan
                 continue
@@ -334,95 +350,10 @@ class _Planner:
                             reduction=Reduction())  # fmt: skip
             return self._finish(table, picked_x=False, picked_y=False, picked=picked)
         self._reset()
-        reason = self._no_measure_reason()
-        return self._finish(self._table(reason), picked_x=False, picked_y=False, picked=picked)
-
-    def _breakdown_of(
-        self,
-        chart: str,
-        x: str | None,
-        ys: tuple[str, ...] | None,
-        color: str | None,
-        facet: str | None,
-    ) -> ColumnProfile | None:
-        """The other key when the default bars are of a breakdown (``choose.breakdown_key``),
-        counted on the rows: none picked, one measure, at most ``max_points`` rows."""
-        if chart != "bars" or x is None or not ys or len(ys) != 1 or color or facet:
-            return None
-        if self.opts.aggregate is not None or len(self.frame) > self.max_points:
-            return None
-        xp = self.profiles[x]
-        if self.profiles[ys[0]].violation is not None:
-            return None
-
-        def unique_pairs(name: str) -> bool:
-            try:
-                return not self.frame.duplicated([x, name]).any()
-            except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
-                return False
-
-        return choose.breakdown_key(xp, self.profiles.values(), unique_pairs)
-
-    def _breakdown(self, xp: ColumnProfile, yp: ColumnProfile, kp: ColumnProfile) -> Plan:
-        """Bars of the total of ``yp`` per ``xp``, stacked by ``kp``: rows that are a
-        breakdown (one row per ``xp`` and ``kp``) are summed, not averaged."""
-        data = self._used(("x", xp), [yp], "y", kp, None)
-        fx, fy = self.fields[xp.name], self.fields[yp.name]
-        self.drawn = {"x": xp.name, "y": yp.name, "color": kp.name, "aggregate": "sum"}
-        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
-        ranking = ranking.sort_values(ascending=False, kind="stable")
-        data, order = self._top_bars(data, xp, ranking, f"with the highest sum of {yp.name}")
-        enc = {
-            "x": self._enc("x", xp),
-            "y": self._y_enc("y", [yp], xp, "sum"),
-            "color": self._enc("color", kp),
-        }
-        reason = (
-            f"{self._said(xp, True)}, {self._said(kp, True)} and {self._said(yp, True)}, one "
-            f"row per {xp.name} and {kp.name}: a breakdown, so bars of the total of {yp.name} "
-            f"per {xp.name}, stacked by {kp.name}."
+        reason = self.refusing._no_measure_reason()
+        return self._finish(
+            self.writing._table(reason), picked_x=False, picked_y=False, picked=picked
         )
-        data = self._log_check(data, fy, yp.name)
-        return self._chart(
-            "bar", reason, enc, data, title=f"sum of {yp.name} by {xp.name}", order=tuple(order)
-        )
-
-    def _top_bars(
-        self, data: pd.DataFrame, xp: ColumnProfile, ranking: pd.Series, ranked: str
-    ) -> tuple[pd.DataFrame, list[Any]]:
-        """The bars' rows cut to the ``MAX_BAR_CATEGORIES`` first of ``ranking`` (said as a
-        ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order."""
-        fx = self.fields[xp.name]
-        categories = len(ranking)
-        if categories > MAX_BAR_CATEGORIES:
-            self.reduction = {"top": MAX_BAR_CATEGORIES}
-            self._say(
-                "top",
-                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
-                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
-                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
-            )  # fmt: skip
-            ranking = ranking.head(MAX_BAR_CATEGORIES)
-            data = data[data[fx].isin(ranking.index)]
-        order = self._order(xp, list(ranking.index))
-        position = {v: i for i, v in enumerate(order)}
-        data = data.sort_values(
-            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
-        ).reset_index(drop=True)
-        return data, order
-
-    def _shares_positions(self, x: str, group: str) -> bool:
-        """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
-        the counts of distinct x values per group and over all the rows)."""
-        from chartkit.plan.facts import positions
-
-        try:
-            per_group, distinct = positions(self.frame[x], self.frame[group])
-        except (TypeError, ValueError):
-            # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
-            # holding a lone surrogate cannot become an Arrow string): no positions to compare
-            return False
-        return choose.shares_positions(per_group, distinct)
 
     def _finish(self, plan: Plan, *, picked_x: bool, picked_y: bool, picked: set[str]) -> Plan:
         """Refuse the unusable columns the chart would have placed; offer the alternatives."""
@@ -440,9 +371,11 @@ class _Planner:
                 placed = not picked_x and plan.kind == "chart" and x_type == "quantitative"
             if placed:
                 channel: Channel = "y" if q.type == "quantitative" else "x"
-                unplaced.append(AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation))
+                unplaced.append(
+                    AxisRefusal(q.name, channel, self.refusing._unusable_reason(q), q.violation)
+                )
         if plan.kind == "chart" and not picked_y:
-            unplaced += self._stepped_around(picked)
+            unplaced += self.refusing._stepped_around(picked)
         drawn = {
             k: list(v) if isinstance(v, tuple) else v
             for k, v in self.drawn.items()
@@ -452,10 +385,6 @@ class _Planner:
         return replace(
             plan, refusals=(*unplaced, *plan.refusals), alternatives=alternatives, drawn=drawn
         )
-
-    def _stepped_around(self, picked: set[str]) -> list[AxisRefusal]:
-        """The flagged measures the default stepped around (``stepped_around``)."""
-        return stepped_around(self.profiles, self.drawn, picked)
 
     def _draw(
         self,
@@ -469,26 +398,30 @@ class _Planner:
     ) -> Plan:
         p = self.profiles
         if x is not None:
-            refusal = self._pick_refusal("x", p[x])
+            refusal = self.refusing._pick_refusal("x", p[x])
             if refusal is not None:
-                return self._table(f"The x axis you picked cannot be drawn: {refusal.reason}")
+                return self.writing._table(
+                    f"The x axis you picked cannot be drawn: {refusal.reason}"
+                )
         yps: list[ColumnProfile] = []
         for name in ys or ():
-            refusal = self._pick_refusal("y", p[name])
+            refusal = self.refusing._pick_refusal("y", p[name])
             if refusal is None:
                 yps.append(p[name])
             elif ys is not None and len(ys) == 1:
-                return self._table(f"The y axis you picked cannot be drawn: {refusal.reason}")
+                return self.writing._table(
+                    f"The y axis you picked cannot be drawn: {refusal.reason}"
+                )
         if ys is not None and not yps:
-            return self._table(
+            return self.writing._table(
                 "None of the measures you picked can be drawn: "
                 + " ".join(r.reason for r in self.refusals if r.channel == "y")
             )
         color_p = p[color] if color is not None else None
-        if color_p is not None and self._pick_refusal("color", color_p) is not None:
+        if color_p is not None and self.refusing._pick_refusal("color", color_p) is not None:
             color_p = None
         facet_p = p[facet] if facet is not None else None
-        if facet_p is not None and self._facet_refusal(facet_p) is not None:
+        if facet_p is not None and self.refusing._facet_refusal(facet_p) is not None:
             facet_p = None
         if facet_p is not None and color_p is facet_p:
             color_p = None  # one small chart per value already tells them apart
@@ -499,19 +432,19 @@ class _Planner:
         if xp is None:
             xp = choose.automatic_x(p.values(), yps)
             if xp is None:
-                return self._histogram(yps[0])
+                return self.points._histogram(yps[0])
         elif not yps:
             if xp.type == "quantitative":
-                return self._histogram(xp)
+                return self.points._histogram(xp)
             others = [m for m in numbers if m is not xp]
             if count or not others:
                 if xp.type == "nominal":
-                    return self._bars(xp, [], facet_p, horizontal_ok=True)
+                    return self.bars._bars(xp, [], facet_p, horizontal_ok=True)
                 if count:
-                    return self._line(xp, [], None, facet_p, auto_color=False)
-                return self._table(
+                    return self.lines._line(xp, [], None, facet_p, auto_color=False)
+                return self.writing._table(
                     f"{xp.name} is on x, but no column is declared number to measure over it: "
-                    f"{self._type_list()}."
+                    f"{self.refusing._type_list()}."
                 )
             yps = [others[0]]
         if count:
@@ -537,7 +470,7 @@ class _Planner:
             )  # fmt: skip
             color_p = None
         if color_p is not None and color_p.type == "nominal" and xp.type != "nominal":
-            color_p, facet_p = self._too_many_colors(color_p, facet_p)
+            color_p, facet_p = self.refusing._too_many_colors(color_p, facet_p)
 
         if xp.type == "temporal":
             if color_p is not None and color_p.type != "nominal":
@@ -545,12 +478,14 @@ class _Planner:
                     AxisRefusal(
                         color_p.name, "color",
                         "a line chart draws one line per value of a column declared string "
-                        f"or boolean; {self._said(color_p, True)}, so the chart is drawn "
+                        f"or boolean; {_said(color_p, True)}, so the chart is drawn "
                         "without color.",
                     )
                 )  # fmt: skip
                 color_p = None
-            return self._line(xp, yps, color_p, facet_p, auto_color=auto_color and len(yps) <= 1)
+            return self.lines._line(
+                xp, yps, color_p, facet_p, auto_color=auto_color and len(yps) <= 1
+            )
         if xp.type == "nominal":
             if color_p is not None:
                 self.refusals.append(
@@ -560,146 +495,664 @@ class _Planner:
                         f"{color_p.name}; pick a date or a number as x to color by it.",
                     )
                 )  # fmt: skip
-            return self._bars(xp, yps, facet_p, horizontal_ok=auto_x)
-        return self._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
+            return self.bars._bars(xp, yps, facet_p, horizontal_ok=auto_x)
+        return self.points._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
 
-    def _note_unsplit(self, xp: ColumnProfile) -> None:
-        """A category too wide for colors or small charts is said, never silently merged (a
-        picked one is refused instead, and said once, by its refusal)."""
-        refused = {r.column for r in self.refusals}
-        q = choose.too_wide(q for q in self.profiles.values() if q.name not in refused)
-        if q is not None:
-            self._say(
-                "not-split",
-                f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
-                f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
-                f"not split by it; pick it as x for bars per {q.name}.",
-                q.name, values=q.distinct,
+
+class _Lines:
+    """A line: its time buckets, its series, and whether a color is an entity over time
+    (``choose.is_entity``), drawn for the planner ``p``, whose state it reads and writes."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _line(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        *,
+        auto_color: bool,
+    ) -> Plan:
+        if cp is None and auto_color:
+            cp = self.p.refusing._auto_color(
+                {xp.name, fp.name if fp else None, *(m.name for m in yps)}
+            )
+        how, unit = self.p.opts.aggregate, self.p.opts.time_unit
+        if self.p.probe and self._head_varies(xp, yps, cp, fp):
+            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+            return self.p.writing._proven("line")
+        data = self.p.cleaning._used(("x", xp), yps, "y", cp, fp)
+        multi = len(yps) > 1
+        if multi:
+            data = self.p.cleaning._melt(data, yps)
+        fx = self.p.fields[xp.name]
+        fy, what = self.p.writing._measure(yps)
+        series = [self.p.fields[cp.name]] if cp is not None else []
+        series += [MEASURE] if multi else []
+        series += [self.p.fields[fp.name]] if fp is not None else []
+        keys = [fx, *series]
+        if self.p.probe and self._line_varies(data, fx, series, faceted=fp is not None):
+            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+            return self.p.writing._proven("line")
+        period = unit or xp.name
+        aggregate: str | None = None
+        drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
+        if unit is not None:
+            data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
+        faceted = fp is not None
+        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+        over = len(data) > self.p.max_points  # bucketed anyway: no time points to count
+        over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
+        line_bucketed = unit is None and (over or over_width)
+        # a line splits by a category only when each value is an entity: found at most of the
+        # line's time points, as drawn (each bucket, when the line is bucketed). Over
+        # max_points a line is split as the engine path splits it (it counts no coverage yet)
+        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
+        asks = self.p.split_labels and not over
+        if cp is not None and not multi and asks:
+            times = data[fx]
+            if line_bucketed:
+                series_n = distinct_rows(data, series)[0]
+                at = span_bucket_seconds(times, choose.line_positions(
+                    max_points=self.p.max_points, series=series_n, faceted=faceted))  # fmt: skip
+                found = bucket_codes(times, at, floor=True)
+                times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
+            covered, points = coverage(times, data[self.p.fields[cp.name]])
+            if not choose.is_entity(covered, points):
+                label = (covered, points)
+        # a label's rows are points while each has a pixel; else the rows counted per bucket
+        counted = label is not None and (not yps or line_bucketed)
+        if counted:
+            fy, what, yps = "count", "rows", []
+            bars = choose.bar_positions(faceted=faceted)
+            bucketed = unit is None and (line_bucketed or data[fx].nunique() > bars)
+        elif label is not None:
+            bucketed = False  # every row a point: no more than max_points, each at a pixel
+        else:
+            bucketed = line_bucketed
+        shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
+        if label is not None and not counted:
+            shared = False
+        elif not bucketed and how is None and not counted:
+            distinct, codes = distinct_rows(data, keys, codes)
+            shared = distinct < len(data)
+        if bucketed:
+            series_n, known = distinct_rows(data, series) if series else (1, {})
+            if counted:
+                target = choose.bar_positions(faceted=faceted)
+            else:
+                target = choose.line_positions(
+                    max_points=self.p.max_points, series=series_n, faceted=faceted
+                )
+            seconds = span_bucket_seconds(data[fx], target)
+            rows = len(data)
+            aggregate = "count" if counted else how or "mean"
+            # each date's bucket counted by integer arithmetic, the dates themselves not floored
+            buckets = bucket_codes(data[fx], seconds, floor=True)
+            given = dict(known) if buckets is None else {**known, fx: buckets}
+            del known, buckets  # handed over: the reduction lets each key's codes go when used
+            reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
+            if reduced is None:  # dates the arithmetic does not floor: pandas floors them
+                data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
+                given.pop(fx, None)  # the floored dates get codes of their own
+                reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
+            data = reduced
+            period = f"{choose.bucket_name(seconds)} bucket"
+            split = f" for each {cp.name}" if cp else ""
+            self.p.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
+            if counted:
+                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+            elif rows > self.p.max_points:
+                why = f"over max_points={self.p.max_points:,} rows"
+            else:
+                why = f"more time points than the chart's {width} pixels"
+            if counted and cp is not None:
+                drawn_as = (
+                    f"counted in {data[fx].nunique():,} bars: the rows per {period}, stacked by "
+                    f"{cp.name}"
+                )
+            else:
+                drawn_as = (
+                    f"drawn as {len(data):,} points: the {aggregate} of {what} per {period}{split}"
+                )
+            self.p._say(
+                "bucketed", f"{rows:,} rows are {drawn_as} ({why}).", xp.name,
+                rows=rows, points=len(data), seconds=seconds,
             )  # fmt: skip
+        elif counted:
+            aggregate = "count"
+            data = reduce_frame(data, keys, fy, aggregate, codes)
+        elif shared:
+            aggregate = how or "mean"
+            if how is None:
+                share = f"{unit} of {xp.name}" if unit else xp.name
+                by_series = f" and {cp.name}" if cp else ""
+                self.p._say(
+                    "shared",
+                    f"Several rows share a {share}{by_series}; the chart draws the mean of "
+                    f"{what} for each.",
+                    xp.name,
+                )
+            if cp is None and fp is None and not multi:
+                self.p.refusing._note_unsplit(xp)
+            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+        else:
+            if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
+                data = data.sort_values(fx, kind="stable")
+            data = data.reset_index(drop=True)
+        if self.p.opts.sort is not None:
+            self.p._say(
+                "option-ignored",
+                f"sort={_show_sort(self.p.opts.sort)} orders categories; a line over time is "
+                "ordered by its dates.",
+            )
+        one_date = data[fx].nunique() == 1
+        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
+        enc = {
+            "x": self.p.writing._enc("x", xp),
+            "y": self.p.writing._y_enc("y", yps, xp, aggregate),
+        }
+        if cp is not None:
+            enc["color"] = self.p.writing._enc("color", cp)
+        elif multi:
+            enc["color"] = self.p.writing._series_enc(yps)
+        if fp is not None:
+            enc["facet"] = self.p.writing._enc("facet", fp)
+        self.p.drawn = {"x": xp.name, "y": _y_pick(drawn_ys), "color": cp.name if cp else None,
+                      "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+        what_drawn = "bars for its one date" if one_date else "a line over time"
+        if aggregate == "count":
+            what_drawn = f"{what_drawn} of the rows counted per {period}"
+        elif aggregate is not None:
+            what_drawn = f"{what_drawn} of the {aggregate} per {period}"
+        mark = "bar" if one_date else "line"
+        if multi:
+            said = f"{_join([m.name for m in yps])} are declared number"
+            line = "bars" if one_date else "one line"
+            reason = f"{_said(xp, True)} and {said}: {what_drawn}, {line} per measure."
+        elif label is not None and cp is not None:
+            mark = "bar" if counted else "point"
+            reason = self._label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
+        else:
+            series_text = (
+                f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
+                if cp is not None and not one_date
+                else ""
+            )
+            ysaid = f" and {_said(yps[0], True)}" if yps else ""
+            reason = f"{_said(xp, True)}{ysaid}: {what_drawn}{series_text}."
+        if fp is not None:
+            reason = f"{reason[:-1]}; one small chart per {fp.name}."
+        data = self.p.points._log_check(data, fy, what)
+        return self.p.writing._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
 
-    def _too_many_colors(
-        self, cp: ColumnProfile, fp: ColumnProfile | None
-    ) -> tuple[ColumnProfile | None, ColumnProfile | None]:
-        """A color past the palette's 10 hue families becomes facets, never a dropped color."""
-        if cp.distinct <= MAX_COLOR_CATEGORIES:
-            return cp, fp
-        if fp is None:
-            self._say(
-                "facets-for-colors",
-                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-                f"colors that can be told apart: one small chart per {cp.name} instead.",
-                cp.name, values=cp.distinct,
-            )  # fmt: skip
-            return None, cp
-        self.refusals.append(
-            AxisRefusal(
-                cp.name, "color",
-                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-                f"colors that can be told apart, and the facets are already {fp.name}, so the "
-                "chart is drawn without color.",
-            )
-        )  # fmt: skip
-        return None, fp
-
-    def _facet_refusal(self, q: ColumnProfile) -> AxisRefusal | None:
-        reason: str | None = None
-        if not q.usable:
-            reason = self._unusable_reason(q)
-        elif q.type != "nominal":
-            reason = (
-                "facets draw one small chart per value of a column declared string or boolean; "
-                f"{self._said(q, True)}, so the chart is drawn without facets."
-            )
-        elif q.distinct == 0:
-            reason = f"{q.name} holds no value in any row, so the chart is drawn without facets."
-        elif q.distinct > MAX_FACETS:
-            reason = (
-                f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
-                "read side by side, so the chart is drawn without facets."
-            )
-        if reason is None:
-            return None
-        refusal = AxisRefusal(q.name, "facet", reason, q.violation if not q.usable else None)
-        self.refusals.append(refusal)
-        return refusal
-
-    def _pick_refusal(self, channel: Channel, q: ColumnProfile) -> AxisRefusal | None:
-        refusal: AxisRefusal | None = None
-        if not q.usable:
-            refusal = AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation)
-        elif channel == "y" and q.type != "quantitative":
-            what = (
-                f"{q.name} is declared {q.declared}"
-                if q.declared
-                else f"{q.name} is not declared and Altair infers it as {q.type}"
-            )
-            refusal = AxisRefusal(
-                q.name, channel, f"{what}; a measure axis needs a column declared number."
-            )
-        elif channel == "color" and q.type == "nominal" and q.distinct == 0:
-            refusal = AxisRefusal(
-                q.name, channel, f"{q.name} holds no value in any row, so there is nothing to "
-                "color by; the chart is drawn without color.",
-            )  # fmt: skip
-        elif (
-            channel == "color" and q.type == "nominal" and q.distinct > MAX_PICKED_COLOR_CATEGORIES
-        ):
-            refusal = AxisRefusal(
-                q.name,
-                channel,
-                f"{q.name} has {q.distinct:,} distinct values; a color can tell apart at most "
-                f"{MAX_PICKED_COLOR_CATEGORIES}, so the chart is drawn without color.",
-            )
-        if refusal is not None:
-            self.refusals.append(refusal)
-        return refusal
-
-    def _unusable_reason(self, q: ColumnProfile) -> str:
-        v = q.violation
-        if v is None or v.kind == "missing-column" or not q.present:
-            return (
-                f"{q.name} is declared {q.declared}, but no row has it (missing-column): the "
-                "query never selected it."
-            )
-        text = (
-            f"{q.name} is declared {q.declared}, but all {v.total:,} rows {describe_offenders(v)}"
+    def _label_reason(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile,
+        label: tuple[int, int],
+        *,
+        counted: bool,
+        period: str,
+    ) -> str:
+        """Why a category that is not an entity colors points, or stacks counted rows, rather
+        than drawing a line per value."""
+        covered, points = label
+        not_entity = (
+            f"{cp.name} ({_said(cp)}, {cp.distinct} values) is a label of single rows, not "
+            f"a series: one of its values is found at {covered:,} of the {points:,} points of "
+            f"{xp.name}, so a line per {cp.name} would join points far apart"
         )
-        if q.declared == "number" and self._all_quoted(q.name):
+        if counted:
             return (
-                f"{text} — every one a number in quotes: the tool quotes its numbers. chartkit "
-                "converts nothing; fix the tool to return numbers, or declare the column string."
+                f"{_said(xp, True)}; {not_entity}. The rows are counted per {period}, "
+                f"stacked by {cp.name}."
             )
-        return f"{text}. chartkit converts nothing; fix the tool, or change the declaration."
+        return (
+            f"{_said(xp, True)} and {_said(yps[0], True)}; {not_entity}. Each row is "
+            f"a point, colored by {cp.name}."
+        )
 
-    def _all_quoted(self, name: str) -> bool:
-        """Whether every value of a column is a number in quotes: asked once per column (it
-        reads every value), however many sentences say it."""
-        if name not in self._quoted:
-            series = self.frame[name]
-            self._quoted[name] = numeric_strings_only(series, np.ones(len(series), bool))
-        return self._quoted[name]
+    def _head_varies(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+    ) -> bool:
+        """True when the first rows alone, cleaned as ``_line`` cleans every row, hold two
+        series: rows are kept or left out one by one, so the whole line holds them too.
 
-    def _no_measure_reason(self) -> str:
-        return no_measure_reason(self.profiles.values(), self._all_quoted)
+        Lets a probe skip preparing every row. False when that cannot be told so (several
+        measures: their rows are dropped after melting; no series; one series in the head).
+        """
+        if len(self.p.frame) <= _HEAD or len(yps) > 1 or (cp is None and fp is None):
+            return False
+        head = _Planner(self.p.frame.iloc[:_HEAD], self.p.profiles, self.p.max_points, self.p.opts,
+                        self.p.cands)  # fmt: skip
+        try:
+            data = head.cleaning._used(("x", xp), yps, "y", cp, fp)
+        except _NothingToDraw:
+            return False
+        return any(_varies(data[head.fields[q.name]]) for q in (cp, fp) if q is not None)
 
-    def _type_list(self) -> str:
-        return ", ".join(q.describe_type() for q in self.profiles.values())
+    def _line_varies(
+        self, data: pd.DataFrame, fx: str, series: list[str], *, faceted: bool
+    ) -> bool:
+        """True when the line surely draws more than one point (its rows are not aggregated).
 
-    def _note_id_like(self, *, skip_if: bool) -> None:
-        if skip_if:
+        Two series, or a first and a last date in different buckets, are two points. False
+        when that cannot be told this cheaply; the probe then plans the chart in full.
+        """
+        varies = [_varies(data[k]) for k in series]
+        if any(varies):
+            return True
+        if None in varies:  # unsure how many series: the bucket depends on it
+            return False
+        x = data[fx]
+        ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
+        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+        if self.p.opts.time_unit is not None:
+            ends = floor_to_unit(ends, self.p.opts.time_unit)
+        elif len(data) > self.p.max_points or (len(data) > width and x.nunique() > width):
+            # one series (or none): the bucket _line picks
+            positions = choose.line_positions(max_points=self.p.max_points, series=1,
+                                              faceted=faceted)  # fmt: skip
+            ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
+        return bool(ends.iloc[0] != ends.iloc[1])
+
+
+class _Bars:
+    """Bars: a measure per category, a breakdown stacked by a second category, count bars,
+    cut to the top categories and ordered, drawn for the planner ``p``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _breakdown_of(
+        self,
+        chart: str,
+        x: str | None,
+        ys: tuple[str, ...] | None,
+        color: str | None,
+        facet: str | None,
+    ) -> ColumnProfile | None:
+        """The other key when the default bars are of a breakdown (``choose.breakdown_key``),
+        counted on the rows: none picked, one measure, at most ``max_points`` rows."""
+        if chart != "bars" or x is None or not ys or len(ys) != 1 or color or facet:
+            return None
+        if self.p.opts.aggregate is not None or len(self.p.frame) > self.p.max_points:
+            return None
+        xp = self.p.profiles[x]
+        if self.p.profiles[ys[0]].violation is not None:
+            return None
+
+        def unique_pairs(name: str) -> bool:
+            try:
+                return not self.p.frame.duplicated([x, name]).any()
+            except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
+                return False
+
+        return choose.breakdown_key(xp, self.p.profiles.values(), unique_pairs)
+
+    def _breakdown(self, xp: ColumnProfile, yp: ColumnProfile, kp: ColumnProfile) -> Plan:
+        """Bars of the total of ``yp`` per ``xp``, stacked by ``kp``: rows that are a
+        breakdown (one row per ``xp`` and ``kp``) are summed, not averaged."""
+        data = self.p.cleaning._used(("x", xp), [yp], "y", kp, None)
+        fx, fy = self.p.fields[xp.name], self.p.fields[yp.name]
+        self.p.drawn = {"x": xp.name, "y": yp.name, "color": kp.name, "aggregate": "sum"}
+        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
+        ranking = ranking.sort_values(ascending=False, kind="stable")
+        data, order = self._top_bars(data, xp, ranking, f"with the highest sum of {yp.name}")
+        enc = {
+            "x": self.p.writing._enc("x", xp),
+            "y": self.p.writing._y_enc("y", [yp], xp, "sum"),
+            "color": self.p.writing._enc("color", kp),
+        }
+        reason = (
+            f"{_said(xp, True)}, {_said(kp, True)} and {_said(yp, True)}, one "
+            f"row per {xp.name} and {kp.name}: a breakdown, so bars of the total of {yp.name} "
+            f"per {xp.name}, stacked by {kp.name}."
+        )
+        data = self.p.points._log_check(data, fy, yp.name)
+        return self.p.writing._chart(
+            "bar", reason, enc, data, title=f"sum of {yp.name} by {xp.name}", order=tuple(order)
+        )
+
+    def _top_bars(
+        self, data: pd.DataFrame, xp: ColumnProfile, ranking: pd.Series, ranked: str
+    ) -> tuple[pd.DataFrame, list[Any]]:
+        """The bars' rows cut to the ``MAX_BAR_CATEGORIES`` first of ``ranking`` (said as a
+        ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order."""
+        fx = self.p.fields[xp.name]
+        categories = len(ranking)
+        if categories > MAX_BAR_CATEGORIES:
+            self.p.reduction = {"top": MAX_BAR_CATEGORIES}
+            self.p._say(
+                "top",
+                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
+                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
+                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
+            )  # fmt: skip
+            ranking = ranking.head(MAX_BAR_CATEGORIES)
+            data = data[data[fx].isin(ranking.index)]
+        order = self._order(xp, list(ranking.index))
+        position = {v: i for i, v in enumerate(order)}
+        data = data.sort_values(
+            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
+        ).reset_index(drop=True)
+        return data, order
+
+    def _shares_positions(self, x: str, group: str) -> bool:
+        """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
+        the counts of distinct x values per group and over all the rows)."""
+        from chartkit.plan.facts import positions
+
+        try:
+            per_group, distinct = positions(self.p.frame[x], self.p.frame[group])
+        except (TypeError, ValueError):
+            # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
+            # holding a lone surrogate cannot become an Arrow string): no positions to compare
+            return False
+        return choose.shares_positions(per_group, distinct)
+
+    def _bars(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        fp: ColumnProfile | None,
+        *,
+        horizontal_ok: bool,
+    ) -> Plan:
+        multi = len(yps) > 1
+        horizontal = horizontal_ok and not multi and fp is None and xp.distinct > HORIZONTAL_OVER
+        cat, val = _axes(horizontal)
+        data = self.p.cleaning._used((cat, xp), yps, val, None, fp)
+        if multi:
+            data = self.p.cleaning._melt(data, yps)
+        fx = self.p.fields[xp.name]
+        fy, what = self.p.writing._measure(yps)
+        keys = [fx] + ([MEASURE] if multi else []) + ([self.p.fields[fp.name]] if fp else [])
+        how = self.p.opts.aggregate
+        if self.p.probe and any(_varies(data[k]) for k in keys):  # a bar per key, at least two
+            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
+                          "aggregate": how}  # fmt: skip
+            return self.p.writing._proven("bar")
+        shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
+        if yps and how is None:
+            distinct, codes = distinct_rows(data, keys)
+            shared = distinct < len(data)
+        if not yps:
+            aggregate: str | None = "count"
+            data = reduce_frame(data, keys, fy, "count")
+        elif not shared:
+            aggregate = None  # each category holds one row: nothing to aggregate, none named
+        else:
+            aggregate = how or "mean"
+            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
+        ranking = ranking.sort_values(ascending=False, kind="stable")
+        ranked = (
+            "most frequent"
+            if not yps
+            else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
+        )
+        data, order = self._top_bars(data, xp, ranking, ranked)
+        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
+        enc: dict[str, Encoding] = {
+            cat: self.p.writing._enc(cat, xp),
+            val: self.p.writing._y_enc(val, yps, xp, aggregate),
+        }
+        if multi:
+            enc["color"] = self.p.writing._series_enc(yps)
+        if fp is not None:
+            enc["facet"] = self.p.writing._enc("facet", fp)
+        self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
+                      "aggregate": how}  # fmt: skip
+        shape = ", horizontal and sorted" if horizontal else ""
+        if not yps:
+            if any(q.is_measure for q in self.p.profiles.values()) or how == "count":
+                reason = (
+                    f"{_said(xp, True)} and aggregate='count': bars counting the rows of "
+                    f"each value{shape}."
+                )
+            else:
+                reason = (
+                    f"No column is declared number, and you picked {xp.name} "
+                    f"({_said(xp)}): bars counting the rows of each value."
+                )
+        elif multi:
+            how_text = f"the {aggregate}" if aggregate else "the value"
+            reason = (
+                f"{_said(xp, True)} and {_join([m.name for m in yps])} are declared "
+                f"number: {how_text} of each measure per {xp.name}, one bar per measure."
+            )
+        else:
+            how_text = (
+                f"bars of the {aggregate} per {xp.name}" if aggregate else f"a bar per {xp.name}"
+            )
+            reason = f"{_said(xp, True)} and {_said(yps[0], True)}: {how_text}{shape}."
+        if fp is not None:
+            reason = f"{reason[:-1]}; one small chart per {fp.name}."
+        data = self.p.points._log_check(data, fy, what)
+        title = f"{yt} by {xp.name}"
+        return self.p.writing._chart(
+            "bar", reason, enc, data, horizontal=horizontal, title=title, order=tuple(order)
+        )
+
+    def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
+        """The category order: by the measure (``-y``, the default), by category, or listed."""
+        sort = self.p.opts.sort
+        present = [  # Python values: Vega-Lite's sort takes JSON, never numpy's bool_
+            v.item() if isinstance(v, np.generic) else v for v in by_value if not _missing(v)
+        ]
+        if sort is None or sort == "-y":
+            return present
+        if sort == "y":
+            return present[::-1]
+        if sort in ("x", "-x"):
+            ordered = sorted(present, key=_category_key)
+            return ordered[::-1] if sort == "-x" else ordered
+        assert isinstance(sort, tuple)
+        listed = [v for v in sort if v in set(present)]
+        absent = [v for v in sort if v not in set(present)]
+        if absent:
+            self.p._say(
+                "sort-absent",
+                f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of "
+                f"{xp.name} holds.",
+                xp.name, values=len(absent),
+            )  # fmt: skip
+        return listed + [v for v in present if v not in set(listed)]
+
+
+class _Points:
+    """Points: a scatter plot (a binned heatmap over ``max_points`` rows), a histogram, and
+    the log scales a scatter's axes may take, drawn for the planner ``p``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _log_check(self, data: pd.DataFrame, fy: str, what: str) -> pd.DataFrame:
+        """Refuse a log scale, with the reason, when a drawn value is zero or negative."""
+        if self.p.opts.scale != "log" or fy not in data.columns:
+            return data
+        values = data[fy].to_numpy(dtype=float)
+        bad = values <= 0
+        if bad.any():
+            self.p.log_refused = True
+            self.p._say(
+                "log-refused",
+                f"scale='log' is refused: {int(bad.sum()):,} of the {len(values):,} values drawn "
+                f"for {what} are zero or negative (first: {_short(values[bad][0])}), which a log "
+                "scale cannot place; the axis stays linear.",
+                None, values=int(bad.sum()), of=len(values),
+            )  # fmt: skip
+        return data
+
+    def _log_axes(self, data: pd.DataFrame, axes: Sequence[tuple[str, ColumnProfile, str]]) -> None:
+        """Put a scatter's axis on a log scale when ``scale`` was not picked and its values,
+        all positive, span ``LOG_ORDERS`` powers of ten or more (from their counted span) — or
+        when the chart these rows were drilled from did (``log_columns``) and they allow it."""
+        if self.p.opts.scale_picked or data.empty:
             return
-        for q in self.profiles.values():
-            if q.usable and q.id_like:
-                self._say(
-                    "identifier",
-                    f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
-                    f"{q.rows:,} values are distinct ({_id_share(q)}), so it reads as an "
-                    "identifier, "
-                    "not a category. Pick it as x to chart it anyway.",
-                    q.name, distinct=q.distinct, rows=q.rows,
+        for channel, q, f in axes:
+            values = data[f].to_numpy(dtype=float)
+            lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+            orders = choose.log_axis(lo, hi)
+            if orders is None and q.name in self.p.opts.log_columns and lo > 0:
+                self.p.log_axes.append(channel)  # (a drilled chart's values are the parent's)
+                self.p._say(
+                    "log-scale",
+                    f"{q.name} is on a log scale, as in the chart these rows were drilled from "
+                    f"({lo:,g} to {hi:,g} here); scale='linear' draws it linear.",
+                    q.name, values=len(values),
                 )  # fmt: skip
+            if orders is None:
+                continue
+            self.p.log_axes.append(channel)
+            self.p._say(
+                "log-scale",
+                f"{q.name} spans {lo:,g} to {hi:,g} ({orders:g} powers of ten, every "
+                "value above zero): its axis is on a log scale, so the small values do not sit "
+                "at zero; scale='linear' draws it linear.",
+                q.name, values=len(values),
+            )  # fmt: skip
 
-    # -- preparing values ---------------------------------------------------------------
+    def _scatter(
+        self,
+        xp: ColumnProfile,
+        yp: ColumnProfile,
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        *,
+        auto_color: bool,
+    ) -> Plan:
+        if cp is None and auto_color:
+            cp = self.p.refusing._auto_color({xp.name, yp.name, fp.name if fp else None})
+        data = self.p.cleaning._used(("x", xp), [yp], "y", cp, fp)
+        fx, fy = self.p.fields[xp.name], self.p.fields[yp.name]
+        said = f"{_said(xp, True)} and {_said(yp, True)}"
+        if self.p.opts.aggregate is not None:
+            self.p._say(
+                "option-ignored",
+                f"aggregate={self.p.opts.aggregate!r} is not applied: a scatter plot draws one "
+                "point per row.",
+            )
+        self.p.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
+                      "facet": fp.name if fp else None}  # fmt: skip
+        if self.p.probe and len(data) > self.p.max_points and _spread(data[fx], data[fy]):
+            return self.p.writing._proven(
+                "rect"
+            )  # the lowest and the highest fall in different bins
+        if len(data) > self.p.max_points:
+            bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.p.max_points))))
+            counts, xe, ye = _histogram2d(
+                data[fx].to_numpy(dtype=float),
+                data[fy].to_numpy(dtype=float),
+                [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
+            )
+            ix, iy = np.nonzero(counts)
+            rows = len(data)
+            data = pd.DataFrame(
+                {
+                    fx: xe[ix],
+                    f"{fx}_end": xe[ix + 1],
+                    fy: ye[iy],
+                    f"{fy}_end": ye[iy + 1],
+                    "count": counts[ix, iy].astype(int),
+                }
+            )
+            lost = [q.name for q in (cp, fp) if q is not None]
+            self.p.reduction = {"bins": (bins, bins), "aggregate": "count"}
+            self.p._say(
+                "heatmap",
+                f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
+                f"max_points={self.p.max_points:,} rows)"
+                + (f"; {_join(lost)} is not shown in a heatmap." if lost else "."),
+                None, rows=rows, bins=bins,
+            )  # fmt: skip
+            enc = {
+                "x": self.p.writing._enc("x", xp, bin=True),
+                "y": self.p.writing._enc("y", yp, bin=True),
+                "color": _count(xp),
+            }
+            return self.p.writing._chart(
+                "rect",
+                f"{said}: a binned heatmap, as there are {rows:,} rows.",
+                enc,
+                data,
+                title=f"{yp.name} against {xp.name}",
+            )
+        enc = {"x": self.p.writing._enc("x", xp), "y": self.p.writing._enc("y", yp)}
+        if cp is not None:
+            enc["color"] = self.p.writing._enc("color", cp)
+        if fp is not None:
+            enc["facet"] = self.p.writing._enc("facet", fp)
+        colored = f"; {cp.name} ({_said(cp)}) as color" if cp is not None else ""
+        faceted = f"; one small chart per {fp.name}" if fp is not None else ""
+        data = self._log_check(data, fy, yp.name)
+        self._log_axes(data, (("x", xp, fx), ("y", yp, fy)))
+        return self.p.writing._chart(
+            "point",
+            f"{said}: a scatter plot{colored}{faceted}.",
+            enc,
+            data,
+            title=f"{yp.name} against {xp.name}",
+        )
+
+    def _histogram(self, q: ColumnProfile) -> Plan:
+        data = self.p.cleaning._clean([("x", q)])
+        f = self.p.fields[q.name]
+        self.p.drawn = {"x": q.name}
+        values = data[f].to_numpy(dtype=float)
+        if self.p.probe and values.min() != values.max():
+            return self.p.writing._proven("bar")  # two values: two count bars, or ten bins
+        distinct = np.unique(values[:_HEAD])  # enough distinct values there: not count bars
+        if len(distinct) < COUNT_BARS_UNDER:
+            distinct = np.unique(values)
+        if self.p.opts.scale == "log":
+            self.p._say(
+                "option-ignored", "scale='log' is not applied: a histogram's bins are linear."
+            )
+        if len(distinct) < COUNT_BARS_UNDER:
+            counts = pd.Series(values).value_counts().sort_index()
+            data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
+            enc = {"x": self.p.writing._enc("x", q), "y": _count(q)}
+            only = " and is the only measure" if self._only_measure(q) else ""
+            reason = (
+                f"{_said(q, True)}{only}, with {len(distinct)} distinct "
+                f"{'value' if len(distinct) == 1 else 'values'}: a bar "
+                "counting the rows of each."
+            )
+            return self.p.writing._chart("bar", reason, enc, data, title=f"rows by {q.name}")
+        binned, edges = np.histogram(values, bins=_bin_edges(values, HISTOGRAM_BINS))
+        data = pd.DataFrame({f: edges[:-1], f"{f}_end": edges[1:], "count": binned})
+        enc = {
+            "x": self.p.writing._enc("x", q, bin=True),
+            "y": _count(q),
+        }
+        only = " and is the only measure" if self._only_measure(q) else ""
+        reason = f"{_said(q, True)}{only}: a histogram of its values in {HISTOGRAM_BINS} bins."
+
+        return self.p.writing._chart("bar", reason, enc, data, title=f"distribution of {q.name}")
+
+    def _only_measure(self, q: ColumnProfile) -> bool:
+        return all(p is q or not p.is_measure for p in self.p.profiles.values())
+
+
+class _Cleaning:
+    """The rows a chart can place: each used column's values prepared for its axis, the
+    offenders, missing and unplaceable values left out, and each left-out count said as a
+    note of the planner ``p``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
 
     def _clean(
         self, used: list[tuple[Channel, ColumnProfile]], *, optional: set[str] | None = None
@@ -708,9 +1161,9 @@ class _Planner:
 
         Raises ``_NothingToDraw`` when no row is left.
         """
-        keep = np.ones(len(self.frame), dtype=bool)
+        keep = np.ones(len(self.p.frame), dtype=bool)
         for channel, q in used:
-            series = self.frame[q.name]
+            series = self.p.frame[q.name]
             if q.declaration is not None and q.violation is not None:
                 bad = offending_mask(series, q.declaration)
                 keep &= ~bad
@@ -720,7 +1173,7 @@ class _Planner:
                     if q.declared == "number" and numeric_strings_only(series, bad)
                     else ""
                 )
-                self._say(
+                self.p._say(
                     "left-out",
                     f"{int(bad.sum()):,} of {v.total:,} rows are left out of the {channel} axis: "
                     f"{q.name} is declared {q.declared} and they {describe_offenders(v)}"
@@ -731,17 +1184,17 @@ class _Planner:
         dropped = np.zeros(np.count_nonzero(keep), dtype=bool)
         every = bool(keep.all())  # then no column is copied just to keep every row
         for channel, q in used:
-            if q.name in self.fields:
+            if q.name in self.p.fields:
                 continue
-            series = self.frame[q.name] if every else self.frame[q.name][keep]
-            self.fields[q.name] = _safe_field(q.name, set(self.fields.values()))
+            series = self.p.frame[q.name] if every else self.p.frame[q.name][keep]
+            self.p.fields[q.name] = _safe_field(q.name, set(self.p.fields.values()))
             values, unplaced = self._prepared(channel, q, series, None if every else keep)
-            out[self.fields[q.name]] = values
+            out[self.p.fields[q.name]] = values
             dropped |= unplaced
         data = pd.DataFrame(out, copy=False)  # copy-on-write: the frame's columns stay as they are
         if dropped.any():
             data = data[~dropped]
-        self.left_out += len(keep) - int(np.count_nonzero(keep)) + int(np.count_nonzero(dropped))
+        self.p.left_out += len(keep) - int(np.count_nonzero(keep)) + int(np.count_nonzero(dropped))
         # a row with no value on a measure or time axis has no place to be drawn; on a
         # category or color it is its own category (null), so it stays
         skip = optional or set()
@@ -750,19 +1203,19 @@ class _Planner:
         for _, q in used:
             if q.type == "nominal" or q.name in skip or q.name in gaps:
                 continue
-            missing = data[self.fields[q.name]].isna().to_numpy()
+            missing = data[self.p.fields[q.name]].isna().to_numpy()
             if missing.any():
                 gaps[q.name] = None
                 empty |= missing
         if empty.any():
             n = int(empty.sum())
-            self.notes.append(no_value_note(n, list(gaps)))
+            self.p.notes.append(no_value_note(n, list(gaps)))
             data = data[~empty]
-            self.left_out += n
+            self.p.left_out += n
         if data.empty:
             raise _NothingToDraw(
                 "Every row is left out of the chart, so there is nothing to draw: "
-                + " ".join(dict.fromkeys(n.sentence for n in self.notes))
+                + " ".join(dict.fromkeys(n.sentence for n in self.p.notes))
             )
         return data.reset_index(drop=True)
 
@@ -780,7 +1233,7 @@ class _Planner:
         """
         unplaced = np.zeros(len(series), dtype=bool)
         if q.source == "inferred":
-            self._say(
+            self.p._say(
                 "inferred",
                 f"{q.name} is not declared: Altair inferred it as {q.type} from its values. "
                 "Declaring it in resultColumns would make its type exact.",
@@ -817,12 +1270,12 @@ class _Planner:
             if keep is None:
                 values, aware = wall_clock(series)  # one parse: the times, and any zone
             else:  # the kept rows' times: == wall_clock(series), the series being frame[keep]
-                values, aware = wall_clock(self.frame[q.name], keep)
+                values, aware = wall_clock(self.p.frame[q.name], keep)
             if aware:
-                self.utc.add(q.name)
-                naive, zoned = zone_counts(series, None if keep is None else self.frame[q.name])
+                self.p.utc.add(q.name)
+                naive, zoned = zone_counts(series, None if keep is None else self.p.frame[q.name])
                 if naive and zoned:  # never merged silently: both counted, each said how drawn
-                    self._say(
+                    self.p._say(
                         "mixed-zones",
                         f"{q.name} mixes {zoned:,} times with a time zone and {naive:,} without "
                         "one: those with a zone are drawn in UTC, those without as given (their "
@@ -855,17 +1308,17 @@ class _Planner:
         chosen chart's plan (only then: it holds the column)."""
         every = keep is None
         key = (channel, q.name)
-        if every and key in self.prepared:
-            got = self.prepared[key]
-            self.notes.extend(got.notes)
+        if every and key in self.p.prepared:
+            got = self.p.prepared[key]
+            self.p.notes.extend(got.notes)
             if got.utc:
-                self.utc.add(q.name)
+                self.p.utc.add(q.name)
             return got.values, got.unplaced
-        before = len(self.notes)
+        before = len(self.p.notes)
         values, unplaced = self._values(channel, q, series, keep)
-        if every and self.probe:
-            notes = tuple(self.notes[before:])
-            self.prepared[key] = _Prepared(values, unplaced, notes, q.name in self.utc)
+        if every and self.p.probe:
+            notes = tuple(self.p.notes[before:])
+            self.p.prepared[key] = _Prepared(values, unplaced, notes, q.name in self.p.utc)
         return values, unplaced
 
     def _note_unplaced(
@@ -873,31 +1326,12 @@ class _Planner:
     ) -> None:
         n = int(mask.sum())
         first = _short(series[mask].iloc[0])
-        self._say(
+        self.p._say(
             "unplaced",
             f"{_rows_hold(n)} {what} in {q.name} (first: {first}) and {_be(n)} left out of the "
             f"{channel} axis. Nothing was converted.",
             q.name, rows=n,
         )  # fmt: skip
-
-    def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
-        mixed = any(n.kind == "mixed-zones" and n.column == q.name for n in self.notes)
-        utc = f"{q.name} (UTC; times without a zone as given)" if mixed else f"{q.name} (UTC)"
-        title = kw.pop("title", None) or (utc if q.name in self.utc else q.name)
-        return Encoding(
-            q.name,
-            q.type,
-            q.source,
-            field=self.fields.get(q.name, ""),
-            title=title,
-            declared=q.declared,
-            **kw,
-        )
-
-    # -- the kinds ----------------------------------------------------------------------
-
-    def _auto_color(self, exclude: set[str | None]) -> ColumnProfile | None:
-        return choose.auto_color(self.profiles.values(), exclude=exclude)
 
     def _used(
         self,
@@ -917,12 +1351,186 @@ class _Planner:
 
     def _melt(self, data: pd.DataFrame, yps: list[ColumnProfile]) -> pd.DataFrame:
         """Several measures as one long frame: ``measure`` names the column, ``value`` holds it."""
-        measure_fields = [self.fields[m.name] for m in yps]
+        measure_fields = [self.p.fields[m.name] for m in yps]
         ids = [c for c in data.columns if c not in set(measure_fields)]
         long = data.melt(id_vars=ids, value_vars=measure_fields, var_name=MEASURE, value_name=VALUE)
-        names = {self.fields[m.name]: m.name for m in yps}
+        names = {self.p.fields[m.name]: m.name for m in yps}
         long[MEASURE] = _stacked_names(long[MEASURE], measure_fields, names, len(data))
         return long[long[VALUE].notna()].reset_index(drop=True)
+
+
+class _Refusing:
+    """Why a column is not on an axis: a picked column refused, a color or facet too wide, an
+    id-like column, no usable measure — each an ``AxisRefusal`` or a note of the planner
+    ``p``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _stepped_around(self, picked: set[str]) -> list[AxisRefusal]:
+        """The flagged measures the default stepped around (``stepped_around``)."""
+        return stepped_around(self.p.profiles, self.p.drawn, picked)
+
+    def _note_unsplit(self, xp: ColumnProfile) -> None:
+        """A category too wide for colors or small charts is said, never silently merged (a
+        picked one is refused instead, and said once, by its refusal)."""
+        refused = {r.column for r in self.p.refusals}
+        q = choose.too_wide(q for q in self.p.profiles.values() if q.name not in refused)
+        if q is not None:
+            self.p._say(
+                "not-split",
+                f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
+                f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
+                f"not split by it; pick it as x for bars per {q.name}.",
+                q.name, values=q.distinct,
+            )  # fmt: skip
+
+    def _too_many_colors(
+        self, cp: ColumnProfile, fp: ColumnProfile | None
+    ) -> tuple[ColumnProfile | None, ColumnProfile | None]:
+        """A color past the palette's 10 hue families becomes facets, never a dropped color."""
+        if cp.distinct <= MAX_COLOR_CATEGORIES:
+            return cp, fp
+        if fp is None:
+            self.p._say(
+                "facets-for-colors",
+                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart: one small chart per {cp.name} instead.",
+                cp.name, values=cp.distinct,
+            )  # fmt: skip
+            return None, cp
+        self.p.refusals.append(
+            AxisRefusal(
+                cp.name, "color",
+                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart, and the facets are already {fp.name}, so the "
+                "chart is drawn without color.",
+            )
+        )  # fmt: skip
+        return None, fp
+
+    def _facet_refusal(self, q: ColumnProfile) -> AxisRefusal | None:
+        reason: str | None = None
+        if not q.usable:
+            reason = self._unusable_reason(q)
+        elif q.type != "nominal":
+            reason = (
+                "facets draw one small chart per value of a column declared string or boolean; "
+                f"{_said(q, True)}, so the chart is drawn without facets."
+            )
+        elif q.distinct == 0:
+            reason = f"{q.name} holds no value in any row, so the chart is drawn without facets."
+        elif q.distinct > MAX_FACETS:
+            reason = (
+                f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
+                "read side by side, so the chart is drawn without facets."
+            )
+        if reason is None:
+            return None
+        refusal = AxisRefusal(q.name, "facet", reason, q.violation if not q.usable else None)
+        self.p.refusals.append(refusal)
+        return refusal
+
+    def _pick_refusal(self, channel: Channel, q: ColumnProfile) -> AxisRefusal | None:
+        refusal: AxisRefusal | None = None
+        if not q.usable:
+            refusal = AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation)
+        elif channel == "y" and q.type != "quantitative":
+            what = (
+                f"{q.name} is declared {q.declared}"
+                if q.declared
+                else f"{q.name} is not declared and Altair infers it as {q.type}"
+            )
+            refusal = AxisRefusal(
+                q.name, channel, f"{what}; a measure axis needs a column declared number."
+            )
+        elif channel == "color" and q.type == "nominal" and q.distinct == 0:
+            refusal = AxisRefusal(
+                q.name, channel, f"{q.name} holds no value in any row, so there is nothing to "
+                "color by; the chart is drawn without color.",
+            )  # fmt: skip
+        elif (
+            channel == "color" and q.type == "nominal" and q.distinct > MAX_PICKED_COLOR_CATEGORIES
+        ):
+            refusal = AxisRefusal(
+                q.name,
+                channel,
+                f"{q.name} has {q.distinct:,} distinct values; a color can tell apart at most "
+                f"{MAX_PICKED_COLOR_CATEGORIES}, so the chart is drawn without color.",
+            )
+        if refusal is not None:
+            self.p.refusals.append(refusal)
+        return refusal
+
+    def _unusable_reason(self, q: ColumnProfile) -> str:
+        v = q.violation
+        if v is None or v.kind == "missing-column" or not q.present:
+            return (
+                f"{q.name} is declared {q.declared}, but no row has it (missing-column): the "
+                "query never selected it."
+            )
+        text = (
+            f"{q.name} is declared {q.declared}, but all {v.total:,} rows {describe_offenders(v)}"
+        )
+        if q.declared == "number" and self._all_quoted(q.name):
+            return (
+                f"{text} — every one a number in quotes: the tool quotes its numbers. chartkit "
+                "converts nothing; fix the tool to return numbers, or declare the column string."
+            )
+        return f"{text}. chartkit converts nothing; fix the tool, or change the declaration."
+
+    def _all_quoted(self, name: str) -> bool:
+        """Whether every value of a column is a number in quotes: asked once per column (it
+        reads every value), however many sentences say it."""
+        if name not in self.p._quoted:
+            series = self.p.frame[name]
+            self.p._quoted[name] = numeric_strings_only(series, np.ones(len(series), bool))
+        return self.p._quoted[name]
+
+    def _no_measure_reason(self) -> str:
+        return no_measure_reason(self.p.profiles.values(), self._all_quoted)
+
+    def _type_list(self) -> str:
+        return ", ".join(q.describe_type() for q in self.p.profiles.values())
+
+    def _note_id_like(self, *, skip_if: bool) -> None:
+        if skip_if:
+            return
+        for q in self.p.profiles.values():
+            if q.usable and q.id_like:
+                self.p._say(
+                    "identifier",
+                    f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
+                    f"{q.rows:,} values are distinct ({_id_share(q)}), so it reads as an "
+                    "identifier, "
+                    "not a category. Pick it as x to chart it anyway.",
+                    q.name, distinct=q.distinct, rows=q.rows,
+                )  # fmt: skip
+
+    def _auto_color(self, exclude: set[str | None]) -> ColumnProfile | None:
+        return choose.auto_color(self.p.profiles.values(), exclude=exclude)
+
+
+class _Writing:
+    """The encodings and the ``Plan`` made of them: a channel's ``Encoding``, the measure's,
+    the reduction as ``Plan.spec`` reads it, and a chart or table plan of the planner ``p``."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _enc(self, channel: Channel, q: ColumnProfile, **kw: Any) -> Encoding:
+        mixed = any(n.kind == "mixed-zones" and n.column == q.name for n in self.p.notes)
+        utc = f"{q.name} (UTC; times without a zone as given)" if mixed else f"{q.name} (UTC)"
+        title = kw.pop("title", None) or (utc if q.name in self.p.utc else q.name)
+        return Encoding(
+            q.name,
+            q.type,
+            q.source,
+            field=self.p.fields.get(q.name, ""),
+            title=title,
+            declared=q.declared,
+            **kw,
+        )
 
     def _measure(self, yps: list[ColumnProfile]) -> tuple[str, str]:
         """(value field, what it is called) of one or several measures."""
@@ -930,7 +1538,7 @@ class _Planner:
             return "count", "rows"
         if len(yps) > 1:
             return VALUE, _join([m.name for m in yps])
-        return self.fields[yps[0].name], yps[0].name
+        return self.p.fields[yps[0].name], yps[0].name
 
     def _y_enc(
         self, channel: Channel, yps: list[ColumnProfile], xp: ColumnProfile, aggregate: str | None
@@ -954,491 +1562,6 @@ class _Planner:
             measures=tuple(m.name for m in yps),
         )  # fmt: skip
 
-    def _line(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-        *,
-        auto_color: bool,
-    ) -> Plan:
-        if cp is None and auto_color:
-            cp = self._auto_color({xp.name, fp.name if fp else None, *(m.name for m in yps)})
-        how, unit = self.opts.aggregate, self.opts.time_unit
-        if self.probe and self._head_varies(xp, yps, cp, fp):
-            self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
-                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-            return self._proven("line")
-        data = self._used(("x", xp), yps, "y", cp, fp)
-        multi = len(yps) > 1
-        if multi:
-            data = self._melt(data, yps)
-        fx = self.fields[xp.name]
-        fy, what = self._measure(yps)
-        series = [self.fields[cp.name]] if cp is not None else []
-        series += [MEASURE] if multi else []
-        series += [self.fields[fp.name]] if fp is not None else []
-        keys = [fx, *series]
-        if self.probe and self._line_varies(data, fx, series, faceted=fp is not None):
-            self.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
-                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-            return self._proven("line")
-        period = unit or xp.name
-        aggregate: str | None = None
-        drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
-        if unit is not None:
-            data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
-        faceted = fp is not None
-        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        over = len(data) > self.max_points  # bucketed anyway: no time points to count
-        over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
-        line_bucketed = unit is None and (over or over_width)
-        # a line splits by a category only when each value is an entity: found at most of the
-        # line's time points, as drawn (each bucket, when the line is bucketed). Over
-        # max_points a line is split as the engine path splits it (it counts no coverage yet)
-        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
-        asks = self.split_labels and not over
-        if cp is not None and not multi and asks:
-            times = data[fx]
-            if line_bucketed:
-                series_n = distinct_rows(data, series)[0]
-                at = span_bucket_seconds(times, choose.line_positions(
-                    max_points=self.max_points, series=series_n, faceted=faceted))  # fmt: skip
-                found = bucket_codes(times, at, floor=True)
-                times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
-            covered, points = coverage(times, data[self.fields[cp.name]])
-            if not choose.is_entity(covered, points):
-                label = (covered, points)
-        # a label's rows are points while each has a pixel; else the rows counted per bucket
-        counted = label is not None and (not yps or line_bucketed)
-        if counted:
-            fy, what, yps = "count", "rows", []
-            bars = choose.bar_positions(faceted=faceted)
-            bucketed = unit is None and (line_bucketed or data[fx].nunique() > bars)
-        elif label is not None:
-            bucketed = False  # every row a point: no more than max_points, each at a pixel
-        else:
-            bucketed = line_bucketed
-        shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
-        if label is not None and not counted:
-            shared = False
-        elif not bucketed and how is None and not counted:
-            distinct, codes = distinct_rows(data, keys, codes)
-            shared = distinct < len(data)
-        if bucketed:
-            series_n, known = distinct_rows(data, series) if series else (1, {})
-            if counted:
-                target = choose.bar_positions(faceted=faceted)
-            else:
-                target = choose.line_positions(
-                    max_points=self.max_points, series=series_n, faceted=faceted
-                )
-            seconds = span_bucket_seconds(data[fx], target)
-            rows = len(data)
-            aggregate = "count" if counted else how or "mean"
-            # each date's bucket counted by integer arithmetic, the dates themselves not floored
-            buckets = bucket_codes(data[fx], seconds, floor=True)
-            given = dict(known) if buckets is None else {**known, fx: buckets}
-            del known, buckets  # handed over: the reduction lets each key's codes go when used
-            reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
-            if reduced is None:  # dates the arithmetic does not floor: pandas floors them
-                data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
-                given.pop(fx, None)  # the floored dates get codes of their own
-                reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
-            data = reduced
-            period = f"{choose.bucket_name(seconds)} bucket"
-            split = f" for each {cp.name}" if cp else ""
-            self.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
-            if counted:
-                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-            elif rows > self.max_points:
-                why = f"over max_points={self.max_points:,} rows"
-            else:
-                why = f"more time points than the chart's {width} pixels"
-            if counted and cp is not None:
-                drawn_as = (
-                    f"counted in {data[fx].nunique():,} bars: the rows per {period}, stacked by "
-                    f"{cp.name}"
-                )
-            else:
-                drawn_as = (
-                    f"drawn as {len(data):,} points: the {aggregate} of {what} per {period}{split}"
-                )
-            self._say(
-                "bucketed", f"{rows:,} rows are {drawn_as} ({why}).", xp.name,
-                rows=rows, points=len(data), seconds=seconds,
-            )  # fmt: skip
-        elif counted:
-            aggregate = "count"
-            data = reduce_frame(data, keys, fy, aggregate, codes)
-        elif shared:
-            aggregate = how or "mean"
-            if how is None:
-                share = f"{unit} of {xp.name}" if unit else xp.name
-                by_series = f" and {cp.name}" if cp else ""
-                self._say(
-                    "shared",
-                    f"Several rows share a {share}{by_series}; the chart draws the mean of "
-                    f"{what} for each.",
-                    xp.name,
-                )
-            if cp is None and fp is None and not multi:
-                self._note_unsplit(xp)
-            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
-        else:
-            if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
-                data = data.sort_values(fx, kind="stable")
-            data = data.reset_index(drop=True)
-        if self.opts.sort is not None:
-            self._say(
-                "option-ignored",
-                f"sort={_show_sort(self.opts.sort)} orders categories; a line over time is "
-                "ordered by its dates.",
-            )
-        one_date = data[fx].nunique() == 1
-        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
-        enc = {"x": self._enc("x", xp), "y": self._y_enc("y", yps, xp, aggregate)}
-        if cp is not None:
-            enc["color"] = self._enc("color", cp)
-        elif multi:
-            enc["color"] = self._series_enc(yps)
-        if fp is not None:
-            enc["facet"] = self._enc("facet", fp)
-        self.drawn = {"x": xp.name, "y": _y_pick(drawn_ys), "color": cp.name if cp else None,
-                      "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-        what_drawn = "bars for its one date" if one_date else "a line over time"
-        if aggregate == "count":
-            what_drawn = f"{what_drawn} of the rows counted per {period}"
-        elif aggregate is not None:
-            what_drawn = f"{what_drawn} of the {aggregate} per {period}"
-        mark = "bar" if one_date else "line"
-        if multi:
-            said = f"{_join([m.name for m in yps])} are declared number"
-            line = "bars" if one_date else "one line"
-            reason = f"{self._said(xp, True)} and {said}: {what_drawn}, {line} per measure."
-        elif label is not None and cp is not None:
-            mark = "bar" if counted else "point"
-            reason = self._label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
-        else:
-            series_text = (
-                f"; {cp.name} ({self._said(cp)}, {cp.distinct} values) colors one line per series"
-                if cp is not None and not one_date
-                else ""
-            )
-            ysaid = f" and {self._said(yps[0], True)}" if yps else ""
-            reason = f"{self._said(xp, True)}{ysaid}: {what_drawn}{series_text}."
-        if fp is not None:
-            reason = f"{reason[:-1]}; one small chart per {fp.name}."
-        data = self._log_check(data, fy, what)
-        return self._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
-
-    def _label_reason(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile,
-        label: tuple[int, int],
-        *,
-        counted: bool,
-        period: str,
-    ) -> str:
-        """Why a category that is not an entity colors points, or stacks counted rows, rather
-        than drawing a line per value."""
-        covered, points = label
-        not_entity = (
-            f"{cp.name} ({self._said(cp)}, {cp.distinct} values) is a label of single rows, not "
-            f"a series: one of its values is found at {covered:,} of the {points:,} points of "
-            f"{xp.name}, so a line per {cp.name} would join points far apart"
-        )
-        if counted:
-            return (
-                f"{self._said(xp, True)}; {not_entity}. The rows are counted per {period}, "
-                f"stacked by {cp.name}."
-            )
-        return (
-            f"{self._said(xp, True)} and {self._said(yps[0], True)}; {not_entity}. Each row is "
-            f"a point, colored by {cp.name}."
-        )
-
-    def _bars(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        fp: ColumnProfile | None,
-        *,
-        horizontal_ok: bool,
-    ) -> Plan:
-        multi = len(yps) > 1
-        horizontal = horizontal_ok and not multi and fp is None and xp.distinct > HORIZONTAL_OVER
-        cat, val = _axes(horizontal)
-        data = self._used((cat, xp), yps, val, None, fp)
-        if multi:
-            data = self._melt(data, yps)
-        fx = self.fields[xp.name]
-        fy, what = self._measure(yps)
-        keys = [fx] + ([MEASURE] if multi else []) + ([self.fields[fp.name]] if fp else [])
-        how = self.opts.aggregate
-        if self.probe and any(_varies(data[k]) for k in keys):  # a bar per key, at least two
-            self.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
-                          "aggregate": how}  # fmt: skip
-            return self._proven("bar")
-        shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
-        if yps and how is None:
-            distinct, codes = distinct_rows(data, keys)
-            shared = distinct < len(data)
-        if not yps:
-            aggregate: str | None = "count"
-            data = reduce_frame(data, keys, fy, "count")
-        elif not shared:
-            aggregate = None  # each category holds one row: nothing to aggregate, none named
-        else:
-            aggregate = how or "mean"
-            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
-        ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
-        ranking = ranking.sort_values(ascending=False, kind="stable")
-        ranked = (
-            "most frequent"
-            if not yps
-            else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
-        )
-        data, order = self._top_bars(data, xp, ranking, ranked)
-        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
-        enc: dict[str, Encoding] = {
-            cat: self._enc(cat, xp),
-            val: self._y_enc(val, yps, xp, aggregate),
-        }
-        if multi:
-            enc["color"] = self._series_enc(yps)
-        if fp is not None:
-            enc["facet"] = self._enc("facet", fp)
-        self.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
-                      "aggregate": how}  # fmt: skip
-        shape = ", horizontal and sorted" if horizontal else ""
-        if not yps:
-            if any(q.is_measure for q in self.profiles.values()) or how == "count":
-                reason = (
-                    f"{self._said(xp, True)} and aggregate='count': bars counting the rows of "
-                    f"each value{shape}."
-                )
-            else:
-                reason = (
-                    f"No column is declared number, and you picked {xp.name} "
-                    f"({self._said(xp)}): bars counting the rows of each value."
-                )
-        elif multi:
-            how_text = f"the {aggregate}" if aggregate else "the value"
-            reason = (
-                f"{self._said(xp, True)} and {_join([m.name for m in yps])} are declared "
-                f"number: {how_text} of each measure per {xp.name}, one bar per measure."
-            )
-        else:
-            how_text = (
-                f"bars of the {aggregate} per {xp.name}" if aggregate else f"a bar per {xp.name}"
-            )
-            reason = f"{self._said(xp, True)} and {self._said(yps[0], True)}: {how_text}{shape}."
-        if fp is not None:
-            reason = f"{reason[:-1]}; one small chart per {fp.name}."
-        data = self._log_check(data, fy, what)
-        title = f"{yt} by {xp.name}"
-        return self._chart(
-            "bar", reason, enc, data, horizontal=horizontal, title=title, order=tuple(order)
-        )
-
-    def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
-        """The category order: by the measure (``-y``, the default), by category, or listed."""
-        sort = self.opts.sort
-        present = [  # Python values: Vega-Lite's sort takes JSON, never numpy's bool_
-            v.item() if isinstance(v, np.generic) else v for v in by_value if not _missing(v)
-        ]
-        if sort is None or sort == "-y":
-            return present
-        if sort == "y":
-            return present[::-1]
-        if sort in ("x", "-x"):
-            ordered = sorted(present, key=_category_key)
-            return ordered[::-1] if sort == "-x" else ordered
-        assert isinstance(sort, tuple)
-        listed = [v for v in sort if v in set(present)]
-        absent = [v for v in sort if v not in set(present)]
-        if absent:
-            self._say(
-                "sort-absent",
-                f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of "
-                f"{xp.name} holds.",
-                xp.name, values=len(absent),
-            )  # fmt: skip
-        return listed + [v for v in present if v not in set(listed)]
-
-    def _log_check(self, data: pd.DataFrame, fy: str, what: str) -> pd.DataFrame:
-        """Refuse a log scale, with the reason, when a drawn value is zero or negative."""
-        if self.opts.scale != "log" or fy not in data.columns:
-            return data
-        values = data[fy].to_numpy(dtype=float)
-        bad = values <= 0
-        if bad.any():
-            self.log_refused = True
-            self._say(
-                "log-refused",
-                f"scale='log' is refused: {int(bad.sum()):,} of the {len(values):,} values drawn "
-                f"for {what} are zero or negative (first: {_short(values[bad][0])}), which a log "
-                "scale cannot place; the axis stays linear.",
-                None, values=int(bad.sum()), of=len(values),
-            )  # fmt: skip
-        return data
-
-    def _log_axes(self, data: pd.DataFrame, axes: Sequence[tuple[str, ColumnProfile, str]]) -> None:
-        """Put a scatter's axis on a log scale when ``scale`` was not picked and its values,
-        all positive, span ``LOG_ORDERS`` powers of ten or more (from their counted span) — or
-        when the chart these rows were drilled from did (``log_columns``) and they allow it."""
-        if self.opts.scale_picked or data.empty:
-            return
-        for channel, q, f in axes:
-            values = data[f].to_numpy(dtype=float)
-            lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
-            orders = choose.log_axis(lo, hi)
-            if orders is None and q.name in self.opts.log_columns and lo > 0:
-                self.log_axes.append(channel)  # (a drilled chart's values are the parent's)
-                self._say(
-                    "log-scale",
-                    f"{q.name} is on a log scale, as in the chart these rows were drilled from "
-                    f"({lo:,g} to {hi:,g} here); scale='linear' draws it linear.",
-                    q.name, values=len(values),
-                )  # fmt: skip
-            if orders is None:
-                continue
-            self.log_axes.append(channel)
-            self._say(
-                "log-scale",
-                f"{q.name} spans {lo:,g} to {hi:,g} ({orders:g} powers of ten, every "
-                "value above zero): its axis is on a log scale, so the small values do not sit "
-                "at zero; scale='linear' draws it linear.",
-                q.name, values=len(values),
-            )  # fmt: skip
-
-    def _scatter(
-        self,
-        xp: ColumnProfile,
-        yp: ColumnProfile,
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-        *,
-        auto_color: bool,
-    ) -> Plan:
-        if cp is None and auto_color:
-            cp = self._auto_color({xp.name, yp.name, fp.name if fp else None})
-        data = self._used(("x", xp), [yp], "y", cp, fp)
-        fx, fy = self.fields[xp.name], self.fields[yp.name]
-        said = f"{self._said(xp, True)} and {self._said(yp, True)}"
-        if self.opts.aggregate is not None:
-            self._say(
-                "option-ignored",
-                f"aggregate={self.opts.aggregate!r} is not applied: a scatter plot draws one "
-                "point per row.",
-            )
-        self.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
-                      "facet": fp.name if fp else None}  # fmt: skip
-        if self.probe and len(data) > self.max_points and _spread(data[fx], data[fy]):
-            return self._proven("rect")  # the lowest and the highest fall in different bins
-        if len(data) > self.max_points:
-            bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.max_points))))
-            counts, xe, ye = _histogram2d(
-                data[fx].to_numpy(dtype=float),
-                data[fy].to_numpy(dtype=float),
-                [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
-            )
-            ix, iy = np.nonzero(counts)
-            rows = len(data)
-            data = pd.DataFrame(
-                {
-                    fx: xe[ix],
-                    f"{fx}_end": xe[ix + 1],
-                    fy: ye[iy],
-                    f"{fy}_end": ye[iy + 1],
-                    "count": counts[ix, iy].astype(int),
-                }
-            )
-            lost = [q.name for q in (cp, fp) if q is not None]
-            self.reduction = {"bins": (bins, bins), "aggregate": "count"}
-            self._say(
-                "heatmap",
-                f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
-                f"max_points={self.max_points:,} rows)"
-                + (f"; {_join(lost)} is not shown in a heatmap." if lost else "."),
-                None, rows=rows, bins=bins,
-            )  # fmt: skip
-            enc = {
-                "x": self._enc("x", xp, bin=True),
-                "y": self._enc("y", yp, bin=True),
-                "color": _count(xp),
-            }
-            return self._chart(
-                "rect",
-                f"{said}: a binned heatmap, as there are {rows:,} rows.",
-                enc,
-                data,
-                title=f"{yp.name} against {xp.name}",
-            )
-        enc = {"x": self._enc("x", xp), "y": self._enc("y", yp)}
-        if cp is not None:
-            enc["color"] = self._enc("color", cp)
-        if fp is not None:
-            enc["facet"] = self._enc("facet", fp)
-        colored = f"; {cp.name} ({self._said(cp)}) as color" if cp is not None else ""
-        faceted = f"; one small chart per {fp.name}" if fp is not None else ""
-        data = self._log_check(data, fy, yp.name)
-        self._log_axes(data, (("x", xp, fx), ("y", yp, fy)))
-        return self._chart(
-            "point",
-            f"{said}: a scatter plot{colored}{faceted}.",
-            enc,
-            data,
-            title=f"{yp.name} against {xp.name}",
-        )
-
-    def _histogram(self, q: ColumnProfile) -> Plan:
-        data = self._clean([("x", q)])
-        f = self.fields[q.name]
-        self.drawn = {"x": q.name}
-        values = data[f].to_numpy(dtype=float)
-        if self.probe and values.min() != values.max():
-            return self._proven("bar")  # two values: two count bars, or ten bins
-        distinct = np.unique(values[:_HEAD])  # enough distinct values there: not count bars
-        if len(distinct) < COUNT_BARS_UNDER:
-            distinct = np.unique(values)
-        if self.opts.scale == "log":
-            self._say(
-                "option-ignored", "scale='log' is not applied: a histogram's bins are linear."
-            )
-        if len(distinct) < COUNT_BARS_UNDER:
-            counts = pd.Series(values).value_counts().sort_index()
-            data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
-            enc = {"x": self._enc("x", q), "y": _count(q)}
-            only = " and is the only measure" if self._only_measure(q) else ""
-            reason = (
-                f"{self._said(q, True)}{only}, with {len(distinct)} distinct "
-                f"{'value' if len(distinct) == 1 else 'values'}: a bar "
-                "counting the rows of each."
-            )
-            return self._chart("bar", reason, enc, data, title=f"rows by {q.name}")
-        binned, edges = np.histogram(values, bins=_bin_edges(values, HISTOGRAM_BINS))
-        data = pd.DataFrame({f: edges[:-1], f"{f}_end": edges[1:], "count": binned})
-        enc = {
-            "x": self._enc("x", q, bin=True),
-            "y": _count(q),
-        }
-        only = " and is the only measure" if self._only_measure(q) else ""
-        reason = f"{self._said(q, True)}{only}: a histogram of its values in {HISTOGRAM_BINS} bins."
-
-        return self._chart("bar", reason, enc, data, title=f"distribution of {q.name}")
-
-    def _only_measure(self, q: ColumnProfile) -> bool:
-        return all(p is q or not p.is_measure for p in self.profiles.values())
-
-    def _said(self, q: ColumnProfile, full: bool = False) -> str:
-        word = f"declared {q.declared}" if q.declared else f"undeclared, inferred {q.type}"
-        return f"{q.name} is {word}" if full else word
-
     def _chart(
         self,
         mark: str,
@@ -1456,17 +1579,21 @@ class _Planner:
             mark=mark,
             encodings=dict(enc),
             data=data,
-            refusals=tuple(self.refusals),
-            notes=tuple(dict.fromkeys(n.sentence for n in self.notes)),
-            facts=_facts(self.notes),
+            refusals=tuple(self.p.refusals),
+            notes=tuple(dict.fromkeys(n.sentence for n in self.p.notes)),
+            facts=_facts(self.p.notes),
             horizontal=horizontal,
             title=title,
             order=order,
-            left_out=self.left_out,
-            scale="log" if self.log_axes else "linear" if self.log_refused else self.opts.scale,
-            log_axes=tuple(self.log_axes),
-            format=self.opts.format,
-            time_unit=self.opts.time_unit,
+            left_out=self.p.left_out,
+            scale="log"
+            if self.p.log_axes
+            else "linear"
+            if self.p.log_refused
+            else self.p.opts.scale,
+            log_axes=tuple(self.p.log_axes),
+            format=self.p.opts.format,
+            time_unit=self.p.opts.time_unit,
             reduction=self._reduction(mark, enc),
         )
 
@@ -1485,63 +1612,15 @@ class _Planner:
             )
         ) if measure else ()  # fmt: skip
         y = measure[0].aggregate if measure else None
-        got = dict(self.reduction)
+        got = dict(self.p.reduction)
         return Reduction(
             keys=keys,
             aggregate=got.get("aggregate", y),
             bucket_seconds=got.get("bucket_seconds"),
-            time_unit=self.opts.time_unit,
+            time_unit=self.p.opts.time_unit,
             bins=got.get("bins", binned),
             top=got.get("top"),
         )
-
-    def _head_varies(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-    ) -> bool:
-        """True when the first rows alone, cleaned as ``_line`` cleans every row, hold two
-        series: rows are kept or left out one by one, so the whole line holds them too.
-
-        Lets a probe skip preparing every row. False when that cannot be told so (several
-        measures: their rows are dropped after melting; no series; one series in the head).
-        """
-        if len(self.frame) <= _HEAD or len(yps) > 1 or (cp is None and fp is None):
-            return False
-        head = _Planner(self.frame.iloc[:_HEAD], self.profiles, self.max_points, self.opts,
-                        self.cands)  # fmt: skip
-        try:
-            data = head._used(("x", xp), yps, "y", cp, fp)
-        except _NothingToDraw:
-            return False
-        return any(_varies(data[head.fields[q.name]]) for q in (cp, fp) if q is not None)
-
-    def _line_varies(
-        self, data: pd.DataFrame, fx: str, series: list[str], *, faceted: bool
-    ) -> bool:
-        """True when the line surely draws more than one point (its rows are not aggregated).
-
-        Two series, or a first and a last date in different buckets, are two points. False
-        when that cannot be told this cheaply; the probe then plans the chart in full.
-        """
-        varies = [_varies(data[k]) for k in series]
-        if any(varies):
-            return True
-        if None in varies:  # unsure how many series: the bucket depends on it
-            return False
-        x = data[fx]
-        ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
-        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        if self.opts.time_unit is not None:
-            ends = floor_to_unit(ends, self.opts.time_unit)
-        elif len(data) > self.max_points or (len(data) > width and x.nunique() > width):
-            # one series (or none): the bucket _line picks
-            positions = choose.line_positions(max_points=self.max_points, series=1,
-                                              faceted=faceted)  # fmt: skip
-            ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
-        return bool(ends.iloc[0] != ends.iloc[1])
 
     def _proven(self, mark: str) -> Plan:
         """A probe's answer: a chart proven to hold more than one mark, its data not built.
@@ -1554,9 +1633,9 @@ class _Planner:
         return Plan(
             kind="table",
             reason=reason,
-            refusals=tuple(self.refusals),
-            notes=tuple(dict.fromkeys(n.sentence for n in self.notes)),
-            facts=_facts(self.notes),
+            refusals=tuple(self.p.refusals),
+            notes=tuple(dict.fromkeys(n.sentence for n in self.p.notes)),
+            facts=_facts(self.p.notes),
         )
 
 
@@ -1586,6 +1665,13 @@ def stepped_around(
                 f"no finding; pick y={q.name!r} to chart {q.name} with those rows left out."
             ), v))  # fmt: skip
     return out
+
+
+def _said(q: ColumnProfile, full: bool = False) -> str:
+    """How a column's type is known: ``declared number``, or ``undeclared, inferred …``
+    (``full``: after the column's name)."""
+    word = f"declared {q.declared}" if q.declared else f"undeclared, inferred {q.type}"
+    return f"{q.name} is {word}" if full else word
 
 
 def _count(q: ColumnProfile) -> Encoding:
@@ -1683,10 +1769,6 @@ def _is_number(value: Any) -> bool:
     )
 
 
-
-
-
-
 def _label(value: Any) -> Any:
     return value if isinstance(value, str | bool) else str(value)
 
@@ -1772,36 +1854,6 @@ def _rows_hold(n: int) -> str:
 
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 _PLAIN: Final = (str, int, float, bool)
