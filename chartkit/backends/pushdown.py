@@ -215,11 +215,17 @@ def _engine_plan(
 ) -> Plan:
     """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
     all the rows, and the alternatives of all the declared columns."""
-    from chartkit.plan.decide import ChartOptions, plan_view
+    from chartkit.plan.decide import ChartOptions, Whole, plan_view
     from chartkit.plan.rules import candidates
 
     opts = chart_args.get("options") or ChartOptions()
     args = dict(chart_args)
+    # what the answer stands for: the plan counts and words those rows, not the answer's
+    args["whole"] = Whole(
+        rows=reduced.drawn if reduced.cells is not None else None,
+        categories={reduced.keys[0]: reduced.categories} if reduced.categories else {},
+        bucket_seconds=reduced.seconds,
+    )
     full = _all_profiles(reading, result, checked, profiles)
     picked = [x, color, chart_args.get("facet"), *([y] if isinstance(y, str) else list(y or []))]
     absent = [n for n in dict.fromkeys(picked) if n in full and n not in frame.columns]
@@ -235,9 +241,9 @@ def _engine_plan(
                      split_labels=False, **args)  # fmt: skip
     # which chart was drawn, among the candidates of the answer's columns; the plan of the
     # user's own options says (a forced mean is not a pick of the user's)
-    plain = plan if args is chart_args or plan.kind != "chart" else plan_view(
+    plain = plan if not reduced.mean or plan.kind != "chart" else plan_view(
         frame, profiles, x=x, y=y, color=color, max_points=max_points, split_labels=False,
-        **chart_args,
+        **{**chart_args, "whole": args["whole"]},
     )  # fmt: skip
     offered = {repr(a.picks()) for a in plain.alternatives}
     drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
@@ -495,7 +501,9 @@ class _Reduced:
     measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
     the measure when there are several). "bins": ``frame`` is a stand-in with the same range
     (hence the same bin edges in decide.py); ``counts`` replace the stand-in's counts, or
-    ``cells`` (a heatmap's) replace its data, and ``standin`` rows are said as ``drawn``.
+    ``cells`` (a heatmap's) replace its data. What the frame stands for (the ``drawn`` rows of
+    a heatmap, the ``categories`` of a cut x, the bucket of ``seconds``) is told to decide.py
+    as a ``Whole``, so its plan words those rows: no sentence is rewritten.
     """
 
     frame: pd.DataFrame
@@ -508,15 +516,13 @@ class _Reduced:
     categories: int | None = None  # the categories of x in the engine, when cut to the top
     counts: tuple[int, ...] = ()
     cells: pd.DataFrame | None = None
-    standin: int = 0
     drawn: int = 0
     measures: tuple[str, ...] = ()
     sort: Any = None
     said: tuple[Note, ...] = ()  # decide.py's notes for all the rows, in its words
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
-    period: str | None = None  # the line's time bucket, as decide.py names it
-    seconds: int | None = None  # … and its length (chartkit.selection reads it from the View)
+    seconds: int | None = None  # the line's time bucket (chartkit.selection reads it)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
     top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 
@@ -1053,7 +1059,6 @@ def _lines(
         frame_out.reset_index(drop=True), tuple(notes), rows=rows, keys=(x, *series),
         how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
-        period=f"{choose.bucket_name(seconds)} bucket" if unit is None and seconds else None,
         seconds=seconds if unit is None and seconds else None,
         placed=count,
     )  # fmt: skip
@@ -1363,7 +1368,7 @@ def _heatmap(
         groups = np.resize(np.array(["a", "b"], dtype=object), m)  # two values, alternating
     for extra in extras:
         standin[extra] = groups
-    return _Reduced(standin, tuple(notes), kind="bins", cells=data, standin=m, drawn=n, placed=n)
+    return _Reduced(standin, tuple(notes), kind="bins", cells=data, drawn=n, placed=n)
 
 
 def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame:
@@ -1448,17 +1453,7 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
             cells = reduced.cells.rename(
                 columns={"x": fx, "x_end": f"{fx}_end", "y": fy, "y_end": f"{fy}_end"}
             )
-            said = f"{reduced.standin:,} rows"
-            real = f"{reduced.drawn:,} rows"
-            return replace(
-                plan, data=cells[list(data.columns)], reason=plan.reason.replace(said, real),
-                notes=tuple(n.replace(said, real) for n in plan.notes),
-                facts=tuple(
-                    _recounted(f, f.sentence.replace(said, real), rows=reduced.drawn)
-                    if f.kind == "heatmap" else f
-                    for f in plan.facts
-                ),
-            )  # fmt: skip
+            return replace(plan, data=cells[list(data.columns)])
         if reduced.counts and "count" in data.columns and len(data) == len(reduced.counts):
             data["count"] = list(reduced.counts)
             return replace(plan, data=data)
@@ -1492,12 +1487,6 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *sentences))),
         facts=(*plan.facts, *(n for n in reduced.said if n.sentence not in plan.notes)),
     )  # fmt: skip
-    if reduced.period is not None:
-        x = reduced.keys[0]
-        reason = plan.reason
-        for what in (f"of the {reduced.how or 'mean'} per ", "of the rows counted per "):
-            reason = reason.replace(f"{what}{x}", f"{what}{reduced.period}", 1)
-        plan = replace(plan, reason=reason)
     if reduced.ranked is not None and plan.order is not None:
         plan = _ranked(plan, reduced, fields[0])
     if reduced.top is not None:  # cut here, not by decide.py: its top note and reduction, so
@@ -1505,28 +1494,6 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         plan = replace(plan, notes=tuple(dict.fromkeys((*plan.notes, top.sentence))),
                        facts=(*plan.facts, top),
                        reduction=replace(plan.reduction, top=top.count("shown")))  # fmt: skip
-    if reduced.categories is not None:
-        # only the top max_points categories left the engine: decide.py counted those
-        from chartkit.plan.decide import MAX_BAR_CATEGORIES as TOP
-
-        values = reduced.categories
-        cut = f"has {len(reduced.frame):,} values; the"
-        other = f"the other {len(reduced.frame) - TOP:,} are"
-
-        def recount(n: str) -> str:
-            return n.replace(cut, f"has {values:,} values; the", 1).replace(
-                other, f"the other {values - TOP:,} are"
-            )
-
-        plan = replace(
-            plan,
-            notes=tuple(recount(n) for n in plan.notes),
-            facts=tuple(
-                _recounted(f, recount(f.sentence), values=values)
-                if f.kind == "top" else f
-                for f in plan.facts
-            ),
-        )  # fmt: skip
     return plan
 
 
@@ -1575,14 +1542,6 @@ def _no_value(
     if not n:
         return None
     return no_value_note(n, [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)])
-
-
-def _recounted(note: Note, sentence: str, **counts: int) -> Note:
-    """A stand-in's note with the rows' own words and counts: its ``sentence``, and each named
-    count's value."""
-    return replace(
-        note, sentence=sentence, counts=tuple((k, counts.get(k, v)) for k, v in note.counts)
-    )
 
 
 def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:

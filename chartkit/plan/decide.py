@@ -83,6 +83,7 @@ __all__ = [
     "TIME_UNITS",
     "ChartOptions",
     "Plan",
+    "Whole",
     "no_measure_reason",
     "no_value_note",
     "plan_view",
@@ -156,13 +157,16 @@ def plan_view(
     choose: int | None = None,
     max_points: int = 5000,
     split_labels: bool = True,
+    whole: Whole | None = None,
 ) -> Plan:
     """Decide chart or table, the chart kind and its encodings, from the columns' profiles.
 
     ``choose=N`` draws the Nth of the alternatives the same call would offer.
     ``split_labels=False`` splits a line by its color whatever the values' coverage of the
     time points (the engine path plans its answer so: its rows are buckets of rows over
-    ``max_points``, where a line is split as the engine split it).
+    ``max_points``, where a line is split as the engine split it). ``whole`` is what
+    ``frame`` stands for when a backend reduced the rows first (``Whole``): the plan counts
+    and words those rows, not the frame's.
     """
     if not isinstance(max_points, int) or isinstance(max_points, bool) or max_points < 100:
         raise ChartkitError(f"max_points must be an integer of at least 100, got {max_points!r}")
@@ -179,7 +183,7 @@ def plan_view(
     cands = candidates(profiles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data
     planner = _Planner(frame, profiles, max_points, opts, cands, probe=choose is not None)
-    planner.split_labels = split_labels
+    planner.split_labels, planner.whole = split_labels, whole or Whole()
     plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
@@ -193,11 +197,30 @@ def plan_view(
     picks = alt.picks()
     opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
     chosen = _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared)
-    chosen.split_labels = split_labels
+    chosen.split_labels, chosen.whole = split_labels, planner.whole
     return chosen.plan(
         picks.get("x"), _measure_names(picks.get("y"), profiles), picks.get("color"),
         picks.get("facet"),
     )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """What a frame handed to ``plan_view`` stands for when a backend reduced the rows before
+    planning (the engine path: only the groups leave the engine):
+
+    - ``rows``: the rows a heatmap's cells count (the frame is a stand-in over the same
+      ranges, binned as they are);
+    - ``categories``: per category column, the values it has over every row (only the top
+      ones left the backend);
+    - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
+      bucket of a series), so a line is the aggregate per that bucket.
+
+    The plan says these counts, so no sentence of it is rewritten afterwards."""
+
+    rows: int | None = None
+    categories: Mapping[str, int] = field(default_factory=dict)
+    bucket_seconds: int | None = None
 
 
 def _measure_names(
@@ -263,6 +286,7 @@ class _Planner:
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self.split_labels = True  # whether a line asks if its color is an entity
+        self.whole = Whole()  # what the frame stands for, when a backend reduced the rows
         self.lines = _Lines(self)
         self.bars = _Bars(self)
         self.points = _Points(self)
@@ -539,6 +563,8 @@ class _Lines:
                           "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
             return self.p.writing._proven("line")
         period = unit or xp.name
+        if unit is None and self.p.whole.bucket_seconds:  # each row a bucket the backend made
+            period = f"{choose.bucket_name(self.p.whole.bucket_seconds)} bucket"
         aggregate: str | None = None
         drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
         if unit is not None:
@@ -830,7 +856,7 @@ class _Bars:
         """The bars' rows cut to the ``MAX_BAR_CATEGORIES`` first of ``ranking`` (said as a
         ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order."""
         fx = self.p.fields[xp.name]
-        categories = len(ranking)
+        categories = max(len(ranking), self.p.whole.categories.get(xp.name, 0))
         if categories > MAX_BAR_CATEGORIES:
             self.p.reduction = {"top": MAX_BAR_CATEGORIES}
             self.p._say(
@@ -1058,7 +1084,7 @@ class _Points:
                 [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
             )
             ix, iy = np.nonzero(counts)
-            rows = len(data)
+            rows = self.p.whole.rows or len(data)
             data = pd.DataFrame(
                 {
                     fx: xe[ix],
