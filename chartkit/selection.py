@@ -308,21 +308,14 @@ def rows_behind(
     Evaluated where the rows are: the view's own frame in memory, or pushed down into the
     engine that holds them (DuckDB, polars, pyarrow, Ibis, Spark).
     """
-    if not isinstance(selection, Selection):
-        raise ChartkitError(f"rows_behind takes a Selection; got {type(selection).__name__}")
     for name, n, low in (("page", page, 0), ("page_size", page_size, 1)):
         if not isinstance(n, int) or isinstance(n, bool) or n < low:
             raise ChartkitError(f"{name} must be an integer of at least {low}, got {n!r}")
     if page_size > MAX_PAGE_SIZE:
         raise ChartkitError(f"page_size is at most {MAX_PAGE_SIZE:,} rows, got {page_size:,}")
-    if view.kind == "refused":
-        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
-    if view.frame is None:
-        raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
-    from chartkit.read.engines import EngineReading, read_engine_frame
-
-    reading = read_engine_frame(view.result.rows)
-    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+    reading = _engine_held(view, selection, "rows_behind")
+    assert view.frame is not None
+    if reading is not None:
         return engine_rows_behind(view, reading, selection, page=page, page_size=page_size)
     # the rows in memory (an engine frame collected whole: the same rows)
     behind = _behind(view, selection)
@@ -334,6 +327,23 @@ def rows_behind(
         selection, view.frame.iloc[at].reset_index(drop=True), tuple(int(i) for i in at),
         offending, behind.offenders, len(chosen), page, page_size,
     )  # fmt: skip
+
+
+def _engine_held(view: View, selection: Selection, what: str) -> EngineReading | None:
+    """The engine reading when the view's rows stayed in their engine (None: in memory), once
+    ``selection`` is a Selection and the view holds rows to select from."""
+    if not isinstance(selection, Selection):
+        raise ChartkitError(f"{what} takes a Selection; got {type(selection).__name__}")
+    if view.kind == "refused":
+        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+    if view.frame is None:
+        raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
+    from chartkit.read.engines import EngineReading, read_engine_frame
+
+    reading = read_engine_frame(view.result.rows)
+    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+        return reading
+    return None
 
 
 def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dtype[np.intp]]:
@@ -349,16 +359,8 @@ def positions_behind(view: View, selection: Selection) -> np.ndarray[Any, np.dty
     >>> positions_behind(v, Selection.of_mark(v, 0)).tolist()
     [0, 2]
     """
-    if not isinstance(selection, Selection):
-        raise ChartkitError(f"positions_behind takes a Selection; got {type(selection).__name__}")
-    if view.kind == "refused":
-        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
-    if view.frame is None:
-        raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
-    from chartkit.read.engines import EngineReading, read_engine_frame
-
-    reading = read_engine_frame(view.result.rows)
-    if isinstance(reading, EngineReading) and reading.total > len(view.frame):
+    reading = _engine_held(view, selection, "positions_behind")
+    if reading is not None:
         raise ChartkitError(
             f"the rows of this view stayed in {reading.engine}, which keeps no row order, so "
             "they have no positions; page them with View.rows_behind, or chart them with "

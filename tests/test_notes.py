@@ -162,3 +162,14 @@ def test_a_picked_color_too_wide_is_said_once_by_its_refusal_not_again_as_not_sp
     assert [(n.kind, n.column, n.counts) for n in unpicked.facts] == [
         ("shared", "t", ()), ("not-split", "huge", (("values", 25),))
     ]
+
+
+def test_the_sentence_functions_both_paths_share_run_as_their_examples_say() -> None:
+    """bucketed_note, top_note, no_value_note… are the one place each sentence is made, for
+    the planner and the engine path alike: their docstring examples hold the words."""
+    import doctest
+
+    import chartkit.plan.decide as decide
+
+    result = doctest.testmod(decide, optionflags=doctest.ELLIPSIS, report=False)
+    assert result.attempted >= 5 and result.failed == 0

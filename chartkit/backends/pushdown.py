@@ -39,12 +39,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
 
-from chartkit._isodate import PLAIN_DATE
+from chartkit._isodate import PLAIN_DATE, engine_pattern
+from chartkit._safe import name_list, workable_frame
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import bucket_starts, with_bucket
 from chartkit.backends._native import collect as _collect
@@ -55,21 +56,47 @@ from chartkit.backends._native import quote as _quote
 from chartkit.backends._native import utc_truncated as _utc_truncated
 from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.backends.query import QueryBackend
+from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
+from chartkit.check.verdicts import dtype_value_type
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
-from chartkit.plan.encode import describe_offenders
+from chartkit.plan.decide import (
+    COUNT_BARS_UNDER,
+    HEATMAP_BINS,
+    HISTOGRAM_BINS,
+    MAX_BAR_CATEGORIES,
+    MEASURE,
+    ROWS,
+    ChartOptions,
+    Plan,
+    Whole,
+    bucketed_note,
+    check_choose,
+    chosen_alternative,
+    no_measure_reason,
+    no_value_note,
+    over_max_points,
+    plan_view,
+    points_per_bucket,
+    shared_note,
+    stepped_around,
+    top_note,
+)
+from chartkit.plan.encode import (
+    ASCII_NUMBER_TEXT,
+    ColumnProfile,
+    describe_offenders,
+    profile_columns,
+    vegalite_type,
+)
+from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import Note
+from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
 from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
-
-if TYPE_CHECKING:
-    from chartkit.check.integrity import CheckOutcome
-    from chartkit.plan.decide import Plan
-    from chartkit.plan.encode import ColumnProfile
-    from chartkit.plan.rules import Alternative
-    from chartkit.result import ToolResult
+from chartkit.result import ToolResult
 
 __all__ = ["EngineAnswer", "count_facts", "engine_view"]
 
@@ -135,9 +162,6 @@ def _engine_view(
     max_points: int,
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
-    from chartkit._safe import workable_frame
-    from chartkit.plan.decide import plan_view
-    from chartkit.plan.encode import profile_columns
 
     declaration = result.result_columns
     if outcome.armed:
@@ -215,8 +239,6 @@ def _engine_plan(
 ) -> Plan:
     """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
     all the rows, and the alternatives of all the declared columns."""
-    from chartkit.plan.decide import ChartOptions, Whole, plan_view
-    from chartkit.plan.rules import candidates
 
     opts = chart_args.get("options") or ChartOptions()
     args = dict(chart_args)
@@ -264,7 +286,6 @@ def _stepped_around(plan: Plan, full: Mapping[str, ColumnProfile], picked: set[s
     """The flagged measures the default stepped around, refused as decide.py refuses them over
     all the rows (the answer's profiles hold no finding): after the columns no chart could
     place, before the drawing's own refusals, as pandas orders them."""
-    from chartkit.plan.decide import stepped_around
 
     said = {r.column for r in plan.refusals}
     more = [r for r in stepped_around(full, plan.drawn, picked) if r.column not in said]
@@ -288,7 +309,6 @@ def _all_profiles(
     answer: Mapping[str, ColumnProfile],
 ) -> dict[str, ColumnProfile]:
     """Every declared column's profile, its distinct values counted in the engine."""
-    from chartkit.plan.encode import ColumnProfile, vegalite_type
 
     declaration = result.result_columns or {}
     schema = dict(reading.schema)
@@ -318,7 +338,6 @@ def _parsed_cells(
 ) -> pd.DataFrame:
     """A CSV's declared columns parsed by ``chartkit.read.csvread``, as the check judged them
     in the engine (a cell that does not parse stays its text)."""
-    from chartkit.read.csvread import parse_cell
 
     out = frame.copy()
     for name, decl in declaration.items():
@@ -357,8 +376,6 @@ def _typed(
     known = _TYPED.get(id(reading))
     if known is not None and known[0] is reading:
         return known[1]
-    from chartkit._isodate import engine_pattern
-    from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER
 
     def lit(text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
@@ -408,8 +425,6 @@ def _typed(
         return reading
     held = next((n for n in reading.columns if "\x00" in n), None)
     if held is not None:  # no DuckDB SQL identifier holds a NUL: the parsed one is unnamed
-        from chartkit._safe import name_list
-
         reason = (
             f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
             f"{max_points:,}, so chartkit parses its text cells in {reading.engine}; the column "
@@ -467,22 +482,13 @@ def _chosen(
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
     """``choose=N``: the Nth alternative of the same call, drawn with its own picks."""
-    from chartkit.plan.decide import ChartOptions
 
-    choose = chart_args["choose"]
-    if not isinstance(choose, int) or isinstance(choose, bool):
-        raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
+    choose = check_choose(chart_args["choose"])
     args = {**chart_args, "choose": None}
     first = _engine_view(
         result, reading, outcome, x=x, y=y, color=color, max_points=max_points, chart_args=args
     )
-    if not 0 <= choose < len(first.alternatives):
-        allowed = f"0 to {len(first.alternatives) - 1}" if first.alternatives else "none"
-        raise ChartkitError(
-            f"choose={choose!r} is not an alternative of this view; it has "
-            f"{len(first.alternatives)} ({allowed})"
-        )
-    alt = first.alternatives[choose]
+    alt = chosen_alternative(choose, first.alternatives)
     picks = alt.picks()
     opts = args.get("options") or ChartOptions()
     args["options"] = replace(opts, aggregate=alt.aggregate or opts.aggregate)
@@ -542,9 +548,6 @@ def _reduce(
     The shape (x, measures, color, facet, aggregate, bucket) follows decide.py's rules for the
     same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
-    from chartkit.check.verdicts import dtype_value_type as value_type
-    from chartkit.plan.decide import ChartOptions, no_measure_reason
-    from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 
     broken = {v.column: v for v in violations}
     schema = dict(reading.schema)
@@ -561,7 +564,7 @@ def _reduce(
             name in schema
             and (v is None or v.affected < v.total)
             and decl is not None
-            and value_type(schema[name]) == decl.type
+            and dtype_value_type(schema[name]) == decl.type
         )
 
     def of(*kinds: str) -> list[str]:
@@ -573,7 +576,6 @@ def _reduce(
         """The profiles of the columns the engine can draw, for the chooser
         (``chartkit.plan.choose``, decide.py's own); ``counted``: the categories' distinct
         values counted in the engine (one query for all, the first time)."""
-        from chartkit.plan.encode import ColumnProfile, vegalite_type
 
         names = of("number", "date", "string", "boolean")
         kinds = [n for n in names if declaration[n].type in ("string", "boolean")]
@@ -606,7 +608,7 @@ def _reduce(
     if undeclared:
         # decide.py infers an undeclared column's type from its values: those stay in the engine
         name = undeclared[0]
-        return _undeclared(over, name, value_type(schema[name]) or "string")
+        return _undeclared(over, name, dtype_value_type(schema[name]) or "string")
     # with no x picked, decide.py puts the first date column on x: one the engine holds as text
     # is in play too (left unread, the engine would draw another chart than pandas)
     firsts = [n for n in declaration if x is None and n in schema and declaration[n].type
@@ -614,7 +616,7 @@ def _reduce(
     for name in [*picks, *firsts]:
         if name is not None and name in declaration and name in schema and not usable(name):
             decl = declaration[name]
-            if value_type(schema[name]) != decl.type and (
+            if dtype_value_type(schema[name]) != decl.type and (
                 broken.get(name) is None or broken[name].affected < broken[name].total
             ):
                 return (
@@ -630,17 +632,12 @@ def _reduce(
     measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit
-    if (
-        x is None
-        and ys is None
-        and how is None
-        and not measures
-    ):
+    if x is None and ys is None and how is None and not measures:
         # no rule opens without a measure: decide.py's table, in its words
         loose = [n for n in schema if n not in declaration]
         if loose:  # decide.py would infer it a type (a measure, say) from values in the engine
             name = loose[0]
-            return _undeclared(over, name, value_type(schema[name]) or "string")
+            return _undeclared(over, name, dtype_value_type(schema[name]) or "string")
         return no_measure_reason(
             _declared_profiles(reading, declaration, broken),
             lambda name: _all_quoted(reading, name),
@@ -764,7 +761,6 @@ def _opening(drawable: Callable[..., list[ColumnProfile]]) -> list[Alternative]:
     (``plan.rules.candidates``, as decide.py reads them), when no date is drawable (none
     otherwise: a line over the first date, below): the categories' values counted in the
     engine, so colors and identifiers are judged as over all the rows."""
-    from chartkit.plan.rules import candidates
 
     if choose.dates(drawable(counted=False)):
         return []
@@ -789,7 +785,6 @@ def _declared_profiles(
 ) -> list[ColumnProfile]:
     """Every declared column's profile as decide.py words a table's reason from it: present or
     not, usable or not (its distinct values are not counted: the reason does not read them)."""
-    from chartkit.plan.encode import ColumnProfile, vegalite_type
 
     schema = dict(reading.schema)
     return [
@@ -804,9 +799,6 @@ def _all_quoted(reading: EngineReading, name: str) -> bool:
     engine by ``ASCII_NUMBER_TEXT`` (ASCII digits and spaces; decide.py's pattern also takes
     other scripts' digits)."""
     import narwhals as nw
-
-    from chartkit.check.verdicts import dtype_value_type
-    from chartkit.plan.encode import ASCII_NUMBER_TEXT
 
     if dtype_value_type(dict(reading.schema)[name]) != "string":
         return False
@@ -861,13 +853,12 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     question counts, in one pass, every column that can be a category, and the span and
     values of every date and number (what a line's bucket needs), so later questions cost
     nothing."""
-    from chartkit.check.verdicts import dtype_value_type as value_type
 
     backend = _backend(reading)
     wanted = list(dict.fromkeys(names))
     if not backend.remembered():
         schema = dict(reading.schema)
-        kinds = {c: value_type(schema[c]) for c in reading.columns}
+        kinds = {c: dtype_value_type(schema[c]) for c in reading.columns}
         categories = [c for c in reading.columns if kinds[c] in ("string", "boolean")]
         spans = [c for c in reading.columns if kinds[c] in ("date", "number")]
         backend.facts([*wanted, *categories, *spans], distinct=[*wanted, *categories])
@@ -968,7 +959,6 @@ def _lines(
     picks for the span and ``max_points``) for each series, computed in the engine."""
     import narwhals as nw
 
-
     series = [*colors, *facets]
     used = [x, *ys, *series]
     alias, h = _aliases(reading), _helpers(reading)
@@ -994,7 +984,6 @@ def _lines(
     keys = [h["bucket"], *(alias[c] for c in series)]
     if unit is not None:
         bucketed = _floored(frame, alias[x], unit, reading.engine, aware, h["bucket"])
-        period = f"{unit} of {x}"
         seconds = 0
     else:
         n_series = len(ys) if len(ys) > 1 else 1
@@ -1013,7 +1002,6 @@ def _lines(
             bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
         else:
             bucketed = with_bucket(frame, alias[x], reading.engine, aware, seconds, h["bucket"])
-        period = f"{choose.bucket_name(seconds)} bucket" if seconds else x
     out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
     if unit is None and seconds:
         start = bucket_starts(out.pop(h["bucket"]), seconds)
@@ -1034,22 +1022,12 @@ def _lines(
     aggregate = how or ("mean" if ys else "count")
     what = _names(ys) if ys else "rows"
     said: list[Note] = []  # decide.py's own notes for these rows, in its words
+    series_name = colors[0] if colors else None
     if unit is None and seconds:
-        split = f" for each {colors[0]}" if colors else ""
-        said.append(Note(
-            "bucketed",
-            f"{drawn:,} rows are drawn as {points:,} points: the {aggregate} of {what} per "
-            f"{period}{split} (over max_points={max_points:,} rows).",
-            x, (("rows", drawn), ("points", points), ("seconds", seconds)),
-        ))  # fmt: skip
+        drawn_as = points_per_bucket(points, aggregate, what, seconds, series_name)
+        said.append(bucketed_note(x, drawn, points, seconds, drawn_as, over_max_points(max_points)))
     elif how is None and ys and any(n > 1 for n in rows.values()):
-        by_series = f" and {colors[0]}" if colors else ""
-        said.append(Note(
-            "shared",
-            f"Several rows share a {unit + ' of ' + x if unit else x}{by_series}; the chart "
-            f"draws the mean of {what} for each.",
-            x,
-        ))  # fmt: skip
+        said.append(shared_note(x, f"{unit} of {x}" if unit else x, series_name, what))
     notes.append(
         f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; only "
         "these points left the engine."
@@ -1130,8 +1108,6 @@ def _bars(
     """Bars per category: the aggregate per (category, facet), or the rows counted."""
     import narwhals as nw
 
-    from chartkit.plan.decide import MAX_BAR_CATEGORIES
-
     keys = [x, *facets]
     used = [x, *ys, *facets]
     alias, h = _aliases(reading), _helpers(reading)
@@ -1169,11 +1145,7 @@ def _bars(
         total = out.groupby(x, sort=False, dropna=False)[h["count"]].sum()
         total = total.sort_values(ascending=False, kind="stable")
         if len(total) > MAX_BAR_CATEGORIES:
-            said = (
-                f"{x} has {len(total):,} values; the {MAX_BAR_CATEGORIES} most frequent are "
-                f"shown, the other {len(total) - MAX_BAR_CATEGORIES:,} are left out."
-            )
-            cut = Note("top", said, x, (("values", len(total)), ("shown", MAX_BAR_CATEGORIES)))
+            cut = top_note(x, len(total), MAX_BAR_CATEGORIES, "most frequent")
             total = total.head(MAX_BAR_CATEGORIES)
             out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
         ranked = tuple(total.index)
@@ -1220,8 +1192,6 @@ def _histogram(
     """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
     decide.py's very edges; only the counts leave the engine."""
     import narwhals as nw
-
-    from chartkit.plan.decide import COUNT_BARS_UNDER, HISTOGRAM_BINS
 
     alias, h = _aliases(reading), _helpers(reading)
     frame = _frame(reading).select(alias[name])
@@ -1296,8 +1266,6 @@ def _heatmap(
     counted in the engine), so the stand-in's two groups hold the same x values, and decide.py
     draws the groups apart as it does over all the rows."""
     import narwhals as nw
-
-    from chartkit.plan.decide import HEATMAP_BINS
 
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[x], alias[y])
@@ -1441,7 +1409,6 @@ def _names(names: Sequence[str]) -> str:
 
 def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
     """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
-    from chartkit.plan.decide import MEASURE, ROWS
 
     data = plan.data
     if data is None:
@@ -1510,8 +1477,6 @@ def _no_value(
     note counts it). None when no row is such, or when a column that may miss a value has
     offenders too (its nulls are then both, and only the left-out count is said)."""
     import narwhals as nw
-
-    from chartkit.plan.decide import no_value_note
 
     schema, alias = dict(reading.schema), _aliases(reading)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]

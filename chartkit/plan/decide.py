@@ -84,10 +84,17 @@ __all__ = [
     "ChartOptions",
     "Plan",
     "Whole",
+    "bucketed_note",
+    "check_choose",
+    "chosen_alternative",
     "no_measure_reason",
     "no_value_note",
+    "over_max_points",
     "plan_view",
+    "points_per_bucket",
+    "shared_note",
     "stepped_around",
+    "top_note",
 ]
 
 MAX_PICKED_COLOR_CATEGORIES = MAX_FACETS  # a picked color past 10 values becomes facets
@@ -177,8 +184,8 @@ def plan_view(
                 f"{channel}={name!r} names no column of this result; its columns are "
                 f"{name_list(profiles)}"
             )
-    if choose is not None and (not isinstance(choose, int) or isinstance(choose, bool)):
-        raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
+    if choose is not None:
+        check_choose(choose)
     opts = options or ChartOptions()
     cands = candidates(profiles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data
@@ -187,13 +194,7 @@ def plan_view(
     plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
-    if not 0 <= choose < len(plan.alternatives):
-        allowed = f"0 to {len(plan.alternatives) - 1}" if plan.alternatives else "none"
-        raise ChartkitError(
-            f"choose={choose!r} is not an alternative of this view; it has "
-            f"{len(plan.alternatives)} ({allowed})"
-        )
-    alt = plan.alternatives[choose]
+    alt = chosen_alternative(choose, plan.alternatives)
     picks = alt.picks()
     opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
     chosen = _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared)
@@ -628,12 +629,11 @@ class _Lines:
                 reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
             data = reduced
             period = f"{choose.bucket_name(seconds)} bucket"
-            split = f" for each {cp.name}" if cp else ""
             self.p.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
             if counted:
                 why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
             elif rows > self.p.max_points:
-                why = f"over max_points={self.p.max_points:,} rows"
+                why = over_max_points(self.p.max_points)
             else:
                 why = f"more time points than the chart's {width} pixels"
             if counted and cp is not None:
@@ -642,13 +642,10 @@ class _Lines:
                     f"{cp.name}"
                 )
             else:
-                drawn_as = (
-                    f"drawn as {len(data):,} points: the {aggregate} of {what} per {period}{split}"
+                drawn_as = points_per_bucket(
+                    len(data), aggregate, what, seconds, cp.name if cp else None
                 )
-            self.p._say(
-                "bucketed", f"{rows:,} rows are {drawn_as} ({why}).", xp.name,
-                rows=rows, points=len(data), seconds=seconds,
-            )  # fmt: skip
+            self.p.notes.append(bucketed_note(xp.name, rows, len(data), seconds, drawn_as, why))
         elif counted:
             aggregate = "count"
             data = reduce_frame(data, keys, fy, aggregate, codes)
@@ -656,13 +653,7 @@ class _Lines:
             aggregate = how or "mean"
             if how is None:
                 share = f"{unit} of {xp.name}" if unit else xp.name
-                by_series = f" and {cp.name}" if cp else ""
-                self.p._say(
-                    "shared",
-                    f"Several rows share a {share}{by_series}; the chart draws the mean of "
-                    f"{what} for each.",
-                    xp.name,
-                )
+                self.p.notes.append(shared_note(xp.name, share, cp.name if cp else None, what))
             if cp is None and fp is None and not multi:
                 self.p.refusing._note_unsplit(xp)
             data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
@@ -859,12 +850,7 @@ class _Bars:
         categories = max(len(ranking), self.p.whole.categories.get(xp.name, 0))
         if categories > MAX_BAR_CATEGORIES:
             self.p.reduction = {"top": MAX_BAR_CATEGORIES}
-            self.p._say(
-                "top",
-                f"{xp.name} has {categories:,} values; the {MAX_BAR_CATEGORIES} {ranked} are "
-                f"shown, the other {categories - MAX_BAR_CATEGORIES:,} are left out.",
-                xp.name, values=categories, shown=MAX_BAR_CATEGORIES,
-            )  # fmt: skip
+            self.p.notes.append(top_note(xp.name, categories, MAX_BAR_CATEGORIES, ranked))
             ranking = ranking.head(MAX_BAR_CATEGORIES)
             data = data[data[fx].isin(ranking.index)]
         order = self._order(xp, list(ranking.index))
@@ -1872,6 +1858,92 @@ def no_value_note(rows: int, gaps: list[str]) -> Note:
         gaps[0],
         (("rows", rows),),
     )
+
+
+def bucketed_note(
+    column: str, rows: int, points: int, seconds: int, drawn_as: str, why: str
+) -> Note:
+    """The note of a line's ``rows`` drawn per time bucket of ``seconds``: ``drawn_as`` says
+    how (``points_per_bucket``, or bars counted), ``why`` the reason it is bucketed.
+
+    >>> note = bucketed_note("ts", 9000, 500, 60, points_per_bucket(500, "mean", "v", 60),
+    ...                      over_max_points(5000))
+    >>> said, how = note.sentence.split(": ")
+    >>> said
+    '9,000 rows are drawn as 500 points'
+    >>> how
+    'the mean of v per minute bucket (over max_points=5,000 rows).'
+    >>> note.counts
+    (('rows', 9000), ('points', 500), ('seconds', 60))
+    """
+    return Note(
+        "bucketed",
+        f"{rows:,} rows are {drawn_as} ({why}).",
+        column,
+        (("rows", rows), ("points", points), ("seconds", seconds)),
+    )
+
+
+def points_per_bucket(
+    points: int, aggregate: str, what: str, seconds: int, series: str | None = None
+) -> str:
+    """How a bucketed line draws its rows: ``points`` points, the ``aggregate`` of ``what``
+    per bucket of ``seconds`` (for each value of ``series``)."""
+    split = f" for each {series}" if series else ""
+    period = f"{choose.bucket_name(seconds)} bucket"
+    return f"drawn as {points:,} points: the {aggregate} of {what} per {period}{split}"
+
+
+def over_max_points(max_points: int) -> str:
+    """Why a chart reduced its rows: there are more than ``max_points``."""
+    return f"over max_points={max_points:,} rows"
+
+
+def shared_note(column: str, share: str, series: str | None, what: str) -> Note:
+    """The note of rows sharing a point (a ``share``: the x value, or its unit) and a value of
+    ``series``: the chart draws the mean of ``what`` for each."""
+    by_series = f" and {series}" if series else ""
+    return Note(
+        "shared",
+        f"Several rows share a {share}{by_series}; the chart draws the mean of {what} for each.",
+        column,
+    )
+
+
+def top_note(column: str, values: int, shown: int, ranked: str) -> Note:
+    """The note of bars cut to the top ``shown`` of a category's ``values``, ``ranked`` naming
+    the order (``most frequent``, ``with the highest mean of y``…).
+
+    >>> top_note("host", 40, 30, "most frequent").sentence
+    'host has 40 values; the 30 most frequent are shown, the other 10 are left out.'
+    """
+    return Note(
+        "top",
+        f"{column} has {values:,} values; the {shown} {ranked} are shown, the other "
+        f"{values - shown:,} are left out.",
+        column,
+        (("values", values), ("shown", shown)),
+    )
+
+
+def check_choose(choose: Any) -> int:
+    """``choose=N`` as an index, or the error that says it must be one."""
+    if not isinstance(choose, int) or isinstance(choose, bool):
+        raise ChartkitError(f"choose={choose!r} must be an integer: the index of an alternative")
+    return choose
+
+
+def chosen_alternative(choose: Any, alternatives: Sequence[Alternative]) -> Alternative:
+    """The alternative ``choose=N`` picks among a view's ``alternatives``, or the error that
+    says which indexes there are."""
+    index = check_choose(choose)
+    if not 0 <= index < len(alternatives):
+        allowed = f"0 to {len(alternatives) - 1}" if alternatives else "none"
+        raise ChartkitError(
+            f"choose={index!r} is not an alternative of this view; it has "
+            f"{len(alternatives)} ({allowed})"
+        )
+    return alternatives[index]
 
 
 def _rows_hold(n: int) -> str:
