@@ -162,7 +162,6 @@ def _engine_view(
     max_points: int,
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
-
     declaration = result.result_columns
     if outcome.armed:
         violations = outcome.violations
