@@ -358,6 +358,27 @@ def test_a_result_with_no_usable_measure_is_the_same_table_on_every_engine(case:
         assert (got.kind, got.reason) == ("table", want.reason), engine
 
 
+@pytest.mark.parametrize("extra", [{}, {"g": "string"}])
+def test_a_result_of_a_single_mark_is_the_same_table_on_every_engine(
+    extra: dict[str, str],
+) -> None:
+    """Two constant measures past max_points (and a category of one value): every chart would
+    hold a single mark, so every engine answers memory's table, whose reason names the chart
+    memory tried first — the heatmap of all the rows, not a scatter of their one point."""
+    frame = pd.DataFrame({"a": [1.0] * _N, "b": [2.0] * _N, "g": ["x"] * _N})[["a", "b", *extra]]
+    decl = {"a": "number", "b": "number", **extra}
+    want = view(frame, decl, max_points=100)
+    assert (want.kind, want.reason) == (
+        "table",
+        f"a is declared number and b is declared number: a binned heatmap, as there are {_N} "
+        "rows — but that chart would hold a single mark, and so would every other chart its "
+        "declared types allow; a single mark is not a chart, so the rows are shown as a table.",
+    )
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl, max_points=100)
+        assert (got.kind, got.reason) == ("table", want.reason), engine
+
+
 def test_the_no_measure_reasons_in_full() -> None:
     said = {
         case: view(holder("duckdb", pl.from_pandas(frame)), decl, max_points=100).reason

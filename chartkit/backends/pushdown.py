@@ -243,7 +243,9 @@ def _engine_plan(
     args = dict(chart_args)
     # what the answer stands for: the plan counts and words those rows, not the answer's
     args["whole"] = Whole(
-        rows=reduced.drawn if reduced.cells is not None else None,
+        rows=reduced.drawn if reduced.cells is not None else (
+            reduced.placed if reduced.kind == "bins" else None
+        ),
         categories={reduced.keys[0]: reduced.categories} if reduced.categories else {},
         bucket_seconds=reduced.seconds,
     )

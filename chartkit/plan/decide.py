@@ -210,8 +210,9 @@ class Whole:
     """What a frame handed to ``plan_view`` stands for when a backend reduced the rows before
     planning (the engine path: only the groups leave the engine):
 
-    - ``rows``: the rows a heatmap's cells count (the frame is a stand-in over the same
-      ranges, binned as they are);
+    - ``rows``: the rows the frame's points stand for (a stand-in over the same ranges, or
+      the distinct values counted): a scatter of them is a heatmap past ``max_points``, and
+      its cells count these rows;
     - ``categories``: per category column, the values it has over every row (only the top
       ones left the backend);
     - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
@@ -1058,11 +1059,11 @@ class _Points:
             )
         self.p.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                       "facet": fp.name if fp else None}  # fmt: skip
-        if self.p.probe and len(data) > self.p.max_points and _spread(data[fx], data[fy]):
-            return self.p.writing._proven(
-                "rect"
-            )  # the lowest and the highest fall in different bins
-        if len(data) > self.p.max_points:
+        rows = self.p.whole.rows or len(data)  # the rows the points stand for
+        if self.p.probe and rows > self.p.max_points and _spread(data[fx], data[fy]):
+            # the lowest and the highest fall in different bins
+            return self.p.writing._proven("rect")
+        if rows > self.p.max_points:
             bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.p.max_points))))
             counts, xe, ye = _histogram2d(
                 data[fx].to_numpy(dtype=float),
@@ -1070,7 +1071,6 @@ class _Points:
                 [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
             )
             ix, iy = np.nonzero(counts)
-            rows = self.p.whole.rows or len(data)
             data = pd.DataFrame(
                 {
                     fx: xe[ix],
