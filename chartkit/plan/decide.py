@@ -1762,7 +1762,11 @@ def _bin_of(values: Any, edges: Any) -> Any:
     span = float(edges[-1] - edges[0])
     if not (np.isfinite(span) and span > 0):
         return None
-    guess = (values - edges[0]) * (n / span)
+    # divided by the span first: n / span overflows for a span of subnormal numbers (2e-311)
+    with np.errstate(over="ignore", invalid="ignore"):
+        guess = (values - edges[0]) / span * n
+    if not np.isfinite(guess).all():
+        return None
     place = np.clip(guess, 0, n - 1).astype(np.intp)
     for _ in range(4):
         below = values < edges[place]
