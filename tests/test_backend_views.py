@@ -322,6 +322,24 @@ def test_every_engine_notes_the_rows_as_memory_does(case: str) -> None:
         assert got.caption == memory.caption, engine
 
 
+@pytest.mark.parametrize(
+    ("lo", "hi"), [(0.0, 5e-324), (-5e-324, 2.2250738585e-311), (0.0, 2.2250738585e-311)]
+)
+def test_a_heatmap_of_a_subnormal_span_is_memory_s_on_every_engine(lo: float, hi: float) -> None:
+    """Measures a few subnormal floats apart, past max_points: numpy's histogram2d keeps its 10
+    bins where np.histogram refuses them (0 to 5e-324 cannot space them apart), and every
+    engine bins as it does (it raised 'Too many bins for data range' before)."""
+    n = 600
+    frame = pl.DataFrame(
+        {"x": [lo if i % 7 else hi for i in range(n)], "y": [hi if i % 5 else lo for i in range(n)]}
+    )
+    decl = {"x": "number", "y": "number"}
+    want = view(frame.to_pandas(), decl, max_points=100, x="x", y="y")
+    assert (want.kind, want.mark) == ("chart", "rect")
+    for engine in ENGINES:
+        same_view(want, view(holder(engine, frame), decl, max_points=100, x="x", y="y"))
+
+
 # --- results no chart can draw: the same table, for the same reason ----------------------
 
 _N = 300

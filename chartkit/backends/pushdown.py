@@ -1305,8 +1305,8 @@ def _heatmap(
             drawn=n,
         )
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
-    xe = _edges(float(stats["xlo"]), float(stats["xhi"]), bins)
-    ye = _edges(float(stats["ylo"]), float(stats["yhi"]), bins)
+    xe = _cell_edges(float(stats["xlo"]), float(stats["xhi"]), bins)
+    ye = _cell_edges(float(stats["ylo"]), float(stats["yhi"]), bins)
     binned = frame.select(_bin_of(alias[x], xe).alias("__ix"), _bin_of(alias[y], ye).alias("__iy"))
     cells = _collect(
         reading, [x, y], "heatmap",
@@ -1347,8 +1347,22 @@ def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame
 
 
 def _edges(lo: float, hi: float, bins: int) -> Any:
-    """decide.py's bin edges for values from ``lo`` to ``hi`` (numpy's, from the range alone)."""
+    """decide.py's histogram edges for values from ``lo`` to ``hi`` (``np.histogram``'s, from
+    the range alone)."""
     return np.histogram_bin_edges(np.array([lo, hi]), bins=choose.bin_edges(lo, hi, bins))
+
+
+def _cell_edges(lo: float, hi: float, bins: int) -> Any:
+    """decide.py's heatmap edges for values from ``lo`` to ``hi``: ``np.histogram2d``'s, which
+    (unlike ``np.histogram``) keep ``bins`` even when a subnormal range cannot space them
+    apart (0 to 5e-324: most edges equal, and a value lands past the last that is not above
+    it)."""
+    wanted = choose.bin_edges(lo, hi, bins)
+    if not isinstance(wanted, int):
+        return np.asarray(wanted, dtype=float)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.linspace(lo, hi, wanted + 1)
 
 
 _TINY: Final = float(np.finfo(float).tiny)
