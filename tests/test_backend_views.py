@@ -340,6 +340,46 @@ def test_a_heatmap_of_a_subnormal_span_is_memory_s_on_every_engine(lo: float, hi
         same_view(want, view(holder(engine, frame), decl, max_points=100, x="x", y="y"))
 
 
+def gappy_frame(n: int = 3000) -> pl.DataFrame:
+    """A nullable measure holding no value in every tenth row, a nullable date in every 13th."""
+    start = dt.datetime(2024, 1, 1)
+    return pl.DataFrame(
+        {
+            "t": [None if i % 13 == 0 else start + dt.timedelta(minutes=i) for i in range(n)],
+            "g": [f"g{i % 3}" for i in range(n)],
+            "v": [None if i % 10 == 0 else float(i % 17) for i in range(n)],
+        }
+    )
+
+
+GAPPY = {
+    "t": {"type": "date", "nullable": True}, "g": "string",
+    "v": {"type": "number", "nullable": True},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [{}, {"x": "g", "y": "v"}, {"x": "g", "y": "v", "aggregate": "sum"}, {"x": "v"},
+     {"x": "t", "aggregate": "count"}, {"x": "g", "aggregate": "count"}],
+    ids=["line", "bars", "bars of the sum", "histogram", "rows counted over time",
+         "count bars"],
+)  # fmt: skip
+def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
+    picks: dict[str, Any],
+) -> None:
+    """A line, bars and a histogram over a nullable measure (and a nullable date): every
+    engine says the rows holding no value on an axis, counted as memory counts them, and
+    leaves out as many (they were dropped with no word before, but for the heatmap)."""
+    frame = gappy_frame()
+    want = view(frame.to_pandas(), GAPPY, max_points=100, **picks)
+    assert want.kind == "chart"
+    for engine in ENGINES:
+        got = view(holder(engine, frame), GAPPY, max_points=100, **picks)
+        assert noted(got) == noted(want), engine
+        assert (got.left_out, got.state) == (want.left_out, want.state), engine
+
+
 # --- results no chart can draw: the same table, for the same reason ----------------------
 
 _N = 300

@@ -745,11 +745,16 @@ def _reduce(
     used = [x, *ys, *colors, *facets]
     alias = _aliases(reading)
     frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
+    # the rows with no value on the time axis or the measure (one of several keeps its row)
+    placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
+    empty = _no_value(reading, declaration, broken, placing, frame) if placing else None
     nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
     keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
     if keep is not None:
         frame = frame.filter(keep)
     notes = _left_out(reading, declaration, broken, used)
+    if empty is not None:
+        notes.append(empty)
     if x_type == "date":
         out = _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
     else:
@@ -1196,6 +1201,7 @@ def _histogram(
 
     alias, h = _aliases(reading), _helpers(reading)
     frame = _frame(reading).select(alias[name])
+    empty = _no_value(reading, declaration, broken, [name], frame)
     keep = _clean(frame, [name], reading, declaration, [])
     if keep is not None:
         frame = frame.filter(keep)
@@ -1209,6 +1215,8 @@ def _histogram(
     if not n:
         return _cannot(over, name)
     notes = _left_out(reading, declaration, broken, [name])
+    if empty is not None:
+        notes.append(empty)
     if int(stats["d"]) < COUNT_BARS_UNDER:
         counted = _collect(
             reading, [name], "value counts",
