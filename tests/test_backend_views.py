@@ -380,6 +380,47 @@ def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
         assert (got.left_out, got.state) == (want.left_out, want.state), engine
 
 
+def infinite_frame(n: int = 3000) -> pl.DataFrame:
+    """Two measures holding infinities (the first one negative) beside a date and a category."""
+    inf = float("inf")
+    start = dt.datetime(2024, 1, 1)
+    return pl.DataFrame(
+        {
+            "t": [start + dt.timedelta(minutes=i) for i in range(n)],
+            "g": [f"g{i % 9}" for i in range(n)],
+            "v": [
+                (-inf if i % 50 == 3 else inf) if i % 25 == 3 else float(i % 17) for i in range(n)
+            ],
+            "w": [inf if i % 40 == 1 else float(i % 5) for i in range(n)],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [{}, {"x": "g", "y": "v"}, {"x": "v"}, {"x": "t", "y": ["v", "w"]}, {"x": "v", "y": "w"}],
+    ids=["line", "bars", "histogram", "two measures", "heatmap"],
+)
+def test_infinite_numbers_are_said_on_every_engine_as_in_memory(picks: dict[str, Any]) -> None:
+    """An infinite number has no place on an axis: every engine leaves its rows out and says
+    so as memory does — how many, the first one, which axis — instead of dropping them with
+    no word; the sentences are memory's, word for word."""
+    frame = infinite_frame()
+    decl = {"t": "date", "g": "string", "v": "number", "w": "number"}
+    want = view(frame.to_pandas(), decl, max_points=100, **picks)
+    said = [n.sentence for n in want.facts if n.kind == "unplaced"]
+    assert said[0] == (
+        "120 rows hold a number no chart can place (infinite or too large) in v (first: -inf) "
+        "and are left out of the " + ("x" if picks.get("x") == "v" else "y") + " axis. Nothing "
+        "was converted."
+    )
+    for engine in ENGINES:
+        got = view(holder(engine, frame), decl, max_points=100, **picks)
+        assert noted(got) == noted(want), engine
+        assert [n.sentence for n in got.facts if n.kind == "unplaced"] == said, engine
+        assert (got.left_out, got.state) == (want.left_out, want.state), engine
+
+
 # --- results no chart can draw: the same table, for the same reason ----------------------
 
 _N = 300

@@ -46,6 +46,7 @@ import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import name_list, workable_frame
+from chartkit.backends._contract import Condition
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import bucket_starts, with_bucket
 from chartkit.backends._native import collect as _collect
@@ -83,6 +84,7 @@ from chartkit.plan.decide import (
     shared_note,
     stepped_around,
     top_note,
+    unplaced_note,
 )
 from chartkit.plan.encode import (
     ASCII_NUMBER_TEXT,
@@ -753,6 +755,7 @@ def _reduce(
     if keep is not None:
         frame = frame.filter(keep)
     notes = _left_out(reading, declaration, broken, used)
+    notes += _unplaced(reading, declaration, used, {m: "y" for m in ys})
     if empty is not None:
         notes.append(empty)
     if x_type == "date":
@@ -1215,6 +1218,7 @@ def _histogram(
     if not n:
         return _cannot(over, name)
     notes = _left_out(reading, declaration, broken, [name])
+    notes += _unplaced(reading, declaration, [name], {name: "x"})
     if empty is not None:
         notes.append(empty)
     if int(stats["d"]) < COUNT_BARS_UNDER:
@@ -1295,6 +1299,7 @@ def _heatmap(
     if not n:
         return _cannot(over, f"{x} and {y}")
     notes = _left_out(reading, declaration, broken, [x, y])
+    notes += _unplaced(reading, declaration, [x, y], {x: "x", y: "y"})
     if empty is not None:
         notes.append(empty)
     if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
@@ -1530,6 +1535,39 @@ def _no_value(
     if not n:
         return None
     return no_value_note(n, [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)])
+
+
+def _unplaced(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    used: Sequence[str],
+    channels: Mapping[str, str],
+) -> list[Note]:
+    """decide.py's ``unplaced`` notes, counted in the engine: per measure (``channels``: its
+    axis), the rows holding an infinite number — among the rows no used column's declaration
+    leaves out, as decide.py counts them — and the first of them. One counting pass for all
+    the measures; none when the facts this ``view()`` counted already hold their span, and it
+    is finite (the common case: no query at all)."""
+    schema, known = dict(reading.schema), _backend(reading).remembered()
+    maybe = []
+    for c in channels:
+        f = known.get(c)
+        finite = f is not None and (
+            f.values == 0 or (f.lo is not None and np.isfinite(f.lo) and np.isfinite(f.hi))
+        )
+        if schema[c].is_float() and not finite:
+            maybe.append(c)
+    if not maybe:
+        return []
+    backend = _backend(reading)
+    valid = [Condition(c, "valid", declaration[c]) for c in dict.fromkeys(used) if c in declaration]
+    counted = backend.tally(valid, {c: [Condition(c, "infinite")] for c in maybe})
+    out = []
+    for c in maybe:
+        if counted[c]:
+            first = backend.page([*valid, Condition(c, "infinite")], 0, 1)[c].iloc[0]
+            out.append(unplaced_note(channels[c], c, counted[c], first))
+    return out
 
 
 def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:

@@ -95,6 +95,7 @@ __all__ = [
     "shared_note",
     "stepped_around",
     "top_note",
+    "unplaced_note",
 ]
 
 MAX_PICKED_COLOR_CATEGORIES = MAX_FACETS  # a picked color past 10 values becomes facets
@@ -1257,10 +1258,7 @@ class _Cleaning:
                 # no chart can place are the infinite ones
                 huge = np.isinf(series.to_numpy())
                 if huge.any():
-                    self._note_unplaced(
-                        channel, q, series, huge,
-                        "a number no chart can place (infinite or too large)",
-                    )  # fmt: skip
+                    self._note_unplaced(channel, q, series, huge, UNPLACEABLE_NUMBER)
                     return series.astype("float64").where(~huge, np.nan), huge
                 return series.astype("float64"), huge
             present = series.notna().to_numpy()
@@ -1273,9 +1271,7 @@ class _Cleaning:
             numbers = as_floats(series)
             huge = present & ~unplaced & ~np.isfinite(numbers.to_numpy(dtype=float))
             if huge.any():
-                self._note_unplaced(
-                    channel, q, series, huge, "a number no chart can place (infinite or too large)"
-                )
+                self._note_unplaced(channel, q, series, huge, UNPLACEABLE_NUMBER)
                 unplaced |= huge
             return (numbers.where(~huge, np.nan) if huge.any() else numbers), unplaced
         if q.type == "temporal":
@@ -1336,14 +1332,8 @@ class _Cleaning:
     def _note_unplaced(
         self, channel: Channel, q: ColumnProfile, series: pd.Series, mask: Any, what: str
     ) -> None:
-        n = int(mask.sum())
-        first = _short(series[mask].iloc[0])
-        self.p._say(
-            "unplaced",
-            f"{_rows_hold(n)} {what} in {q.name} (first: {first}) and {_be(n)} left out of the "
-            f"{channel} axis. Nothing was converted.",
-            q.name, rows=n,
-        )  # fmt: skip
+        first = series[mask].iloc[0]
+        self.p.notes.append(unplaced_note(channel, q.name, int(mask.sum()), first, what))
 
     def _used(
         self,
@@ -1860,6 +1850,31 @@ def no_value_note(rows: int, gaps: list[str]) -> Note:
         "no-value",
         f"{_rows_hold(rows)} no value in {_join(gaps)} and {_be(rows)} not drawn.",
         gaps[0],
+        (("rows", rows),),
+    )
+
+
+UNPLACEABLE_NUMBER: Final = "a number no chart can place (infinite or too large)"
+
+
+def unplaced_note(
+    channel: str, column: str, rows: int, first: Any, what: str = UNPLACEABLE_NUMBER
+) -> Note:
+    """The note of ``rows`` rows whose value of ``column`` no chart can place (``what``: an
+    infinite number, or something other than a number in an undeclared column), ``first``
+    the first of them, left out of the ``channel`` axis.
+
+    >>> held, left = unplaced_note("y", "v", 120, float("-inf")).sentence.split(" and ")
+    >>> held
+    '120 rows hold a number no chart can place (infinite or too large) in v (first: -inf)'
+    >>> left
+    'are left out of the y axis. Nothing was converted.'
+    """
+    return Note(
+        "unplaced",
+        f"{_rows_hold(rows)} {what} in {column} (first: {_short(first)}) and {_be(rows)} left "
+        f"out of the {channel} axis. Nothing was converted.",
+        column,
         (("rows", rows),),
     )
 
