@@ -421,6 +421,30 @@ def test_infinite_numbers_are_said_on_every_engine_as_in_memory(picks: dict[str,
         assert (got.left_out, got.state) == (want.left_out, want.state), engine
 
 
+@pytest.mark.parametrize("values", [3, 16, 25])
+def test_a_heatmap_s_picked_color_is_judged_by_its_own_values_on_every_engine(
+    values: int,
+) -> None:
+    """A heatmap past max_points with a picked color of 3, 16 (past ten: small charts instead)
+    or 25 values (refused): every engine says what memory says of it, judged by the color's
+    values counted in the engine — not by the two made-up groups of the stand-in the engine
+    path plans (which said nothing of 16 colors before)."""
+    frame = pl.DataFrame(
+        {
+            "g": [f"g{i % values}" for i in range(400)],
+            "x": [float(i % 13) for i in range(400)],
+            "y": [float(i * 7 % 11) for i in range(400)],
+        }
+    )
+    decl = {"g": "string", "x": "number", "y": "number"}
+    want = view(frame.to_pandas(), decl, max_points=100, x="x", y="y", color="g")
+    assert want.mark == "rect"
+    for engine in ENGINES:
+        got = view(holder(engine, frame), decl, max_points=100, x="x", y="y", color="g")
+        assert (got.reason, noted(got)) == (want.reason, noted(want)), engine
+        assert [r.reason for r in got.refusals] == [r.reason for r in want.refusals], engine
+
+
 # --- results no chart can draw: the same table, for the same reason ----------------------
 
 _N = 300

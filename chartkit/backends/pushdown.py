@@ -252,6 +252,11 @@ def _engine_plan(
         bucket_seconds=reduced.seconds,
     )
     full = _all_profiles(reading, result, checked, profiles)
+    if reduced.kind == "bins":  # a stand-in's categories are two made-up values: the real counts
+        profiles = {
+            n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
+            for n, q in profiles.items()
+        }
     picked = [x, color, chart_args.get("facet"), *([y] if isinstance(y, str) else list(y or []))]
     absent = [n for n in dict.fromkeys(picked) if n in full and n not in frame.columns]
     if absent:  # picked, not drawn: there for decide.py to refuse, as it refuses them in pandas
