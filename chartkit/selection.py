@@ -665,6 +665,10 @@ def _used(view: View) -> list[tuple[str, VegaLiteType, bool]]:
         name = view.drawn.get(channel)
         if isinstance(name, str) and name not in out:
             out[name] = (name, _hidden_type(view, name), False)
+    # rows counted that had to hold the measure drawn (a label's rows, counted per bucket)
+    y, counted = view.drawn.get("y"), view.encodings.get("y")
+    if isinstance(y, str) and y not in out and counted is not None and counted.field == "count":
+        out[y] = (y, "quantitative", False)
     return list(out.values())
 
 

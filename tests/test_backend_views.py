@@ -133,6 +133,32 @@ def span_frame(n: int = 300) -> pl.DataFrame:
     )
 
 
+def label_frame(n: int = 6000) -> pl.DataFrame:
+    """An hourly temperature (none every 37th hour) and the hour's weather, snow only in
+    January and February: a label of single rows, found at too few of the line's points even
+    per bucket."""
+    rng = random.Random(1)
+    start = dt.datetime(2024, 1, 1)
+    at = [start + dt.timedelta(hours=i) for i in range(n)]
+    return pl.DataFrame(
+        {
+            "at": at,
+            "temp": [rng.gauss(10, 5) if i % 37 else None for i in range(n)],
+            "weather": [
+                "snow" if t.month < 3 and rng.random() < 0.3 else rng.choice(["sun", "rain"])
+                for t in at
+            ],
+            "site": [rng.choice(["n", "s"]) for _ in range(n)],
+        }
+    )
+
+
+LABELS = {
+    "at": "date", "temp": {"type": "number", "nullable": True}, "weather": "string",
+    "site": "string",
+}  # fmt: skip
+
+
 RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "wide": (wide_frame, WIDE, 1000),
     "odd": (odd_frame, ODD, 500),
@@ -140,6 +166,7 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "edges 1": (lambda: edge_frame(1), EDGES, 961),
     "edges 2": (lambda: edge_frame(2), EDGES, 961),
     "spans": (span_frame, {"dose": "number", "gb": "number"}, 1000),
+    "labels": (label_frame, LABELS, 1000),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -187,6 +214,13 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a heatmap of 31 bins on other edges": ("edges 2", {"x": "a", "y": "b"}),
     "a histogram on other edges": ("edges 2", {"x": "a"}),
     "a scatter on a log scale": ("spans", {"x": "dose", "y": "gb"}),
+    "a label's rows counted per bucket": ("labels", {}),
+    "a label's rows counted per day": ("labels", {"x": "at", "time_unit": "day"}),
+    "a label's rows counted, faceted": ("labels", {"x": "at", "color": "weather",
+                                                   "facet": "site"}),
+    "a label's rows, counted as asked": ("labels", {"x": "at", "color": "weather",
+                                                    "aggregate": "count"}),
+    "a series, not a label": ("labels", {"x": "at", "color": "site"}),
 }  # fmt: skip
 
 

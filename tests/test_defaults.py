@@ -246,6 +246,69 @@ def test_a_rare_label_over_more_days_than_pixels_stacks_the_days_counted() -> No
     assert int(v.marks["count"].sum()) == 1400
 
 
+def _seasonal_rows(n: int = 6000) -> list[dict[str, Any]]:
+    """Hourly rows whose weather is snow only in January and February."""
+    rnd = random.Random(1)
+    start = dt.datetime(2024, 1, 1)
+    out = []
+    for i in range(n):
+        t = start + dt.timedelta(hours=i)
+        snow = t.month < 3 and rnd.random() < 0.3
+        out.append({"at": t.isoformat(), "temp": rnd.gauss(10, 5),
+                    "weather": "snow" if snow else rnd.choice(["sun", "rain"])})  # fmt: skip
+    return out
+
+
+SEASONAL = {"at": "date", "temp": "number", "weather": "string"}
+
+
+def test_past_max_points_a_label_is_still_no_series_and_its_rows_are_counted() -> None:
+    """The line's points past max_points are buckets; a color found at too few of them is a
+    label, as it is under max_points: its rows are counted per bucket, stacked by it."""
+    v = view(_seasonal_rows(), SEASONAL, max_points=1000)
+    assert (v.mark, v.encodings["y"].aggregate, v.encodings["color"].column) == (
+        "bar", "count", "weather",
+    )  # fmt: skip
+    assert v.reason == (
+        "at is declared date; weather (declared string, 3 values) is a label of single rows, "
+        "not a series: one of its values is found at 60 of the 250 points of at, so a line per "
+        "weather would join points far apart. The rows are counted per 7-day bucket, stacked "
+        "by weather."
+    )
+    assert v.notes == (
+        "6,000 rows are counted in 37 bars: the rows per 7-day bucket, stacked by weather (at "
+        "most one bar per 10 pixels of the chart's width).",
+    )
+    assert int(v.marks["count"].sum()) == 6000
+    assert v.reduction.bucket_seconds == 7 * 86400
+    assert [(n.kind, n.counts) for n in v.facts] == [
+        ("bucketed", (("rows", 6000), ("bars", 37), ("seconds", 7 * 86400))),
+    ]
+    # a picked aggregate other than count is drawn as asked: a line of it per weather
+    v = view(_seasonal_rows(), SEASONAL, x="at", aggregate="max", max_points=1000)
+    assert (v.mark, v.encodings["y"].aggregate, v.encodings["color"].column) == (
+        "line", "max", "weather",
+    )  # fmt: skip
+
+
+def test_a_picked_color_of_rows_counted_over_time_is_drawn_not_dropped() -> None:
+    """aggregate='count' over a date keeps a picked color (a label's rows stacked by it, a
+    series' rows a line each); over a category, bars refuse it and say why."""
+    rows = _seasonal_rows(600)
+    for row, i in zip(rows, range(600), strict=True):
+        row["site"] = "n" if i % 2 else "s"
+    decl = {**SEASONAL, "site": "string"}
+    v = view(rows, decl, x="at", color="site", aggregate="count")
+    assert (v.mark, v.encodings["color"].column, v.drawn["color"]) == ("line", "site", "site")
+    assert v.reason.endswith("site (declared string, 2 values) colors one line per series.")
+    v = view(rows, decl, x="weather", color="site", aggregate="count")
+    assert (v.mark, "color" in v.encodings) == ("bar", False)
+    assert [(r.column, r.channel, r.reason) for r in v.refusals] == [
+        ("site", "color", "a bar chart draws one bar per weather, so it is not split by site; "
+         "pick a date or a number as x to color by it."),
+    ]  # fmt: skip
+
+
 @_SETTINGS
 @given(entities_over_time())
 def test_entities_over_time_are_a_line_each(

@@ -511,7 +511,10 @@ def test_a_text_date_over_max_points_is_parsed_in_duckdb_as_fromisoformat_reads_
     for picks in ({}, {"x": "at", "aggregate": "max"}, {"x": "at", "time_unit": "day"}):
         expected = view(df.to_pandas(), DECL, max_points=100, **picks)
         v = view(con.sql("SELECT * FROM t"), DECL, max_points=100, **picks)
-        assert (v.kind, v.mark) == ("chart", "line")
+        # vdi-0's dates are all in January: a label found at a third of the line's points,
+        # whose rows are counted per bucket, stacked by host (a picked max: a line per host)
+        mark = "line" if picks.get("aggregate") else "bar"
+        assert (v.kind, v.mark, expected.mark) == ("chart", mark, mark)
         same_view(expected, v)
 
 

@@ -115,8 +115,12 @@ def test_a_notes_counts_are_what_the_rows_hold(name: str) -> None:
             assert c["values"] == v.frame[n.column].nunique(dropna=False), n
             assert v.marks is not None and v.marks[n.column].nunique(dropna=False) == c["shown"]
             assert v.reduction.top == c["shown"]
-        elif n.kind == "bucketed":
-            assert v.marks is not None and c["points"] == len(v.marks), n
+        elif n.kind == "bucketed":  # points, or the bars a label's counted rows are stacked in
+            assert v.marks is not None, n
+            x = v.encodings["x"].field
+            assert c["bars"] == v.marks[x].nunique() if "bars" in c else c["points"] == len(
+                v.marks
+            ), n
             assert c["seconds"] == v.reduction.bucket_seconds
         elif n.kind == "log-scale":  # the span was counted over every value of the column
             assert c["values"] == int(v.frame[n.column].notna().sum()), n

@@ -411,3 +411,25 @@ def test_the_docstring_examples_run(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_rows_behind_a_labels_counted_bar_are_the_rows_it_counted() -> None:
+    """A label's rows counted per bucket count the rows holding the measure the chart was
+    drawn for (the others are left out, and said so): the rows behind each stacked bar are
+    exactly those, and the rows left out hold no measure."""
+    n = 150
+    frame = pd.DataFrame({
+        "g": [None if i % 13 == 0 else f"c{i % 3}" for i in range(n)],
+        "m": [None if i % 7 == 0 else float(i % 11) for i in range(n)],
+        "t": [dt.datetime(2024, 1, 1) + dt.timedelta(minutes=97 * i) for i in range(n)],
+    })  # fmt: skip
+    decl = {"g": {"type": "string", "nullable": True}, "m": "number", "t": "date"}
+    v = view(frame, decl, max_points=100, x="t", y="m")
+    assert (v.mark, v.encodings["y"].field, v.drawn["y"]) == ("bar", "count", "m")
+    assert v.marks is not None
+    for i in range(len(v.marks)):
+        page = v.rows_behind(Selection.of_mark(v, i), page_size=MAX_PAGE_SIZE)
+        assert page.total == int(v.marks["count"].iloc[i])
+        assert page.rows["m"].notna().all()
+    left = v.rows_behind(Selection.left_out(v), page_size=MAX_PAGE_SIZE)
+    assert left.total == v.left_out == 22 and left.rows["m"].isna().all()

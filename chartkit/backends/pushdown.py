@@ -48,14 +48,11 @@ from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import name_list, workable_frame
 from chartkit.backends._contract import Condition
 from chartkit.backends._native import aliases as _aliases
-from chartkit.backends._native import bucket_starts, with_bucket
+from chartkit.backends._native import bucket_starts
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
-from chartkit.backends._native import from_epoch_ms as _from_epoch_ms
 from chartkit.backends._native import positional as _frame
 from chartkit.backends._native import quote as _quote
-from chartkit.backends._native import utc_truncated as _utc_truncated
-from chartkit.backends._native import with_epoch_ms as _with_epoch_ms
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -76,12 +73,14 @@ from chartkit.plan.decide import (
     bucketed_note,
     check_choose,
     chosen_alternative,
+    line_label,
     no_measure_reason,
     no_value_note,
     over_max_points,
     plan_view,
     points_per_bucket,
     shared_note,
+    stacked_counts,
     stepped_around,
     top_note,
     unplaced_note,
@@ -96,6 +95,7 @@ from chartkit.plan.encode import (
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
+from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
 from chartkit.result import ToolResult
@@ -250,6 +250,8 @@ def _engine_plan(
         ),
         categories={reduced.keys[0]: reduced.categories} if reduced.categories else {},
         bucket_seconds=reduced.seconds,
+        label=reduced.label,
+        facts=_backend(reading),  # counted over every row, in the engine
     )
     full = _all_profiles(reading, result, checked, profiles)
     if reduced.kind == "bins":  # a stand-in's categories are two made-up values: the real counts
@@ -379,7 +381,7 @@ def _typed(
     ``PLAIN_DATE`` leaves out (a zone, ``Z`` or ``±HH:MM``, or a fraction past microseconds) is
     not cast: the reason says so, and the chart is a table.
     """
-    if reading.engine != "duckdb" or not reading.lazy:
+    if not reading.dialect.sql_helpers or not reading.lazy:  # DuckDB's relations only
         return reading
     known = _TYPED.get(id(reading))
     if known is not None and known[0] is reading:
@@ -538,6 +540,7 @@ class _Reduced:
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     seconds: int | None = None  # the line's time bucket (chartkit.selection reads it)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
+    label: tuple[int, int] | None = None  # a line's color found a label: its rows counted
     top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 
 
@@ -634,7 +637,7 @@ def _reduce(
                     "the engine. Filter the frame to at most max_points rows first, or cast "
                     f"{name} in {reading.engine}."
                 )
-    if opts.aggregate == "median" and reading.engine == "pyarrow":
+    if opts.aggregate == "median" and not reading.dialect.exact_median:
         # narwhals' pyarrow median is an approximate one (a t-digest): pandas' is exact
         return f"{over} except an exact median, which pyarrow does not compute."
     measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
@@ -658,16 +661,11 @@ def _reduce(
         for cand in _opening(drawable):
             if cand.chart == "scatter" and cand.x is not None and isinstance(cand.y, str):
                 # two measures: decide.py's heatmap of counts, binned here, as for a picked
-                # x and y (every row as a point when the placeable rows fit max_points)
-                shared = (
-                    color is None
-                    and facet is None
-                    and cand.color is not None
-                    and choose.shares_positions(*_backend(reading).positions(cand.x, cand.color))
-                )  # one panel per group in decide.py: its stand-in's groups share x, too
+                # x and y (every row as a point when the placeable rows fit max_points); whether
+                # its groups share x positions decide.py asks the engine (Whole.facts)
                 out = _heatmap(
                     reading, declaration, broken, cand.x, cand.y, color or cand.color, facet,
-                    max_points, over, lambda: None, single_is_none=True, shared=shared,
+                    max_points, over, lambda: None, single_is_none=True,
                 )  # fmt: skip
                 if out is not None:
                     return out
@@ -850,7 +848,7 @@ def count_facts(
         return  # (a max_points that is no integer is plan_view's to refuse)
     if reading.csv_text:
         return
-    if reading.engine == "duckdb" and reading.lazy:
+    if reading.dialect.sql_helpers and reading.lazy:  # a DuckDB relation: see _typed
         native_types = dict(zip(reading.native.columns, map(str, reading.native.types),
                                 strict=True))  # fmt: skip
         if any(d.type == "date" and native_types.get(n) == "VARCHAR"
@@ -975,6 +973,7 @@ def _lines(
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
+    picked_ys = list(ys)  # (a label's rows are counted instead: the answer keeps the column)
     alias, h = _aliases(reading), _helpers(reading)
     aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
     if len(ys) > 1:  # several measures: the rows holding one of them, counted per measure
@@ -996,48 +995,76 @@ def _lines(
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
     drawn = sum(int(stats[f"c{i}"]) for i in range(len(ys))) if len(ys) > 1 else count
     keys = [h["bucket"], *(alias[c] for c in series)]
-    if unit is not None:
-        bucketed = _floored(frame, alias[x], unit, reading.engine, aware, h["bucket"])
-        seconds = 0
-    else:
+    lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
+    span = (hi - lo).total_seconds()
+
+    def grouped(seconds: int, ys: list[str], how: str | None) -> pd.DataFrame:
+        """The groups per time (floored to ``unit``, or a bucket of ``seconds``; each time
+        itself for 0) and series: the aggregate of ``ys``, or the rows counted."""
+        if unit is not None:
+            bucketed = _floored(frame, alias[x], unit, reading.dialect, aware, h["bucket"])
+        elif seconds == 0:
+            bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
+        else:
+            bucketed = reading.dialect.with_bucket(frame, alias[x], aware, seconds, h["bucket"])
+        out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
+        if unit is None and seconds:
+            start = bucket_starts(out.pop(h["bucket"]), seconds)
+            start.index = out.index
+            tz = getattr(lo, "tz", None)
+            # epoch milliseconds count from UTC: an aware axis gets its zone back
+            out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
+        else:
+            bucket = out.pop(h["bucket"])
+            if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch ms (UTC wall clock)
+                bucket = pd.to_datetime(bucket, unit="ms")
+            if aware and unit is not None and getattr(bucket.dt, "tz", None) is None:
+                bucket = bucket.dt.tz_localize("UTC")  # a UTC wall clock: decide.py shows it so
+            out.insert(0, x, bucket)
+        return out.sort_values([x, *series], kind="stable").reset_index(drop=True)
+
+    seconds = 0
+    if unit is None:
         n_series = len(ys) if len(ys) > 1 else 1
         if len(series) == 1:
             n_series *= max(1, int(stats["series"]))
         elif series:
             combos = frame.select(*(alias[c] for c in series)).unique().select(nw.len().alias("n"))
             n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
-        lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
         positions = choose.line_positions(max_points=max_points, series=n_series,
                                           faceted=bool(facets))  # fmt: skip
-        seconds = choose.bucket_seconds((hi - lo).total_seconds(), positions)  # decide.py's
+        seconds = choose.bucket_seconds(span, positions)  # decide.py's
         if drawn <= max_points:  # decide.py would not bucket these rows: nor does the engine
             seconds = 0
-        if seconds == 0:
-            bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
-        else:
-            bucketed = with_bucket(frame, alias[x], reading.engine, aware, seconds, h["bucket"])
-    out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
-    if unit is None and seconds:
-        start = bucket_starts(out.pop(h["bucket"]), seconds)
-        start.index = out.index
-        tz = getattr(pd.Timestamp(stats["lo"]), "tz", None)
-        # epoch milliseconds count from UTC: an aware axis gets its zone back
-        out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
-    else:
-        bucket = out.pop(h["bucket"])
-        if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch milliseconds (UTC wall clock)
-            bucket = pd.to_datetime(bucket, unit="ms")
-        if aware and unit is not None and getattr(bucket.dt, "tz", None) is None:
-            bucket = bucket.dt.tz_localize("UTC")  # a UTC wall clock: decide.py shows it so
-        out.insert(0, x, bucket)
-    out = out.sort_values([x, *series], kind="stable").reset_index(drop=True)
+    out = grouped(seconds, ys, how)
+    # a color that is a label of single rows, not a series (found at too few of the line's
+    # points, as drawn): decide.py counts the rows per bucket, stacked by it, as here; the
+    # groups hold the pairs of time and color the rows hold, so they answer for the rows
+    label = None
+    if colors and len(ys) <= 1 and drawn > max_points and how in (None, "count"):
+        valued = out[out[h["rows0"]] > 0] if ys else out  # the groups of rows with a value
+        label = line_label(valued[x], valued[colors[0]])
+    if label is not None:
+        ys, how = [], "count"
+        if unit is None:
+            seconds = choose.bucket_seconds(span, choose.bar_positions(faceted=bool(facets)))
+        out = grouped(seconds, ys, how)
     rows = _rows_by_key(out, [x, *series], ys, h)
     points = sum(1 for n in rows.values() if n)
     aggregate = how or ("mean" if ys else "count")
     what = _names(ys) if ys else "rows"
     said: list[Note] = []  # decide.py's own notes for these rows, in its words
     series_name = colors[0] if colors else None
-    if unit is None and seconds:
+    if label is not None and unit is None:
+        period = f"{choose.bucket_name(seconds)} bucket"
+        bars = out[x].nunique()  # each a stack of the label's counts
+        why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+        said.append(
+            bucketed_note(
+                x, drawn, bars, seconds, stacked_counts(bars, period, colors[0]), why, bars=True
+            )
+        )
+    elif unit is None and seconds:
         drawn_as = points_per_bucket(points, aggregate, what, seconds, series_name)
         said.append(bucketed_note(x, drawn, points, seconds, drawn_as, over_max_points(max_points)))
     elif how is None and ys and any(n > 1 for n in rows.values()):
@@ -1046,13 +1073,16 @@ def _lines(
         f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; only "
         "these points left the engine."
     )
-    frame_out = out[[x, *ys, *series]] if ys else out[[x, *series]]
+    if label is not None:  # the measure's column holds the counts: decide.py counts them
+        frame_out = out.assign(**{m: out[h["count"]] for m in picked_ys})[[x, *picked_ys, *series]]
+    else:
+        frame_out = out[[x, *ys, *series]] if ys else out[[x, *series]]
     return _Reduced(
         frame_out.reset_index(drop=True), tuple(notes), rows=rows, keys=(x, *series),
         how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
         mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
         seconds=seconds if unit is None and seconds else None,
-        placed=count,
+        placed=count, label=label,
     )  # fmt: skip
 
 
@@ -1084,23 +1114,25 @@ def _clean_facts(
     return out
 
 
-def _floored(frame: Any, x: str, unit: str, engine: str, aware: bool, bucket: str) -> Any:
+def _floored(frame: Any, x: str, unit: str, dialect: Dialect, aware: bool, bucket: str) -> Any:
     """``frame`` with ``bucket``: ``x`` (an engine name) floored to the start of its ``unit``
     in UTC, as decide.py floors it (weeks start on Monday)."""
     import narwhals as nw
 
     ms = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000}
     if unit in ms or unit == "week":
-        out = _with_epoch_ms(frame, x, engine, aware)
+        out = dialect.with_epoch_ms(frame, x, aware)
         if unit == "week":  # 1970-01-01 was a Thursday: day + 3 is 0 on a Monday, mod 7
             day = nw.col("__ms") // 86_400_000
             start = (day - (day + 3) % 7) * 86_400_000
         else:
             start = nw.col("__ms") // ms[unit] * ms[unit]
         out = out.with_columns(start.alias("__ms"))
-        return _from_epoch_ms(out, engine, bucket)
-    if aware and engine in ("duckdb", "ibis"):
-        return _utc_truncated(frame, x, engine, unit, bucket)
+        return dialect.from_epoch_ms(out, bucket)
+    if aware:
+        native = dialect.utc_truncated(frame, x, unit, bucket)
+        if native is not None:  # where narwhals cannot convert the zone itself
+            return native
     col = nw.col(x)
     if aware:
         col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
@@ -1274,15 +1306,11 @@ def _heatmap(
     auto_color: Callable[[], str | None],
     *,
     single_is_none: bool = False,
-    shared: bool = False,
 ) -> _Reduced | str | None:
     """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
     engine on the same edges; at most ``max_points`` placeable rows leave as they are. With
     ``single_is_none``, None when the chart would hold a single mark (one point, or one cell:
-    every x and every y the same), so the automatic chart passes it over as decide.py does.
-    ``shared``: the groups of the automatic color share x positions (``choose``'s rule,
-    counted in the engine), so the stand-in's two groups hold the same x values, and decide.py
-    draws the groups apart as it does over all the rows."""
+    every x and every y the same), so the automatic chart passes it over as decide.py does."""
     import narwhals as nw
 
     alias = _aliases(reading)
@@ -1345,14 +1373,7 @@ def _heatmap(
          y: np.linspace(float(stats["ylo"]), float(stats["yhi"]), m)}
     )  # fmt: skip
     standin.iloc[-1] = [float(stats["xhi"]), float(stats["yhi"])]
-    if shared and m > 2:  # the x values twice over, a group each: every x in both groups
-        half = (m + 1) // 2
-        xs = np.linspace(float(stats["xlo"]), float(stats["xhi"]), half)
-        xs[-1] = float(stats["xhi"])
-        standin[x] = np.concatenate([xs, xs])[:m]
-        groups = np.array(["a"] * half + ["b"] * half, dtype=object)[:m]
-    else:
-        groups = np.resize(np.array(["a", "b"], dtype=object), m)  # two values, alternating
+    groups = np.resize(np.array(["a", "b"], dtype=object), m)  # two values, alternating
     for extra in extras:
         standin[extra] = groups
     return _Reduced(standin, tuple(notes), kind="bins", cells=data, drawn=n, placed=n)

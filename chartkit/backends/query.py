@@ -36,7 +36,6 @@ from chartkit.backends._native import (
     collect,
     named,
     positional,
-    with_bucket,
 )
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
@@ -203,7 +202,7 @@ class QueryBackend:
         g = grouping
         used = list(dict.fromkeys([*g.keys, *g.measures]))
         check_names(used, self.columns)
-        if g.aggregate == "median" and self.engine == "pyarrow" and not g.counted:
+        if g.aggregate == "median" and not self.reading.dialect.exact_median and not g.counted:
             raise ChartkitError(
                 "pyarrow computes no exact median (narwhals' is approximate); collect the frame "
                 "first, or pick another aggregate"
@@ -259,7 +258,7 @@ class QueryBackend:
         if step:
             fx = alias[g.keys[0]]
             aware = getattr(self._schema[g.keys[0]], "time_zone", None) is not None
-            frame = with_bucket(frame, fx, self.engine, aware, step, "__bucket")
+            frame = self.reading.dialect.with_bucket(frame, fx, aware, step, "__bucket")
             keys[0] = "__bucket"
         aggs: list[Any] = []
         if g.counted:

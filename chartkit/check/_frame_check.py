@@ -39,6 +39,7 @@ from chartkit.check.verdicts import (
 from chartkit.check.verdicts import dtype_value_type as value_type
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
+from chartkit.read.dialects import quote
 from chartkit.read.engines import EngineReading, native_frame, query_errors
 from chartkit.read.rowset import RowsetReading
 from chartkit.violations import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
@@ -161,7 +162,7 @@ def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     """A DuckDB JSON column: each row judged by its ``json_type`` (native: narwhals has none)."""
     import narwhals as nw
 
-    q = _quote(plan.ref)
+    q = quote(plan.ref)
     kind, text, raw = f"jt{i}", f"js{i}", f"jv{i}"
     helpers[kind] = f"coalesce(json_type({q}), 'NULL')"
     helpers[text] = f"({q} ->> '$')"
@@ -197,7 +198,7 @@ def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     if declared == "string":
         return
     ok = f"ok{i}"
-    q = _quote(plan.ref)
+    q = quote(plan.ref)
     if declared == "number":
         # The regex alone decides that the text is a decimal literal; the cast only asks
         # whether a float can hold it (csvread keeps 1e999 as text), never whether it is one.
@@ -213,10 +214,6 @@ def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     plan.groups.append(("string", ~col.is_null() & ~nw.col(ok)))
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def _lit(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -225,14 +222,7 @@ def _lit(text: str) -> str:
 
 
 def _native_types(reading: EngineReading) -> dict[str, str]:
-    if reading.engine == "pyarrow":
-        return {f.name: str(f.type) for f in reading.native.schema}
-    if reading.engine == "polars":
-        return {c: str(t) for c, t in reading.native.collect_schema().items()}
-    if reading.engine != "duckdb":
-        return {}
-    rel = native_frame(reading)
-    return {c: str(t).strip('"') for c, t in zip(rel.columns, rel.types, strict=True)}
+    return reading.dialect.native_types(native_frame(reading))
 
 
 @dataclass
@@ -247,26 +237,9 @@ class _Frames:
     _indexed: Any = None
 
     def indexed(self) -> Any:
-        import narwhals as nw
 
         if self._indexed is None:
-            engine, native = self.reading.engine, self.native
-            if engine == "duckdb":
-                native = native.project(f"*, row_number() OVER () - 1 AS {ROW}")
-            elif engine == "polars":
-                native = native.with_row_index(ROW)
-            elif engine == "pyspark":
-                from pyspark.sql import functions as F
-
-                native = native.withColumn(ROW, F.monotonically_increasing_id())
-            elif engine == "ibis":
-                import ibis
-
-                native = native.mutate(**{ROW: ibis.row_number()})
-            frame = nw.from_native(native)
-            if engine == "pyarrow":
-                frame = frame.with_row_index(ROW)  # eager: narwhals numbers the rows itself
-            self._indexed = frame
+            self._indexed = self.reading.dialect.with_row_index(self.native, ROW)
         return self._indexed
 
 
@@ -278,9 +251,11 @@ def _prepared(
     import narwhals as nw
 
     native = _own_names(reading, refs)
-    if reading.engine == "duckdb" and helpers:
+    if helpers:  # only DuckDB's JSON columns and CSV text are given any
+        if not reading.dialect.sql_helpers:
+            raise ChartkitError(f"the check builds no SQL helper column over {reading.engine}")
         native = native.project(
-            "*" + "".join(f", {sql} AS {_quote(n)}" for n, sql in helpers.items())
+            "*" + "".join(f", {sql} AS {quote(n)}" for n, sql in helpers.items())
         )
     return _Frames(reading, nw.from_native(native), native)
 
@@ -290,30 +265,17 @@ def _own_names(reading: EngineReading, refs: Mapping[str, str]) -> Any:
 
     Every query of the check then names columns the check chose itself: the helper columns
     (``ok0``, ``jt0`` …, the row index ``row``) can never meet a column of the tool's, and a
-    tool's name is read once, here, as a literal — a quoted DuckDB identifier, a polars
+    tool's name is read once, here, as a literal (``Dialect.by_position``) — a DuckDB
+    positional reference, a polars
     position (``pl.nth``: ``pl.col("^lun$")`` would be a regex, ``"*"`` every column), a
     pyarrow position, a Spark position (``toDF``: ``a.b`` would be a struct field), an Ibis
     name — and never again as query text or a pattern.
     """
-    native = native_frame(reading)
     position = {name: k for k, name in enumerate(reading.columns)}
     with query_errors(reading, "select the declared columns"):
-        if reading.engine == "duckdb":
-            return native.project(", ".join(f"{_quote(n)} AS {r}" for n, r in refs.items()))
-        if reading.engine == "polars":
-            import polars as pl
-
-            return native.select([pl.nth(position[n]).alias(r) for n, r in refs.items()])
-        if reading.engine == "pyarrow":
-            return native.select([position[n] for n in refs]).rename_columns(list(refs.values()))
-        if reading.engine == "pyspark":
-            names = [f"x{k}" for k in range(len(reading.columns))]
-            for n, r in refs.items():
-                names[position[n]] = r
-            return native.toDF(*names).select(*refs.values())
-        if reading.engine == "ibis":
-            return native.select(**{r: native[n] for n, r in refs.items()})
-    raise ChartkitError(f"check_frame cannot read a {reading.engine!r} frame")
+        return reading.dialect.by_position(
+            native_frame(reading), reading.columns, [(position[n], r) for n, r in refs.items()]
+        )
 
 
 def _run(reading: EngineReading, frame: Any, exprs: list[Any], step: str, names: str) -> Any:
@@ -430,7 +392,7 @@ def _native_counts(reading: EngineReading, native: Any, plans: list[_Column]) ->
         return None
     wanted = [item for p in plans for item in p.nothing_natively]
     try:
-        return _count_natively(reading.engine, native, wanted)
+        return reading.dialect.count_natively(native, wanted)
     except Exception:  # a dtype its own calls refuse (a decimal's NaN, …): the query decides
         return None
 
@@ -450,26 +412,6 @@ def _counted_before(reading: EngineReading, plans: list[_Column]) -> list[int] |
             return None
         out += [facts.rows - facts.values, *([0] * (len(p.nothing) - 1))]  # summed as one
     return out
-
-
-def _count_natively(engine: str, native: Any, wanted: list[tuple[str, str]]) -> list[int] | None:
-    if engine == "polars" and type(native).__name__ == "DataFrame":
-        columns = {name: native.get_column(name) for _, name in wanted}
-        return [
-            int(columns[name].null_count() if how == "null" else columns[name].is_nan().sum())
-            for how, name in wanted
-        ]
-    if engine == "pyarrow" and type(native).__name__ == "Table":
-        import pyarrow.compute as pc  # type: ignore[import-untyped]
-
-        def count(how: str, name: str) -> int:
-            column = native.column(name)
-            if how == "null":
-                return int(column.null_count)
-            return int(pc.sum(pc.is_nan(column)).as_py() or 0)
-
-        return [count(how, name) for how, name in wanted]
-    return None
 
 
 def _name_the_column(reading: EngineReading, frames: _Frames, plans: list[_Column]) -> None:

@@ -57,7 +57,7 @@ from chartkit.plan.encode import (
     numeric_strings_only,
     wall_clock,
 )
-from chartkit.plan.facts import coverage, zone_counts
+from chartkit.plan.facts import Facts, FrameFacts, coverage, zone_counts
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -87,12 +87,14 @@ __all__ = [
     "bucketed_note",
     "check_choose",
     "chosen_alternative",
+    "line_label",
     "no_measure_reason",
     "no_value_note",
     "over_max_points",
     "plan_view",
     "points_per_bucket",
     "shared_note",
+    "stacked_counts",
     "stepped_around",
     "top_note",
     "unplaced_note",
@@ -171,8 +173,8 @@ def plan_view(
 
     ``choose=N`` draws the Nth of the alternatives the same call would offer.
     ``split_labels=False`` splits a line by its color whatever the values' coverage of the
-    time points (the engine path plans its answer so: its rows are buckets of rows over
-    ``max_points``, where a line is split as the engine split it). ``whole`` is what
+    time points (the engine path plans its answer so: its rows are buckets of rows, and the
+    engine asked whether the color is a label over all of them, ``Whole.label``). ``whole`` is what
     ``frame`` stands for when a backend reduced the rows first (``Whole``): the plan counts
     and words those rows, not the frame's.
     """
@@ -217,13 +219,20 @@ class Whole:
     - ``categories``: per category column, the values it has over every row (only the top
       ones left the backend);
     - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
-      bucket of a series), so a line is the aggregate per that bucket.
+      bucket of a series), so a line is the aggregate per that bucket;
+    - ``label``: a line's color found to be a label of single rows, not a series, over every
+      row (``(fewest, points)``, as ``plan.facts.coverage`` counts them): the frame holds the
+      rows counted per bucket and color, and the plan says why;
+    - ``facts``: the backend that holds every row (``plan.facts.Facts``), asked the counts
+      choosing reads (a scatter's groups' x positions) instead of the frame.
 
     The plan says these counts, so no sentence of it is rewritten afterwards."""
 
     rows: int | None = None
     categories: Mapping[str, int] = field(default_factory=dict)
     bucket_seconds: int | None = None
+    label: tuple[int, int] | None = None
+    facts: Facts | None = None
 
 
 def _measure_names(
@@ -342,7 +351,7 @@ class _Planner:
             )
             ys = (cand.y,) if isinstance(cand.y, str) else cand.y
             split = cand.facet if cand.facet != color else None
-            auto = cand.color if color is None else color
+            auto = cand.color if color is None and not count else color  # rows counted: as picked
             if cand.chart == "scatter" and color is None and facet is None and cand.x:
                 if cand.color is not None and self.bars._shares_positions(cand.x, cand.color):
                     auto, split = None, cand.color  # one panel per group, not colors over colors
@@ -466,14 +475,17 @@ class _Planner:
             others = [m for m in numbers if m is not xp]
             if count or not others:
                 if xp.type == "nominal":
+                    if color_p is not None:
+                        self.refusals.append(_bar_color_refusal(xp, color_p))
                     return self.bars._bars(xp, [], facet_p, horizontal_ok=True)
-                if count:
-                    return self.lines._line(xp, [], None, facet_p, auto_color=False)
-                return self.writing._table(
-                    f"{xp.name} is on x, but no column is declared number to measure over it: "
-                    f"{self.refusing._type_list()}."
-                )
-            yps = [others[0]]
+                if not count:
+                    return self.writing._table(
+                        f"{xp.name} is on x, but no column is declared number to measure over "
+                        f"it: {self.refusing._type_list()}."
+                    )
+                auto_color = False  # rows counted over time: split only by a picked color
+            else:
+                yps = [others[0]]
         if count:
             yps = []
         if len(yps) > 1 and xp.type == "quantitative":
@@ -515,13 +527,7 @@ class _Planner:
             )
         if xp.type == "nominal":
             if color_p is not None:
-                self.refusals.append(
-                    AxisRefusal(
-                        color_p.name, "color",
-                        f"a bar chart draws one bar per {xp.name}, so it is not split by "
-                        f"{color_p.name}; pick a date or a number as x to color by it.",
-                    )
-                )  # fmt: skip
+                self.refusals.append(_bar_color_refusal(xp, color_p))
             return self.bars._bars(xp, yps, facet_p, horizontal_ok=auto_x)
         return self.points._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
 
@@ -574,15 +580,18 @@ class _Lines:
             data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
         faceted = fp is not None
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        over = len(data) > self.p.max_points  # bucketed anyway: no time points to count
+        # bucketed anyway: no time points to count (but the buckets a backend made, each a row)
+        over = len(data) > self.p.max_points and not self.p.whole.bucket_seconds
         over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
         line_bucketed = unit is None and (over or over_width)
         # a line splits by a category only when each value is an entity: found at most of the
-        # line's time points, as drawn (each bucket, when the line is bucketed). Over
-        # max_points a line is split as the engine path splits it (it counts no coverage yet)
-        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
-        asks = self.p.split_labels and not over
-        if cp is not None and not multi and asks:
+        # line's time points, as drawn (each bucket, when the line is bucketed); a backend that
+        # reduced the rows counted it over all of them (``Whole.label``)
+        # (an aggregate picked other than count is drawn per series, as asked)
+        told = self.p.whole.label if cp is not None else None
+        label: tuple[int, int] | None = told  # (fewest points of a value, the points)
+        asks = self.p.split_labels and how in (None, "count")
+        if cp is not None and not multi and asks and told is None:
             times = data[fx]
             if line_bucketed:
                 series_n = distinct_rows(data, series)[0]
@@ -590,11 +599,10 @@ class _Lines:
                     max_points=self.p.max_points, series=series_n, faceted=faceted))  # fmt: skip
                 found = bucket_codes(times, at, floor=True)
                 times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
-            covered, points = coverage(times, data[self.p.fields[cp.name]])
-            if not choose.is_entity(covered, points):
-                label = (covered, points)
-        # a label's rows are points while each has a pixel; else the rows counted per bucket
-        counted = label is not None and (not yps or line_bucketed)
+            label = line_label(times, data[self.p.fields[cp.name]])
+        # a label's rows are points while each has a pixel and they fit max_points; else the
+        # rows counted per bucket (as a backend that reduced them counted them)
+        counted = label is not None and (not yps or line_bucketed or over or told is not None)
         if counted:
             fy, what, yps = "count", "rows", []
             bars = choose.bar_positions(faceted=faceted)
@@ -638,16 +646,15 @@ class _Lines:
                 why = over_max_points(self.p.max_points)
             else:
                 why = f"more time points than the chart's {width} pixels"
-            if counted and cp is not None:
-                drawn_as = (
-                    f"counted in {data[fx].nunique():,} bars: the rows per {period}, stacked by "
-                    f"{cp.name}"
-                )
+            points = len(data)
+            if counted and cp is not None:  # the bars, each a stack of the label's counts
+                points = data[fx].nunique()
+                drawn_as = stacked_counts(points, period, cp.name)
             else:
-                drawn_as = points_per_bucket(
-                    len(data), aggregate, what, seconds, cp.name if cp else None
-                )
-            self.p.notes.append(bucketed_note(xp.name, rows, len(data), seconds, drawn_as, why))
+                series_name = cp.name if cp else None
+                drawn_as = points_per_bucket(points, aggregate, what, seconds, series_name)
+            self.p.notes.append(bucketed_note(xp.name, rows, points, seconds, drawn_as, why,
+                                              bars=counted and cp is not None))  # fmt: skip
         elif counted:
             aggregate = "count"
             data = reduce_frame(data, keys, fy, aggregate, codes)
@@ -864,16 +871,10 @@ class _Bars:
 
     def _shares_positions(self, x: str, group: str) -> bool:
         """Whether the groups of ``group`` sit on the same x positions (``choose``'s rule, on
-        the counts of distinct x values per group and over all the rows)."""
-        from chartkit.plan.facts import positions
-
-        try:
-            per_group, distinct = positions(self.p.frame[x], self.p.frame[group])
-        except (TypeError, ValueError):
-            # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
-            # holding a lone surrogate cannot become an Arrow string): no positions to compare
-            return False
-        return choose.shares_positions(per_group, distinct)
+        the counts of distinct x values per group and over all the rows: asked of the
+        backend that holds them, ``Whole.facts``, or of the frame when it is all of them)."""
+        facts = self.p.whole.facts or FrameFacts(self.p.frame)
+        return choose.shares_positions(*facts.positions(x, group))
 
     def _bars(
         self,
@@ -1669,6 +1670,15 @@ def stepped_around(
     return out
 
 
+def _bar_color_refusal(xp: ColumnProfile, cp: ColumnProfile) -> AxisRefusal:
+    """Why bars per category are not split by a picked color."""
+    return AxisRefusal(
+        cp.name, "color",
+        f"a bar chart draws one bar per {xp.name}, so it is not split by {cp.name}; pick a "
+        "date or a number as x to color by it.",
+    )  # fmt: skip
+
+
 def _said(q: ColumnProfile, full: bool = False) -> str:
     """How a column's type is known: ``declared number``, or ``undeclared, inferred …``
     (``full``: after the column's name)."""
@@ -1838,6 +1848,31 @@ def no_measure_reason(profiles: Iterable[ColumnProfile], quoted: Callable[[str],
     return f"No usable column is declared number: {names} {verb} declared number but {why}{tail}."
 
 
+def line_label(times: pd.Series, labels: pd.Series) -> tuple[int, int] | None:
+    """``(fewest, points)`` when ``labels`` is a label of single rows, not a series of the line
+    over ``times`` (as drawn: each bucket's start when bucketed), by ``choose.is_entity``; None
+    when each value is an entity. A frame of the line's groups answers as its rows do (the same
+    pairs of time and label), so a backend asks it of the groups it made.
+
+    >>> days = pd.Series(pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03"] * 2))
+    >>> line_label(days, pd.Series(["a", "a", "a", "b", "b", "b"])) is None
+    True
+    >>> line_label(days, pd.Series(["sun", "sun", "sun", "sun", "rain", "sun"]))
+    (1, 3)
+    """
+    covered, points = coverage(times, labels)
+    return None if choose.is_entity(covered, points) else (covered, points)
+
+
+def stacked_counts(bars: int, period: str, label: str) -> str:
+    """How a bucketed line of a label's rows is drawn, for its ``bucketed_note``.
+
+    >>> stacked_counts(48, "1-day bucket", "weather")
+    'counted in 48 bars: the rows per 1-day bucket, stacked by weather'
+    """
+    return f"counted in {bars:,} bars: the rows per {period}, stacked by {label}"
+
+
 def no_value_note(rows: int, gaps: list[str]) -> Note:
     """The note of ``rows`` rows left out for holding no value on a measure or time axis:
     ``gaps`` are the columns some of them hold no value in, in the order they are drawn (the
@@ -1880,10 +1915,12 @@ def unplaced_note(
 
 
 def bucketed_note(
-    column: str, rows: int, points: int, seconds: int, drawn_as: str, why: str
+    column: str, rows: int, points: int, seconds: int, drawn_as: str, why: str,
+    *, bars: bool = False,
 ) -> Note:
     """The note of a line's ``rows`` drawn per time bucket of ``seconds``: ``drawn_as`` says
-    how (``points_per_bucket``, or bars counted), ``why`` the reason it is bucketed.
+    how (``points_per_bucket``, or bars counted: ``stacked_counts``, when ``points`` counts
+    ``bars``), ``why`` the reason it is bucketed.
 
     >>> note = bucketed_note("ts", 9000, 500, 60, points_per_bucket(500, "mean", "v", 60),
     ...                      over_max_points(5000))
@@ -1899,7 +1936,7 @@ def bucketed_note(
         "bucketed",
         f"{rows:,} rows are {drawn_as} ({why}).",
         column,
-        (("rows", rows), ("points", points), ("seconds", seconds)),
+        (("rows", rows), ("bars" if bars else "points", points), ("seconds", seconds)),
     )
 
 

@@ -6,20 +6,28 @@ versions are here, with the signature an engine backend implements.
 - ``zone_counts(values)``: how many present date values carry a time zone, and how many do not.
 - ``coverage(times, labels)``: the distinct time points of a line, and how many of them the
   value of a category found at the fewest holds (``choose.is_entity`` reads the two).
+- ``positions(xs, groups)``: each group's distinct x values, and x's
+  (``choose.shares_positions`` reads them).
+
+``Facts`` is what choosing asks of a result's rows by column name, wherever they live: every
+backend of ``chartkit.backends`` answers it (over an engine's rows, in the engine), and
+``FrameFacts`` answers it over a pandas frame. The planner asks the one it is given
+(``decide.Whole.facts``), never the frame it was handed, which may be a backend's answer.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
 
 from chartkit.plan.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
 
-__all__ = ["coverage", "zone_counts"]
+__all__ = ["Facts", "FrameFacts", "coverage", "positions", "zone_counts"]
 
 _ZONED = re.compile(_OFFSET)
 
@@ -105,3 +113,31 @@ def coverage(times: pd.Series, labels: pd.Series) -> tuple[int, int]:
     pairs = np.unique(time_codes[held].astype(np.int64) * width + label_codes[held])
     per_label = np.bincount(pairs % width, minlength=width)
     return int(per_label[per_label > 0].min()), len(points)
+
+
+class Facts(Protocol):
+    """The counts choosing a chart asks of every row of a result, by column name."""
+
+    def positions(self, x: str, by: str) -> tuple[list[int], int]:
+        """``positions`` of the column ``x`` grouped by the column ``by``."""
+        ...
+
+
+@dataclass(frozen=True)
+class FrameFacts:
+    """``Facts`` over a pandas frame's rows.
+
+    >>> frame = pd.DataFrame({"x": [1.0, 2.0, 1.0, 2.0], "g": ["a", "a", "b", "b"]})
+    >>> FrameFacts(frame).positions("x", "g")
+    ([2, 2], 2)
+    """
+
+    frame: pd.DataFrame
+
+    def positions(self, x: str, by: str) -> tuple[list[int], int]:
+        try:
+            return positions(self.frame[x], self.frame[by])
+        except (TypeError, ValueError):
+            # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
+            # holding a lone surrogate cannot become an Arrow string): no positions to compare
+            return [], 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.read.dialects import Dialect, dialect_of
 from chartkit.read.reading import RowsetReading, narwhals_to_pandas
 
 __all__ = [
@@ -76,6 +77,12 @@ class EngineReading(RowsetReading):
         the rows, values, distinct values and span of a column are counted once, in one pass
         (a reading is one look at a frame; ``dataclasses.replace`` starts a new one empty)."""
         return {}
+
+    @cached_property
+    def dialect(self) -> Dialect:
+        """The engine's own ways where narwhals has none (``chartkit.read.dialects``), picked
+        once, here at the door: no other module branches on ``engine``."""
+        return dialect_of(self.engine)
 
     def to_frame(self, *, keep_values: bool = True) -> Any:
         """Refused: an engine frame is never pulled into pandas (``view()`` charts it in place)."""
