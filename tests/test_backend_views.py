@@ -382,29 +382,32 @@ def gappy_frame(n: int = 3000) -> pl.DataFrame:
             "t": [None if i % 13 == 0 else start + dt.timedelta(minutes=i) for i in range(n)],
             "g": [f"g{i % 3}" for i in range(n)],
             "v": [None if i % 10 == 0 else float(i % 17) for i in range(n)],
+            "w": [None if i % 4 == 0 else float(i % 7) for i in range(n)],
         }
     )
 
 
 GAPPY = {
     "t": {"type": "date", "nullable": True}, "g": "string",
-    "v": {"type": "number", "nullable": True},
+    "v": {"type": "number", "nullable": True}, "w": {"type": "number", "nullable": True},
 }  # fmt: skip
 
 
 @pytest.mark.parametrize(
     "picks",
     [{}, {"x": "g", "y": "v"}, {"x": "g", "y": "v", "aggregate": "sum"}, {"x": "v"},
-     {"x": "t", "aggregate": "count"}, {"x": "g", "aggregate": "count"}],
+     {"x": "t", "aggregate": "count"}, {"x": "g", "aggregate": "count"},
+     {"x": "t", "y": ["v", "w"]}],
     ids=["line", "bars", "bars of the sum", "histogram", "rows counted over time",
-         "count bars"],
+         "count bars", "lines of two measures, some rows holding neither"],
 )  # fmt: skip
 def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
     picks: dict[str, Any],
 ) -> None:
-    """A line, bars and a histogram over a nullable measure (and a nullable date): every
-    engine says the rows holding no value on an axis, counted as memory counts them, and
-    leaves out as many (they were dropped with no word before, but for the heatmap)."""
+    """A line, bars and a histogram over a nullable measure (and a nullable date), and lines
+    of two nullable measures (a row holding neither has no point): every engine says the rows
+    holding no value on an axis, counted as memory counts them, and leaves out as many (they
+    were dropped with no word before, but for the heatmap; in memory too, for two measures)."""
     frame = gappy_frame()
     want = view(frame.to_pandas(), GAPPY, max_points=100, **picks)
     assert want.kind == "chart"
@@ -412,6 +415,20 @@ def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
         got = view(holder(engine, frame), GAPPY, max_points=100, **picks)
         assert noted(got) == noted(want), engine
         assert (got.left_out, got.state) == (want.left_out, want.state), engine
+
+
+def test_a_row_holding_none_of_a_lines_measures_is_said_and_left_out() -> None:
+    """Lines of two nullable measures draw a point for each measure a row holds; a row holding
+    neither is drawn nowhere, said (it was left out with no word in memory) and counted as
+    left out — as every engine says it (above)."""
+    frame = gappy_frame().to_pandas()
+    v = view(frame, GAPPY, max_points=100, x="t", y=["v", "w"])
+    neither = int((frame["t"].notna() & frame["v"].isna() & frame["w"].isna()).sum())
+    assert neither == 138  # (and 231 rows hold no time)
+    no_value = [n for n in v.facts if n.kind == "no-value"]
+    assert [(n.column, n.counts) for n in no_value] == [("t", (("rows", 231 + neither),))]
+    assert no_value[0].sentence == "369 rows hold no value in t, v and w and are not drawn."
+    assert v.left_out == 369
 
 
 def infinite_frame(n: int = 3000) -> pl.DataFrame:

@@ -752,7 +752,12 @@ def _reduce(
     frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
     # the rows with no value on the time axis or the measure (one of several keeps its row)
     placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
-    empty = _no_value(reading, declaration, broken, placing, frame) if placing else None
+    together = ys if multi and x_type == "date" else []  # a line's point holds one of them
+    empty = (
+        _no_value(reading, declaration, broken, placing, frame, together)
+        if placing or together
+        else None
+    )
     nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
     keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
     if keep is not None:
@@ -1524,25 +1529,31 @@ def _no_value(
     broken: Mapping[str, ColumnViolation],
     used: list[str],
     frame: Any,
+    together: Sequence[str] = (),
 ) -> Note | None:
     """decide.py's ``no-value`` note, counted in the engine: the rows that hold no value in a
     column that may miss one (declared nullable, or undeclared) while every other used column
-    places theirs. A null where the declaration forbids one is an offender (the ``left-out``
-    note counts it). None when no row is such, or when a column that may miss a value has
-    offenders too (its nulls are then both, and only the left-out count is said)."""
+    places theirs — or no value in any of ``together`` (a line's several measures: a row
+    holding one of them is drawn). A null where the declaration forbids one is an offender
+    (the ``left-out`` note counts it). None when no row is such, or when a column that may miss
+    a value has offenders too (its nulls are then both, and only the left-out count is
+    said)."""
     import narwhals as nw
 
     schema, alias = dict(reading.schema), _aliases(reading)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
-    if not may_miss or any(c in broken for c in may_miss):
+    together = list(together)
+    if any((d := declaration.get(c)) is not None and not d.nullable for c in together):
+        together = []  # one of them misses no value but as an offender: some row holds it
+    if not (may_miss or together) or any(c in broken for c in [*may_miss, *together]):
         return None
     placed = None  # each column places its value, or (one that may miss it) holds none
-    for c in used:
+    for c in [*used, *together]:
         col = nw.col(alias[c])
         ok = ~col.is_null()
         if schema[c].is_float():
             ok = ok & col.is_finite()
-        if c in may_miss:
+        if c in may_miss or c in together:
             ok = col.is_null() | ok
         placed = ok if placed is None else placed & ok
 
@@ -1550,8 +1561,11 @@ def _no_value(
         return (missing & placed).cast(nw.Int64).sum()
 
     holes = [nw.col(alias[c]).is_null() for c in may_miss]
+    if together:  # (in the order decide.py names them: after the axis that may miss one)
+        holes.append(nw.all_horizontal(*(nw.col(alias[c]).is_null() for c in together),
+                                       ignore_nulls=False))  # fmt: skip
     counted = _collect(
-        reading, used, "rows without a value",
+        reading, [*used, *together], "rows without a value",
         frame.select(
             rows(nw.any_horizontal(*holes, ignore_nulls=True)).alias("n"),
             *(rows(h).alias(f"g{i}") for i, h in enumerate(holes)),
@@ -1560,7 +1574,10 @@ def _no_value(
     n = int(counted["n"] or 0)
     if not n:
         return None
-    return no_value_note(n, [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)])
+    gaps = [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)]
+    if together and int(counted[f"g{len(may_miss)}"] or 0):
+        gaps += together
+    return no_value_note(n, gaps)
 
 
 def _unplaced(

@@ -1221,6 +1221,15 @@ class _Cleaning:
             if missing.any():
                 gaps[q.name] = None
                 empty |= missing
+        # several measures: a row holding none of them has no point to draw either
+        several = [q for _, q in used if q.type == "quantitative" and q.name in skip]
+        if len(several) > 1:
+            none = np.logical_and.reduce(
+                [data[self.p.fields[q.name]].isna().to_numpy() for q in several]
+            )
+            if none.any():
+                gaps.update(dict.fromkeys(q.name for q in several))
+                empty |= none
         if empty.any():
             n = int(empty.sum())
             self.p.notes.append(no_value_note(n, list(gaps)))
