@@ -352,3 +352,31 @@ def test_the_automatic_time_bucket_follows_the_charts_width_not_max_points(
         assert v.notes[-1].endswith("(more time points than the chart's 560 pixels).")
     bigger = view(rows, decl, max_points=100_000)  # max_points does not set the bucket
     assert bigger.reduction == v.reduction and len(bigger.marks) == len(v.marks)
+
+
+def test_the_facts_docstring_examples_run() -> None:
+    """plan.facts: the counts choosing reads (coverage, of values or of codes; positions)."""
+    import doctest
+
+    import chartkit.plan.facts as facts
+
+    result = doctest.testmod(facts, report=False)
+    assert result.failed == 0 and result.attempted >= 5
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), min_size=1, max_size=300),
+       st.sampled_from([1, 1000]))  # fmt: skip
+def test_the_coverage_of_codes_is_the_coverage_of_the_values(
+    pairs: list[tuple[int, int]], spread: int
+) -> None:
+    """Counted from codes (dense, or sparse codes sorted), a line's coverage is the one its
+    values give; the planner asks it of the codes its buckets and labels already have."""
+    import numpy as np
+    import pandas as pd
+
+    from chartkit.plan.facts import coverage, coverage_of_codes
+
+    times = np.array([t * spread for t, _ in pairs])
+    labels = np.array([g for _, g in pairs])
+    assert coverage_of_codes(times, labels) == coverage(pd.Series(times), pd.Series(labels))

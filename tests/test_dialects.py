@@ -125,3 +125,12 @@ def test_no_module_of_the_check_or_the_backends_branches_on_the_engines_name() -
     branches = [b for stage in stages for p in sorted(stage.rglob("*.py"))
                 for b in _engine_branches(p)]  # fmt: skip
     assert branches == []
+
+
+def test_the_dialects_docstring_examples_run() -> None:
+    import doctest
+
+    import chartkit.read.dialects as dialects
+
+    result = doctest.testmod(dialects, report=False)
+    assert result.failed == 0 and result.attempted > 0

@@ -57,7 +57,7 @@ from chartkit.plan.encode import (
     numeric_strings_only,
     wall_clock,
 )
-from chartkit.plan.facts import Facts, FrameFacts, coverage, zone_counts
+from chartkit.plan.facts import Facts, FrameFacts, coverage, coverage_of_codes, zone_counts
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -591,15 +591,21 @@ class _Lines:
         told = self.p.whole.label if cp is not None else None
         label: tuple[int, int] | None = told  # (fewest points of a value, the points)
         asks = self.p.split_labels and how in (None, "count")
+        coded: tuple[int, Any, int, Any] | None = None  # the line's codes, made once
         if cp is not None and not multi and asks and told is None:
-            times = data[fx]
+            times, fc = data[fx], self.p.fields[cp.name]
             if line_bucketed:
-                series_n = distinct_rows(data, series)[0]
+                series_n, known = distinct_rows(data, series)
                 at = span_bucket_seconds(times, choose.line_positions(
                     max_points=self.p.max_points, series=series_n, faceted=faceted))  # fmt: skip
                 found = bucket_codes(times, at, floor=True)
-                times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
-            label = line_label(times, data[self.p.fields[cp.name]])
+                if found is not None and fc in known:  # the buckets' and labels' codes
+                    coded = (series_n, known, at, found)
+                    label = _label_of(*coverage_of_codes(found[0], known[fc][0]))
+                else:
+                    times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
+            if coded is None:
+                label = line_label(times, data[fc])
         # a label's rows are points while each has a pixel and they fit max_points; else the
         # rows counted per bucket (as a backend that reduced them counted them)
         counted = label is not None and (not yps or line_bucketed or over or told is not None)
@@ -618,18 +624,23 @@ class _Lines:
             distinct, codes = distinct_rows(data, keys, codes)
             shared = distinct < len(data)
         if bucketed:
-            series_n, known = distinct_rows(data, series) if series else (1, {})
-            if counted:
-                target = choose.bar_positions(faceted=faceted)
+            if coded is not None and not counted:  # the codes the label was asked with
+                series_n, known, seconds, found = coded
             else:
-                target = choose.line_positions(
-                    max_points=self.p.max_points, series=series_n, faceted=faceted
-                )
-            seconds = span_bucket_seconds(data[fx], target)
+                series_n, known = distinct_rows(data, series) if series else (1, {})
+                if counted:
+                    target = choose.bar_positions(faceted=faceted)
+                else:
+                    target = choose.line_positions(
+                        max_points=self.p.max_points, series=series_n, faceted=faceted
+                    )
+                seconds = span_bucket_seconds(data[fx], target)
+                found = bucket_codes(data[fx], seconds, floor=True)
+            del coded
             rows = len(data)
             aggregate = "count" if counted else how or "mean"
             # each date's bucket counted by integer arithmetic, the dates themselves not floored
-            buckets = bucket_codes(data[fx], seconds, floor=True)
+            buckets = found
             given = dict(known) if buckets is None else {**known, fx: buckets}
             del known, buckets  # handed over: the reduction lets each key's codes go when used
             reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
@@ -1869,7 +1880,10 @@ def line_label(times: pd.Series, labels: pd.Series) -> tuple[int, int] | None:
     >>> line_label(days, pd.Series(["sun", "sun", "sun", "sun", "rain", "sun"]))
     (1, 3)
     """
-    covered, points = coverage(times, labels)
+    return _label_of(*coverage(times, labels))
+
+
+def _label_of(covered: int, points: int) -> tuple[int, int] | None:
     return None if choose.is_entity(covered, points) else (covered, points)
 
 
