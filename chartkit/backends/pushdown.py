@@ -1594,11 +1594,14 @@ def _unplaced(
     schema, known = dict(reading.schema), _backend(reading).remembered()
     maybe = []
     for c in channels:
+        if not schema[c].is_float():
+            continue  # an integer or a decimal holds no infinity
         f = known.get(c)
         finite = f is not None and (
-            f.values == 0 or (f.lo is not None and np.isfinite(f.lo) and np.isfinite(f.hi))
+            f.values == 0
+            or (f.lo is not None and np.isfinite(float(f.lo)) and np.isfinite(float(f.hi)))
         )
-        if schema[c].is_float() and not finite:
+        if not finite:
             maybe.append(c)
     if not maybe:
         return []
