@@ -29,7 +29,8 @@ from test_backend_views import CASES as VIEW_CASES
 from test_backend_views import ENGINES, WIDE, drawn, same_view, wide_frame
 
 from chartkit import View, view
-from chartkit.backends.pushdown import _fresh, _quote
+from chartkit.backends.pushdown import _fresh
+from chartkit.read.dialects import quote as _quote
 
 CASES: dict[str, dict[str, str]] = {
     "helper-like": {

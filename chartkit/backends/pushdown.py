@@ -45,14 +45,13 @@ import numpy as np
 import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
-from chartkit._safe import name_list, workable_frame
+from chartkit._safe import workable_frame
 from chartkit.backends._contract import Condition
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import bucket_starts
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
-from chartkit.backends._native import quote as _quote
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -394,56 +393,47 @@ def _typed(
     # json_type in the check), so only VARCHAR is parsed here
     native = reading.native
     native_types = dict(zip(native.columns, map(str, native.types), strict=True))
-    exprs: list[str] = []
+    exprs: list[tuple[str, str]] = []  # (SQL over positions and literals, the output's name)
     dates: list[str] = []
     changed = False
     at = {name: f"#{i + 1}" for i, name in enumerate(reading.columns)}  # by position
     for name in reading.columns:
-        # the cell read by position; the column's name only ever its own output alias, quoted
-        # by the one quoting function (tests/test_engine_names.py)
-        q, out = at[name], (_quote(name) if "\x00" not in name else "")
+        # the cell read by position; the column's name only ever its own output alias, given
+        # by DuckDB's expression API (never SQL text: any name, a NUL in it too)
+        q = at[name]
         decl = declaration.get(name)
         kind = decl.type if decl is not None else None
         text = native_types.get(name) == "VARCHAR"
         if kind == "date" and text:
             dates.append(name)
-            exprs.append(
+            exprs.append((
                 f"CASE WHEN regexp_matches({q}, {lit(engine_pattern())}) AND "
-                f"regexp_full_match({q}, {lit(PLAIN_DATE)}) THEN CAST({q} AS TIMESTAMP) END "
-                f"AS {out}"
-            )
+                f"regexp_full_match({q}, {lit(PLAIN_DATE)}) THEN CAST({q} AS TIMESTAMP) END",
+                name,
+            ))  # fmt: skip
         elif reading.csv_text and kind == "number":
             # the regex alone says the text is a decimal literal; the cast then reads it exactly
             # (csvread's float()), and a literal no float holds (1e999) is left out as csvread
             # leaves it text
-            exprs.append(
+            exprs.append((
                 f"CASE WHEN regexp_full_match({q}, {lit(NUMBER.pattern)}) THEN (CASE WHEN "
-                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END AS {out}"
-            )
+                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END",
+                name,
+            ))  # fmt: skip
         elif reading.csv_text and kind == "boolean":
             yes = ", ".join(map(lit, sorted(BOOLEAN_TRUE)))
             no = ", ".join(map(lit, sorted(BOOLEAN_FALSE)))
             exprs.append(
-                f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END AS {out}"
+                (f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END", name)
             )
         else:
-            exprs.append(f"{q} AS {out}")
+            exprs.append((q, name))
             continue
         changed = True
     if not changed:
         _TYPED[id(reading)] = (reading, reading)
         return reading
-    held = next((n for n in reading.columns if "\x00" in n), None)
-    if held is not None:  # no DuckDB SQL identifier holds a NUL: the parsed one is unnamed
-        reason = (
-            f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
-            f"{max_points:,}, so chartkit parses its text cells in {reading.engine}; the column "
-            f"{name_list([held])} holds a NUL character, which DuckDB SQL cannot name as "
-            "the parsed column's name. Rename it, or filter the frame to at most max_points "
-            "rows first."
-        )
-        _TYPED[id(reading)] = (reading, reason)
-        return reason
+    import duckdb
     import narwhals as nw
 
     try:
@@ -469,7 +459,9 @@ def _typed(
                 )
                 _TYPED[id(reading)] = (reading, reason)
                 return reason
-        native = reading.native.project(", ".join(exprs))
+        native = reading.native.project(
+            *(duckdb.SQLExpression(sql).alias(name) for sql, name in exprs)
+        )
         schema_out = tuple(nw.from_native(native).collect_schema().items())
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
