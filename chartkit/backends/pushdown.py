@@ -398,8 +398,8 @@ def _typed(
     changed = False
     at = {name: f"#{i + 1}" for i, name in enumerate(reading.columns)}  # by position
     for name in reading.columns:
-        # the cell read by position; the column's name only ever its own output alias, given
-        # by DuckDB's expression API (never SQL text: any name, a NUL in it too)
+        # the cell read by position; the column's name only ever its own output alias, quoted
+        # by the one quoting function (a NUL: DuckDB's expression API), read.dialects.DuckDB
         q = at[name]
         decl = declaration.get(name)
         kind = decl.type if decl is not None else None
@@ -433,7 +433,6 @@ def _typed(
     if not changed:
         _TYPED[id(reading)] = (reading, reading)
         return reading
-    import duckdb
     import narwhals as nw
 
     try:
@@ -459,9 +458,7 @@ def _typed(
                 )
                 _TYPED[id(reading)] = (reading, reason)
                 return reason
-        native = reading.native.project(
-            *(duckdb.SQLExpression(sql).alias(name) for sql, name in exprs)
-        )
+        native = reading.dialect.project(reading.native, exprs)
         schema_out = tuple(nw.from_native(native).collect_schema().items())
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
