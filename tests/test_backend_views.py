@@ -167,6 +167,9 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "edges 2": (lambda: edge_frame(2), EDGES, 961),
     "spans": (span_frame, {"dose": "number", "gb": "number"}, 1000),
     "labels": (label_frame, LABELS, 1000),
+    "sparse labels": (lambda: label_frame().with_columns(
+        pl.when(pl.int_range(pl.len()) % 7 == 0).then(pl.col("temp")).alias("temp")
+    ), LABELS, 1000),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -221,6 +224,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a label's rows, counted as asked": ("labels", {"x": "at", "color": "weather",
                                                     "aggregate": "count"}),
     "a series, not a label": ("labels", {"x": "at", "color": "site"}),
+    "a label of the rows that fit": ("sparse labels", {}),
+    "a label of the rows that fit, counted": ("sparse labels", {"x": "at",
+                                                               "aggregate": "count",
+                                                               "color": "weather"}),
+    "a series of the rows that fit": ("sparse labels", {"x": "at", "color": "site"}),
 }  # fmt: skip
 
 

@@ -216,6 +216,8 @@ def _engine_view(
     placed = reduced.placed if isinstance(reduced, _Reduced) else None
     if isinstance(reduced, _Reduced) and placed is None and reduced.kind == "bins":
         placed = reduced.drawn - plan.left_out  # points that left: decide.py cleaned them too
+    elif isinstance(reduced, _Reduced) and placed is not None and reduced.kind == "rows":
+        placed -= plan.left_out  # the rows that left, as decide.py cleaned them
     if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
         plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return EngineAnswer(
@@ -253,7 +255,8 @@ def _engine_plan(
         facts=_backend(reading),  # counted over every row, in the engine
     )
     full = _all_profiles(reading, result, checked, profiles)
-    if reduced.kind == "bins":  # a stand-in's categories are two made-up values: the real counts
+    if reduced.kind in ("bins", "rows"):  # a stand-in's categories are made up, the rows' some
+        # of the values: the real counts
         profiles = {
             n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
             for n, q in profiles.items()
@@ -268,12 +271,13 @@ def _engine_plan(
     if reduced.mean:
         # the engine computed decide.py's default mean: decide.py names it as its own
         args["options"] = replace(opts, aggregate="mean")
+    split = reduced.kind == "rows"  # (the rows themselves: a line's label asked of them)
     plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points,
-                     split_labels=False, **args)  # fmt: skip
+                     split_labels=split, **args)  # fmt: skip
     # which chart was drawn, among the candidates of the answer's columns; the plan of the
     # user's own options says (a forced mean is not a pick of the user's)
     plain = plan if not reduced.mean or plan.kind != "chart" else plan_view(
-        frame, profiles, x=x, y=y, color=color, max_points=max_points, split_labels=False,
+        frame, profiles, x=x, y=y, color=color, max_points=max_points, split_labels=split,
         **{**chart_args, "whole": args["whole"]},
     )  # fmt: skip
     offered = {repr(a.picks()) for a in plain.alternatives}
@@ -504,16 +508,18 @@ class _Reduced:
 
     ``kind`` "groups": ``frame`` holds one row per group (the engine's aggregate in the
     measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
-    the measure when there are several). "bins": ``frame`` is a stand-in with the same range
-    (hence the same bin edges in decide.py); ``counts`` replace the stand-in's counts, or
-    ``cells`` (a heatmap's) replace its data. What the frame stands for (the ``drawn`` rows of
-    a heatmap, the ``categories`` of a cut x, the bucket of ``seconds``) is told to decide.py
-    as a ``Whole``, so its plan words those rows: no sentence is rewritten.
+    the measure when there are several). "rows": ``frame`` holds the rows the chart places
+    themselves (they fit ``max_points``), planned as memory plans them. "bins": ``frame`` is a
+    stand-in with the same range (hence the same bin edges in decide.py); ``counts`` replace
+    the stand-in's counts, or ``cells`` (a heatmap's) replace its data. What the frame stands
+    for (the ``drawn`` rows of a heatmap, the ``categories`` of a cut x, the bucket of
+    ``seconds``) is told to decide.py as a ``Whole``, so its plan words those rows: no sentence
+    is rewritten.
     """
 
     frame: pd.DataFrame
     notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
-    kind: Literal["groups", "bins"] = "groups"
+    kind: Literal["groups", "bins", "rows"] = "groups"
     rows: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
     how: str | None = None
@@ -988,6 +994,12 @@ def _lines(
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
     drawn = sum(int(stats[f"c{i}"]) for i in range(len(ys))) if len(ys) > 1 else count
+    if drawn <= max_points and colors and len(ys) <= 1 and how in (None, "count"):
+        # the rows the line places fit max_points: they leave the engine as they are, and
+        # decide.py asks of them whether the color is a label of single rows, as in memory
+        # (a label's rows are points, or counted, as there; a series' a line each)
+        rows_out = _collect(reading, used, "rows", frame.select(*(alias[c] for c in used)))
+        return _Reduced(rows_out, tuple(notes), kind="rows", placed=count)
     keys = [h["bucket"], *(alias[c] for c in series)]
     lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
     span = (hi - lo).total_seconds()
@@ -1459,8 +1471,8 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
     """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
 
     data = plan.data
-    if data is None:
-        return plan
+    if data is None or reduced.kind == "rows":
+        return plan  # (the rows themselves: each mark's rows are the plan's own)
     data = data.copy()
     if reduced.kind == "bins":
         if reduced.cells is not None and plan.mark == "rect":
