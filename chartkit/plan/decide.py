@@ -640,7 +640,7 @@ class _Lines:
             rows = len(data)
             aggregate = "count" if counted else how or "mean"
             # each date's bucket counted by integer arithmetic, the dates themselves not floored
-            buckets = found
+            buckets, found = found, None  # (one name holds them: handed over below)
             given = dict(known) if buckets is None else {**known, fx: buckets}
             del known, buckets  # handed over: the reduction lets each key's codes go when used
             reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None

@@ -128,14 +128,16 @@ def coverage_of_codes(times: Any, labels: Any) -> tuple[int, int]:
     """
     if not len(times):
         return 0, 0
-    times, labels = np.asarray(times, dtype=np.int64), np.asarray(labels, dtype=np.int64)
+    labels = np.asarray(labels)  # (kept in its own small integer type: no copy of the rows)
     width = int(labels.max()) + 1
-    span = (int(times.max()) + 1) * width
-    if span <= 4 * len(times) + 1024:  # dense: one bincount of the pairs
-        held = np.bincount(times * width + labels, minlength=span).reshape(-1, width) > 0
+    pairs = np.multiply(times, width, dtype=np.int64)  # the one array of the rows made here
+    pairs += labels
+    span = (int(np.max(times)) + 1) * width
+    if span <= 4 * len(pairs) + 1024:  # dense: one bincount of the pairs
+        held = np.bincount(pairs, minlength=span).reshape(-1, width) > 0
         per_label, points = held.sum(axis=0), int(held.any(axis=1).sum())
     else:
-        pairs = np.unique(times * width + labels)
+        pairs = np.unique(pairs)
         per_label = np.bincount(pairs % width, minlength=width)
         points = len(np.unique(pairs // width))
     return int(per_label[per_label > 0].min()), points
