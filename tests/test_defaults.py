@@ -309,6 +309,62 @@ def test_a_picked_color_of_rows_counted_over_time_is_drawn_not_dropped() -> None
     ]  # fmt: skip
 
 
+def test_rows_counted_over_time_get_no_color_of_their_own_even_with_a_y_picked() -> None:
+    """aggregate='count' drops the measure; a color the chart chose would split the rows by
+    a column nobody asked for, with or without a y picked (choose.chart, every backend)."""
+    rows = _seasonal_rows(600)
+    for row, i in zip(rows, range(600), strict=True):
+        row["site"] = "n" if i % 2 else "s"
+    decl = {**SEASONAL, "site": "string"}
+    plain = view(rows, decl, x="at", aggregate="count")
+    with_y = view(rows, decl, x="at", y="temp", aggregate="count")
+    for v in (plain, with_y):
+        assert (v.mark, "color" in v.encodings, v.encodings["y"].aggregate) == (
+            "line", False, "count",
+        )  # fmt: skip
+    assert with_y.spec["datasets"] == plain.spec["datasets"]
+
+
+def test_choose_chart_is_the_one_rule_of_what_picks_draw() -> None:
+    """choose.chart, from profiles alone: the kind, what is drawn, and each pick refused, as a
+    value (the planner words it; a backend reads the columns)."""
+    from chartkit.plan.encode import ColumnProfile
+
+    def q(name: str, vl: Any, distinct: int = 0) -> ColumnProfile:
+        return ColumnProfile(name, vl, "declared", None, None, True, distinct, 1000)
+
+    cols = {c.name: c for c in [
+        q("t", "temporal"), q("site", "nominal", 4), q("wide", "nominal", 15),
+        q("gb", "quantitative"), q("ms", "quantitative"),
+    ]}  # fmt: skip
+    c = choose.chart(cols, "t", None, None, None, count=False, auto_color=True)
+    assert (c.kind, c.x, c.ys, c.color, c.auto_color, c.refused) == (
+        "line", "t", ("gb",), None, True, (),
+    )  # fmt: skip
+    c = choose.chart(cols, "t", ["gb"], "wide", None, count=False, auto_color=False)
+    assert (c.kind, c.color, c.facet) == ("line", None, "wide")
+    assert c.refused == (choose.Refused("color", "wide", "colors-as-facets"),)
+    c = choose.chart(cols, "t", ["gb"], "wide", "site", count=False, auto_color=False)
+    assert (c.color, c.facet, c.refused) == (
+        None, "site", (choose.Refused("color", "wide", "too-many-colors"),),
+    )  # fmt: skip
+    c = choose.chart(cols, "t", ["gb", "ms"], "site", None, count=False, auto_color=False)
+    assert (c.ys, c.color, c.refused) == (
+        ("gb", "ms"), None, (choose.Refused("color", "site", "color-by-measures"),),
+    )  # fmt: skip
+    c = choose.chart(cols, "site", None, "wide", None, count=True, auto_color=False)
+    assert (c.kind, c.ys, c.counted, c.refused) == (
+        "bars", (), True, (choose.Refused("color", "wide", "bar-color"),),
+    )  # fmt: skip
+    c = choose.chart(cols, "t", ["site"], None, None, count=False, auto_color=True)
+    assert (c.kind, c.refused) == ("table", (choose.Refused("y", "site", "not-a-measure"),))
+    c = choose.chart({"t": cols["t"], "site": cols["site"]}, "t", None, None, None,
+                     count=False, auto_color=True)  # fmt: skip
+    assert (c.kind, c.no_measure) == ("table", True)
+    c = choose.chart(cols, "gb", None, None, None, count=False, auto_color=True)
+    assert (c.kind, c.x) == ("histogram", "gb")
+
+
 @_SETTINGS
 @given(entities_over_time())
 def test_entities_over_time_are_a_line_each(

@@ -91,7 +91,7 @@ from chartkit.plan.encode import (
     profile_columns,
     vegalite_type,
 )
-from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS, Alternative, candidates
+from chartkit.plan.rules import Alternative, candidates
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
 from chartkit.read.dialects import Dialect
@@ -578,20 +578,22 @@ def _reduce(
         return [n for n in declaration if n in schema and declaration[n].type in kinds
                 and usable(n)]  # fmt: skip
 
-    def drawable(*, counted: bool) -> list[ColumnProfile]:
+    def drawable(*, counted: bool, every: bool = False) -> list[ColumnProfile]:
         """The profiles of the columns the engine can draw, for the chooser
         (``chartkit.plan.choose``, decide.py's own); ``counted``: the categories' distinct
-        values counted in the engine (one query for all, the first time)."""
+        values counted in the engine (one query for all, the first time); ``every``: every
+        declared column of the frame, those the engine cannot draw as not ``present``."""
 
         names = of("number", "date", "string", "boolean")
         kinds = [n for n in names if declaration[n].type in ("string", "boolean")]
         distinct = _distinct(reading, kinds) if counted else {}
+        listed = [n for n in declaration if n in schema] if every else names
         return [
             ColumnProfile(
                 n, vegalite_type(declaration[n].type), "declared", declaration[n], broken.get(n),
-                True, distinct.get(n, 0), reading.total,
+                n in names, distinct.get(n, 0), reading.total,
             )
-            for n in names
+            for n in listed
         ]  # fmt: skip
 
     def first_x(*, fallback: bool) -> str | None:
@@ -692,56 +694,54 @@ def _reduce(
                 f"{over}, and y={y!r} names no usable column declared number: "
                 f"{_names(picked)} cannot be drawn as a measure."
             )
-    if x is None or x_type == "number":
-        # one number alone: a histogram (or count bars); two: a scatter, a heatmap over max_points
-        lone = x if x is not None and not ys else (ys[0] if ys else None)
-        if lone is None:
+    if x is None:  # one number alone: a histogram of it
+        if not ys:
             return f"{over}; pick a column declared number to draw."
-        if x is not None and ys:
+        return _histogram(reading, declaration, broken, ys[0], [m for m in measures
+                                                                if m != ys[0]], over)  # fmt: skip
+    # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
+    # profiles (the categories' values counted in the engine's one pass)
+    profiles = {q.name: q for q in drawable(counted=True, every=True)}
+    if facet is not None and (facet not in profiles or facet == x):
+        facet = None
+    if color is not None and color not in profiles:
+        color = None
+    choice = choose.chart(
+        profiles, x, ys, color, facet, count=how == "count", auto_color=color is None
+    )
+    if choice.kind == "histogram":
+        lone = choice.x
+        assert lone is not None
+        return _histogram(reading, declaration, broken, lone, [m for m in measures
+                                                               if m != lone], over)  # fmt: skip
+    if choice.kind == "scatter":
+        # two numbers: a scatter, binned into a heatmap of counts past max_points
 
-            def auto_color() -> str | None:  # decide.py's: the first small category
-                found = choose.auto_color(drawable(counted=True), exclude={facet})
-                return found.name if found is not None else None
+        def auto_color() -> str | None:  # decide.py's: the first small category
+            found = choose.auto_color(drawable(counted=True), exclude={facet})
+            return found.name if found is not None else None
 
-            binned = _heatmap(
-                reading, declaration, broken, x, ys[0], color, facet, max_points, over, auto_color
-            )
-            assert binned is not None  # (None only for the automatic chart's single mark)
-            return binned
-        others = [m for m in measures if m != lone]
-        return _histogram(reading, declaration, broken, lone, others, over)
-    if how == "count":
-        ys = []
-    elif ys is None:
-        others = [m for m in measures if m != x]
-        ys = others[:1]
-    if not ys and how != "count" and x_type == "date":
-        return (
-            f"{over}; {x} is on x, but no usable column is declared number to measure over it. "
-            "Pick y, or aggregate='count' to count the rows."
+        assert ys
+        binned = _heatmap(
+            reading, declaration, broken, x, ys[0], color, facet, max_points, over, auto_color
         )
+        assert binned is not None  # (None only for the automatic chart's single mark)
+        return binned
+    if choice.kind == "table":
+        if choice.no_measure:
+            return (
+                f"{over}; {x} is on x, but no usable column is declared number to measure over "
+                "it. Pick y, or aggregate='count' to count the rows."
+            )
+        return _cannot(over, x)
+    ys = list(choice.ys)
     multi = len(ys) > 1
-    colors: list[str] = []
-    facets = [facet] if facet is not None and usable(facet) and facet != x else []
-    if facets and (
-        declaration[facets[0]].type not in ("string", "boolean")
-        or not 0 < _distinct(reading, facets)[facets[0]] <= MAX_FACETS
-    ):
-        facets = []  # decide.py refuses it, and says why
-    if x_type == "date" and not multi and (color is not None or how != "count"):
-        wanted = [color] if color is not None else []
-        distinct = _distinct(reading, [c for c in wanted if usable(c)])
-        if color is not None:
-            d = distinct.get(color, 0)
-            nominal_color = usable(color) and declaration[color].type in ("string", "boolean")
-            if nominal_color and color not in facets and 0 < d <= MAX_FACETS:
-                if d > MAX_COLOR_CATEGORIES and not facets:
-                    facets = [color]  # too many colors: one small chart per value instead
-                elif d <= MAX_COLOR_CATEGORIES:
-                    colors = [color]
-        else:  # decide.py's automatic color: a small string or boolean column
-            auto = choose.auto_color(drawable(counted=True), exclude={x, *ys, *facets})
-            colors = [auto.name] if auto is not None else []
+    facets = [choice.facet] if choice.facet is not None else []
+    colors = [choice.color] if choice.color is not None else []
+    if choice.kind == "line" and not colors and choice.auto_color:
+        # the automatic color: a small category (a line's label question is asked below)
+        auto = choose.auto_color(drawable(counted=True), exclude={x, *ys, *facets})
+        colors = [auto.name] if auto is not None else []
     used = [x, *ys, *colors, *facets]
     alias = _aliases(reading)
     frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))

@@ -20,8 +20,9 @@ a frame.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
 from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS, SHARED_POSITIONS
@@ -32,6 +33,9 @@ __all__ = [
     "CHART_WIDTH",
     "ENTITY_COVERAGE",
     "FACET_WIDTH",
+    "MAX_PICKED_COLOR_CATEGORIES",
+    "Choice",
+    "Refused",
     "auto_color",
     "automatic_x",
     "bar_positions",
@@ -40,6 +44,7 @@ __all__ = [
     "bucket_name",
     "bucket_seconds",
     "categories",
+    "chart",
     "dates",
     "is_entity",
     "line_positions",
@@ -64,6 +69,8 @@ BUCKETS_SECONDS: Final = (
 ENTITY_COVERAGE: Final = 0.5
 """A line splits by a category only when each of its values holds a row at this share of the
 line's time points or more: an entity with a series of its own, not a label of single rows."""
+MAX_PICKED_COLOR_CATEGORIES: Final = MAX_FACETS
+"""A picked color past ``MAX_COLOR_CATEGORIES`` values becomes facets, up to this many."""
 
 
 def measures(profiles: Iterable[ColumnProfile]) -> list[ColumnProfile]:
@@ -277,4 +284,205 @@ def breakdown_key(
             and unique_pairs(q.name)
         ):
             return q
+    return None
+
+
+Why = Literal[
+    "unusable",  # the column is missing, or every row offends its declared type
+    "not-a-measure",  # y: not declared number
+    "no-values",  # color or facet: the category holds no value in any row
+    "too-many-picked-colors",  # color: more than MAX_PICKED_COLOR_CATEGORIES values
+    "facet-not-category",  # facet: not declared string or boolean
+    "too-many-facets",  # facet: more than MAX_FACETS values
+    "one-y-axis",  # y: a scatter has one y axis, the first measure's
+    "color-by-measures",  # color: several measures are told apart by color already
+    "colors-as-facets",  # color: past MAX_COLOR_CATEGORIES, one small chart per value instead
+    "too-many-colors",  # color: past MAX_COLOR_CATEGORIES and the facets are taken
+    "line-color-not-category",  # color: a line splits only by a string or boolean
+    "bar-color",  # color: a bar chart draws one bar per category, unsplit
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A column of the picks that a chart does not draw where it was asked to, and why (a
+    value: the planner words it, a backend only reads which column went where).
+    ``colors-as-facets`` is not a refusal but a move: the color is drawn as facets."""
+
+    channel: Literal["x", "y", "color", "facet"]
+    column: str
+    why: Why
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What a set of picks draws, from the columns' profiles alone (``chart``).
+
+    ``kind``: ``line`` (a date on x), ``bars`` (a category on x; no ``ys`` counts its rows),
+    ``scatter`` (a number on x, one measure), ``histogram`` (of ``x``), or ``table``: the
+    picks draw nothing (``refused`` ends with the reason, or ``no-measure``: x holds no
+    measure to draw over it). ``color`` and ``facet`` are the ones drawn; ``auto_color``
+    whether the chart may add a color of its own (``auto_color``); ``refused`` each pick not
+    drawn as asked, in the order the planner says them; ``counted``: bars counting the rows
+    because no measure is drawn over x (they may lie horizontal whoever chose x)."""
+
+    kind: Literal["line", "bars", "scatter", "histogram", "table"]
+    x: str | None = None
+    ys: tuple[str, ...] = ()
+    color: str | None = None
+    facet: str | None = None
+    auto_color: bool = False
+    refused: tuple[Refused, ...] = ()
+    no_measure: bool = False
+    counted: bool = False  # bars of rows counted because no measure was drawn over x
+
+    @property
+    def table_refusal(self) -> Refused | None:
+        """The refusal that made the picks a table (a picked x, or the picked measures)."""
+        return self.refused[-1] if self.kind == "table" and self.refused else None
+
+
+def chart(
+    profiles: Mapping[str, ColumnProfile],
+    x: str | None,
+    ys: Sequence[str] | None,
+    color: str | None,
+    facet: str | None,
+    *,
+    count: bool,
+    auto_color: bool,
+) -> Choice:
+    """The chart a set of picks draws, from profiles alone: one rule for every backend.
+
+    ``x``, ``ys``, ``color``, ``facet`` are picked (or chosen by the rule table) column names
+    of ``profiles``; ``count`` is ``aggregate='count'``; ``auto_color`` whether the chart may
+    color by a category of its own choosing when no color is picked.
+
+    A date on x draws a line, a category bars, a number a scatter (one measure) or a histogram
+    (none); a pick that cannot be drawn where it was asked is ``refused``.
+
+    >>> from chartkit.plan.encode import ColumnProfile
+    >>> def q(name, vl, distinct=0):
+    ...     return ColumnProfile(name, vl, "declared", None, None, True, distinct, 100)
+    >>> cols = {c.name: c for c in [q("t", "temporal"), q("host", "nominal", 40),
+    ...                             q("gb", "quantitative"), q("ms", "quantitative")]}
+    >>> c = chart(cols, "t", ["gb"], "host", None, count=False, auto_color=False)
+    >>> c.kind, c.color, c.facet, [r.why for r in c.refused]
+    ('line', None, None, ['too-many-picked-colors'])
+    >>> c = chart(cols, "gb", ["ms", "gb"], None, None, count=False, auto_color=True)
+    >>> c.kind, c.ys, [(r.column, r.why) for r in c.refused]
+    ('scatter', ('ms',), [('gb', 'one-y-axis')])
+    """
+    refused: list[Refused] = []
+
+    def table(**kw: Any) -> Choice:
+        return Choice("table", x, tuple(ys or ()), refused=tuple(refused), **kw)
+
+    if x is not None:
+        why = _pick_refusal("x", profiles[x])
+        if why is not None:
+            refused.append(Refused("x", x, why))
+            return table()
+    drawn: list[ColumnProfile] = []
+    for name in ys or ():
+        why = _pick_refusal("y", profiles[name])
+        if why is None:
+            drawn.append(profiles[name])
+            continue
+        refused.append(Refused("y", name, why))
+        if len(ys or ()) == 1:
+            return table()
+    if ys is not None and not drawn:
+        return table()
+    cp = profiles[color] if color is not None else None
+    if cp is not None:
+        why = _pick_refusal("color", cp)
+        if why is not None:
+            refused.append(Refused("color", cp.name, why))
+            cp = None
+    fp = profiles[facet] if facet is not None else None
+    if fp is not None:
+        why = _facet_refusal(fp)
+        if why is not None:
+            refused.append(Refused("facet", fp.name, why))
+            fp = None
+    if fp is not None and cp is fp:
+        cp = None  # one small chart per value already tells them apart
+    xp = profiles[x] if x is not None else None
+    numbers = measures(profiles.values())
+
+    def made(kind: Any, xq: ColumnProfile, auto: bool = auto_color) -> Choice:
+        return Choice(
+            kind, xq.name, tuple(m.name for m in drawn), cp.name if cp else None,
+            fp.name if fp else None, auto, tuple(refused),
+        )  # fmt: skip
+
+    if xp is None:
+        xp = automatic_x(profiles.values(), drawn)
+        if xp is None:
+            return Choice("histogram", drawn[0].name, refused=tuple(refused))
+    elif not drawn:
+        if xp.type == "quantitative":
+            return Choice("histogram", xp.name, refused=tuple(refused))
+        others = [m for m in numbers if m is not xp]
+        if count or not others:
+            if xp.type == "nominal":
+                if cp is not None:
+                    refused.append(Refused("color", cp.name, "bar-color"))
+                    cp = None
+                return replace(made("bars", xp), counted=True)
+            if not count:
+                return table(no_measure=True)
+        else:
+            drawn = [others[0]]
+    if count:  # rows counted (over time: split only by a picked color)
+        drawn, auto_color = [], False
+    if len(drawn) > 1 and xp.type == "quantitative":
+        refused += [Refused("y", m.name, "one-y-axis") for m in drawn[1:]]
+        drawn = drawn[:1]
+    if len(drawn) > 1 and cp is not None:
+        refused.append(Refused("color", cp.name, "color-by-measures"))
+        cp = None
+    if cp is not None and cp.type == "nominal" and xp.type != "nominal":
+        if cp.distinct > MAX_COLOR_CATEGORIES:
+            refused.append(
+                Refused("color", cp.name, "too-many-colors" if fp else "colors-as-facets")
+            )
+            cp, fp = None, (fp or cp)
+    if xp.type == "temporal":
+        if cp is not None and cp.type != "nominal":
+            refused.append(Refused("color", cp.name, "line-color-not-category"))
+            cp = None
+        return made("line", xp, auto_color and len(drawn) <= 1)
+    if xp.type == "nominal":
+        if cp is not None:
+            refused.append(Refused("color", cp.name, "bar-color"))
+            cp = None
+        return made("bars", xp)
+    return made("scatter", xp)
+
+
+def _pick_refusal(channel: str, q: ColumnProfile) -> Why | None:
+    """Why a picked column is not drawn on ``channel`` (x, y or color), or None."""
+    if not q.usable:
+        return "unusable"
+    if channel == "y" and q.type != "quantitative":
+        return "not-a-measure"
+    if channel == "color" and q.type == "nominal" and q.distinct == 0:
+        return "no-values"
+    if channel == "color" and q.type == "nominal" and q.distinct > MAX_PICKED_COLOR_CATEGORIES:
+        return "too-many-picked-colors"
+    return None
+
+
+def _facet_refusal(q: ColumnProfile) -> Why | None:
+    """Why a picked facet is not drawn, or None."""
+    if not q.usable:
+        return "unusable"
+    if q.type != "nominal":
+        return "facet-not-category"
+    if q.distinct == 0:
+        return "no-values"
+    if q.distinct > MAX_FACETS:
+        return "too-many-facets"
     return None

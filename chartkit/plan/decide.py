@@ -100,7 +100,7 @@ __all__ = [
     "unplaced_note",
 ]
 
-MAX_PICKED_COLOR_CATEGORIES = MAX_FACETS  # a picked color past 10 values becomes facets
+MAX_PICKED_COLOR_CATEGORIES = choose.MAX_PICKED_COLOR_CATEGORIES
 MAX_BAR_CATEGORIES = 30  # bars beyond this are cut to the top ones, with a note
 HORIZONTAL_OVER = 5  # bars turn horizontal past this many categories
 HISTOGRAM_BINS = 10
@@ -432,104 +432,27 @@ class _Planner:
         auto_x: bool,
         auto_color: bool,
     ) -> Plan:
+        """The chart the picks draw (``choose.chart``, every backend's rule), each pick not
+        drawn as asked refused in words, and the chart planned."""
         p = self.profiles
-        if x is not None:
-            refusal = self.refusing._pick_refusal("x", p[x])
-            if refusal is not None:
-                return self.writing._table(
-                    f"The x axis you picked cannot be drawn: {refusal.reason}"
-                )
-        yps: list[ColumnProfile] = []
-        for name in ys or ():
-            refusal = self.refusing._pick_refusal("y", p[name])
-            if refusal is None:
-                yps.append(p[name])
-            elif ys is not None and len(ys) == 1:
-                return self.writing._table(
-                    f"The y axis you picked cannot be drawn: {refusal.reason}"
-                )
-        if ys is not None and not yps:
-            return self.writing._table(
-                "None of the measures you picked can be drawn: "
-                + " ".join(r.reason for r in self.refusals if r.channel == "y")
-            )
-        color_p = p[color] if color is not None else None
-        if color_p is not None and self.refusing._pick_refusal("color", color_p) is not None:
-            color_p = None
-        facet_p = p[facet] if facet is not None else None
-        if facet_p is not None and self.refusing._facet_refusal(facet_p) is not None:
-            facet_p = None
-        if facet_p is not None and color_p is facet_p:
-            color_p = None  # one small chart per value already tells them apart
-        numbers = choose.measures(p.values())
-        xp = p[x] if x is not None else None
         count = self.opts.aggregate == "count"
-
-        if xp is None:
-            xp = choose.automatic_x(p.values(), yps)
-            if xp is None:
-                return self.points._histogram(yps[0])
-        elif not yps:
-            if xp.type == "quantitative":
-                return self.points._histogram(xp)
-            others = [m for m in numbers if m is not xp]
-            if count or not others:
-                if xp.type == "nominal":
-                    if color_p is not None:
-                        self.refusals.append(_bar_color_refusal(xp, color_p))
-                    return self.bars._bars(xp, [], facet_p, horizontal_ok=True)
-                if not count:
-                    return self.writing._table(
-                        f"{xp.name} is on x, but no column is declared number to measure over "
-                        f"it: {self.refusing._type_list()}."
-                    )
-                auto_color = False  # rows counted over time: split only by a picked color
-            else:
-                yps = [others[0]]
-        if count:
-            yps = []
-        if len(yps) > 1 and xp.type == "quantitative":
-            for extra in yps[1:]:
-                self.refusals.append(
-                    AxisRefusal(
-                        extra.name, "y",
-                        f"a scatter plot of {xp.name} has one y axis, so {extra.name} is not "
-                        "drawn; pick a date or a category as x to draw several measures.",
-                    )
-                )  # fmt: skip
-            yps = yps[:1]
-        if len(yps) > 1 and color_p is not None:
-            self.refusals.append(
-                AxisRefusal(
-                    color_p.name, "color",
-                    f"several measures are told apart by color, one per measure, so "
-                    f"{color_p.name} is not drawn as color; facet={color_p.name!r} draws one "
-                    "small chart per value instead.",
-                )
-            )  # fmt: skip
-            color_p = None
-        if color_p is not None and color_p.type == "nominal" and xp.type != "nominal":
-            color_p, facet_p = self.refusing._too_many_colors(color_p, facet_p)
-
-        if xp.type == "temporal":
-            if color_p is not None and color_p.type != "nominal":
-                self.refusals.append(
-                    AxisRefusal(
-                        color_p.name, "color",
-                        "a line chart draws one line per value of a column declared string "
-                        f"or boolean; {_said(color_p, True)}, so the chart is drawn "
-                        "without color.",
-                    )
-                )  # fmt: skip
-                color_p = None
-            return self.lines._line(
-                xp, yps, color_p, facet_p, auto_color=auto_color and len(yps) <= 1
-            )
-        if xp.type == "nominal":
-            if color_p is not None:
-                self.refusals.append(_bar_color_refusal(xp, color_p))
-            return self.bars._bars(xp, yps, facet_p, horizontal_ok=auto_x)
-        return self.points._scatter(xp, yps[0], color_p, facet_p, auto_color=auto_color)
+        choice = choose.chart(p, x, ys, color, facet, count=count, auto_color=auto_color)
+        xp = p[choice.x] if choice.x is not None else None
+        for r in choice.refused:
+            self.refusing._word(r, xp, p.get(choice.facet) if choice.facet else None)
+        if choice.kind == "table":
+            return self.writing._table(self.refusing._table_reason(choice, xp))
+        cp = p[choice.color] if choice.color is not None else None
+        fp = p[choice.facet] if choice.facet is not None else None
+        yps = [p[m] for m in choice.ys]
+        assert xp is not None
+        if choice.kind == "histogram":
+            return self.points._histogram(xp)
+        if choice.kind == "line":
+            return self.lines._line(xp, yps, cp, fp, auto_color=choice.auto_color)
+        if choice.kind == "bars":
+            return self.bars._bars(xp, yps, fp, horizontal_ok=choice.counted or auto_x)
+        return self.points._scatter(xp, yps[0], cp, fp, auto_color=choice.auto_color)
 
 
 class _Lines:
@@ -1408,82 +1331,88 @@ class _Refusing:
                 q.name, values=q.distinct,
             )  # fmt: skip
 
-    def _too_many_colors(
-        self, cp: ColumnProfile, fp: ColumnProfile | None
-    ) -> tuple[ColumnProfile | None, ColumnProfile | None]:
-        """A color past the palette's 10 hue families becomes facets, never a dropped color."""
-        if cp.distinct <= MAX_COLOR_CATEGORIES:
-            return cp, fp
-        if fp is None:
+    def _word(
+        self, r: choose.Refused, xp: ColumnProfile | None, fp: ColumnProfile | None
+    ) -> None:
+        """A pick not drawn as asked (``choose.Refused``), in words: an ``AxisRefusal``, or
+        the note of a color drawn as facets."""
+        q = self.p.profiles[r.column]
+        why = r.why
+        if why == "colors-as-facets":
             self.p._say(
                 "facets-for-colors",
-                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-                f"colors that can be told apart: one small chart per {cp.name} instead.",
-                cp.name, values=cp.distinct,
+                f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart: one small chart per {q.name} instead.",
+                q.name, values=q.distinct,
             )  # fmt: skip
-            return None, cp
-        self.p.refusals.append(
-            AxisRefusal(
-                cp.name, "color",
-                f"{cp.name} has {cp.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-                f"colors that can be told apart, and the facets are already {fp.name}, so the "
-                "chart is drawn without color.",
-            )
-        )  # fmt: skip
-        return None, fp
-
-    def _facet_refusal(self, q: ColumnProfile) -> AxisRefusal | None:
-        reason: str | None = None
-        if not q.usable:
-            reason = self._unusable_reason(q)
-        elif q.type != "nominal":
-            reason = (
-                "facets draw one small chart per value of a column declared string or boolean; "
-                f"{_said(q, True)}, so the chart is drawn without facets."
-            )
-        elif q.distinct == 0:
-            reason = f"{q.name} holds no value in any row, so the chart is drawn without facets."
-        elif q.distinct > MAX_FACETS:
-            reason = (
+            return
+        x = xp.name if xp is not None else ""
+        reason = {
+            "not-a-measure": lambda: (
+                f"{q.name} is declared {q.declared}" if q.declared
+                else f"{q.name} is not declared and Altair infers it as {q.type}"
+            ) + "; a measure axis needs a column declared number.",
+            "no-values": lambda: (
+                f"{q.name} holds no value in any row, so there is nothing to color by; the "
+                "chart is drawn without color." if r.channel == "color"
+                else f"{q.name} holds no value in any row, so the chart is drawn without facets."
+            ),
+            "too-many-picked-colors": lambda: (
+                f"{q.name} has {q.distinct:,} distinct values; a color can tell apart at most "
+                f"{MAX_PICKED_COLOR_CATEGORIES}, so the chart is drawn without color."
+            ),
+            "facet-not-category": lambda: (
+                "facets draw one small chart per value of a column declared string or "
+                f"boolean; {_said(q, True)}, so the chart is drawn without facets."
+            ),
+            "too-many-facets": lambda: (
                 f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
                 "read side by side, so the chart is drawn without facets."
-            )
-        if reason is None:
-            return None
-        refusal = AxisRefusal(q.name, "facet", reason, q.violation if not q.usable else None)
-        self.p.refusals.append(refusal)
-        return refusal
+            ),
+            "one-y-axis": lambda: (
+                f"a scatter plot of {x} has one y axis, so {q.name} is not drawn; pick a date "
+                "or a category as x to draw several measures."
+            ),
+            "color-by-measures": lambda: (
+                f"several measures are told apart by color, one per measure, so {q.name} is "
+                f"not drawn as color; facet={q.name!r} draws one small chart per value instead."
+            ),
+            "too-many-colors": lambda: (
+                f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart, and the facets are already "
+                f"{fp.name if fp else ''}, so the chart is drawn without color."
+            ),
+            "line-color-not-category": lambda: (
+                "a line chart draws one line per value of a column declared string or boolean; "
+                f"{_said(q, True)}, so the chart is drawn without color."
+            ),
+            "bar-color": lambda: (
+                f"a bar chart draws one bar per {x}, so it is not split by {q.name}; pick a "
+                "date or a number as x to color by it."
+            ),
+            "unusable": lambda: self._unusable_reason(q),
+        }[why]()
+        self.p.refusals.append(
+            AxisRefusal(q.name, r.channel, reason, q.violation if why == "unusable" else None)
+        )
 
-    def _pick_refusal(self, channel: Channel, q: ColumnProfile) -> AxisRefusal | None:
-        refusal: AxisRefusal | None = None
-        if not q.usable:
-            refusal = AxisRefusal(q.name, channel, self._unusable_reason(q), q.violation)
-        elif channel == "y" and q.type != "quantitative":
-            what = (
-                f"{q.name} is declared {q.declared}"
-                if q.declared
-                else f"{q.name} is not declared and Altair infers it as {q.type}"
+    def _table_reason(self, choice: choose.Choice, xp: ColumnProfile | None) -> str:
+        """Why the picks draw a table (``choose.Choice`` of kind ``table``)."""
+        if choice.no_measure:
+            assert xp is not None
+            return (
+                f"{xp.name} is on x, but no column is declared number to measure over it: "
+                f"{self._type_list()}."
             )
-            refusal = AxisRefusal(
-                q.name, channel, f"{what}; a measure axis needs a column declared number."
-            )
-        elif channel == "color" and q.type == "nominal" and q.distinct == 0:
-            refusal = AxisRefusal(
-                q.name, channel, f"{q.name} holds no value in any row, so there is nothing to "
-                "color by; the chart is drawn without color.",
-            )  # fmt: skip
-        elif (
-            channel == "color" and q.type == "nominal" and q.distinct > MAX_PICKED_COLOR_CATEGORIES
-        ):
-            refusal = AxisRefusal(
-                q.name,
-                channel,
-                f"{q.name} has {q.distinct:,} distinct values; a color can tell apart at most "
-                f"{MAX_PICKED_COLOR_CATEGORIES}, so the chart is drawn without color.",
-            )
-        if refusal is not None:
-            self.p.refusals.append(refusal)
-        return refusal
+        last = choice.table_refusal
+        said = [r for r in self.p.refusals if r.channel == "y"]
+        if last is not None and last.channel == "x":
+            return f"The x axis you picked cannot be drawn: {self.p.refusals[-1].reason}"
+        if len(choice.ys) == 1:
+            return f"The y axis you picked cannot be drawn: {said[-1].reason}"
+        return "None of the measures you picked can be drawn: " + " ".join(
+            r.reason for r in said
+        )
 
     def _unusable_reason(self, q: ColumnProfile) -> str:
         v = q.violation
@@ -1688,15 +1617,6 @@ def stepped_around(
                 f"no finding; pick y={q.name!r} to chart {q.name} with those rows left out."
             ), v))  # fmt: skip
     return out
-
-
-def _bar_color_refusal(xp: ColumnProfile, cp: ColumnProfile) -> AxisRefusal:
-    """Why bars per category are not split by a picked color."""
-    return AxisRefusal(
-        cp.name, "color",
-        f"a bar chart draws one bar per {xp.name}, so it is not split by {cp.name}; pick a "
-        "date or a number as x to color by it.",
-    )  # fmt: skip
 
 
 def _said(q: ColumnProfile, full: bool = False) -> str:
