@@ -167,6 +167,15 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "edges 2": (lambda: edge_frame(2), EDGES, 961),
     "spans": (span_frame, {"dose": "number", "gb": "number"}, 1000),
     "labels": (label_frame, LABELS, 1000),
+    # the automatic chart's opening (choose.opening): a line faceted by a 15-valued category;
+    # rows counted with no measure; two measures with an aggregate picked
+    "15 facets": (lambda: odd_frame().select("tz", "gb", "wide"),
+                  {"tz": "date", "gb": "number", "wide": "string"}, 500),
+    "no measure": (lambda: wide_frame().select("at", "site"),
+                   {"at": "date", "site": "string"}, 1000),
+    "a date alone": (lambda: wide_frame().select("at"), {"at": "date"}, 1000),
+    "two measures": (lambda: wide_frame().select("gb", "iops", "site"),
+                     {"gb": "number", "iops": "number", "site": "string"}, 1000),
     "sparse labels": (lambda: label_frame().with_columns(
         pl.when(pl.int_range(pl.len()) % 7 == 0).then(pl.col("temp")).alias("temp")
     ), LABELS, 1000),
@@ -227,6 +236,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a label's rows, counted as asked": ("labels", {"x": "at", "color": "weather",
                                                     "aggregate": "count"}),
     "a series, not a label": ("labels", {"x": "at", "color": "site"}),
+    "an automatic line, faceted": ("15 facets", {}),
+    "rows counted, no measure": ("no measure", {"aggregate": "count"}),
+    "rows counted over a date alone": ("a date alone", {"aggregate": "count"}),
+    "two measures summed, automatic": ("two measures", {"aggregate": "sum"}),
     "a label of the rows that fit": ("sparse labels", {}),
     "a label of the rows that fit, counted": ("sparse labels", {"x": "at",
                                                                "aggregate": "count",

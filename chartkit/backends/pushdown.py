@@ -650,29 +650,36 @@ def _reduce(
             _declared_profiles(reading, declaration, broken),
             lambda name: _all_quoted(reading, name),
         )
-    opened = False  # the automatic chart is the rule table's (no date)
-    if x is None and ys is None and how is None and measures:
-        # no date: the rule table's opening charts, in its order, as decide.py tries them; a
-        # chart of a single mark is passed over for the next (bars of one category, a
-        # scatter of one point)
-        for cand in _opening(drawable):
-            if cand.chart == "scatter" and cand.x is not None and isinstance(cand.y, str):
+    opened = False  # the automatic chart is the rule table's
+    auto_color = color is None
+    if x is None and ys is None and (measures or how == "count"):
+        # the rule table's opening charts, in its order, as decide.py tries them
+        # (choose.opening): a chart of a single mark is passed over for the next (bars of
+        # one category, a scatter of one point)
+        count = how == "count"
+        profiles = {q.name: q for q in drawable(counted=True, every=True)}
+        for cand in choose.opening(candidates(profiles), count=count):
+            cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
+            if cand.chart == "scatter" and cx is not None and cys:
                 # two measures: decide.py's heatmap of counts, binned here, as for a picked
                 # x and y (every row as a point when the placeable rows fit max_points); whether
                 # its groups share x positions decide.py asks the engine (Whole.facts)
                 out = _heatmap(
-                    reading, declaration, broken, cand.x, cand.y, color or cand.color, facet,
+                    reading, declaration, broken, cx, cys[0], color or cand.color, facet,
                     max_points, over, lambda: None, single_is_none=True,
                 )  # fmt: skip
                 if out is not None:
                     return out
-            elif cand.chart == "bars" and cand.x is not None and isinstance(cand.y, str):
-                if _distinct(reading, [cand.x])[cand.x] > 1:
-                    x, ys, opened = cand.x, [cand.y], True
-                    break
-            elif cand.chart == "histogram" and cand.x is not None:
-                ys, opened = [cand.x], True
+                continue
+            if cand.chart in ("bars", "count bars") and cx is not None:
+                if _distinct(reading, [cx])[cx] <= 1:
+                    continue
+            elif cand.chart == "histogram" and cx is not None:
+                ys, opened = [cx], True
                 break
+            x, ys, color, facet = cx, list(cys) if cys else None, ccolor, cfacet
+            opened, auto_color = True, False
+            break
     if x is None and ys is None and how != "count":
         # decide.py's automatic chart: the first measure over a date, else over a category
         # (not an identifier), else a histogram of it
@@ -707,7 +714,7 @@ def _reduce(
     if color is not None and color not in profiles:
         color = None
     choice = choose.chart(
-        profiles, x, ys, color, facet, count=how == "count", auto_color=color is None
+        profiles, x, ys, color, facet, count=how == "count", auto_color=auto_color
     )
     if choice.kind == "histogram":
         lone = choice.x
@@ -717,13 +724,13 @@ def _reduce(
     if choice.kind == "scatter":
         # two numbers: a scatter, binned into a heatmap of counts past max_points
 
-        def auto_color() -> str | None:  # decide.py's: the first small category
+        def first_color() -> str | None:  # decide.py's: the first small category
             found = choose.auto_color(drawable(counted=True), exclude={facet})
             return found.name if found is not None else None
 
         assert ys
         binned = _heatmap(
-            reading, declaration, broken, x, ys[0], color, facet, max_points, over, auto_color
+            reading, declaration, broken, x, ys[0], color, facet, max_points, over, first_color
         )
         assert binned is not None  # (None only for the automatic chart's single mark)
         return binned
@@ -766,18 +773,6 @@ def _reduce(
     else:
         out = _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
-
-
-def _opening(drawable: Callable[..., list[ColumnProfile]]) -> list[Alternative]:
-    """The charts the rule table may open on for the engine's columns, in its order
-    (``plan.rules.candidates``, as decide.py reads them), when no date is drawable (none
-    otherwise: a line over the first date, below): the categories' values counted in the
-    engine, so colors and identifiers are judged as over all the rows."""
-
-    if choose.dates(drawable(counted=False)):
-        return []
-    profiles = {q.name: q for q in drawable(counted=True)}
-    return [a for a in candidates(profiles) if a.opens]
 
 
 def _undeclared(over: str, name: str, kind: str) -> str:

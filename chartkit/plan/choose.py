@@ -25,7 +25,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.rules import LOG_ORDERS, MAX_COLOR_CATEGORIES, MAX_FACETS, SHARED_POSITIONS
+from chartkit.plan.rules import (
+    LOG_ORDERS,
+    MAX_COLOR_CATEGORIES,
+    MAX_FACETS,
+    SHARED_POSITIONS,
+    Alternative,
+)
 
 __all__ = [
     "BAR_PIXELS",
@@ -50,6 +56,8 @@ __all__ = [
     "line_positions",
     "log_axis",
     "measures",
+    "opening",
+    "opening_picks",
     "shares_positions",
     "too_wide",
     "x_candidates",
@@ -486,3 +494,36 @@ def _facet_refusal(q: ColumnProfile) -> Why | None:
     if q.distinct > MAX_FACETS:
         return "too-many-facets"
     return None
+
+
+def opening(cands: Iterable[Alternative], *, count: bool) -> list[Alternative]:
+    """The candidates a result with no x and no y picked may open on, in the rule table's
+    order (every backend tries them so, passing over a chart of a single mark): those whose
+    rule opens; with ``aggregate='count'`` (``count``), the count bars and the lines among
+    them, count bars opening too.
+
+    >>> from chartkit.plan.encode import ColumnProfile
+    >>> from chartkit.plan.rules import candidates
+    >>> def q(name, vl, distinct=0):
+    ...     return ColumnProfile(name, vl, "declared", None, None, True, distinct, 100)
+    >>> cols = {c.name: c for c in [q("host", "nominal", 4), q("gb", "quantitative")]}
+    >>> [a.chart for a in opening(candidates(cols), count=False)]
+    ['bars', 'histogram']
+    >>> [a.chart for a in opening(candidates(cols), count=True)]
+    ['count bars']
+    """
+    out = [a for a in cands if a.opens or (count and a.chart == "count bars")]
+    return [a for a in out if a.chart in ("count bars", "lines")] if count else out
+
+
+def opening_picks(
+    cand: Alternative, color: str | None, facet: str | None, *, count: bool
+) -> tuple[str | None, tuple[str, ...] | None, str | None, str | None]:
+    """The x, measures, color and facet an opening candidate draws, beside a picked ``color``
+    and ``facet``: the candidate's color unless one is picked (rows counted are split only
+    by a picked one), its facet unless one is picked or it is the picked color; no measure
+    when the rows are counted."""
+    ys = (cand.y,) if isinstance(cand.y, str) else cand.y
+    split = cand.facet if cand.facet != color else None
+    auto = cand.color if color is None and not count else color
+    return cand.x, None if count else ys, auto, facet or split

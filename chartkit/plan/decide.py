@@ -339,35 +339,23 @@ class _Planner:
     def _automatic(self, color: str | None, facet: str | None) -> Plan:
         """The first candidate that may open and holds more than one mark."""
         count = self.opts.aggregate == "count"
-        opening = [a for a in self.cands if a.opens or (count and a.chart == "count bars")]
-        if count:
-            opening = [a for a in opening if a.chart in ("count bars", "lines")]
         picked = {n for n in (color, facet) if n is not None}
         single: Plan | None = None
-        for cand in opening:
+        for cand in choose.opening(self.cands, count=count):
             self._reset()
             self.refusing._note_id_like(
                 skip_if=any(q.type == "temporal" for q in self.profiles.values())
             )
-            ys = (cand.y,) if isinstance(cand.y, str) else cand.y
-            split = cand.facet if cand.facet != color else None
-            auto = cand.color if color is None and not count else color  # rows counted: as picked
+            x, ys, auto, split = choose.opening_picks(cand, color, facet, count=count)
             if cand.chart == "scatter" and color is None and facet is None and cand.x:
                 if cand.color is not None and self.bars._shares_positions(cand.x, cand.color):
                     auto, split = None, cand.color  # one panel per group, not colors over colors
-            kp = self.bars._breakdown_of(cand.chart, cand.x, ys, color, facet)
+            kp = self.bars._breakdown_of(cand.chart, x, ys, color, facet)
             try:
-                if kp is not None and cand.x is not None and ys:
-                    plan = self.bars._breakdown(self.profiles[cand.x], self.profiles[ys[0]], kp)
+                if kp is not None and x is not None and ys:
+                    plan = self.bars._breakdown(self.profiles[x], self.profiles[ys[0]], kp)
                 else:
-                    plan = self._draw(
-                        cand.x,
-                        None if count else ys,
-                        auto,
-                        facet or split,
-                        auto_x=True,
-                        auto_color=False,
-                    )
+                    plan = self._draw(x, ys, auto, split, auto_x=True, auto_color=False)
             except _NothingToDraw as nothing:
                 plan = self.writing._table(str(nothing))
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
@@ -386,6 +374,15 @@ class _Planner:
                             reduction=Reduction())  # fmt: skip
             return self._finish(table, picked_x=False, picked_y=False, picked=picked)
         self._reset()
+        times = choose.dates(self.profiles.values())
+        if count and times:  # rows counted and no rule opens (no measure, no category):
+            # the rows counted over the first date, as a picked x draws them
+            try:
+                plan = self._draw(times[0].name, None, color, facet, auto_x=True,
+                                  auto_color=False)  # fmt: skip
+            except _NothingToDraw as nothing:
+                plan = self.writing._table(str(nothing))
+            return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
         reason = self.refusing._no_measure_reason()
         return self._finish(
             self.writing._table(reason), picked_x=False, picked_y=False, picked=picked
