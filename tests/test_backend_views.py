@@ -577,6 +577,23 @@ def test_a_result_of_a_single_mark_is_the_same_table_on_every_engine(
         assert (got.kind, got.reason) == ("table", want.reason), engine
 
 
+@pytest.mark.parametrize("aggregate", ["sum", "median"])
+def test_an_aggregate_picked_with_no_measure_is_memory_s_table_on_every_engine(
+    aggregate: str,
+) -> None:
+    """No measure, and an aggregate other than count picked: no rule opens (choose.opening),
+    so every engine answers memory's table, not bars counting the rows."""
+    frame, decl = TABLES["categories only"]
+    want = view(frame, decl, max_points=100, aggregate=aggregate)
+    assert (want.kind, want.reason) == (
+        "table", "No column is declared number: a is string, b is string.",
+    )  # fmt: skip
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl, max_points=100,
+                   aggregate=aggregate)  # fmt: skip
+        assert (got.kind, got.reason) == ("table", want.reason), engine
+
+
 def test_the_no_measure_reasons_in_full() -> None:
     said = {
         case: view(holder("duckdb", pl.from_pandas(frame)), decl, max_points=100).reason

@@ -188,6 +188,27 @@ def test_every_backend_counts_the_same_x_positions_per_group(
 
 
 @pytest.mark.parametrize("holder", BACKENDS)
+def test_every_backend_tells_a_breakdown_by_its_unique_pairs(holder: str) -> None:
+    """unique_pairs, the fact choose.breakdown_key reads: medal counts (one row per nation and
+    medal) are a breakdown, events (a pair repeated) are not; a missing value is a key of its
+    own, so two rows missing the same key repeat it."""
+    medals = pl.DataFrame({
+        "nation": ["us", "us", "us", "fr", "fr", None, None],
+        "medal": ["gold", "silver", "bronze", "gold", "silver", "gold", None],
+        "n": [3.0, 2.0, 1.0, 1.0, 4.0, 2.0, 1.0],
+    })  # fmt: skip
+    events = medals.vstack(medals.head(1))
+    gaps = medals.vstack(medals.tail(1))
+    for frame, pairs in ((medals, True), (events, False), (gaps, False)):
+        b = backend_for(holders(frame)[holder]())
+        assert b.unique_pairs("nation", "medal") is pairs, (holder, len(frame))
+        assert b.unique_pairs("medal", "nation") is pairs
+        assert b.unique_pairs("nation", "nation") is False  # a nation repeats
+    with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
+        backend_for(holders(medals)[holder]()).unique_pairs("nation", "nope")
+
+
+@pytest.mark.parametrize("holder", BACKENDS)
 def test_every_backend_tells_the_anscombe_panels_from_iris_colors(holder: str) -> None:
     from vega_datasets import data
 
@@ -466,6 +487,10 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         )  # fmt: skip
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
+    assert b.positions(gb, host) == memory.positions(gb, host)
+    for pair in ((host, site), (at, host), (gb, site)):
+        assert b.unique_pairs(*pair) is memory.unique_pairs(*pair)
+    assert b.unique_pairs(at, gb) is memory.unique_pairs(at, gb) is True  # (times are unique)
     # the check: the offenders of hostile-named columns, and date strings by RFC 3339
     declared = {gb: "number", host: "string", at: "date", HOSTILE_TOO["mapped"]: "boolean"}
     assert_same(b.offenders(declared), rows_check(df, declared))

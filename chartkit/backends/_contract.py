@@ -297,6 +297,8 @@ class Backend(Protocol):
 
     def positions(self, x: str, by: str) -> tuple[list[int], int]: ...
 
+    def unique_pairs(self, a: str, b: str) -> bool: ...
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -98,6 +98,13 @@ class MemoryBackend:
         check_names([x, by], self.columns)
         return positions(self._series(x), self._series(by))
 
+    def unique_pairs(self, a: str, b: str) -> bool:
+        """Whether no two rows hold the same pair of values (``chartkit.plan.facts``)."""
+        from chartkit.plan.facts import unique_pairs
+
+        check_names([a, b], self.columns)
+        return unique_pairs(self._series(a), self._series(b))
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -640,7 +640,7 @@ def _reduce(
     measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit
-    if x is None and ys is None and how is None and not measures:
+    if x is None and ys is None and how != "count" and not measures:
         # no rule opens without a measure: decide.py's table, in its words
         loose = [n for n in schema if n not in declaration]
         if loose:  # decide.py would infer it a type (a measure, say) from values in the engine

@@ -120,30 +120,19 @@ class QueryBackend:
         return dict(self._counted)
 
     def coverage(self, time: str, by: str) -> tuple[int, int]:
-        """``(fewest, times)``, counted in the engine: the distinct ``time`` values among the
-        rows holding one, and how many of them the value of ``by`` (a missing one too) found
-        at the fewest holds — a ``GROUP BY`` of the distinct (time, value) pairs."""
-        import narwhals as nw
-
+        """``(fewest, times)``, counted in the engine (``_coverage``)."""
         check_names([time, by], self.columns)
-        alias = aliases(self.reading)
-        t, b = alias[time], alias[by]
-        held = positional(self.reading).select(t, b).filter(~nw.col(t).is_null())
-        per_value = held.unique().group_by(b, drop_null_keys=False).agg(nw.len().alias("n"))
-        fewest = collect(
-            self.reading, [time, by], "coverage", per_value.select(nw.col("n").min()),
-            named=False,
-        )  # fmt: skip
-        times = collect(
-            self.reading, [time], "coverage", held.select(nw.col(t).n_unique()), named=False
-        )
-        n = int(times.to_numpy().ravel()[0] or 0)
-        return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
+        return _coverage(self.reading, time, by)
 
     def positions(self, x: str, by: str) -> tuple[list[int], int]:
         """``(per_group, distinct)``, counted in the engine (``_positions``)."""
         check_names([x, by], self.columns)
         return _positions(self.reading, self._schema[x].is_float(), x, by)
+
+    def unique_pairs(self, a: str, b: str) -> bool:
+        """Whether no two rows hold the same pair of values, counted in the engine."""
+        check_names([a, b], self.columns)
+        return _unique_pairs(self.reading, a, b)
 
     def profiles(
         self,
@@ -562,3 +551,40 @@ def _positions(reading: EngineReading, floats: bool, x: str, by: str) -> tuple[l
     counts = sorted(int(n) for n in per_group.to_numpy().ravel())
     n = int(distinct.to_numpy().ravel()[0] or 0) if counts else 0
     return counts, n
+
+
+def _unique_pairs(reading: EngineReading, a: str, b: str) -> bool:
+    """Whether no two rows hold the same pair of values of ``a`` and ``b``: the largest group
+    of one ``GROUP BY a, b`` (a missing value a key of its own), as
+    ``chartkit.plan.facts.unique_pairs`` tells it in memory."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    keys = list(dict.fromkeys([alias[a], alias[b]]))
+    largest = collect(
+        reading, [a, b], "unique pairs",
+        positional(reading).select(*keys).group_by(*keys, drop_null_keys=False)
+        .agg(nw.len().alias("n")).select(nw.col("n").max()),
+        named=False,
+    )  # fmt: skip
+    top = largest.to_numpy().ravel()
+    return not len(top) or bool(pd.isna(top[0])) or int(top[0]) <= 1
+
+
+def _coverage(reading: EngineReading, time: str, by: str) -> tuple[int, int]:
+    """``(fewest, times)``: the distinct ``time`` values among the rows holding one, and how
+    many of them the value of ``by`` (a missing one too) found at the fewest holds — a
+    ``GROUP BY`` of the distinct (time, value) pairs, as ``chartkit.plan.facts.coverage``
+    counts them in memory."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    t, b = alias[time], alias[by]
+    held = positional(reading).select(t, b).filter(~nw.col(t).is_null())
+    per_value = held.unique().group_by(b, drop_null_keys=False).agg(nw.len().alias("n"))
+    fewest = collect(
+        reading, [time, by], "coverage", per_value.select(nw.col("n").min()), named=False
+    )
+    times = collect(reading, [time], "coverage", held.select(nw.col(t).n_unique()), named=False)
+    n = int(times.to_numpy().ravel()[0] or 0)
+    return (int(fewest.to_numpy().ravel()[0]) if n else 0), n

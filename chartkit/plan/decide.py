@@ -749,13 +749,10 @@ class _Bars:
         if self.p.profiles[ys[0]].violation is not None:
             return None
 
-        def unique_pairs(name: str) -> bool:
-            try:
-                return not self.p.frame.duplicated([x, name]).any()
-            except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
-                return False
-
-        return choose.breakdown_key(xp, self.p.profiles.values(), unique_pairs)
+        facts = self.p.whole.facts or FrameFacts(self.p.frame)  # every row's, not the frame's
+        return choose.breakdown_key(
+            xp, self.p.profiles.values(), lambda name: facts.unique_pairs(x, name)
+        )
 
     def _breakdown(self, xp: ColumnProfile, yp: ColumnProfile, kp: ColumnProfile) -> Plan:
         """Bars of the total of ``yp`` per ``xp``, stacked by ``kp``: rows that are a

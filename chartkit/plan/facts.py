@@ -8,6 +8,8 @@ versions are here, with the signature an engine backend implements.
   value of a category found at the fewest holds (``choose.is_entity`` reads the two).
 - ``positions(xs, groups)``: each group's distinct x values, and x's
   (``choose.shares_positions`` reads them).
+- ``unique_pairs(a, b)``: whether no two rows hold the same pair of values
+  (``choose.breakdown_key`` reads it).
 
 ``Facts`` is what choosing asks of a result's rows by column name, wherever they live: every
 backend of ``chartkit.backends`` answers it (over an engine's rows, in the engine), and
@@ -27,7 +29,15 @@ import pandas as pd
 
 from chartkit.plan.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
 
-__all__ = ["Facts", "FrameFacts", "coverage", "coverage_of_codes", "positions", "zone_counts"]
+__all__ = [
+    "Facts",
+    "FrameFacts",
+    "coverage",
+    "coverage_of_codes",
+    "positions",
+    "unique_pairs",
+    "zone_counts",
+]
 
 _ZONED = re.compile(_OFFSET)
 
@@ -90,6 +100,22 @@ def positions(xs: pd.Series, groups: pd.Series) -> tuple[list[int], int]:
     return sorted(int(n) for n in per_group.tolist()), int(both["x"].nunique())
 
 
+def unique_pairs(a: pd.Series, b: pd.Series) -> bool:
+    """Whether no two rows hold the same pair of values of ``a`` and ``b`` (a missing value
+    is a value of its own, as a category's): rows that are already a breakdown by the two. An
+    engine counts the same with one ``GROUP BY a, b`` and the largest group's rows.
+
+    >>> unique_pairs(pd.Series(["us", "us", "fr"]), pd.Series(["gold", "silver", "gold"]))
+    True
+    >>> unique_pairs(pd.Series(["us", "us", None, None]), pd.Series(["gold", "gold", "x", "x"]))
+    False
+    """
+    if len(a) != len(b):
+        raise ValueError(f"unique_pairs needs one b per a, got {len(a)} and {len(b)}")
+    both = pd.DataFrame({"a": a.to_numpy(), "b": b.to_numpy()})
+    return not both.duplicated().any()
+
+
 def coverage(times: pd.Series, labels: pd.Series) -> tuple[int, int]:
     """``(fewest, points)``: the distinct time points among the rows holding a time, and the
     points held by the value of ``labels`` found at the fewest of them (a missing label is a
@@ -150,6 +176,10 @@ class Facts(Protocol):
         """``positions`` of the column ``x`` grouped by the column ``by``."""
         ...
 
+    def unique_pairs(self, a: str, b: str) -> bool:
+        """``unique_pairs`` of the columns ``a`` and ``b``."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrameFacts:
@@ -169,3 +199,9 @@ class FrameFacts:
             # an undeclared column pandas cannot group (lists or dicts are unhashable; a name
             # holding a lone surrogate cannot become an Arrow string): no positions to compare
             return [], 0
+
+    def unique_pairs(self, a: str, b: str) -> bool:
+        try:
+            return unique_pairs(self.frame[a], self.frame[b])
+        except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
+            return False
