@@ -325,6 +325,30 @@ def test_rows_counted_over_time_get_no_color_of_their_own_even_with_a_y_picked()
     assert with_y.spec["datasets"] == plain.spec["datasets"]
 
 
+def test_rows_counted_with_no_category_are_counted_over_a_date_else_per_bin() -> None:
+    """aggregate='count' and no category to count per: the rows counted over the first date,
+    else per bin of the first number (a histogram counts rows), never a table saying no
+    column is a number beside columns declared number."""
+    rows = [{"at": f"2024-01-{1 + i % 28:02d}T10:00", "a": float(i), "b": float(i % 7)}
+            for i in range(300)]  # fmt: skip
+    v = view([{"at": r["at"]} for r in rows], {"at": "date"}, aggregate="count")
+    assert (v.kind, v.mark, v.encodings["y"].aggregate) == ("chart", "line", "count")
+    numbers = [{"a": r["a"], "b": r["b"]} for r in rows]
+    v = view(numbers, {"a": "number", "b": "number"}, aggregate="count")
+    assert (v.kind, v.mark, v.reason) == (
+        "chart", "bar", "a is declared number: a histogram of its values in 10 bins.",
+    )  # fmt: skip
+    assert sum(r["count"] for r in v.spec["datasets"][next(iter(v.spec["datasets"]))]) == 300
+    # a y picked and counted (it crashed: a scatter of no measure): its rows per value or bin
+    v = view(numbers, {"a": "number", "b": "number"}, y="b", aggregate="count")
+    assert (v.kind, v.mark, v.reason) == (
+        "chart", "bar", "b is declared number, with 7 distinct values: a bar counting the rows "
+        "of each.",
+    )  # fmt: skip
+    v = view(numbers, {"a": "number", "b": "number"}, x="a", y="b", aggregate="count")
+    assert (v.kind, v.mark, v.drawn["x"]) == ("chart", "bar", "a")
+
+
 def test_choose_chart_is_the_one_rule_of_what_picks_draw() -> None:
     """choose.chart, from profiles alone: the kind, what is drawn, and each pick refused, as a
     value (the planner words it; a backend reads the columns)."""

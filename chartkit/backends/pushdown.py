@@ -680,15 +680,18 @@ def _reduce(
             x, ys, color, facet = cx, list(cys) if cys else None, ccolor, cfacet
             opened, auto_color = True, False
             break
-    if x is None and ys is None and how != "count":
-        # decide.py's automatic chart: the first measure over a date, else over a category
-        # (not an identifier), else a histogram of it
-        x = first_x(fallback=False)
-        ys = measures[:1] if measures else None
-        if x is None and not measures:
-            return f"{over}; no column is declared number or date, so there is nothing to draw."
-    elif x is None and not opened:  # aggregate="count", or y alone: over a date, a category,
-        # or a measure
+    if x is None and ys is None and not opened:
+        # rows counted that no rule opens on (no category, or no measure): over the first
+        # date, else per bin of the first number, as decide.py counts them; with none, its table
+        cols = drawable(counted=False)
+        over_x = choose.dates(cols) or choose.measures(cols)
+        if not over_x:
+            return no_measure_reason(
+                _declared_profiles(reading, declaration, broken),
+                lambda name: _all_quoted(reading, name),
+            )
+        x = over_x[0].name
+    elif x is None and not opened:  # y alone: over a date, a category, or a measure
         x = first_x(fallback=how != "count")
     if x is not None and not usable(x):
         return _cannot(over, x)

@@ -427,7 +427,9 @@ def chart(
 
     if xp is None:
         xp = automatic_x(profiles.values(), drawn)
-        if xp is None:
+        if xp is None or (count and xp.type == "quantitative"):
+            # a lone measure, or rows counted with no date or category to count over: the
+            # rows counted per bin of the measure picked
             return Choice("histogram", drawn[0].name, refused=tuple(refused))
     elif not drawn:
         if xp.type == "quantitative":
@@ -445,6 +447,8 @@ def chart(
             drawn = [others[0]]
     if count:  # rows counted (over time: split only by a picked color)
         drawn, auto_color = [], False
+        if xp.type == "quantitative":  # per bin of the number on x
+            return Choice("histogram", xp.name, refused=tuple(refused))
     if len(drawn) > 1 and xp.type == "quantitative":
         refused += [Refused("y", m.name, "one-y-axis") for m in drawn[1:]]
         drawn = drawn[:1]

@@ -374,11 +374,12 @@ class _Planner:
                             reduction=Reduction())  # fmt: skip
             return self._finish(table, picked_x=False, picked_y=False, picked=picked)
         self._reset()
-        times = choose.dates(self.profiles.values())
-        if count and times:  # rows counted and no rule opens (no measure, no category):
-            # the rows counted over the first date, as a picked x draws them
+        over = choose.dates(self.profiles.values()) or choose.measures(self.profiles.values())
+        if count and over:  # rows counted and no rule opens (no category, or no measure):
+            # the rows counted over the first date, else per bin of the first number (a
+            # histogram), as a picked x draws them
             try:
-                plan = self._draw(times[0].name, None, color, facet, auto_x=True,
+                plan = self._draw(over[0].name, None, color, facet, auto_x=True,
                                   auto_color=False)  # fmt: skip
             except _NothingToDraw as nothing:
                 plan = self.writing._table(str(nothing))
