@@ -456,6 +456,10 @@ def test_hostile_names_are_literals_in_every_backend(names: dict[str, str]) -> N
             same(got.frame, want.frame)
             assert got.rows == want.rows, (name, g)
         assert b.count([Condition(host, "eq", "db")]) == memory.count([Condition(host, "eq", "db")])
+        for pair in ((host, site), (at, gb), (lun, host)):
+            assert b.unique_pairs(*pair) is memory.unique_pairs(*pair), (name, pair)
+        assert b.positions(gb, site) == memory.positions(gb, site), name
+        assert b.coverage(at, host) == memory.coverage(at, host), name
 
 
 def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:

@@ -16,11 +16,13 @@ every chart, and the rows behind each mark are put back:
   opens the next bin, as numpy places it);
 - ``choose=N``: the Nth alternative of the same call, drawn by the rules above.
 
-The shape follows ``decide.py``'s rules for the same picks, so the chart, its rows, reason and
-alternatives equal those of the same rows in pandas (tests/test_engines.py holds each kind to
-that). A histogram or heatmap is planned from a small stand-in with the same range (hence the
-same bin edges), its counts replaced by the engine's. Rows that cannot be placed are left out
-in the engine, and a note says how many offend (from the ``ColumnViolation``).
+The shape is chosen by the rules ``decide.py`` reads (``chartkit.plan.choose``: the automatic
+chart's candidates, what the picks draw), so the chart, its rows, reason and alternatives
+equal those of the same rows in pandas (tests/test_engines.py and tests/test_backend_views.py
+hold each kind to that). A histogram or heatmap is planned from a small stand-in with the
+same range (hence the same bin edges), its counts replaced by the engine's. Rows that cannot
+be placed are left out in the engine, and a note says how many offend (from the
+``ColumnViolation``).
 
 Text read by the declaration in DuckDB first (``_typed``): a CSV's declared number, boolean
 and date cells, and a DuckDB text column declared date, are parsed there by
@@ -551,8 +553,10 @@ def _reduce(
 ) -> _Reduced | str:
     """The engine's answer for the chart decide.py would draw, or the reason for a table.
 
-    The shape (x, measures, color, facet, aggregate, bucket) follows decide.py's rules for the
-    same picks; ``_put_back`` then gives decide.py's plan the rows behind each mark.
+    Which candidates the automatic chart tries (``choose.opening``) and what the picks draw
+    (``choose.chart``: the kind, x, measures, color, facet) are the rules decide.py reads,
+    asked of the engine's profiles; this function reduces the columns they name (aggregate,
+    bucket), and ``_put_back`` then gives decide.py's plan the rows behind each mark.
     """
 
     broken = {v.column: v for v in violations}
@@ -710,7 +714,8 @@ def _reduce(
         return _histogram(reading, declaration, broken, ys[0], [m for m in measures
                                                                 if m != ys[0]], over)  # fmt: skip
     # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
-    # profiles (the categories' values counted in the engine's one pass)
+    # profiles (the categories' values counted in the engine's one pass, which the
+    # alternatives read in any case)
     profiles = {q.name: q for q in drawable(counted=True, every=True)}
     if facet is not None and (facet not in profiles or facet == x):
         facet = None
