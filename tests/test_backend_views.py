@@ -243,6 +243,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "rows counted over a date alone": ("a date alone", {"aggregate": "count"}),
     "rows counted over numbers alone": ("numbers alone", {"aggregate": "count"}),
     "rows counted over a y alone": ("numbers alone", {"y": "gb", "aggregate": "count"}),
+    "a y alone over another number": ("numbers alone", {"y": "gb"}),
     "rows counted over a number x": ("numbers alone", {"x": "iops", "y": "gb",
                                                        "aggregate": "count"}),
     "two measures summed, automatic": ("two measures", {"aggregate": "sum"}),

@@ -600,17 +600,6 @@ def _reduce(
             for n in listed
         ]  # fmt: skip
 
-    def first_x(*, fallback: bool) -> str | None:
-        """decide.py's x when none is picked: the first date, else the first category (not
-        an identifier); with ``fallback``, else a number not drawn as y."""
-        cols = drawable(counted=False)
-        if not choose.dates(cols):
-            cols = drawable(counted=True)
-        found = choose.dates(cols) or choose.categories(cols)
-        if not found and fallback:
-            found = [q for q in choose.measures(cols) if q.name not in (ys or [])]
-        return found[0].name if found else None
-
     over = (
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
@@ -695,8 +684,6 @@ def _reduce(
                 lambda name: _all_quoted(reading, name),
             )
         x = over_x[0].name
-    elif x is None and not opened:  # y alone: over a date, a category, or a measure
-        x = first_x(fallback=how != "count")
     if x is not None and not usable(x):
         return _cannot(over, x)
     x_type = declaration[x].type if x is not None else None
@@ -708,9 +695,10 @@ def _reduce(
                 f"{over}, and y={y!r} names no usable column declared number: "
                 f"{_names(picked)} cannot be drawn as a measure."
             )
-    if x is None:  # one number alone: a histogram of it
-        if not ys:
-            return f"{over}; pick a column declared number to draw."
+    if x is None and not ys:
+        return f"{over}; pick a column declared number to draw."
+    if x is None and opened:  # the automatic histogram of a number alone
+        assert ys
         return _histogram(reading, declaration, broken, ys[0], [m for m in measures
                                                                 if m != ys[0]], over)  # fmt: skip
     # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
@@ -721,9 +709,13 @@ def _reduce(
         facet = None
     if color is not None and color not in profiles:
         color = None
+    # (a y alone: x is the rule's, over a date, a category, or another measure)
     choice = choose.chart(
         profiles, x, ys, color, facet, count=how == "count", auto_color=auto_color
     )
+    x = choice.x
+    assert x is not None  # (every chart of a picked measure has an x; a table has the picked)
+    x_type = declaration[x].type
     if choice.kind == "histogram":
         lone = choice.x
         assert lone is not None
@@ -736,10 +728,10 @@ def _reduce(
             found = choose.auto_color(drawable(counted=True), exclude={facet})
             return found.name if found is not None else None
 
-        assert ys
         binned = _heatmap(
-            reading, declaration, broken, x, ys[0], color, facet, max_points, over, first_color
-        )
+            reading, declaration, broken, x, choice.ys[0], color, facet, max_points, over,
+            first_color,
+        )  # fmt: skip
         assert binned is not None  # (None only for the automatic chart's single mark)
         return binned
     if choice.kind == "table":
