@@ -665,7 +665,7 @@ def _reduce(
                     return out
                 continue
             if cand.chart in ("bars", "count bars") and cx is not None:
-                if _distinct(reading, [cx])[cx] <= 1:
+                if profiles[cx].distinct <= 1:  # (counted in the one pass above)
                     continue
             elif cand.chart == "histogram" and cx is not None:
                 ys, opened = [cx], True
