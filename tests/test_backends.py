@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import duckdb
@@ -259,6 +261,8 @@ def test_every_backend_profiles_the_columns_alike(backend: Backend, memory: Memo
     assert got["site"].distinct == 2 and got["gone"].present is False
 
 
+TEN_BINS = tuple(float(e) for e in np.linspace(0.0, 40.0, 11))  # gb spans -5 to 50
+
 GROUPINGS = {
     "mean per category": Grouping(("host",), ("gb",), "mean"),
     "sum per two keys": Grouping(("site", "host"), ("lun",), "sum"),
@@ -271,6 +275,14 @@ GROUPINGS = {
     "daily sum per site": Grouping(("at", "site"), ("lun",), "sum", time_unit="day", dates=("at",)),
     "two measures per host": Grouping(("host",), ("gb", "lun"), "mean"),
     "rows per 6 hours": Grouping(("at",), (), "count", bucket_seconds=21600, dates=("at",)),
+    # bins: a histogram's (some values outside), a measure per bin and category, a heatmap's
+    "a histogram": Grouping(("gb",), (), "count", bins=(("gb", TEN_BINS),)),
+    "mean per bin and site": Grouping(
+        ("lun", "site"), ("gb",), "mean", bins=(("lun", (0.0, 2.5, 2.5, 5.0, 8.0)),)
+    ),
+    "heatmap cells": Grouping(
+        ("gb", "lun"), (), "count", bins=(("gb", TEN_BINS), ("lun", (0.0, 4.0, 8.0)))
+    ),
 }
 
 
@@ -285,8 +297,8 @@ def test_every_backend_reduces_a_grouping_to_the_same_groups(
         return
     got, want = backend.reduce(g), memory.reduce(g)
     same(got.frame, want.frame)
-    assert (got.rows, got.left_out, got.no_value, got.categories) == (
-        want.rows, want.left_out, want.no_value, want.categories,
+    assert (got.rows, got.left_out, got.no_value, got.categories, got.outside) == (
+        want.rows, want.left_out, want.no_value, want.categories, want.outside,
     )  # fmt: skip
 
 
@@ -305,6 +317,88 @@ def test_the_in_memory_groups_are_the_rows_reduced_by_hand(memory: MemoryBackend
     hourly = memory.reduce(GROUPINGS["hourly mean"])
     assert (hourly.frame["at"].dt.minute == 0).all()
     assert sum(hourly.rows[0]) == len(kept)
+
+
+def test_binned_groups_are_numpys_histogram(memory: MemoryBackend) -> None:
+    df = polars_frame().to_pandas()
+    gb = df["gb"].to_numpy(dtype=float)
+    gb = gb[np.isfinite(gb)]
+    got = memory.reduce(GROUPINGS["a histogram"])
+    counts, _ = np.histogram(gb, bins=np.array(TEN_BINS))
+    assert got.frame["gb"].tolist() == [i for i in range(10) if counts[i]]
+    assert list(got.rows[0]) == [int(c) for c in counts if c]
+    assert got.outside == int(((gb < 0) | (gb > 40)).sum()) > 0
+    assert got.no_value == int(df["gb"].isna().sum())
+    # on an edge: the next bin, the highest the last; equal edges: the last of them counts
+    on = pd.DataFrame({"v": [0.0, 1.0, 2.0, 2.0, 3.0, 4.0, np.inf, None]})
+    g = Grouping(("v",), (), "count", bins=(("v", (0.0, 2.0, 2.0, 4.0)),))
+    for b in (MemoryBackend(on), backend_for(pl.from_pandas(on).lazy())):
+        got = b.reduce(g)
+        assert got.frame["v"].tolist() == [0, 2] and got.rows == ((2, 4),), b.engine
+        assert (got.no_value, got.outside) == (2, 0)
+    assert np.histogram([0.0, 1.0, 2.0, 2.0, 3.0, 4.0], bins=[0.0, 2.0, 2.0, 4.0])[0].tolist() == [
+        2, 0, 4,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("bins", "error"),
+    [
+        ((("gb", (1.0,)),), "the bins of 'gb' need a tuple of two edges or more"),
+        ((("gb", (1.0, 0.0)),), "the edges of 'gb' must rise from the first to the last"),
+        ((("gb", (0.0, 0.0)),), "the edges of 'gb' must rise from the first to the last"),
+        ((("gb", (0.0, float("inf"))),), "the edges of 'gb' are finite floats, got inf"),
+        ((("gb", (0, 1)),), "the edges of 'gb' are finite floats, got 0"),
+        ((("site", (0.0, 1.0)),), "the binned column 'site' must be a key, and not a date"),
+        ((("at", (0.0, 1.0)),), "the binned column 'at' must be a key, and not a date"),
+        ((("gb", (0.0, 1.0)), ("gb", (0.0, 2.0))), "'gb' is binned twice"),
+    ],
+)
+def test_bins_are_checked_when_the_grouping_is_made(bins: Any, error: str) -> None:
+    with pytest.raises(ChartkitError, match=re.escape(error)):
+        Grouping(("gb", "at"), (), "count", dates=("at",), bins=bins)
+
+
+def test_a_column_that_holds_no_numbers_is_not_binned(backend: Backend) -> None:
+    g = Grouping(("host",), (), "count", bins=(("host", (0.0, 1.0)),))
+    with pytest.raises(ChartkitError, match=r"host is binned but .*not numbers"):
+        backend.reduce(g)
+
+
+PLACED = (
+    Condition("gb", "finite"),
+    AnyOf((Condition("host", "null"), Condition("host", "in", ["db", "web"]))),
+)
+
+
+@pytest.mark.parametrize("case", ["mean per category", "hourly mean", "a histogram",
+                                  "two measures per host", "top 2 counted"])  # fmt: skip
+def test_a_grouping_groups_only_the_rows_its_terms_keep(
+    backend: Backend, memory: MemoryBackend, case: str
+) -> None:
+    g = replace(GROUPINGS[case], where=PLACED)
+    got = backend.reduce(g, {"host": {"type": "string", "nullable": True}})
+    df = polars_frame().to_pandas()
+    kept = df[np.isfinite(df["gb"].to_numpy(dtype=float)) & (df["host"].isna() | df["host"].isin(
+        ["db", "web"]))].reset_index(drop=True)  # fmt: skip
+    want = MemoryBackend(kept).reduce(replace(g, where=()), {"host": {"type": "string",
+                                                                      "nullable": True}})
+    assert 0 < len(kept) < len(df)
+    same(got.frame, want.frame)
+    assert (got.rows, got.left_out, got.no_value, got.categories, got.outside) == (
+        want.rows, want.left_out, want.no_value, want.categories, want.outside,
+    )  # fmt: skip
+    assert memory.reduce(g, {"host": {"type": "string", "nullable": True}}).rows == want.rows
+
+
+def test_a_groupings_terms_are_checked() -> None:
+    with pytest.raises(ChartkitError, match="a where list holds Condition and AnyOf terms"):
+        Grouping(("host",), where=("host",))  # type: ignore[arg-type]
+    with pytest.raises(ChartkitError, match="where is a tuple of terms, got list"):
+        Grouping(("host",), where=[Condition("host", "null")])  # type: ignore[arg-type]
+    b = backend_for(polars_frame().lazy())
+    with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
+        b.reduce(Grouping(("host",), where=(Condition("nope", "null"),)))
 
 
 def test_offending_rows_are_left_out_and_counted_in_every_backend(
@@ -483,11 +577,12 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         Grouping((host, site), (gb,), "sum"),
         Grouping((at,), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
         Grouping((host,), (), "count", top=2),
+        Grouping((gb, site), (), "count", bins=((gb, TEN_BINS),)),
     ]:
         got, want = b.reduce(g), memory.reduce(g)
         same(got.frame, want.frame)
-        assert (got.rows, got.no_value, got.categories) == (
-            want.rows, want.no_value, want.categories,
+        assert (got.rows, got.no_value, got.categories, got.outside) == (
+            want.rows, want.no_value, want.categories, want.outside,
         )  # fmt: skip
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
@@ -623,12 +718,15 @@ def ask_everything(b: Backend, names: dict[str, str]) -> list[Any]:
         Grouping((host, site), (gb, lun), "sum"),
         Grouping((at, host), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
         Grouping((mapped,), (), "count", top=2),
+        Grouping((lun, gb), (), "count", bins=((lun, (0.0, 3.0, 9.0)), (gb, TEN_BINS))),
     ]
     declared = {gb: "number", host: "string", at: "date", mapped: "boolean", lun: "string"}
     answers: list[Any] = [b.facts(list(names.values())), b.offenders(declared)]
     for g in groupings:
         got = b.reduce(g, {gb: "number"})
-        answers.append((got.frame, got.rows, got.left_out, got.no_value, got.categories))
+        answers.append(
+            (got.frame, got.rows, got.left_out, got.no_value, got.categories, got.outside)
+        )
     answers.append(b.count([Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]))
     return answers
 

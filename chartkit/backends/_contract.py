@@ -13,8 +13,8 @@ chartkit asks of rows:
 - ``profiles(declaration, violations)``: a ``ColumnProfile`` per column (declared type,
   counts, distinct values), in the order ``chartkit.plan.encode.profile_columns`` gives;
 - ``reduce(grouping)``: the rows grouped as a ``Grouping`` (made from a ``ChartSpec``) says —
-  group keys, a time bucket, the aggregate of each measure, the top N — with the rows behind
-  each group and the rows left out, as ``Groups``;
+  group keys, a time bucket, bins of a number key, the aggregate of each measure, the top N —
+  with the rows behind each group and the rows left out, as ``Groups``;
 - ``sample(n)``: at most ``n`` rows (never more than ``MAX_SAMPLE``), for showing;
 - ``offenders(declaration)``: the check's violations, each with its first offender
   (``chartkit.check``; for engines the counting is ``chartkit._frame_check``'s);
@@ -202,13 +202,24 @@ def _missing_value(value: Any) -> bool:
 class Grouping:
     """How to reduce rows: group by ``keys`` (a category, a date — ``bucket_seconds`` floors
     the first key, a date, to buckets of that many seconds from the epoch; ``time_unit``
-    floors it to the start of its minute, hour or day), then the ``aggregate`` of each of
-    ``measures`` per group (no measure: the rows counted), keeping the ``top`` first keys with
-    the highest value (the sum of the first measure over their groups, or their rows).
+    floors it to the start of its minute, hour or day; ``bins`` puts a number key in bins by
+    their edges), then the ``aggregate`` of each of ``measures`` per group (no measure: the rows
+    counted), keeping the ``top`` first keys with the highest value (the sum of the first
+    measure over their groups, or their rows).
 
-    A row with no value (null or NaN, or an infinite number) in a measure or a date key is
-    left out; a missing category is a group of its own. Rows whose value offends the
-    declaration are left out of the column they offend, and counted.
+    A binned key holds the index ``i`` of its bin, ``[edges[i], edges[i+1])`` with the last bin
+    closed — where ``numpy.histogram`` over the same edges counts the value (a value on an
+    inner edge opens the next bin; of equal edges, the last one counts) — and only bins holding
+    a row are groups. A row outside the edges is left out and counted (``Groups.outside``).
+
+    A row with no value (null or NaN, or an infinite number) in a measure, a date key or a
+    binned key is left out; a missing category is a group of its own. Rows whose value offends
+    the declaration are left out of the column they offend, and counted.
+
+    ``where`` (``Condition`` / ``AnyOf`` terms, as ``Backend.count`` reads them) keeps only the
+    rows passing every term, before anything else: the counts of rows left out are among them.
+    A chart groups the rows it places (``chartkit.backends.clauses.where`` of its ``Placed``
+    clauses), the very rows a selection of one of its marks reads back.
     """
 
     keys: tuple[str, ...]
@@ -218,6 +229,8 @@ class Grouping:
     time_unit: Literal["minute", "hour", "day"] | None = None
     top: int | None = None
     dates: tuple[str, ...] = ()  # the keys that are dates (left out when missing)
+    bins: tuple[tuple[str, tuple[float, ...]], ...] = ()  # (key, its edges) per binned key
+    where: tuple[Term, ...] = ()  # only the rows passing every term are grouped
 
     def __post_init__(self) -> None:
         if self.aggregate not in AGGREGATIONS:
@@ -236,6 +249,16 @@ class Grouping:
                                 f"{self.bucket_seconds!r}")  # fmt: skip
         if (self.bucket_seconds or self.time_unit) and self.keys[0] not in self.dates:
             raise ChartkitError(f"the bucketed key {self.keys[0]!r} must be one of the dates")
+        for name, edges in self.bins:
+            _check_edges(name, edges, self)
+        if not isinstance(self.where, tuple):
+            raise ChartkitError(f"where is a tuple of terms, got {type(self.where).__name__}")
+        terms_columns(self.where)  # (each a Condition or an AnyOf, or a clear error)
+
+    @property
+    def edges(self) -> dict[str, tuple[float, ...]]:
+        """The edges of each binned key, by name."""
+        return dict(self.bins)
 
     @property
     def counted(self) -> bool:
@@ -266,19 +289,39 @@ class Grouping:
         return cls(keys, measures, aggregate, r.bucket_seconds, unit, r.top, dates)  # type: ignore[arg-type]
 
 
+def _check_edges(name: str, edges: tuple[float, ...], g: Grouping) -> None:
+    import itertools
+    import math
+
+    if name not in g.keys or name in g.dates:
+        raise ChartkitError(f"the binned column {name!r} must be a key, and not a date")
+    if [n for n, _ in g.bins].count(name) > 1:
+        raise ChartkitError(f"{name!r} is binned twice; give each key its edges once")
+    if not isinstance(edges, tuple) or len(edges) < 2:
+        raise ChartkitError(f"the bins of {name!r} need a tuple of two edges or more, got "
+                            f"{edges!r}")  # fmt: skip
+    for e in edges:
+        if not isinstance(e, float) or not math.isfinite(e):
+            raise ChartkitError(f"the edges of {name!r} are finite floats, got {e!r}")
+    if any(b < a for a, b in itertools.pairwise(edges)) or edges[-1] <= edges[0]:
+        raise ChartkitError(f"the edges of {name!r} must rise from the first to the last")
+
+
 @dataclass(frozen=True)
 class Groups:
     """A backend's answer to a ``Grouping``: ``frame`` holds one row per group, its key columns
     then its measures' aggregates, under the columns' own names (no helper column beside
     them: the counts are apart); ``rows`` the rows behind each group (one tuple per measure,
     or one tuple of rows counted); ``left_out`` the rows left out because they offend a
-    column's declaration, by column; ``no_value`` the rows left out for holding no value."""
+    column's declaration, by column; ``no_value`` the rows left out for holding no value;
+    ``outside`` the rows left out for a binned value outside its edges."""
 
     frame: pd.DataFrame = field(repr=False)
     rows: tuple[tuple[int, ...], ...]
     left_out: tuple[tuple[str, int], ...] = ()
     no_value: int = 0
     categories: int | None = None  # the first key's values before ``top`` cut them
+    outside: int = 0
 
 
 @runtime_checkable

@@ -30,6 +30,7 @@ from chartkit.backends._contract import (
 )
 from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
+from chartkit.errors import ChartkitError
 from chartkit.plan.encode import ColumnProfile, profile_columns, wall_clock
 from chartkit.plan.reduce import (
     UNIT_SECONDS,
@@ -121,7 +122,8 @@ class MemoryBackend:
         used = list(dict.fromkeys([*g.keys, *g.measures]))
         check_names(used, self.columns)
         declared = normalize_result_columns(declaration) if declaration else {}
-        keep = np.ones(self.rows, dtype=bool)
+        check_names(terms_columns(g.where), self.columns)
+        keep = self._mask(g.where) if g.where else np.ones(self.rows, dtype=bool)
         left_out: list[tuple[str, int]] = []
         for name in used:
             decl = declared.get(name)
@@ -132,20 +134,27 @@ class MemoryBackend:
                 left_out.append((name, int(bad.sum())))
                 keep &= ~bad
         every = bool(keep.all())
+        edges = g.edges
         # the columns positionally named, so no data name meets a helper's
         short = {name: f"c{i}" for i, name in enumerate(used)}
         cols: dict[str, pd.Series] = {}
         for name in used:
             s = self._series(name)
             s = s if every else s[keep]
-            if name in g.measures:
-                s = as_floats(s)
+            if name in edges:
+                try:
+                    s = as_floats(s)
+                except (TypeError, ValueError) as e:
+                    raise ChartkitError(f"{name} is binned but it holds {s.dtype}, not "
+                                        f"numbers: {e}") from None  # fmt: skip
+            if name in g.measures or name in edges:
+                s = s if name in edges else as_floats(s)
                 s = s.where(np.isfinite(s.to_numpy(dtype=float)), np.nan)
             elif name in g.dates:
                 s = wall_clock(s)[0]
             cols[short[name]] = s.reset_index(drop=True)
         data = pd.DataFrame(cols, copy=False)
-        placed = [short[n] for n in g.dates]
+        placed = [short[n] for n in (*g.dates, *edges)]
         if len(g.measures) == 1:
             placed.append(short[g.measures[0]])
         empty = np.zeros(len(data), dtype=bool)
@@ -154,12 +163,18 @@ class MemoryBackend:
         no_value = int(empty.sum())
         if no_value:
             data = data[~empty].reset_index(drop=True)
+        outside = 0
+        for name, at in edges.items():
+            data[short[name]], off = _binned(data[short[name]].to_numpy(dtype=float), at)
+            if off.any():
+                outside += int(off.sum())
+                data = data[~off].reset_index(drop=True)
         keys = [short[k] for k in g.keys]
         known: dict[str, Any] = {}
         if data.empty:
             frame = pd.DataFrame({k: [] for k in (*g.keys, *g.values)})
             nothing = tuple(() for _ in range(len(g.values) or 1))
-            return Groups(frame, nothing, tuple(left_out), no_value)
+            return Groups(frame, nothing, tuple(left_out), no_value, outside=outside)
         step = g.bucket_seconds or UNIT_SECONDS.get(g.time_unit or "")
         if step:
             fx = keys[0]
@@ -192,7 +207,7 @@ class MemoryBackend:
         if g.top is not None:
             out, rows, categories = cut_to_top(out, rows, g)
         frame = out[[*g.keys, *g.values]].reset_index(drop=True)
-        return Groups(frame, tuple(rows), tuple(left_out), no_value, categories)
+        return Groups(frame, tuple(rows), tuple(left_out), no_value, categories, outside)
 
     # -- rows -----------------------------------------------------------------------------
 
@@ -336,6 +351,17 @@ class _Cells:
             return got
         return np.array([v if type(v) is kind or (kind is bool and isinstance(v, np.bool_))
                          else None for v in s.tolist()], dtype=object)  # fmt: skip
+
+
+def _binned(values: Any, edges: tuple[float, ...]) -> tuple[Any, Any]:
+    """Each value's bin as ``numpy.histogram`` over ``edges`` counts it (the count of edges at
+    or below it, less one; the highest edge closes the last bin), and which values fall
+    outside the edges."""
+    at = np.asarray(edges, dtype=float)
+    index = np.searchsorted(at, values, side="right") - 1
+    index[values == at[-1]] = len(at) - 2
+    off = (values < at[0]) | (values > at[-1])
+    return pd.Series(np.where(off, 0, index), dtype="int64"), off
 
 
 def _by_kind(values: list[Any]) -> dict[str, list[Any]]:

@@ -41,19 +41,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import workable_frame
-from chartkit.backends._contract import Condition
+from chartkit.backends._contract import Condition, Grouping, Term
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import bucket_starts
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
+from chartkit.backends.clauses import Placed, where
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -89,6 +90,7 @@ from chartkit.plan.decide import (
 from chartkit.plan.encode import (
     ASCII_NUMBER_TEXT,
     ColumnProfile,
+    VegaLiteType,
     describe_offenders,
     profile_columns,
     vegalite_type,
@@ -1240,7 +1242,7 @@ def _histogram(
     decide.py's very edges; only the counts leave the engine."""
     import narwhals as nw
 
-    alias, h = _aliases(reading), _helpers(reading)
+    alias = _aliases(reading)
     frame = _frame(reading).select(alias[name])
     empty = _no_value(reading, declaration, broken, [name], frame)
     keep = _clean(frame, [name], reading, declaration, [])
@@ -1259,27 +1261,25 @@ def _histogram(
     notes += _unplaced(reading, declaration, [name], {name: "x"})
     if empty is not None:
         notes.append(empty)
+    backend, declared = _backend(reading), {name: declaration[name]} if name in declaration else {}
     if int(stats["d"]) < COUNT_BARS_UNDER:
-        counted = _collect(
-            reading, [name], "value counts",
-            frame.group_by(alias[name]).agg(nw.len().alias(h["count"])),
-        )  # fmt: skip
-        counted[name] = counted[name].astype(float)
-        counted = counted.sort_values(name, kind="stable").reset_index(drop=True)
+        groups = backend.reduce(Grouping((name,), (), "count"), declared)
+        values = groups.frame[name].astype(float)
+        placeable = np.isfinite(values.to_numpy())  # (a number key's missing one is a group)
+        counted = pd.DataFrame({name: values[placeable].to_numpy()})
         notes.append(
             f"{n:,} rows are drawn as {len(counted)} bars, computed in {reading.engine}: the rows "
             f"counted per value of {name}; only these counts left the engine."
         )
         return _Reduced(
-            _beside(counted[[name]], name, others), tuple(notes), kind="bins",
-            counts=tuple(int(c) for c in counted[h["count"]]), placed=n,
+            _beside(counted, name, others), tuple(notes), kind="bins",
+            counts=tuple(np.asarray(groups.rows[0])[placeable].tolist()), placed=n,
         )  # fmt: skip
     edges = _edges(float(stats["lo"]), float(stats["hi"]), HISTOGRAM_BINS)
-    binned = frame.with_columns(_bin_of(alias[name], edges).alias("__bin"))
-    counted = _collect(
-        reading, [name], "histogram", binned.group_by("__bin").agg(nw.len().alias("__count"))
+    binned = backend.reduce(
+        Grouping((name,), (), "count", bins=((name, tuple(map(float, edges))),)), declared
     )
-    counts = dict(zip(counted["__bin"].astype(int), counted["__count"].astype(int), strict=True))
+    counts = dict(zip(binned.frame[name], binned.rows[0], strict=True))
     notes.append(
         f"{n:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, computed in "
         f"{reading.engine}; only the counts left the engine."
@@ -1354,15 +1354,15 @@ def _heatmap(
     bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
     xe = _cell_edges(float(stats["xlo"]), float(stats["xhi"]), bins)
     ye = _cell_edges(float(stats["ylo"]), float(stats["yhi"]), bins)
-    binned = frame.select(_bin_of(alias[x], xe).alias("__ix"), _bin_of(alias[y], ye).alias("__iy"))
-    cells = _collect(
-        reading, [x, y], "heatmap",
-        binned.group_by("__ix", "__iy").agg(nw.len().alias("count")),
-    ).sort_values(["__ix", "__iy"], kind="stable")  # fmt: skip
-    ix, iy = cells["__ix"].to_numpy(int), cells["__iy"].to_numpy(int)
+    binned = ((x, tuple(map(float, xe))), (y, tuple(map(float, ye))))
+    cells = _backend(reading).reduce(
+        Grouping((x, y), (), "count", bins=binned),
+        {c: declaration[c] for c in (x, y) if c in declaration},
+    )  # (the cells in order of x's bin, then y's)
+    ix, iy = cells.frame[x].to_numpy(int), cells.frame[y].to_numpy(int)
     data = pd.DataFrame(
         {"x": xe[ix], "x_end": xe[ix + 1], "y": ye[iy], "y_end": ye[iy + 1],
-         "count": cells["count"].to_numpy(int)}
+         "count": np.asarray(cells.rows[0], dtype=int)}
     )  # fmt: skip
     notes.append(
         f"{n:,} rows are binned in {reading.engine}; only the {len(data):,} cells that hold "
@@ -1403,36 +1403,6 @@ def _cell_edges(lo: float, hi: float, bins: int) -> Any:
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
     return np.linspace(lo, hi, wanted + 1)
-
-
-_TINY: Final = float(np.finfo(float).tiny)
-"""The least normal float: a bin narrower is subnormal, and dividing by it loses the value."""
-
-
-def _bin_of(name: str, edges: Any) -> Any:
-    """The bin of each value, as numpy places it: the count of inner edges at or below it (a
-    value on an edge opens the next bin; the highest closes the last)."""
-    import narwhals as nw
-
-    col = nw.col(name).cast(nw.Float64)
-    bins = len(edges) - 1
-    lo, hi = float(edges[0]), float(edges[-1])
-    step = (hi - lo) / bins
-    spaced = np.arange(bins + 1) * step + lo  # numpy's linspace, its last edge the highest
-    spaced[-1] = hi
-    if not (np.isfinite(step) and step >= _TINY and np.array_equal(spaced, edges)):
-        # edges not k * step + lo (a range that overflows a float, or bins so narrow they are
-        # subnormal): compare with each one
-        inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
-        return nw.sum_horizontal(*inner)
-    # a guess by arithmetic, then one step down or up where it falls outside its edges, so a
-    # value lands where the comparisons (numpy's searchsorted) would put it
-    guess = ((col - lo) / step).floor().clip(0, bins - 1).cast(nw.Int64)
-    start = guess.cast(nw.Float64) * step + lo
-    end = nw.when(guess == bins - 1).then(hi).otherwise((guess + 1).cast(nw.Float64) * step + lo)
-    below = (col < start).cast(nw.Int64)
-    above = ((col >= end) & (guess < bins - 1)).cast(nw.Int64)
-    return guess - below + above
 
 
 def _left_out(
@@ -1638,30 +1608,31 @@ def _clean(
     *,
     optional: Sequence[str] = (),
 ) -> Any:
-    """The rows the chart can place, as decide.py keeps them: x and y hold a value (a finite
-    one for floats); a category, color or facet holds one unless it is declared nullable (a
-    null category keeps its rows); of several measures (``optional``) a null or NaN stays for
-    the others unless the column is declared not nullable, and an infinite one leaves the row.
-    """
-    import narwhals as nw
+    """The rows the chart can place (``_placing``) as one filter expression (None: every
+    row)."""
+    return _backend(reading).keeps(_placing(declaration, used, nominal, optional=optional))
 
-    schema = dict(reading.schema)
-    alias = _aliases(reading)
-    keep = None
+
+def _placing(
+    declaration: Mapping[str, ColumnDeclaration],
+    used: Sequence[str],
+    nominal: Sequence[str],
+    *,
+    optional: Sequence[str] = (),
+) -> list[Term]:
+    """The rows the chart can place, as decide.py keeps them, in the terms a selection of its
+    marks reads back (``clauses.where`` of each used column's ``Placed``): each value of its
+    declared type; x and y hold a value (a finite one for numbers); a category, color or facet
+    holds one unless it is declared nullable (a null category keeps its rows); of several
+    measures (``optional``) a missing value leaves only that measure out, an infinite one the
+    row."""
+    placed = []
     for name in dict.fromkeys(used):
-        decl = declaration.get(name)
-        nullable = decl is not None and decl.nullable
-        if name in nominal and nullable:
-            continue
-        dtype = schema[name]
-        col = nw.col(alias[name])
-        if name in optional and nullable:
-            if not dtype.is_float():
-                continue
-            ok = ~(~col.is_finite() & ~col.is_nan() & ~col.is_null())
-        else:
-            ok = ~col.is_null()
-            if dtype.is_float():
-                ok = ok & ~col.is_nan() & col.is_finite()
-        keep = ok if keep is None else keep & ok
-    return keep
+        decl = declaration[name]
+        kind: VegaLiteType = (
+            "nominal" if name in nominal
+            else "temporal" if decl.type == "date"
+            else "quantitative"
+        )  # fmt: skip
+        placed.append(Placed(name, kind, decl.type, decl.nullable, optional=name in optional))
+    return where(placed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pandas as pd
@@ -184,109 +184,7 @@ class QueryBackend:
     def reduce(
         self, grouping: Grouping, declaration: Mapping[str, ColumnDeclaration] | None = None
     ) -> Groups:
-        import narwhals as nw
-
-        from chartkit.check.verdicts import dtype_value_type as value_type
-
-        g = grouping
-        used = list(dict.fromkeys([*g.keys, *g.measures]))
-        check_names(used, self.columns)
-        if g.aggregate == "median" and not self.reading.dialect.exact_median and not g.counted:
-            raise ChartkitError(
-                "pyarrow computes no exact median (narwhals' is approximate); collect the frame "
-                "first, or pick another aggregate"
-            )
-        declared = normalize_result_columns(declaration) if declaration else {}
-        alias = aliases(self.reading)
-        frame = positional(self.reading).select(*(alias[c] for c in used))
-        # the rows each column leaves out, in order: a row is counted against the first
-        # column it offends (as in memory); then the rows with no value to place
-        seen: Any = None
-        counts: list[Any] = [nw.len().alias("n")]
-        offended: list[str] = []
-        for name in used:
-            decl = declared.get(name)
-            if decl is None:
-                continue
-            dtype = self._schema[name]
-            if value_type(dtype) != decl.type:
-                raise ChartkitError(
-                    f"{name} is declared {decl.type} but {self.engine} holds it as {dtype}; "
-                    f"cast it in {self.engine} to reduce it there"
-                )
-            if decl.nullable:
-                continue
-            bad = _missing_expr(alias[name], dtype)
-            fresh_bad = bad if seen is None else bad & ~seen
-            counts.append(fresh_bad.cast(nw.Int64).sum().alias(f"o{len(offended)}"))
-            offended.append(name)
-            seen = bad if seen is None else seen | bad
-        placed = [*g.dates, *(g.measures if len(g.measures) == 1 else ())]
-        empty: Any = None
-        for name in placed:
-            col = nw.col(alias[name])
-            gap = _missing_expr(alias[name], self._schema[name])
-            if self._schema[name].is_numeric() and self._schema[name].is_float():
-                gap = gap | ~col.is_finite().fill_null(False)
-            empty = gap if empty is None else empty | gap
-        if empty is not None:
-            alone = empty if seen is None else empty & ~seen
-            counts.append(alone.cast(nw.Int64).sum().alias("e"))
-        stats = collect(self.reading, used, "reduce's counts", frame.select(*counts)).iloc[0]
-        left_out = tuple(
-            (name, int(stats[f"o{i}"] or 0))
-            for i, name in enumerate(offended)
-            if int(stats[f"o{i}"] or 0)
-        )
-        no_value = int(stats["e"] or 0) if empty is not None else 0
-        drop = seen if empty is None else (empty if seen is None else seen | empty)
-        if drop is not None:
-            frame = frame.filter(~drop)
-        keys = [alias[k] for k in g.keys]
-        step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
-        if step:
-            fx = alias[g.keys[0]]
-            aware = getattr(self._schema[g.keys[0]], "time_zone", None) is not None
-            frame = self.reading.dialect.with_bucket(frame, fx, aware, step, "__bucket")
-            keys[0] = "__bucket"
-        aggs: list[Any] = []
-        if g.counted:
-            aggs.append(nw.len().alias("__n0"))
-        else:
-            floats = [alias[m] for m in g.measures if self._schema[m].is_float()]
-            if len(g.measures) > 1 and floats:  # a NaN or infinite value: not drawn, not counted
-                # (set apart before grouping: narwhals' pyarrow groups only plain columns)
-                frame = frame.with_columns(
-                    *(nw.when(nw.col(f).is_finite()).then(nw.col(f)).alias(f) for f in floats)
-                )
-            for i, m in enumerate(g.measures):
-                col = nw.col(alias[m])
-                aggs.append(_aggregate(col, g.aggregate).alias(alias[m]))
-                aggs.append(col.count().alias(f"__n{i}"))
-        grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
-        raw = collect(self.reading, used, "reduce", grouped, named=False)
-        # the answer named here, column by column: its helpers never meet a data name
-        out = pd.DataFrame(
-            {i: raw[c] for i, c in enumerate(keys)}
-            | {len(keys) + i: raw[alias[m]] for i, m in enumerate(g.values)},
-        )
-        if step:
-            out[0] = bucket_starts(out[0], step)
-        for i, k in enumerate(g.keys):
-            if k in g.dates and getattr(out[i].dtype, "tz", None) is not None:
-                out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock
-        tallies = [raw[f"__n{i}"] for i in range(1 if g.counted else len(g.measures))]
-        order = np.lexsort(
-            [_sort_key(out[i]) for i in reversed(range(len(keys)))]
-        ) if len(out) else np.arange(0)  # fmt: skip
-        rows = [tuple(int(n) for n in t.to_numpy()[order]) for t in tallies]
-        out = out.iloc[order].reset_index(drop=True)
-        out.columns = [*g.keys, *g.values]
-        categories: int | None = None
-        if g.top is not None:
-            out, rows, categories = cut_to_top(out, rows, g)
-        frame_out = out[[*g.keys, *g.values]].reset_index(drop=True)
-        return Groups(frame_out, tuple(rows), left_out, no_value, categories)
+        return _reduce(self, grouping, declaration)
 
     # -- rows -----------------------------------------------------------------------------
 
@@ -331,12 +229,17 @@ class QueryBackend:
         those rows alone: a brushed range charted again."""
         return named(self.reading, self._where(where))
 
-    def _where(self, where: Sequence[Term]) -> Any:
+    def keeps(self, where: Sequence[Term]) -> Any:
+        """The rows ``where`` selects, as one narwhals filter expression over the frame's
+        columns named by position (``chartkit.backends._native.positional``); None for no
+        term."""
         check_names(terms_columns(where), self.columns)
+        return _Terms(self).loose(list(where)) if where else None
+
+    def _where(self, where: Sequence[Term]) -> Any:
         frame = positional(self.reading)
-        if where:
-            frame = frame.filter(_Terms(self).loose(list(where)))
-        return frame
+        keep = self.keeps(where)
+        return frame if keep is None else frame.filter(keep)
 
 
 class _Terms:
@@ -391,6 +294,7 @@ class _Terms:
         name = self.alias[c.column]
         dtype = self.schema[c.column]
         col = nw.col(name)
+        never = col.is_null() & ~col.is_null()  # (of the column's own: a frame may hold no other)
         numeric = dtype.is_numeric() and not _is_bool(dtype)
         if c.op == "null":
             return _missing_expr(name, dtype)
@@ -398,9 +302,9 @@ class _Terms:
             return ~_offends(c.column, dtype, c.value, col, name)
         if c.op in ("finite", "infinite"):
             if not numeric:
-                return self.false
+                return never
             if not dtype.is_float():
-                return ~col.is_null() if c.op == "finite" else self.false
+                return ~col.is_null() if c.op == "finite" else never
             finite = col.is_finite()
             if c.op == "finite":
                 return finite
@@ -408,10 +312,10 @@ class _Terms:
         values = list(c.value) if c.op == "in" else [c.value]
         x = self._comparable(col, dtype, values)
         if x is None:  # values of another kind than the column's: no row meets them
-            return self.false
+            return never
         x, values = x
         if c.op == "in":
-            hit = x.is_in(values) if values else self.false
+            hit = x.is_in(values) if values else never
         else:
             v = values[0]
             hit = {"eq": lambda: x == v, "ge": lambda: x >= v, "gt": lambda: x > v,
@@ -588,3 +492,169 @@ def _coverage(reading: EngineReading, time: str, by: str) -> tuple[int, int]:
     times = collect(reading, [time], "coverage", held.select(nw.col(t).n_unique()), named=False)
     n = int(times.to_numpy().ravel()[0] or 0)
     return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
+
+
+def _reduce(
+    backend: QueryBackend,
+    grouping: Grouping,
+    declaration: Mapping[str, ColumnDeclaration] | None,
+) -> Groups:
+    """``QueryBackend.reduce``: one counting pass (the rows each column leaves out), then one
+    grouping pass; only the groups leave the engine."""
+    import narwhals as nw
+
+    from chartkit.check.verdicts import dtype_value_type as value_type
+
+    g, reading = grouping, backend.reading
+    schema = dict(reading.schema)
+    used = list(dict.fromkeys([*g.keys, *g.measures]))
+    check_names(used, reading.columns)
+    if g.aggregate == "median" and not reading.dialect.exact_median and not g.counted:
+        raise ChartkitError(
+            "pyarrow computes no exact median (narwhals' is approximate); collect the frame "
+            "first, or pick another aggregate"
+        )
+    declared = normalize_result_columns(declaration) if declaration else {}
+    alias = aliases(reading)
+    frame = backend._where(g.where).select(*(alias[c] for c in used))
+    # the rows each column leaves out, in order: a row is counted against the first
+    # column it offends (as in memory); then the rows with no value to place
+    seen: Any = None
+    counts: list[Any] = [nw.len().alias("n")]
+    offended: list[str] = []
+    for name in used:
+        decl = declared.get(name)
+        if decl is None:
+            continue
+        dtype = schema[name]
+        if value_type(dtype) != decl.type:
+            raise ChartkitError(
+                f"{name} is declared {decl.type} but {reading.engine} holds it as {dtype}; "
+                f"cast it in {reading.engine} to reduce it there"
+            )
+        if decl.nullable:
+            continue
+        bad = _missing_expr(alias[name], dtype)
+        fresh_bad = bad if seen is None else bad & ~seen
+        counts.append(fresh_bad.cast(nw.Int64).sum().alias(f"o{len(offended)}"))
+        offended.append(name)
+        seen = bad if seen is None else seen | bad
+    edges = g.edges
+    for name in edges:
+        if not schema[name].is_numeric() or _is_bool(schema[name]):
+            raise ChartkitError(
+                f"{name} is binned but {reading.engine} holds it as {schema[name]}, not numbers"
+            )
+    placed = [*g.dates, *edges, *(g.measures if len(g.measures) == 1 else ())]
+    empty: Any = None
+    for name in placed:
+        col = nw.col(alias[name])
+        gap = _missing_expr(alias[name], schema[name])
+        if schema[name].is_numeric() and schema[name].is_float():
+            gap = gap | ~col.is_finite().fill_null(False)
+        empty = gap if empty is None else empty | gap
+    if empty is not None:
+        alone = empty if seen is None else empty & ~seen
+        counts.append(alone.cast(nw.Int64).sum().alias("e"))
+    drop = seen if empty is None else (empty if seen is None else seen | empty)
+    off: Any = None  # a binned value outside its edges
+    for name, at in edges.items():
+        col = nw.col(alias[name]).cast(nw.Float64)
+        out_of = (col < at[0]) | (col > at[-1])
+        off = out_of if off is None else off | out_of
+    if off is not None:
+        counts.append((off if drop is None else off & ~drop).cast(nw.Int64).sum().alias("x"))
+    stats = collect(reading, used, "reduce's counts", frame.select(*counts)).iloc[0]
+    left_out = tuple(
+        (name, int(stats[f"o{i}"] or 0))
+        for i, name in enumerate(offended)
+        if int(stats[f"o{i}"] or 0)
+    )
+    no_value = int(stats["e"] or 0) if empty is not None else 0
+    outside = int(stats["x"] or 0) if off is not None else 0
+    if off is not None:
+        drop = off if drop is None else drop | off
+    if drop is not None:
+        frame = frame.filter(~drop)
+    keys = [alias[k] for k in g.keys]
+    for i, k in enumerate(g.keys):
+        if k in edges:  # (helpers beside columns named by position: never a data name)
+            frame = frame.with_columns(bin_of(alias[k], edges[k]).alias(f"__bin{i}"))
+            keys[i] = f"__bin{i}"
+    step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
+    if step:
+        fx = alias[g.keys[0]]
+        aware = getattr(schema[g.keys[0]], "time_zone", None) is not None
+        frame = reading.dialect.with_bucket(frame, fx, aware, step, "__bucket")
+        keys[0] = "__bucket"
+    aggs: list[Any] = []
+    if g.counted:
+        aggs.append(nw.len().alias("__n0"))
+    else:
+        floats = [alias[m] for m in g.measures if schema[m].is_float()]
+        if len(g.measures) > 1 and floats:  # a NaN or infinite value: not drawn, not counted
+            # (set apart before grouping: narwhals' pyarrow groups only plain columns)
+            frame = frame.with_columns(
+                *(nw.when(nw.col(f).is_finite()).then(nw.col(f)).alias(f) for f in floats)
+            )
+        for i, m in enumerate(g.measures):
+            col = nw.col(alias[m])
+            aggs.append(_aggregate(col, g.aggregate).alias(alias[m]))
+            aggs.append(col.count().alias(f"__n{i}"))
+    grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
+    raw = collect(reading, used, "reduce", grouped, named=False)
+    # the answer named here, column by column: its helpers never meet a data name
+    out = pd.DataFrame(
+        {i: raw[c] for i, c in enumerate(keys)}
+        | {len(keys) + i: raw[alias[m]] for i, m in enumerate(g.values)},
+    )
+    if step:
+        out[0] = bucket_starts(out[0], step)
+    for i, k in enumerate(g.keys):
+        if k in g.dates and getattr(out[i].dtype, "tz", None) is not None:
+            out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock
+        elif k in edges:
+            out[i] = out[i].astype("int64")
+    tallies = [raw[f"__n{i}"] for i in range(1 if g.counted else len(g.measures))]
+    order = np.lexsort(
+        [_sort_key(out[i]) for i in reversed(range(len(keys)))]
+    ) if len(out) else np.arange(0)  # fmt: skip
+    rows = [tuple(int(n) for n in t.to_numpy()[order]) for t in tallies]
+    out = out.iloc[order].reset_index(drop=True)
+    out.columns = [*g.keys, *g.values]
+    categories: int | None = None
+    if g.top is not None:
+        out, rows, categories = cut_to_top(out, rows, g)
+    frame_out = out[[*g.keys, *g.values]].reset_index(drop=True)
+    return Groups(frame_out, tuple(rows), left_out, no_value, categories, outside)
+
+
+_TINY: Final = float(np.finfo(float).tiny)
+"""The least normal float: a bin narrower is subnormal, and dividing by it loses the value."""
+
+
+def bin_of(name: str, edges: Sequence[float]) -> Any:
+    """The bin of each value of column ``name``, as ``numpy.histogram`` places it over
+    ``edges``: the count of inner edges at or below it (a value on an edge opens the next bin;
+    the highest closes the last), as a narwhals expression."""
+    import narwhals as nw
+
+    col = nw.col(name).cast(nw.Float64)
+    bins = len(edges) - 1
+    lo, hi = float(edges[0]), float(edges[-1])
+    step = (hi - lo) / bins
+    spaced = np.arange(bins + 1) * step + lo  # numpy's linspace, its last edge the highest
+    spaced[-1] = hi
+    if not (np.isfinite(step) and step >= _TINY and np.array_equal(spaced, edges)):
+        # edges not k * step + lo (a range that overflows a float, bins so narrow they are
+        # subnormal, or edges of any spacing): compare with each one
+        inner = [(col >= float(e)).cast(nw.Int64) for e in edges[1:-1]]
+        return nw.sum_horizontal(*inner) if inner else nw.lit(0, nw.Int64)
+    # a guess by arithmetic, then one step down or up where it falls outside its edges, so a
+    # value lands where the comparisons (numpy's searchsorted) would put it
+    guess = ((col - lo) / step).floor().clip(0, bins - 1).cast(nw.Int64)
+    start = guess.cast(nw.Float64) * step + lo
+    end = nw.when(guess == bins - 1).then(hi).otherwise((guess + 1).cast(nw.Float64) * step + lo)
+    below = (col < start).cast(nw.Int64)
+    above = ((col >= end) & (guess < bins - 1)).cast(nw.Int64)
+    return guess - below + above
