@@ -391,6 +391,13 @@ def test_a_grouping_groups_only_the_rows_its_terms_keep(
     assert memory.reduce(g, {"host": {"type": "string", "nullable": True}}).rows == want.rows
 
 
+def test_a_groupings_time_unit_is_checked() -> None:
+    with pytest.raises(ChartkitError, match="time_unit='fortnight' is not one of minute, hour"):
+        Grouping(("at",), time_unit="fortnight", dates=("at",))  # type: ignore[arg-type]
+    with pytest.raises(ChartkitError, match="bucket_seconds or time_unit, not both"):
+        Grouping(("at",), bucket_seconds=60, time_unit="day", dates=("at",))
+
+
 def test_a_groupings_terms_are_checked() -> None:
     with pytest.raises(ChartkitError, match="a where list holds Condition and AnyOf terms"):
         Grouping(("host",), where=("host",))  # type: ignore[arg-type]
@@ -578,6 +585,9 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         Grouping((at,), (gb,), "mean", bucket_seconds=3600, dates=(at,)),
         Grouping((host,), (), "count", top=2),
         Grouping((gb, site), (), "count", bins=((gb, TEN_BINS),)),
+        Grouping((at, site), (gb,), "sum", time_unit="week", dates=(at,)),
+        Grouping((at,), (), "count", time_unit="month", dates=(at,), where=(
+            Condition(host, "in", ["db", "web"]),)),
     ]:
         got, want = b.reduce(g), memory.reduce(g)
         same(got.frame, want.frame)
@@ -781,13 +791,16 @@ CLOCKS = {
     "before 1970": lambda: clock_series(900, "1969-12-31 23:00", "37s", None),
     "on bucket boundaries": lambda: clock_series(900, "2024-01-01", "60s", "UTC"),
     "milliseconds apart": lambda: clock_series(900, "2024-03-30", "7ms", None),
+    "paris over a year": lambda: clock_series(900, "2023-12-20", "11h", "Europe/Paris"),
+    "a naive year and more": lambda: clock_series(900, "2023-11-30 23:00", "13h", None),
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("clock", list(CLOCKS))
 def test_every_backend_buckets_odd_clocks_as_memory_does(clock: str) -> None:
-    """Buckets of seconds from the epoch (in UTC) and the start of an hour or a day, across a
-    change of clocks, before 1970, on the buckets' own edges and below a second."""
+    """Buckets of seconds from the epoch (in UTC) and the start of an hour, a day, a week
+    (from Monday), a month, a quarter or a year (in UTC), across a change of clocks, before
+    1970, on the buckets' own edges, below a second and over a year."""
     df = CLOCKS[clock]()
     memory = backend_for(df.to_pandas())
     groupings = [
@@ -795,6 +808,10 @@ def test_every_backend_buckets_odd_clocks_as_memory_does(clock: str) -> None:
         Grouping(("ts",), (), "count", bucket_seconds=1, dates=("ts",)),
         Grouping(("ts",), ("v",), "sum", time_unit="hour", dates=("ts",)),
         Grouping(("ts", "r"), ("v",), "max", time_unit="day", dates=("ts",)),
+        Grouping(("ts",), ("v",), "sum", time_unit="week", dates=("ts",)),
+        Grouping(("ts", "r"), (), "count", time_unit="month", dates=("ts",)),
+        Grouping(("ts",), ("v",), "mean", time_unit="quarter", dates=("ts",)),
+        Grouping(("ts",), ("v",), "min", time_unit="year", dates=("ts",)),
     ]
     for engine, make in holders(df).items():
         b = backend_for(make())
@@ -802,3 +819,6 @@ def test_every_backend_buckets_odd_clocks_as_memory_does(clock: str) -> None:
             got, want = b.reduce(g), memory.reduce(g)
             same(got.frame, want.frame)
             assert got.rows == want.rows, (engine, g)
+    weekly = memory.reduce(groupings[4]).frame["ts"]
+    assert (weekly.dt.day_of_week == 0).all() and (weekly.dt.hour == 0).all()
+    assert (memory.reduce(groupings[6]).frame["ts"].dt.month % 3 == 1).all()

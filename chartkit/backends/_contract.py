@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
 
 from chartkit.errors import ChartkitError
+from chartkit.options import TIME_UNITS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -60,6 +61,8 @@ __all__ = [
 MAX_SAMPLE: Final = 10_000  # rows ``sample`` ever returns
 MAX_PAGE: Final = 1_000  # rows one ``page`` ever returns
 AGGREGATIONS: Final = ("sum", "mean", "median", "min", "max", "count")
+
+TimeUnit = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]  # TIME_UNITS
 
 Op = Literal["eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid"]
 _OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid")
@@ -202,7 +205,8 @@ def _missing_value(value: Any) -> bool:
 class Grouping:
     """How to reduce rows: group by ``keys`` (a category, a date — ``bucket_seconds`` floors
     the first key, a date, to buckets of that many seconds from the epoch; ``time_unit``
-    floors it to the start of its minute, hour or day; ``bins`` puts a number key in bins by
+    floors it to the start of its minute, hour, day, week (from Monday), month, quarter or
+    year, as the chart reads the date; ``bins`` puts a number key in bins by
     their edges), then the ``aggregate`` of each of ``measures`` per group (no measure: the rows
     counted), keeping the ``top`` first keys with the highest value (the sum of the first
     measure over their groups, or their rows).
@@ -226,7 +230,7 @@ class Grouping:
     measures: tuple[str, ...] = ()
     aggregate: str = "mean"
     bucket_seconds: int | None = None
-    time_unit: Literal["minute", "hour", "day"] | None = None
+    time_unit: TimeUnit | None = None
     top: int | None = None
     dates: tuple[str, ...] = ()  # the keys that are dates (left out when missing)
     bins: tuple[tuple[str, tuple[float, ...]], ...] = ()  # (key, its edges) per binned key
@@ -247,6 +251,12 @@ class Grouping:
         ):
             raise ChartkitError(f"bucket_seconds must be a positive integer, got "
                                 f"{self.bucket_seconds!r}")  # fmt: skip
+        if self.time_unit is not None and self.time_unit not in TIME_UNITS:
+            raise ChartkitError(
+                f"time_unit={self.time_unit!r} is not one of {', '.join(TIME_UNITS)}"
+            )
+        if self.bucket_seconds and self.time_unit:
+            raise ChartkitError("a grouping takes bucket_seconds or time_unit, not both")
         if (self.bucket_seconds or self.time_unit) and self.keys[0] not in self.dates:
             raise ChartkitError(f"the bucketed key {self.keys[0]!r} must be one of the dates")
         for name, edges in self.bins:
@@ -283,9 +293,7 @@ class Grouping:
         measures = () if aggregate == "count" else (measured.measures or (measured.column,))
         keys = tuple(k for k in r.keys if not (k == "measure" and measured.measures))
         dates = tuple(c.column for c in spec.channels if c.type == "temporal" and c.column in keys)
-        unit = r.time_unit if r.time_unit in ("minute", "hour", "day") else None
-        if r.time_unit is not None and unit is None:
-            raise ChartkitError(f"time_unit={r.time_unit!r} is not grouped by a backend yet")
+        unit = r.time_unit
         return cls(keys, measures, aggregate, r.bucket_seconds, unit, r.top, dates)  # type: ignore[arg-type]
 
 

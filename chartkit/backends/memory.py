@@ -36,6 +36,7 @@ from chartkit.plan.reduce import (
     UNIT_SECONDS,
     as_floats,
     bucket_codes,
+    floor_to_unit,
     reduce_by_one_key,
     reduce_frame,
 )
@@ -176,6 +177,8 @@ class MemoryBackend:
             nothing = tuple(() for _ in range(len(g.values) or 1))
             return Groups(frame, nothing, tuple(left_out), no_value, outside=outside)
         step = g.bucket_seconds or UNIT_SECONDS.get(g.time_unit or "")
+        if g.time_unit is not None and not step:  # a calendar unit: a week, month, quarter, year
+            data[keys[0]] = floor_to_unit(data[keys[0]], g.time_unit)
         if step:
             fx = keys[0]
             codes = bucket_codes(data[fx], step, floor=True)

@@ -48,14 +48,13 @@ import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import workable_frame
-from chartkit.backends._contract import Condition, Grouping, Term
+from chartkit.backends._contract import AnyOf, Condition, Grouping, Groups, Term
 from chartkit.backends._native import aliases as _aliases
-from chartkit.backends._native import bucket_starts
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
-from chartkit.backends.query import QueryBackend
+from chartkit.backends.query import QueryBackend, aggregated
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.check.verdicts import dtype_value_type
@@ -98,7 +97,6 @@ from chartkit.plan.encode import (
 from chartkit.plan.rules import Alternative, candidates
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
-from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading
 from chartkit.read.rowset import RowsetReading
 from chartkit.result import ToolResult
@@ -763,7 +761,8 @@ def _reduce(
         else None
     )
     nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
-    keep = _clean(frame, used, reading, declaration, nominal, optional=ys if multi else [])
+    terms = _placing(declaration, used, nominal, optional=ys if multi else [])
+    keep = _backend(reading).keeps(terms)
     if keep is not None:
         frame = frame.filter(keep)
     notes = _left_out(reading, declaration, broken, used)
@@ -771,9 +770,10 @@ def _reduce(
     if empty is not None:
         notes.append(empty)
     if x_type == "date":
-        out = _lines(reading, frame, x, ys, colors, facets, how, unit, max_points, notes, over)
+        out = _lines(reading, frame, terms, x, ys, colors, facets, how, unit, max_points, notes,
+                     over)  # fmt: skip
     else:
-        out = _bars(reading, frame, x, ys, facets, how, max_points, notes, opts)
+        out = _bars(reading, frame, terms, x, ys, facets, how, max_points, notes, opts)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
 
 
@@ -875,39 +875,17 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     return {n: got[n].distinct or 0 for n in wanted}
 
 
-def _agg(name: str, how: str, alias: str) -> Any:
-    """``how`` of the engine column ``name`` (an alias), named ``alias``."""
-    import narwhals as nw
-
-    col = nw.col(name)
-    expr = {
-        "sum": col.sum, "mean": col.mean, "median": col.median, "min": col.min, "max": col.max,
-    }[how]()  # fmt: skip
-    return expr.alias(alias)
-
-
-def _groups(
-    reading: EngineReading,
-    frame: Any,
-    keys: list[str],
-    ys: list[str],
-    how: str | None,
-    step: str,
-    used: list[str],
-) -> pd.DataFrame:
-    """One row per key: each measure's aggregate (``how``, decide.py's mean by default) in its
-    own column, the rows behind it in ``_helpers(reading)["rows<i>"]``; or, with no measure,
-    ``["count"]``. ``keys`` are the engine's names (aliases, or a helper such as the bucket)."""
-    import narwhals as nw
-
-    alias, h = _aliases(reading), _helpers(reading)
+def _answer(groups: Groups, ys: list[str], h: Mapping[str, str]) -> pd.DataFrame:
+    """The backend's groups as the drawing reads them: one row per key, each measure's
+    aggregate in its own column, the rows behind it in ``h["rows<i>"]``; or, with no measure,
+    the rows in ``h["count"]`` (``_helpers``: named apart from every data column)."""
+    out = groups.frame.copy()
     if ys:
-        aggs = [_agg(alias[m], how or "mean", alias[m]) for m in ys]
-        aggs += [nw.col(alias[m]).count().alias(h[f"rows{i}"]) for i, m in enumerate(ys)]
+        for i in range(len(ys)):
+            out[h[f"rows{i}"]] = list(groups.rows[i])
     else:
-        aggs = [nw.len().alias(h["count"])]
-    grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
-    return _collect(reading, used, step, grouped)
+        out[h["count"]] = list(groups.rows[0])
+    return out
 
 
 def _helpers(reading: EngineReading) -> dict[str, str]:
@@ -954,6 +932,7 @@ def _norm(value: Any) -> Any:
 def _lines(
     reading: EngineReading,
     frame: Any,
+    terms: list[Term],
     x: str,
     ys: list[str],
     colors: list[str],
@@ -975,7 +954,7 @@ def _lines(
     aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
     if len(ys) > 1:  # several measures: the rows holding one of them, counted per measure
         held = nw.any_horizontal(*[~nw.col(alias[m]).is_null() for m in ys], ignore_nulls=True)
-        frame = frame.filter(held)
+        frame = frame.filter(held)  # (the span's; the groups' the same test, as terms)
     spans = [
         nw.col(alias[x]).min().alias("lo"),
         nw.col(alias[x]).max().alias("hi"),
@@ -997,33 +976,23 @@ def _lines(
         # (a label's rows are points, or counted, as there; a series' a line each)
         rows_out = _collect(reading, used, "rows", frame.select(*(alias[c] for c in used)))
         return _Reduced(rows_out, tuple(notes), kind="rows", placed=count)
-    keys = [h["bucket"], *(alias[c] for c in series)]
     lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
     span = (hi - lo).total_seconds()
 
     def grouped(seconds: int, ys: list[str], how: str | None) -> pd.DataFrame:
         """The groups per time (floored to ``unit``, or a bucket of ``seconds``; each time
-        itself for 0) and series: the aggregate of ``ys``, or the rows counted."""
-        if unit is not None:
-            bucketed = _floored(frame, alias[x], unit, reading.dialect, aware, h["bucket"])
-        elif seconds == 0:
-            bucketed = frame.with_columns(nw.col(alias[x]).alias(h["bucket"]))
-        else:
-            bucketed = reading.dialect.with_bucket(frame, alias[x], aware, seconds, h["bucket"])
-        out = _groups(reading, bucketed, keys, ys, how, "line bucket", used)
-        if unit is None and seconds:
-            start = bucket_starts(out.pop(h["bucket"]), seconds)
-            start.index = out.index
-            tz = getattr(lo, "tz", None)
-            # epoch milliseconds count from UTC: an aware axis gets its zone back
-            out.insert(0, x, start.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else start)
-        else:
-            bucket = out.pop(h["bucket"])
-            if pd.api.types.is_integer_dtype(bucket.dtype):  # epoch ms (UTC wall clock)
-                bucket = pd.to_datetime(bucket, unit="ms")
-            if aware and unit is not None and getattr(bucket.dt, "tz", None) is None:
-                bucket = bucket.dt.tz_localize("UTC")  # a UTC wall clock: decide.py shows it so
-            out.insert(0, x, bucket)
+        itself for 0) and series: the aggregate of ``ys``, or the rows counted — the backend
+        contract's ``reduce`` of the rows the chart places."""
+        held = [AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))] if len(ys) > 1 else []
+        g = Grouping(
+            (x, *series), tuple(ys), (how or "mean") if ys else "count",
+            bucket_seconds=seconds if unit is None and seconds else None,
+            time_unit=unit, dates=(x,), where=(*terms, *held),  # type: ignore[arg-type]
+        )  # fmt: skip
+        out = _answer(_backend(reading).reduce(g), ys, h)
+        if aware:  # the backend's UTC wall clock: a unit's stays in UTC, as decide.py shows it
+            at = out[x].dt.tz_localize("UTC")
+            out[x] = at if unit is not None else at.dt.tz_convert(getattr(lo, "tz", None))
         return out.sort_values([x, *series], kind="stable").reset_index(drop=True)
 
     seconds = 0
@@ -1117,35 +1086,10 @@ def _clean_facts(
     return out
 
 
-def _floored(frame: Any, x: str, unit: str, dialect: Dialect, aware: bool, bucket: str) -> Any:
-    """``frame`` with ``bucket``: ``x`` (an engine name) floored to the start of its ``unit``
-    in UTC, as decide.py floors it (weeks start on Monday)."""
-    import narwhals as nw
-
-    ms = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000}
-    if unit in ms or unit == "week":
-        out = dialect.with_epoch_ms(frame, x, aware)
-        if unit == "week":  # 1970-01-01 was a Thursday: day + 3 is 0 on a Monday, mod 7
-            day = nw.col("__ms") // 86_400_000
-            start = (day - (day + 3) % 7) * 86_400_000
-        else:
-            start = nw.col("__ms") // ms[unit] * ms[unit]
-        out = out.with_columns(start.alias("__ms"))
-        return dialect.from_epoch_ms(out, bucket)
-    if aware:
-        native = dialect.utc_truncated(frame, x, unit, bucket)
-        if native is not None:  # where narwhals cannot convert the zone itself
-            return native
-    col = nw.col(x)
-    if aware:
-        col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
-    every = {"month": "1mo", "quarter": "1q", "year": "1y"}[unit]
-    return frame.with_columns(col.dt.truncate(every).alias(bucket))
-
-
 def _bars(
     reading: EngineReading,
     frame: Any,
+    terms: list[Term],
     x: str,
     ys: list[str],
     facets: list[str],
@@ -1166,7 +1110,7 @@ def _bars(
         # one value per category: the top max_points by value hold decide.py's top bars
         y0 = alias[ys[0]]
         grouped = frame.group_by(alias[x], drop_null_keys=False).agg(
-            _agg(y0, how or "mean", y0), nw.col(y0).count().alias(h["rows0"])
+            aggregated(nw.col(y0), how or "mean").alias(y0), nw.col(y0).count().alias(h["rows0"])
         )
         top = grouped.sort(y0, descending=True, nulls_last=True).head(max_points)
         out = _collect(reading, used, "bar group-by", top)
@@ -1181,7 +1125,9 @@ def _bars(
             ).iloc[0]
             categories, placed = whole["n"], int(whole["rows"])
     else:
-        out = _groups(reading, frame, [alias[k] for k in keys], ys, how, "bar group-by", used)
+        g = Grouping(tuple(keys), tuple(ys), (how or "mean") if ys else "count",
+                     where=tuple(terms))  # fmt: skip
+        out = _answer(_backend(reading).reduce(g), ys, h)
     if out.empty:
         return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
     rows = _rows_by_key(out, keys, ys, h)

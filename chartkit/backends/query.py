@@ -41,6 +41,7 @@ from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.plan.encode import ColumnProfile, vegalite_type
+from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading, head
 
 __all__ = ["QueryBackend"]
@@ -407,7 +408,8 @@ def _missing_expr(name: str, dtype: Any) -> Any:
     return col.is_null()
 
 
-def _aggregate(col: Any, how: str) -> Any:
+def aggregated(col: Any, how: str) -> Any:
+    """``how`` (sum, mean, median, min or max) of the narwhals expression ``col``."""
     return {"sum": col.sum, "mean": col.mean, "median": col.median, "min": col.min,
             "max": col.max}[how]()  # fmt: skip
 
@@ -582,10 +584,14 @@ def _reduce(
             frame = frame.with_columns(bin_of(alias[k], edges[k]).alias(f"__bin{i}"))
             keys[i] = f"__bin{i}"
     step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
-    if step:
+    if step or g.time_unit:
         fx = alias[g.keys[0]]
         aware = getattr(schema[g.keys[0]], "time_zone", None) is not None
-        frame = reading.dialect.with_bucket(frame, fx, aware, step, "__bucket")
+        if step:
+            frame = reading.dialect.with_bucket(frame, fx, aware, step, "__bucket")
+        else:  # a calendar unit
+            assert g.time_unit is not None
+            frame = floored(frame, fx, g.time_unit, reading.dialect, aware, "__bucket")
         keys[0] = "__bucket"
     aggs: list[Any] = []
     if g.counted:
@@ -599,7 +605,7 @@ def _reduce(
             )
         for i, m in enumerate(g.measures):
             col = nw.col(alias[m])
-            aggs.append(_aggregate(col, g.aggregate).alias(alias[m]))
+            aggs.append(aggregated(col, g.aggregate).alias(alias[m]))
             aggs.append(col.count().alias(f"__n{i}"))
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
     raw = collect(reading, used, "reduce", grouped, named=False)
@@ -610,6 +616,8 @@ def _reduce(
     )
     if step:
         out[0] = bucket_starts(out[0], step)
+    elif g.time_unit and pd.api.types.is_integer_dtype(out[0].dtype):
+        out[0] = pd.to_datetime(out[0], unit="ms")  # epoch ms: a UTC wall clock
     for i, k in enumerate(g.keys):
         if k in g.dates and getattr(out[i].dtype, "tz", None) is not None:
             out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock
@@ -658,3 +666,29 @@ def bin_of(name: str, edges: Sequence[float]) -> Any:
     below = (col < start).cast(nw.Int64)
     above = ((col >= end) & (guess < bins - 1)).cast(nw.Int64)
     return guess - below + above
+
+
+def floored(frame: Any, x: str, unit: str, dialect: Dialect, aware: bool, bucket: str) -> Any:
+    """``frame`` with ``bucket``: ``x`` (an engine name) floored to the start of its ``unit``
+    in UTC, as decide.py floors it (weeks start on Monday)."""
+    import narwhals as nw
+
+    ms = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000}
+    if unit in ms or unit == "week":
+        out = dialect.with_epoch_ms(frame, x, aware)
+        if unit == "week":  # 1970-01-01 was a Thursday: day + 3 is 0 on a Monday, mod 7
+            day = nw.col("__ms") // 86_400_000
+            start = (day - (day + 3) % 7) * 86_400_000
+        else:
+            start = nw.col("__ms") // ms[unit] * ms[unit]
+        out = out.with_columns(start.alias("__ms"))
+        return dialect.from_epoch_ms(out, bucket)
+    if aware:
+        native = dialect.utc_truncated(frame, x, unit, bucket)
+        if native is not None:  # where narwhals cannot convert the zone itself
+            return native
+    col = nw.col(x)
+    if aware:
+        col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
+    every = {"month": "1mo", "quarter": "1q", "year": "1y"}[unit]
+    return frame.with_columns(col.dt.truncate(every).alias(bucket))
