@@ -501,8 +501,10 @@ def _reduce(
     grouping: Grouping,
     declaration: Mapping[str, ColumnDeclaration] | None,
 ) -> Groups:
-    """``QueryBackend.reduce``: one counting pass (the rows each column leaves out), then one
-    grouping pass; only the groups leave the engine."""
+    """``QueryBackend.reduce`` in one pass: each row is flagged with why it is left out (the
+    first column it offends, else no value to place, else a binned value outside its edges),
+    the groups aggregate only the rows kept and count the flags, and a group none of whose
+    rows is kept is dropped; only the groups leave the engine."""
     import narwhals as nw
 
     from chartkit.check.verdicts import dtype_value_type as value_type
@@ -519,11 +521,17 @@ def _reduce(
     declared = normalize_result_columns(declaration) if declaration else {}
     alias = aliases(reading)
     frame = backend._where(g.where).select(*(alias[c] for c in used))
-    # the rows each column leaves out, in order: a row is counted against the first
-    # column it offends (as in memory); then the rows with no value to place
-    seen: Any = None
-    counts: list[Any] = [nw.len().alias("n")]
+    edges = g.edges
+    for name in edges:
+        if not schema[name].is_numeric() or _is_bool(schema[name]):
+            raise ChartkitError(
+                f"{name} is binned but {reading.engine} holds it as {schema[name]}, not numbers"
+            )
+    # why a row is left out, as exact booleans (never null), each counted once, in order: the
+    # first column it offends (as in memory), then no value to place, then outside the bins
+    flags: dict[str, Any] = {}
     offended: list[str] = []
+    drop: Any = None
     for name in used:
         decl = declared.get(name)
         if decl is None:
@@ -537,51 +545,52 @@ def _reduce(
         if decl.nullable:
             continue
         bad = _missing_expr(alias[name], dtype)
-        fresh_bad = bad if seen is None else bad & ~seen
-        counts.append(fresh_bad.cast(nw.Int64).sum().alias(f"o{len(offended)}"))
+        flags[f"__o{len(offended)}"] = bad if drop is None else bad & ~drop
         offended.append(name)
-        seen = bad if seen is None else seen | bad
-    edges = g.edges
-    for name in edges:
-        if not schema[name].is_numeric() or _is_bool(schema[name]):
-            raise ChartkitError(
-                f"{name} is binned but {reading.engine} holds it as {schema[name]}, not numbers"
-            )
-    placed = [*g.dates, *edges, *(g.measures if len(g.measures) == 1 else ())]
+        drop = bad if drop is None else drop | bad
     empty: Any = None
-    for name in placed:
-        col = nw.col(alias[name])
+    for name in [*g.dates, *edges, *(g.measures if len(g.measures) == 1 else ())]:
         gap = _missing_expr(alias[name], schema[name])
         if schema[name].is_numeric() and schema[name].is_float():
-            gap = gap | ~col.is_finite().fill_null(False)
+            gap = gap | ~nw.col(alias[name]).is_finite().fill_null(False)
         empty = gap if empty is None else empty | gap
     if empty is not None:
-        alone = empty if seen is None else empty & ~seen
-        counts.append(alone.cast(nw.Int64).sum().alias("e"))
-    drop = seen if empty is None else (empty if seen is None else seen | empty)
-    off: Any = None  # a binned value outside its edges
+        flags["__e"] = empty if drop is None else empty & ~drop
+        drop = empty if drop is None else drop | empty
+    off: Any = None
     for name, at in edges.items():
         col = nw.col(alias[name]).cast(nw.Float64)
-        out_of = (col < at[0]) | (col > at[-1])
+        out_of = ((col < at[0]) | (col > at[-1])).fill_null(False)
         off = out_of if off is None else off | out_of
     if off is not None:
-        counts.append((off if drop is None else off & ~drop).cast(nw.Int64).sum().alias("x"))
-    stats = collect(reading, used, "reduce's counts", frame.select(*counts)).iloc[0]
-    left_out = tuple(
-        (name, int(stats[f"o{i}"] or 0))
-        for i, name in enumerate(offended)
-        if int(stats[f"o{i}"] or 0)
-    )
-    no_value = int(stats["e"] or 0) if empty is not None else 0
-    outside = int(stats["x"] or 0) if off is not None else 0
-    if off is not None:
+        flags["__x"] = off if drop is None else off & ~drop
         drop = off if drop is None else drop | off
-    if drop is not None:
-        frame = frame.filter(~drop)
-    keys = [alias[k] for k in g.keys]
+    kept = ~drop if drop is not None else None
+    # the flags, and the values grouped masked where the row is left out (a masked measure is
+    # not aggregated; a masked bin or bucket key is a group of no kept row, dropped below)
+    masked = {}
+    for i, name in enumerate(used):
+        col = nw.col(alias[name])
+        if name in g.measures and len(g.measures) > 1 and schema[name].is_float():
+            # one of several: a NaN or infinite value is not drawn, not counted
+            ok = col.is_finite().fill_null(False)
+            masked[name] = nw.when(ok if kept is None else kept & ok).then(col)
+        elif kept is not None and (name in g.measures or name in edges):
+            masked[name] = nw.when(kept).then(col)
+        else:
+            continue
+        masked[name] = masked[name].alias(f"__v{i}")
+    helpers = [*(f.cast(nw.Int64).alias(n) for n, f in flags.items()),
+               *masked.values()]  # fmt: skip
+    if kept is not None:
+        helpers.append(kept.cast(nw.Int64).alias("__kept"))
+    if helpers:  # (set apart before grouping: narwhals' pyarrow groups only plain columns)
+        frame = frame.with_columns(*helpers)
+    value = {n: (f"__v{used.index(n)}" if n in masked else alias[n]) for n in used}
+    keys = [value[k] if k in edges else alias[k] for k in g.keys]
     for i, k in enumerate(g.keys):
         if k in edges:  # (helpers beside columns named by position: never a data name)
-            frame = frame.with_columns(bin_of(alias[k], edges[k]).alias(f"__bin{i}"))
+            frame = frame.with_columns(bin_of(value[k], edges[k]).alias(f"__bin{i}"))
             keys[i] = f"__bin{i}"
     step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
     if step or g.time_unit:
@@ -593,22 +602,25 @@ def _reduce(
             assert g.time_unit is not None
             frame = floored(frame, fx, g.time_unit, reading.dialect, aware, "__bucket")
         keys[0] = "__bucket"
-    aggs: list[Any] = []
+    aggs: list[Any] = [nw.col(n).sum().alias(n) for n in flags]
+    if kept is not None:
+        aggs.append(nw.col("__kept").sum().alias("__kept"))
     if g.counted:
-        aggs.append(nw.len().alias("__n0"))
+        aggs.append((nw.col("__kept").sum() if kept is not None else nw.len()).alias("__n0"))
     else:
-        floats = [alias[m] for m in g.measures if schema[m].is_float()]
-        if len(g.measures) > 1 and floats:  # a NaN or infinite value: not drawn, not counted
-            # (set apart before grouping: narwhals' pyarrow groups only plain columns)
-            frame = frame.with_columns(
-                *(nw.when(nw.col(f).is_finite()).then(nw.col(f)).alias(f) for f in floats)
-            )
         for i, m in enumerate(g.measures):
-            col = nw.col(alias[m])
+            col = nw.col(value[m])
             aggs.append(aggregated(col, g.aggregate).alias(alias[m]))
             aggs.append(col.count().alias(f"__n{i}"))
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
     raw = collect(reading, used, "reduce", grouped, named=False)
+    total = {n: int(raw[n].sum()) for n in flags}
+    left_out = tuple(
+        (name, total[f"__o{i}"]) for i, name in enumerate(offended) if total[f"__o{i}"]
+    )
+    no_value, outside = total.get("__e", 0), total.get("__x", 0)
+    if kept is not None:
+        raw = raw[raw["__kept"].to_numpy() > 0].reset_index(drop=True)
     # the answer named here, column by column: its helpers never meet a data name
     out = pd.DataFrame(
         {i: raw[c] for i, c in enumerate(keys)}
