@@ -162,6 +162,20 @@ def test_every_backend_counts_the_same_facts(backend: Backend, memory: MemoryBac
     assert memory.facts(["at"])["at"].lo == df["at"].min() >= START
 
 
+def test_every_backend_counts_the_facts_of_the_rows_its_terms_keep(
+    backend: Backend, memory: MemoryBackend
+) -> None:
+    names = list(memory.columns)
+    got = backend.facts(names, where=PLACED)
+    df = polars_frame().to_pandas()
+    kept = df[np.isfinite(df["gb"].to_numpy(dtype=float)) & (df["host"].isna() | df["host"].isin(
+        ["db", "web"]))].reset_index(drop=True)  # fmt: skip
+    assert got == memory.facts(names, where=PLACED) == MemoryBackend(kept).facts(names)
+    assert got["gb"].rows == got["gb"].values == len(kept) < N
+    assert got["host"].distinct == 2
+    assert backend.facts(names) == memory.facts(names)  # (the remembered facts: every row's)
+
+
 def test_every_backend_counts_the_same_coverage_of_the_times(
     backend: Backend, memory: MemoryBackend
 ) -> None:

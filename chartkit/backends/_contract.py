@@ -7,6 +7,7 @@ chartkit asks of rows:
 - ``facts(names, distinct=…)``: what choosing a chart needs to know of a column, counted in
   one pass — its rows, the rows holding a value, its distinct values (of the columns
   ``distinct`` names; all by default), its span (lowest and highest) — as ``ColumnFacts``;
+  of the rows ``where`` selects, when it holds terms (the rows a chart places, say);
 - ``coverage(time, by)``: whether a category is an entity over time — the distinct times
   among the rows holding one, and how many of them the value of ``by`` found at the fewest
   holds (``chartkit.plan.choose.is_entity`` reads the two: a line splits by an entity only);
@@ -341,7 +342,11 @@ class Backend(Protocol):
     columns: tuple[str, ...]
 
     def facts(
-        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+        self,
+        names: Sequence[str],
+        *,
+        distinct: Sequence[str] | None = None,
+        where: Sequence[Term] = (),
     ) -> Mapping[str, ColumnFacts]: ...
 
     def coverage(self, time: str, by: str) -> tuple[int, int]: ...

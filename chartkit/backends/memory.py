@@ -63,15 +63,23 @@ class MemoryBackend:
     # -- facts ----------------------------------------------------------------------------
 
     def facts(
-        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+        self,
+        names: Sequence[str],
+        *,
+        distinct: Sequence[str] | None = None,
+        where: Sequence[Term] = (),
     ) -> dict[str, ColumnFacts]:
         check_names(names, self.columns)
         counted = set(names if distinct is None else distinct)
         from chartkit.plan.encode import distinct_values
 
+        kept = self._mask(where) if where else None
+        rows = self.rows if kept is None else int(kept.sum())
         out: dict[str, ColumnFacts] = {}
         for name in dict.fromkeys(names):
             s = self._series(name)
+            if kept is not None:
+                s = s[kept]
             values = int(s.notna().sum())
             lo = hi = None
             api = pd.api.types
@@ -81,7 +89,7 @@ class MemoryBackend:
             if ordered and values:
                 lo, hi = _plain(s.min()), _plain(s.max())
             n = distinct_values(s.dropna()) if name in counted else None
-            out[name] = ColumnFacts(name, self.rows, values, n, lo, hi)
+            out[name] = ColumnFacts(name, rows, values, n, lo, hi)
         return out
 
     def coverage(self, time: str, by: str) -> tuple[int, int]:

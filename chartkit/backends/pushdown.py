@@ -952,20 +952,20 @@ def _lines(
     picked_ys = list(ys)  # (a label's rows are counted instead: the answer keeps the column)
     alias, h = _aliases(reading), _helpers(reading)
     aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
-    if len(ys) > 1:  # several measures: the rows holding one of them, counted per measure
-        held = nw.any_horizontal(*[~nw.col(alias[m]).is_null() for m in ys], ignore_nulls=True)
-        frame = frame.filter(held)  # (the span's; the groups' the same test, as terms)
-    spans = [
-        nw.col(alias[x]).min().alias("lo"),
-        nw.col(alias[x]).max().alias("hi"),
-        nw.len().alias("n"),
-        *[nw.col(alias[m]).count().alias(f"c{i}") for i, m in enumerate(ys)],
-        # one series column: its values, a null among them (groupby keeps it), in this scan
-        *([nw.col(alias[series[0]]).n_unique().alias("series")] if len(series) == 1 else []),
-    ]
+    backend = _backend(reading)
+    # several measures: the rows holding one of them, each counted per measure it holds
+    held = [AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))] if len(ys) > 1 else []
+    if held:
+        frame = frame.filter(backend.keeps(held))
+    placed = (*terms, *held)
     stats: Any = _clean_facts(reading, x, ys, series)
-    if stats is None:
-        stats = _collect(reading, used, "span", frame.select(*spans)).iloc[0]
+    if stats is None:  # the facts of the rows placed: the span, the values, the series
+        f = backend.facts(used, distinct=series[:1] if len(series) == 1 else [], where=placed)
+        stats = {"lo": f[x].lo, "hi": f[x].hi, "n": f[x].rows}
+        stats.update({f"c{i}": f[m].values for i, m in enumerate(ys)})
+        if len(series) == 1:  # (a missing value is a series of its own, as groups keep it)
+            one = f[series[0]]
+            stats["series"] = (one.distinct or 0) + (one.values < one.rows)
     count = int(stats["n"] or 0)
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
@@ -983,11 +983,10 @@ def _lines(
         """The groups per time (floored to ``unit``, or a bucket of ``seconds``; each time
         itself for 0) and series: the aggregate of ``ys``, or the rows counted — the backend
         contract's ``reduce`` of the rows the chart places."""
-        held = [AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))] if len(ys) > 1 else []
         g = Grouping(
             (x, *series), tuple(ys), (how or "mean") if ys else "count",
             bucket_seconds=seconds if unit is None and seconds else None,
-            time_unit=unit, dates=(x,), where=(*terms, *held),  # type: ignore[arg-type]
+            time_unit=unit, dates=(x,), where=placed,  # type: ignore[arg-type]
         )  # fmt: skip
         out = _answer(_backend(reading).reduce(g), ys, h)
         if aware:  # the backend's UTC wall clock: a unit's stays in UTC, as decide.py shows it
@@ -1185,45 +1184,34 @@ def _histogram(
     over: str,
 ) -> _Reduced | str:
     """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
-    decide.py's very edges; only the counts leave the engine."""
-    import narwhals as nw
-
+    decide.py's very edges; only the counts leave the engine. The facts and the groups are
+    the backend contract's, of the rows the chart places."""
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[name])
     empty = _no_value(reading, declaration, broken, [name], frame)
-    keep = _clean(frame, [name], reading, declaration, [])
-    if keep is not None:
-        frame = frame.filter(keep)
-    col = nw.col(alias[name])
-    stats = _collect(
-        reading, [name], "range",
-        frame.select(col.min().alias("lo"), col.max().alias("hi"), nw.len().alias("n"),
-                     col.n_unique().alias("d")),
-    ).iloc[0]  # fmt: skip
-    n = int(stats["n"] or 0)
+    backend, placed = _backend(reading), tuple(_placing(declaration, [name], []))
+    stats = backend.facts([name], where=placed)[name]
+    n = stats.values  # (the rows the chart places: each holds a value)
     if not n:
         return _cannot(over, name)
     notes = _left_out(reading, declaration, broken, [name])
     notes += _unplaced(reading, declaration, [name], {name: "x"})
     if empty is not None:
         notes.append(empty)
-    backend, declared = _backend(reading), {name: declaration[name]} if name in declaration else {}
-    if int(stats["d"]) < COUNT_BARS_UNDER:
-        groups = backend.reduce(Grouping((name,), (), "count"), declared)
-        values = groups.frame[name].astype(float)
-        placeable = np.isfinite(values.to_numpy())  # (a number key's missing one is a group)
-        counted = pd.DataFrame({name: values[placeable].to_numpy()})
+    if (stats.distinct or 0) < COUNT_BARS_UNDER:
+        groups = backend.reduce(Grouping((name,), (), "count", where=placed))
+        counted = pd.DataFrame({name: groups.frame[name].astype(float).to_numpy()})
         notes.append(
             f"{n:,} rows are drawn as {len(counted)} bars, computed in {reading.engine}: the rows "
             f"counted per value of {name}; only these counts left the engine."
         )
         return _Reduced(
             _beside(counted, name, others), tuple(notes), kind="bins",
-            counts=tuple(np.asarray(groups.rows[0])[placeable].tolist()), placed=n,
+            counts=groups.rows[0], placed=n,
         )  # fmt: skip
-    edges = _edges(float(stats["lo"]), float(stats["hi"]), HISTOGRAM_BINS)
+    edges = _edges(float(stats.lo), float(stats.hi), HISTOGRAM_BINS)
     binned = backend.reduce(
-        Grouping((name,), (), "count", bins=((name, tuple(map(float, edges))),)), declared
+        Grouping((name,), (), "count", bins=((name, tuple(map(float, edges))),), where=placed)
     )
     counts = dict(zip(binned.frame[name], binned.rows[0], strict=True))
     notes.append(
@@ -1232,8 +1220,8 @@ def _histogram(
     )
     # a stand-in of 15 values from the lowest to the highest: decide.py draws its histogram
     # with the same edges, and the engine's counts replace the stand-in's
-    standin = pd.DataFrame({name: np.linspace(float(stats["lo"]), float(stats["hi"]), 15)})
-    standin.iloc[-1, 0] = float(stats["hi"])
+    standin = pd.DataFrame({name: np.linspace(float(stats.lo), float(stats.hi), 15)})
+    standin.iloc[-1, 0] = float(stats.hi)
     return _Reduced(
         _beside(standin, name, others), tuple(notes), kind="bins",
         counts=tuple(counts.get(i, 0) for i in range(HISTOGRAM_BINS)), placed=n,
@@ -1258,21 +1246,16 @@ def _heatmap(
     engine on the same edges; at most ``max_points`` placeable rows leave as they are. With
     ``single_is_none``, None when the chart would hold a single mark (one point, or one cell:
     every x and every y the same), so the automatic chart passes it over as decide.py does."""
-    import narwhals as nw
 
     alias = _aliases(reading)
     frame = _frame(reading).select(alias[x], alias[y])
     empty = _no_value(reading, declaration, broken, [x, y], frame)
-    keep = _clean(frame, [x, y], reading, declaration, [])
-    if keep is not None:
-        frame = frame.filter(keep)
-    fx, fy = nw.col(alias[x]), nw.col(alias[y])
-    stats = _collect(
-        reading, [x, y], "range",
-        frame.select(fx.min().alias("xlo"), fx.max().alias("xhi"), fy.min().alias("ylo"),
-                     fy.max().alias("yhi"), nw.len().alias("n")),
-    ).iloc[0]  # fmt: skip
-    n = int(stats["n"] or 0)
+    backend, placed = _backend(reading), _placing(declaration, [x, y], [])
+    keep = backend.keeps(placed)
+    facts = backend.facts([x, y], distinct=[], where=placed)
+    fx, fy = facts[x], facts[y]
+    n = fx.rows  # (the rows the chart places)
+    stats = {"xlo": fx.lo, "xhi": fx.hi, "ylo": fy.lo, "yhi": fy.hi}
     one_cell = stats["xlo"] == stats["xhi"] and stats["ylo"] == stats["yhi"]
     if single_is_none and (n <= 1 or (n > max_points and one_cell)):
         return None
@@ -1301,9 +1284,8 @@ def _heatmap(
     xe = _cell_edges(float(stats["xlo"]), float(stats["xhi"]), bins)
     ye = _cell_edges(float(stats["ylo"]), float(stats["yhi"]), bins)
     binned = ((x, tuple(map(float, xe))), (y, tuple(map(float, ye))))
-    cells = _backend(reading).reduce(
-        Grouping((x, y), (), "count", bins=binned),
-        {c: declaration[c] for c in (x, y) if c in declaration},
+    cells = backend.reduce(
+        Grouping((x, y), (), "count", bins=binned, where=tuple(placed))
     )  # (the cells in order of x's bin, then y's)
     ix, iy = cells.frame[x].to_numpy(int), cells.frame[y].to_numpy(int)
     data = pd.DataFrame(
@@ -1543,20 +1525,6 @@ def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:
         fx, key=lambda s: s.map(lambda v: position.get(v, len(position))), kind="stable"
     ).reset_index(drop=True)
     return replace(plan, data=data, order=tuple(order))
-
-
-def _clean(
-    frame: Any,
-    used: list[str],
-    reading: Any,
-    declaration: Mapping[str, ColumnDeclaration],
-    nominal: list[str],
-    *,
-    optional: Sequence[str] = (),
-) -> Any:
-    """The rows the chart can place (``_placing``) as one filter expression (None: every
-    row)."""
-    return _backend(reading).keeps(_placing(declaration, used, nominal, optional=optional))
 
 
 def _placing(

@@ -72,48 +72,26 @@ class QueryBackend:
     # -- facts ----------------------------------------------------------------------------
 
     def facts(
-        self, names: Sequence[str], *, distinct: Sequence[str] | None = None
+        self,
+        names: Sequence[str],
+        *,
+        distinct: Sequence[str] | None = None,
+        where: Sequence[Term] = (),
     ) -> dict[str, ColumnFacts]:
-        """The facts of ``names``, counted in one query (remembered: asked again, free)."""
-        import narwhals as nw
+        """The facts of ``names``, counted in one query (remembered: asked again, free); of
+        the rows ``where`` selects, counted afresh, when it holds terms."""
 
         check_names(names, self.columns)
         counted = set(names if distinct is None else distinct)
+        if where:
+            return _facts(self, list(dict.fromkeys(names)), counted, where)
         wanted = [
             n
             for n in dict.fromkeys(names)
             if n not in self._counted or (n in counted and self._counted[n].distinct is None)
         ]
         if wanted:
-            alias = aliases(self.reading)
-            exprs: list[Any] = [nw.len().alias("n")]
-            for i, name in enumerate(wanted):
-                dtype = self._schema[name]
-                col = nw.col(alias[name])
-                nan = dtype.is_float()
-                value = nw.when(~col.is_nan()).then(col) if nan else col
-                missing = col.is_null().any().cast(nw.Int64)
-                n_distinct = col.n_unique() - missing
-                held = col.count()
-                if nan:
-                    flagged = col.is_nan().fill_null(False)
-                    n_distinct = n_distinct - flagged.any().cast(nw.Int64)
-                    held = held - flagged.cast(nw.Int64).sum()
-                exprs.append(held.alias(f"v{i}"))
-                if name in counted:
-                    exprs.append(n_distinct.alias(f"d{i}"))
-                if _ordered(dtype):
-                    exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
-            row = collect(self.reading, wanted, "facts", positional(self.reading).select(*exprs))
-            got = row.iloc[0]
-            for i, name in enumerate(wanted):
-                lo = got.get(f"lo{i}")
-                hi = got.get(f"hi{i}")
-                d = int(got[f"d{i}"] or 0) if name in counted else None
-                self._counted[name] = ColumnFacts(
-                    name, self.rows, int(got[f"v{i}"] or 0), d,
-                    None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
-                )  # fmt: skip
+            self._counted.update(_facts(self, wanted, counted, ()))
         return {n: self._counted[n] for n in dict.fromkeys(names)}
 
     def remembered(self) -> Mapping[str, ColumnFacts]:
@@ -494,6 +472,47 @@ def _coverage(reading: EngineReading, time: str, by: str) -> tuple[int, int]:
     times = collect(reading, [time], "coverage", held.select(nw.col(t).n_unique()), named=False)
     n = int(times.to_numpy().ravel()[0] or 0)
     return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
+
+
+def _facts(
+    backend: QueryBackend, wanted: list[str], counted: set[str], where: Sequence[Term]
+) -> dict[str, ColumnFacts]:
+    """``QueryBackend.facts`` of ``wanted`` (the distinct values of those in ``counted``), over
+    the rows ``where`` selects, in one query."""
+    import narwhals as nw
+
+    schema = dict(backend.reading.schema)
+    alias = aliases(backend.reading)
+    exprs: list[Any] = [nw.len().alias("n")]
+    for i, name in enumerate(wanted):
+        dtype = schema[name]
+        col = nw.col(alias[name])
+        nan = dtype.is_float()
+        value = nw.when(~col.is_nan()).then(col) if nan else col
+        missing = col.is_null().any().cast(nw.Int64)
+        n_distinct = col.n_unique() - missing
+        held = col.count()
+        if nan:
+            flagged = col.is_nan().fill_null(False)
+            n_distinct = n_distinct - flagged.any().cast(nw.Int64)
+            held = held - flagged.cast(nw.Int64).sum()
+        exprs.append(held.alias(f"v{i}"))
+        if name in counted:
+            exprs.append(n_distinct.alias(f"d{i}"))
+        if _ordered(dtype):
+            exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
+    names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
+    got = collect(backend.reading, names, "facts", backend._where(where).select(*exprs)).iloc[0]
+    rows = int(got["n"] or 0) if where else backend.rows
+    out = {}
+    for i, name in enumerate(wanted):
+        lo, hi = got.get(f"lo{i}"), got.get(f"hi{i}")
+        d = int(got[f"d{i}"] or 0) if name in counted else None
+        out[name] = ColumnFacts(
+            name, rows, int(got[f"v{i}"] or 0), d,
+            None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
+        )  # fmt: skip
+    return out
 
 
 def _reduce(
