@@ -405,14 +405,19 @@ def test_a_heatmap_of_a_subnormal_span_is_memory_s_on_every_engine(lo: float, hi
         same_view(want, view(holder(engine, frame), decl, max_points=100, x="x", y="y"))
 
 
-def gappy_frame(n: int = 3000) -> pl.DataFrame:
-    """A nullable measure holding no value in every tenth row, a nullable date in every 13th."""
+def gappy_frame(n: int = 3000, *, nan: bool = False) -> pl.DataFrame:
+    """A nullable measure holding no value in every tenth row (with ``nan``, NaN in every
+    seventh too), a nullable date in every 13th."""
     start = dt.datetime(2024, 1, 1)
+
+    def v(i: int) -> float | None:
+        return None if i % 10 == 0 else float("nan") if nan and i % 7 == 0 else float(i % 17)
+
     return pl.DataFrame(
         {
             "t": [None if i % 13 == 0 else start + dt.timedelta(minutes=i) for i in range(n)],
             "g": [f"g{i % 3}" for i in range(n)],
-            "v": [None if i % 10 == 0 else float(i % 17) for i in range(n)],
+            "v": [v(i) for i in range(n)],
             "w": [None if i % 4 == 0 else float(i % 7) for i in range(n)],
         }
     )
@@ -444,6 +449,27 @@ def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
     assert want.kind == "chart"
     for engine in ENGINES:
         got = view(holder(engine, frame), GAPPY, max_points=100, **picks)
+        assert noted(got) == noted(want), engine
+        assert (got.left_out, got.state) == (want.left_out, want.state), engine
+
+
+@pytest.mark.parametrize("picks", [{"x": "t", "y": "v"}, {"x": "g", "y": "v"}, {"x": "v"}],
+                         ids=["line", "bars", "histogram"])  # fmt: skip
+def test_a_nan_is_no_value_on_every_engine_as_in_memory(picks: dict[str, Any]) -> None:
+    """NaN in a nullable measure is no value, as a null is: said and counted alike on every
+    engine (engines counted only the nulls before, and said 300 rows where memory said 686)."""
+    frame = gappy_frame(nan=True)
+    want = view(frame.to_pandas(), GAPPY, max_points=100, **picks)
+    v = frame["v"]
+    gone = int((v.is_null() | v.is_nan().fill_null(False)).sum())
+    sentence = f"{gone:,} rows hold no value in v and are not drawn."
+    if "t" in picks.values():
+        both = int(((v.is_null() | v.is_nan().fill_null(False)) | frame["t"].is_null()).sum())
+        sentence = f"{both:,} rows hold no value in t and v and are not drawn."
+    assert sentence in want.notes
+    for engine in ENGINES:
+        got = view(holder(engine, frame), GAPPY, max_points=100, **picks)
+        assert sentence in got.notes, engine
         assert noted(got) == noted(want), engine
         assert (got.left_out, got.state) == (want.left_out, want.state), engine
 

@@ -610,6 +610,7 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         )  # fmt: skip
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
+    assert b.facts(names, where=where) == memory.facts(names, where=where)
     assert b.positions(gb, host) == memory.positions(gb, host)
     for pair in ((host, site), (at, host), (gb, site)):
         assert b.unique_pairs(*pair) is memory.unique_pairs(*pair)

@@ -756,7 +756,7 @@ def _reduce(
     placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
     together = ys if multi and x_type == "date" else []  # a line's point holds one of them
     empty = (
-        _no_value(reading, declaration, broken, placing, frame, together)
+        _no_value(reading, declaration, broken, placing, together)
         if placing or together
         else None
     )
@@ -1186,9 +1186,7 @@ def _histogram(
     """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
     decide.py's very edges; only the counts leave the engine. The facts and the groups are
     the backend contract's, of the rows the chart places."""
-    alias = _aliases(reading)
-    frame = _frame(reading).select(alias[name])
-    empty = _no_value(reading, declaration, broken, [name], frame)
+    empty = _no_value(reading, declaration, broken, [name])
     backend, placed = _backend(reading), tuple(_placing(declaration, [name], []))
     stats = backend.facts([name], where=placed)[name]
     n = stats.values  # (the rows the chart places: each holds a value)
@@ -1248,8 +1246,7 @@ def _heatmap(
     every x and every y the same), so the automatic chart passes it over as decide.py does."""
 
     alias = _aliases(reading)
-    frame = _frame(reading).select(alias[x], alias[y])
-    empty = _no_value(reading, declaration, broken, [x, y], frame)
+    empty = _no_value(reading, declaration, broken, [x, y])
     backend, placed = _backend(reading), _placing(declaration, [x, y], [])
     keep = backend.keeps(placed)
     facts = backend.facts([x, y], distinct=[], where=placed)
@@ -1422,56 +1419,44 @@ def _no_value(
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
     used: list[str],
-    frame: Any,
     together: Sequence[str] = (),
 ) -> Note | None:
-    """decide.py's ``no-value`` note, counted in the engine: the rows that hold no value in a
-    column that may miss one (declared nullable, or undeclared) while every other used column
-    places theirs — or no value in any of ``together`` (a line's several measures: a row
-    holding one of them is drawn). A null where the declaration forbids one is an offender
-    (the ``left-out`` note counts it). None when no row is such, or when a column that may miss
-    a value has offenders too (its nulls are then both, and only the left-out count is
-    said)."""
-    import narwhals as nw
-
-    schema, alias = dict(reading.schema), _aliases(reading)
+    """decide.py's ``no-value`` note, counted by the backend (``tally``, one pass): the rows
+    that hold no value (null, or NaN) in a column that may miss one (declared nullable, or
+    undeclared) while every other used column places theirs — or no value in any of
+    ``together`` (a line's several measures: a row holding one of them is drawn). A null where
+    the declaration forbids one is an offender (the ``left-out`` note counts it). None when no
+    row is such, or when a column that may miss a value has offenders too (its nulls are then
+    both, and only the left-out count is said)."""
+    schema = dict(reading.schema)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
     together = list(together)
     if any((d := declaration.get(c)) is not None and not d.nullable for c in together):
         together = []  # one of them misses no value but as an offender: some row holds it
     if not (may_miss or together) or any(c in broken for c in [*may_miss, *together]):
         return None
-    placed = None  # each column places its value, or (one that may miss it) holds none
-    for c in [*used, *together]:
-        col = nw.col(alias[c])
-        ok = ~col.is_null()
-        if schema[c].is_float():
-            ok = ok & col.is_finite()
-        if c in may_miss or c in together:
-            ok = col.is_null() | ok
-        placed = ok if placed is None else placed & ok
 
-    def rows(missing: Any) -> Any:
-        return (missing & placed).cast(nw.Int64).sum()
+    def holds(c: str) -> Condition:  # a value the chart places (a finite one for numbers)
+        numeric = schema[c].is_numeric() and dtype_value_type(schema[c]) == "number"
+        return Condition(c, "finite") if numeric else Condition(c, "null", negate=True)
 
-    holes = [nw.col(alias[c]).is_null() for c in may_miss]
+    placed: list[Term] = [  # each column places its value, or (one that may miss it) holds none
+        AnyOf((Condition(c, "null"), holds(c))) if c in may_miss or c in together else holds(c)
+        for c in dict.fromkeys([*used, *together])
+    ]
+    holes: list[Term] = [Condition(c, "null") for c in may_miss]
     if together:  # (in the order decide.py names them: after the axis that may miss one)
-        holes.append(nw.all_horizontal(*(nw.col(alias[c]).is_null() for c in together),
-                                       ignore_nulls=False))  # fmt: skip
-    counted = _collect(
-        reading, [*used, *together], "rows without a value",
-        frame.select(
-            rows(nw.any_horizontal(*holes, ignore_nulls=True)).alias("n"),
-            *(rows(h).alias(f"g{i}") for i, h in enumerate(holes)),
-        ),
-    ).iloc[0]  # fmt: skip
-    n = int(counted["n"] or 0)
-    if not n:
+        holes.append(AnyOf(tuple(Condition(c, "null", negate=True) for c in together),
+                           negate=True))  # fmt: skip
+    tests: dict[str, list[Term]] = {"n": [AnyOf(tuple(holes))]}
+    tests.update({f"g{i}": [h] for i, h in enumerate(holes)})
+    counted = _backend(reading).tally(placed, tests)
+    if not counted["n"]:
         return None
-    gaps = [c for i, c in enumerate(may_miss) if int(counted[f"g{i}"] or 0)]
-    if together and int(counted[f"g{len(may_miss)}"] or 0):
+    gaps = [c for i, c in enumerate(may_miss) if counted[f"g{i}"]]
+    if together and counted[f"g{len(may_miss)}"]:
         gaps += together
-    return no_value_note(n, gaps)
+    return no_value_note(counted["n"], gaps)
 
 
 def _unplaced(
