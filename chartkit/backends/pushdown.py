@@ -945,7 +945,6 @@ def _lines(
 ) -> _Reduced | str:
     """Lines over time: the aggregate per time bucket (``time_unit``, or the bucket decide.py
     picks for the span and ``max_points``) for each series, computed in the engine."""
-    import narwhals as nw
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
@@ -1000,8 +999,8 @@ def _lines(
         if len(series) == 1:
             n_series *= max(1, int(stats["series"]))
         elif series:
-            combos = frame.select(*(alias[c] for c in series)).unique().select(nw.len().alias("n"))
-            n_series *= max(1, int(_collect(reading, series, "series", combos).iloc[0]["n"]))
+            combos = backend.reduce(Grouping(tuple(series), where=placed)).frame
+            n_series *= max(1, len(combos))  # (each pair of the series' values the rows hold)
         positions = choose.line_positions(max_points=max_points, series=n_series,
                                           faceted=bool(facets))  # fmt: skip
         seconds = choose.bucket_seconds(span, positions)  # decide.py's
@@ -1148,12 +1147,8 @@ def _bars(
         # a row stands behind one bar per measure: the rows the chart places are those that
         # hold every measure, as decide.py counts them (the sum over measures counted each
         # row once per measure, and the View said a negative number of rows left out)
-        held = [~nw.col(alias[m]).is_null() for m in ys]
-        every = nw.all_horizontal(*held, ignore_nulls=False)
-        n_rows = int(
-            _collect(
-                reading, used, "rows placed", frame.filter(every).select(nw.len().alias("n"))
-            ).iloc[0]["n"]
+        n_rows = _backend(reading).count(
+            [*terms, *(Condition(m, "null", negate=True) for m in ys)]
         )
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
     if placed is None:
