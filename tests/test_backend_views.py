@@ -474,6 +474,26 @@ def test_a_nan_is_no_value_on_every_engine_as_in_memory(picks: dict[str, Any]) -
         assert (got.left_out, got.state) == (want.left_out, want.state), engine
 
 
+def test_bars_of_more_categories_than_max_points_are_cut_in_the_engine_as_memory_draws() -> None:
+    """More categories than ``max_points``: the engine keeps the highest (cut where the rows
+    live, through ``Backend.reduce``'s top) and the chart shows memory's top bars of them,
+    with the categories and rows every group holds."""
+    rng = random.Random(5)
+    frame = pl.DataFrame({
+        "tag": [f"t{rng.randrange(400):03d}" for _ in range(3000)],
+        "gb": [None if i % 9 == 0 else float(rng.randrange(1000)) for i in range(3000)],
+    })  # fmt: skip
+    decl = {"tag": "string", "gb": {"type": "number", "nullable": True}}
+    want = view(frame.to_pandas(), decl, max_points=100, x="tag", y="gb", aggregate="sum")
+    assert want.mark == "bar"
+    for engine in ENGINES:
+        got = view(holder(engine, frame), decl, max_points=100, x="tag", y="gb", aggregate="sum")
+        same_view(want, got)
+        assert noted(got) == noted(want), engine
+        assert (got.left_out, got.state) == (want.left_out, want.state), engine
+        assert "only the 100 highest left the engine" in " ".join(got.notes), engine
+
+
 def test_a_row_holding_none_of_a_lines_measures_is_said_and_left_out() -> None:
     """Lines of two nullable measures draw a point for each measure a row holds; a row holding
     neither is drawn nowhere, said (it was left out with no word in memory) and counted as

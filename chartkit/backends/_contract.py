@@ -323,7 +323,8 @@ class Groups:
     them: the counts are apart); ``rows`` the rows behind each group (one tuple per measure,
     or one tuple of rows counted); ``left_out`` the rows left out because they offend a
     column's declaration, by column; ``no_value`` the rows left out for holding no value;
-    ``outside`` the rows left out for a binned value outside its edges."""
+    ``outside`` the rows left out for a binned value outside its edges; ``grouped`` the rows
+    of every group, before ``top`` cut them (the rows the chart places)."""
 
     frame: pd.DataFrame = field(repr=False)
     rows: tuple[tuple[int, ...], ...]
@@ -331,6 +332,7 @@ class Groups:
     no_value: int = 0
     categories: int | None = None  # the first key's values before ``top`` cut them
     outside: int = 0
+    grouped: int = 0
 
 
 @runtime_checkable
@@ -420,6 +422,6 @@ def cut_to_top(
     top = rank.index[: g.top]
     kept = out[first].isin(top).to_numpy()
     if top.isna().any():
-        kept |= out[first].isna().to_numpy()
+        kept = kept | out[first].isna().to_numpy()  # (not in place: pandas' may be read-only)
     kept_rows = [tuple(np.asarray(r)[kept].tolist()) for r in rows]
     return out[kept], kept_rows, len(rank)

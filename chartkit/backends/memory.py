@@ -184,6 +184,7 @@ class MemoryBackend:
             frame = pd.DataFrame({k: [] for k in (*g.keys, *g.values)})
             nothing = tuple(() for _ in range(len(g.values) or 1))
             return Groups(frame, nothing, tuple(left_out), no_value, outside=outside)
+        kept_rows = len(data)
         step = g.bucket_seconds or UNIT_SECONDS.get(g.time_unit or "")
         if g.time_unit is not None and not step:  # a calendar unit: a week, month, quarter, year
             data[keys[0]] = floor_to_unit(data[keys[0]], g.time_unit)
@@ -218,7 +219,9 @@ class MemoryBackend:
         if g.top is not None:
             out, rows, categories = cut_to_top(out, rows, g)
         frame = out[[*g.keys, *g.values]].reset_index(drop=True)
-        return Groups(frame, tuple(rows), tuple(left_out), no_value, categories, outside)
+        return Groups(
+            frame, tuple(rows), tuple(left_out), no_value, categories, outside, kept_rows
+        )
 
     # -- rows -----------------------------------------------------------------------------
 

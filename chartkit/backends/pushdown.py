@@ -54,7 +54,7 @@ from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
-from chartkit.backends.query import QueryBackend, aggregated
+from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.check.verdicts import dtype_value_type
@@ -1097,31 +1097,22 @@ def _bars(
     opts: Any,
 ) -> _Reduced | str:
     """Bars per category: the aggregate per (category, facet), or the rows counted."""
-    import narwhals as nw
 
     keys = [x, *facets]
     used = [x, *ys, *facets]
-    alias, h = _aliases(reading), _helpers(reading)
+    h = _helpers(reading)
     categories: int | None = None
     placed: int | None = None
     if ys and len(ys) == 1 and not facets:
-        # one value per category: the top max_points by value hold decide.py's top bars
-        y0 = alias[ys[0]]
-        grouped = frame.group_by(alias[x], drop_null_keys=False).agg(
-            aggregated(nw.col(y0), how or "mean").alias(y0), nw.col(y0).count().alias(h["rows0"])
-        )
-        top = grouped.sort(y0, descending=True, nulls_last=True).head(max_points)
-        out = _collect(reading, used, "bar group-by", top)
+        # one value per category: the top max_points by value hold decide.py's top bars (cut
+        # in the engine: only they leave it)
+        g = Grouping((x,), (ys[0],), how or "mean", top=max_points, where=tuple(terms))
+        groups = _backend(reading).reduce(g)
+        out = _answer(groups, ys, h)
         if len(out) == max_points:
             # the categories past the top are not left out: they are the rows a top-N puts
             # aside, as decide.py counts them, so the rows placed are counted over every group
-            whole = _collect(
-                reading,
-                [x],
-                "categories",
-                grouped.select(nw.len().alias("n"), nw.col(h["rows0"]).sum().alias("rows")),
-            ).iloc[0]
-            categories, placed = whole["n"], int(whole["rows"])
+            categories, placed = groups.categories, groups.grouped
     else:
         g = Grouping(tuple(keys), tuple(ys), (how or "mean") if ys else "count",
                      where=tuple(terms))  # fmt: skip

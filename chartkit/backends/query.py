@@ -474,6 +474,23 @@ def _coverage(reading: EngineReading, time: str, by: str) -> tuple[int, int]:
     return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
 
 
+def _tally(value: Any) -> int:
+    """A count an engine answered: 0 for its missing one (DuckDB's and Ibis' ``any`` over no
+    row is null, and a NaN in the difference it makes)."""
+    return 0 if _missing(value) else int(value)
+
+
+def _placed_by(where: Sequence[Term], name: str, *, floats: bool) -> bool:
+    """Whether every row ``where`` keeps holds a value of ``name`` to place: one of its own
+    terms (not under an ``AnyOf``) is ``finite``, or (not for floats: an infinite one has no
+    place) a negated ``null``."""
+    return any(
+        isinstance(t, Condition) and t.column == name
+        and ((t.op == "finite" and not t.negate) or (t.op == "null" and t.negate and not floats))
+        for t in where
+    )  # fmt: skip
+
+
 def _facts(
     backend: QueryBackend, wanted: list[str], counted: set[str], where: Sequence[Term]
 ) -> dict[str, ColumnFacts]:
@@ -503,13 +520,13 @@ def _facts(
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
     names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
     got = collect(backend.reading, names, "facts", backend._where(where).select(*exprs)).iloc[0]
-    rows = int(got["n"] or 0) if where else backend.rows
+    rows = _tally(got["n"]) if where else backend.rows
     out = {}
     for i, name in enumerate(wanted):
         lo, hi = got.get(f"lo{i}"), got.get(f"hi{i}")
-        d = int(got[f"d{i}"] or 0) if name in counted else None
+        d = _tally(got[f"d{i}"]) if name in counted else None
         out[name] = ColumnFacts(
-            name, rows, int(got[f"v{i}"] or 0), d,
+            name, rows, _tally(got[f"v{i}"]), d,
             None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
         )  # fmt: skip
     return out
@@ -520,10 +537,12 @@ def _reduce(
     grouping: Grouping,
     declaration: Mapping[str, ColumnDeclaration] | None,
 ) -> Groups:
-    """``QueryBackend.reduce`` in one pass: each row is flagged with why it is left out (the
-    first column it offends, else no value to place, else a binned value outside its edges),
-    the groups aggregate only the rows kept and count the flags, and a group none of whose
-    rows is kept is dropped; only the groups leave the engine."""
+    """``QueryBackend.reduce``: each row is flagged with why it is left out (the first column
+    it offends, else no value to place, else a binned value outside its edges — none where the
+    ``where`` terms already keep only rows placing a value), the groups aggregate only the
+    rows kept, and only the groups holding one leave the engine; the flags' totals are a
+    second, scalar query, run only when a row can be flagged. With one key and no flag, the
+    top groups are cut in the engine."""
     import narwhals as nw
 
     from chartkit.check.verdicts import dtype_value_type as value_type
@@ -569,6 +588,8 @@ def _reduce(
         drop = bad if drop is None else drop | bad
     empty: Any = None
     for name in [*g.dates, *edges, *(g.measures if len(g.measures) == 1 else ())]:
+        if _placed_by(g.where, name, floats=schema[name].is_float()):
+            continue  # (the where terms keep only rows holding a value there: none to flag)
         gap = _missing_expr(alias[name], schema[name])
         if schema[name].is_numeric() and schema[name].is_float():
             gap = gap | ~nw.col(alias[name]).is_finite().fill_null(False)
@@ -622,24 +643,52 @@ def _reduce(
             frame = floored(frame, fx, g.time_unit, reading.dialect, aware, "__bucket")
         keys[0] = "__bucket"
     aggs: list[Any] = [nw.col(n).sum().alias(n) for n in flags]
-    if kept is not None:
-        aggs.append(nw.col("__kept").sum().alias("__kept"))
+    aggs.append((nw.col("__kept").sum() if kept is not None else nw.len()).alias("__kept"))
     if g.counted:
-        aggs.append((nw.col("__kept").sum() if kept is not None else nw.len()).alias("__n0"))
+        aggs.append(nw.col("__kept").sum().alias("__n0") if kept is not None
+                    else nw.len().alias("__n0"))  # fmt: skip
     else:
         for i, m in enumerate(g.measures):
             col = nw.col(value[m])
             aggs.append(aggregated(col, g.aggregate).alias(alias[m]))
             aggs.append(col.count().alias(f"__n{i}"))
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
-    raw = collect(reading, used, "reduce", grouped, named=False)
-    total = {n: int(raw[n].sum()) for n in flags}
+    categories: int | None = None
+    if g.top is not None and len(keys) == 1 and not flags:
+        # one key and nothing to count left out: the top groups are cut in the engine (by
+        # the first measure, or the rows; a missing value ranks as 0, ties in key order, as
+        # cut_to_top ranks them), and only they leave it
+        r = nw.col("__n0" if g.counted else alias[g.measures[0]]).cast(nw.Float64)
+        rank = nw.when(r.is_nan().fill_null(True)).then(nw.lit(0.0)).otherwise(r)
+        ranked = grouped.with_columns(rank.alias("__rank")).sort(
+            "__rank", keys[0], descending=[True, False], nulls_last=True
+        )
+        raw = collect(reading, used, "reduce", ranked.head(g.top), named=False)
+        categories, grouped_rows = len(raw), int(raw["__kept"].sum())
+        if len(raw) == g.top:  # (perhaps cut: the groups and their rows, counted apart)
+            every = grouped.select(nw.len().alias("n"), nw.col("__kept").sum().alias("rows"))
+            whole = collect(reading, used, "reduce's groups", every, named=False).iloc[0]
+            categories, grouped_rows = int(whole["n"]), int(whole["rows"] or 0)
+    elif kept is None:
+        raw = collect(reading, used, "reduce", grouped, named=False)
+        grouped_rows = int(raw["__kept"].sum())
+    else:
+        # the groups of a kept row leave the engine (one of dropped rows alone may hold a
+        # missing key, which would turn an integer or date key to floats), and the flags'
+        # totals, over every group, leave apart
+        live = grouped.filter(nw.col("__kept") > 0)
+        raw = collect(reading, used, "reduce", live, named=False)
+        grouped_rows = int(raw["__kept"].sum())
+    if flags:
+        sums = frame.select(*(nw.col(n).sum().alias(n) for n in flags))
+        got = collect(reading, used, "reduce's left-out rows", sums, named=False).iloc[0]
+        total = {n: _tally(got[n]) for n in flags}
+    else:
+        total = {}
     left_out = tuple(
         (name, total[f"__o{i}"]) for i, name in enumerate(offended) if total[f"__o{i}"]
     )
     no_value, outside = total.get("__e", 0), total.get("__x", 0)
-    if kept is not None:
-        raw = raw[raw["__kept"].to_numpy() > 0].reset_index(drop=True)
     # the answer named here, column by column: its helpers never meet a data name
     out = pd.DataFrame(
         {i: raw[c] for i, c in enumerate(keys)}
@@ -661,11 +710,11 @@ def _reduce(
     rows = [tuple(int(n) for n in t.to_numpy()[order]) for t in tallies]
     out = out.iloc[order].reset_index(drop=True)
     out.columns = [*g.keys, *g.values]
-    categories: int | None = None
     if g.top is not None:
-        out, rows, categories = cut_to_top(out, rows, g)
+        out, rows, cut = cut_to_top(out, rows, g)
+        categories = cut if categories is None else categories
     frame_out = out[[*g.keys, *g.values]].reset_index(drop=True)
-    return Groups(frame_out, tuple(rows), left_out, no_value, categories, outside)
+    return Groups(frame_out, tuple(rows), left_out, no_value, categories, outside, grouped_rows)
 
 
 _TINY: Final = float(np.finfo(float).tiny)
