@@ -433,9 +433,10 @@ GAPPY = {
     "picks",
     [{}, {"x": "g", "y": "v"}, {"x": "g", "y": "v", "aggregate": "sum"}, {"x": "v"},
      {"x": "t", "aggregate": "count"}, {"x": "g", "aggregate": "count"},
-     {"x": "t", "y": ["v", "w"]}],
+     {"x": "t", "y": ["v", "w"]}, {"x": "g", "y": ["v", "w"]}],
     ids=["line", "bars", "bars of the sum", "histogram", "rows counted over time",
-         "count bars", "lines of two measures, some rows holding neither"],
+         "count bars", "lines of two measures, some rows holding neither",
+         "bars of two measures, some rows holding one"],
 )  # fmt: skip
 def test_the_rows_holding_no_value_are_said_on_every_engine_as_in_memory(
     picks: dict[str, Any],

@@ -754,7 +754,7 @@ def _reduce(
     frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
     # the rows with no value on the time axis or the measure (one of several keeps its row)
     placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
-    together = ys if multi and x_type == "date" else []  # a line's point holds one of them
+    together = ys if multi else []  # a point or bar holds one of them
     empty = (
         _no_value(reading, declaration, broken, placing, together)
         if placing or together
@@ -1135,11 +1135,12 @@ def _bars(
         ranked = tuple(total.index)
     n_rows = sum(rows.values()) if placed is None else placed
     if len(ys) > 1:
-        # a row stands behind one bar per measure: the rows the chart places are those that
-        # hold every measure, as decide.py counts them (the sum over measures counted each
-        # row once per measure, and the View said a negative number of rows left out)
+        # a row stands behind one bar per measure it holds: the rows the chart places are
+        # those holding one of them at least, as decide.py counts them (the sum over
+        # measures counted a row once per measure, and the View said a negative number of
+        # rows left out; counting the rows holding every measure said too many)
         n_rows = _backend(reading).count(
-            [*terms, *(Condition(m, "null", negate=True) for m in ys)]
+            [*terms, AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))]
         )
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
     if placed is None:
