@@ -880,6 +880,9 @@ CLOCKS = {
     "paris across DST": lambda: clock_series(900, "2024-03-31 00:30", "20s", "Europe/Paris"),
     "new york, fall back": lambda: clock_series(900, "2024-11-03 05:00", "37s", "America/New_York"),
     "before 1970": lambda: clock_series(900, "1969-12-31 23:00", "37s", None),
+    "before 1970, below a millisecond": lambda: clock_series(
+        900, "1969-12-28 23:59:59.95", "123us", None
+    ),
     "on bucket boundaries": lambda: clock_series(900, "2024-01-01", "60s", "UTC"),
     "milliseconds apart": lambda: clock_series(900, "2024-03-30", "7ms", None),
     "paris over a year": lambda: clock_series(900, "2023-12-20", "11h", "Europe/Paris"),

@@ -147,7 +147,10 @@ class DuckDB(Dialect):
 
         q = quote(name)
         at = q if aware else f"CAST({q} AS TIMESTAMP)"
-        return nw.from_native(frame.to_native().project(f"*, epoch_ms({at}) AS __ms"))
+        # epoch_ms truncates toward zero: a time before 1970 with a fraction of a millisecond
+        # is floored here, as every other engine floors it (exact, in integers)
+        ms = f"epoch_ms({at}) - CASE WHEN epoch_us({at}) < epoch_ms({at}) * 1000 THEN 1 ELSE 0 END"
+        return nw.from_native(frame.to_native().project(f"*, {ms} AS __ms"))
 
     def with_bucket(self, frame: Any, name: str, aware: bool, seconds: int, bucket: str) -> Any:
         # time_bucket's start, a UTC wall clock: the cheapest grouping key in DuckDB
