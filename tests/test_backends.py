@@ -472,6 +472,22 @@ def test_a_group_of_left_out_rows_alone_changes_no_key_s_type() -> None:
             assert got.no_value == 1, engine
 
 
+@pytest.mark.parametrize("unit", [None, "week", "month", "quarter", "year"])
+def test_a_date_key_is_a_time_at_midnight_in_every_backend(unit: str | None) -> None:
+    """A column of dates (no time) groups as memory reads it: times at midnight, floored to a
+    calendar unit (Ibis raised on a quarter of dates; pyarrow and Ibis answered dates)."""
+    days = [dt.date(2024, 1, 3), dt.date(2024, 2, 29), dt.date(2024, 5, 5), None,
+            dt.date(2023, 12, 31)]  # fmt: skip
+    df = pl.DataFrame({"d": days, "v": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    g = Grouping(("d",), ("v",), "sum", time_unit=unit, dates=("d",))  # type: ignore[arg-type]
+    want = backend_for(df.to_pandas()).reduce(g)
+    assert all(isinstance(t, pd.Timestamp) for t in want.frame["d"])
+    for engine, make in holders(df).items():
+        got = backend_for(make()).reduce(g)
+        same(got.frame, want.frame)
+        assert (got.rows, got.no_value) == (want.rows, want.no_value) == (got.rows, 1), engine
+
+
 def test_the_facts_of_no_row_are_zeros_in_every_backend() -> None:
     df = pl.DataFrame({"x": [float("nan"), None, float("nan")], "s": ["a", None, "b"]})
     for engine, make in holders(df).items():

@@ -632,6 +632,9 @@ def _reduce(
         if k in edges:  # (helpers beside columns named by position: never a data name)
             frame = frame.with_columns(bin_of(value[k], edges[k]).alias(f"__bin{i}"))
             keys[i] = f"__bin{i}"
+    days = [alias[k] for k in g.dates if schema[k] == nw.Date]
+    if days:  # a date is a time at midnight, as memory reads it (and a unit floors it)
+        frame = frame.with_columns(*(nw.col(d).cast(nw.Datetime("us")) for d in days))
     step = g.bucket_seconds or _UNIT_SECONDS.get(g.time_unit or "")
     if step or g.time_unit:
         fx = alias[g.keys[0]]
