@@ -488,6 +488,17 @@ def test_a_date_key_is_a_time_at_midnight_in_every_backend(unit: str | None) -> 
         assert (got.rows, got.no_value) == (want.rows, want.no_value) == (got.rows, 1), engine
 
 
+def test_a_nan_key_and_a_missing_one_are_one_group_in_every_backend() -> None:
+    df = pl.DataFrame({"k": [1.0, float("nan"), None, 2.0, float("nan")], "v": [1.0] * 5})
+    g = Grouping(("k",), ("v",), "sum")
+    want = backend_for(df.to_pandas()).reduce(g)
+    assert want.rows == ((1, 1, 3),)
+    for engine, make in holders(df).items():
+        got = backend_for(make()).reduce(g)
+        same(got.frame, want.frame)
+        assert got.rows == want.rows, engine
+
+
 def test_the_facts_of_no_row_are_zeros_in_every_backend() -> None:
     df = pl.DataFrame({"x": [float("nan"), None, float("nan")], "s": ["a", None, "b"]})
     for engine, make in holders(df).items():

@@ -632,6 +632,12 @@ def _reduce(
         if k in edges:  # (helpers beside columns named by position: never a data name)
             frame = frame.with_columns(bin_of(value[k], edges[k]).alias(f"__bin{i}"))
             keys[i] = f"__bin{i}"
+    floats = [alias[k] for k in g.keys if k not in edges and schema[k].is_float()]
+    if floats:  # a NaN key and a missing one are one group, as memory groups them
+        frame = frame.with_columns(
+            *(nw.when(~nw.col(f).is_nan().fill_null(False)).then(nw.col(f)).alias(f)
+              for f in floats)
+        )  # fmt: skip
     days = [alias[k] for k in g.dates if schema[k] == nw.Date]
     if days:  # a date is a time at midnight, as memory reads it (and a unit floors it)
         frame = frame.with_columns(*(nw.col(d).cast(nw.Datetime("us")) for d in days))
