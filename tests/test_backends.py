@@ -943,3 +943,12 @@ def test_every_backend_buckets_odd_clocks_as_memory_does(clock: str) -> None:
     weekly = memory.reduce(groupings[4]).frame["ts"]
     assert (weekly.dt.day_of_week == 0).all() and (weekly.dt.hour == 0).all()
     assert (memory.reduce(groupings[6]).frame["ts"].dt.month % 3 == 1).all()
+
+
+def test_the_package_doctest_holds() -> None:
+    import doctest
+
+    import chartkit.backends as package
+
+    result = doctest.testmod(package, report=False)
+    assert result.attempted >= 6 and result.failed == 0

@@ -16,6 +16,11 @@ are the shared ones (tests/test_backends.py), run against every backend.
 ('pandas', 3, 2)
 >>> b.reduce(Grouping(("host",), ("lun",), "sum")).frame.to_dict("list")
 {'host': ['a', 'b'], 'lun': [4.0, 2.0]}
+>>> binned = Grouping(("lun",), bins=(("lun", (0.0, 2.0, 4.0)),), where=(
+...     Condition("host", "eq", "a"),))
+>>> got = b.reduce(binned)
+>>> got.frame["lun"].tolist(), got.rows
+([0, 1], ((1, 1),))
 """
 
 from __future__ import annotations
