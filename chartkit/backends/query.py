@@ -474,6 +474,18 @@ def _coverage(reading: EngineReading, time: str, by: str) -> tuple[int, int]:
     return (int(fewest.to_numpy().ravel()[0]) if n else 0), n
 
 
+def _covers(f: ColumnFacts | None, edges: tuple[float, ...]) -> bool:
+    """Whether the facts of every row put each value of the column inside ``edges``."""
+    if f is None:
+        return False
+    if f.values == 0:
+        return True
+    try:
+        return bool(edges[0] <= float(f.lo) and float(f.hi) <= edges[-1])
+    except (TypeError, ValueError):  # (no span, or not numbers)
+        return False
+
+
 def _tally(value: Any) -> int:
     """A count an engine answered: 0 for its missing one (DuckDB's and Ibis' ``any`` over no
     row is null, and a NaN in the difference it makes)."""
@@ -519,7 +531,10 @@ def _facts(
         if _ordered(dtype):
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
     names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
-    got = collect(backend.reading, names, "facts", backend._where(where).select(*exprs)).iloc[0]
+    frame = positional(backend.reading)
+    if where:  # the columns read first, then the rows the terms keep
+        frame = frame.select(*(alias[c] for c in names)).filter(backend.keeps(where))
+    got = collect(backend.reading, names, "facts", frame.select(*exprs)).iloc[0]
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
     for i, name in enumerate(wanted):
@@ -558,7 +573,14 @@ def _reduce(
         )
     declared = normalize_result_columns(declaration) if declaration else {}
     alias = aliases(reading)
-    frame = backend._where(g.where).select(*(alias[c] for c in used))
+    # the columns read first, then the rows the terms keep (an engine prunes the rest)
+    read = list(dict.fromkeys([*used, *terms_columns(g.where)]))
+    check_names(read, reading.columns)
+    frame = positional(reading).select(*(alias[c] for c in read))
+    keep = backend.keeps(g.where)
+    if keep is not None:
+        frame = frame.filter(keep)
+    frame = frame.select(*(alias[c] for c in used))
     edges = g.edges
     for name in edges:
         if not schema[name].is_numeric() or _is_bool(schema[name]):
@@ -597,8 +619,11 @@ def _reduce(
     if empty is not None:
         flags["__e"] = empty if drop is None else empty & ~drop
         drop = empty if drop is None else drop | empty
-    off: Any = None
+    off: Any = None  # a binned value outside its edges (none to look for where the facts
+    known = backend.remembered()  # of every row already hold the column's span inside them)
     for name, at in edges.items():
+        if _covers(known.get(name), at):
+            continue
         col = nw.col(alias[name]).cast(nw.Float64)
         out_of = ((col < at[0]) | (col > at[-1])).fill_null(False)
         off = out_of if off is None else off | out_of
@@ -663,7 +688,7 @@ def _reduce(
             aggs.append(col.count().alias(f"__n{i}"))
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
     categories: int | None = None
-    if g.top is not None and len(keys) == 1 and not flags:
+    if g.top is not None and len(keys) == 1 and not flags and not edges:
         # one key and nothing to count left out: the top groups are cut in the engine (by
         # the first measure, or the rows; a missing value ranks as 0, ties in key order, as
         # cut_to_top ranks them), and only they leave it
