@@ -495,6 +495,20 @@ def test_bars_of_more_categories_than_max_points_are_cut_in_the_engine_as_memory
         assert "only the 100 highest left the engine" in " ".join(got.notes), engine
 
 
+def test_bars_of_two_measures_are_counted_as_drawn_on_every_engine() -> None:
+    """Three categories and two measures are six bars, as the chart draws them (engines
+    said three: one per category)."""
+    frame = gappy_frame()
+    want = view(frame.to_pandas(), GAPPY, max_points=100, x="g", y=["v", "w"])
+    (values,) = want.spec["datasets"].values() if want.spec else ({},)
+    assert len(values) == 6
+    for engine in ENGINES:
+        got = view(holder(engine, frame), GAPPY, max_points=100, x="g", y=["v", "w"])
+        assert (
+            f"rows are drawn as 6 bars, computed in {engine.split()[0]}: the mean of v and w per g"
+        ) in " ".join(got.notes), (engine, got.notes)
+
+
 def test_a_row_holding_none_of_a_lines_measures_is_said_and_left_out() -> None:
     """Lines of two nullable measures draw a point for each measure a row holds; a row holding
     neither is drawn nowhere, said (it was left out with no word in memory) and counted as

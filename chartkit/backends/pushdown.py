@@ -1143,9 +1143,11 @@ def _bars(
             [*terms, AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))]
         )
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
+    # a bar per measure of each group holding a value of it (a group per category and facet)
+    bars = int(out[ys].notna().to_numpy().sum()) if len(ys) > 1 else len(out)
     if placed is None:
         notes.append(
-            f"{n_rows:,} rows are drawn as {len(out):,} bars, computed in {reading.engine}: "
+            f"{n_rows:,} rows are drawn as {bars:,} bars, computed in {reading.engine}: "
             f"the {what} per {_names(keys)}; only these rows left the engine."
         )
     else:  # the engine's top groups left it; the chart shows its own top of them
