@@ -515,6 +515,16 @@ def test_a_groupings_time_unit_is_checked() -> None:
         Grouping(("at",), bucket_seconds=60, time_unit="day", dates=("at",))
 
 
+def test_terms_of_no_condition_keep_every_row_or_none_in_every_backend() -> None:
+    df = polars_frame()
+    for where, rows in [((AnyOf((), negate=True),), N), ((AnyOf(()),), 0)]:
+        g = Grouping(("site",), where=where)
+        for engine, make in holders(df).items():
+            b = backend_for(make())
+            assert sum(b.reduce(g).rows[0]) == rows, engine
+            assert b.facts(["gb"], where=where)["gb"].rows == rows, engine
+
+
 def test_a_groupings_terms_are_checked() -> None:
     with pytest.raises(ChartkitError, match="a where list holds Condition and AnyOf terms"):
         Grouping(("host",), where=("host",))  # type: ignore[arg-type]

@@ -486,6 +486,16 @@ def _covers(f: ColumnFacts | None, edges: tuple[float, ...]) -> bool:
         return False
 
 
+def _constant(where: Sequence[Term], reading: EngineReading) -> list[str]:
+    """The first column, when ``where`` holds an ``AnyOf`` of no term: ``_Terms`` writes its
+    constant as a test of that column (a filter takes no bare literal)."""
+
+    def empty(t: Term) -> bool:
+        return isinstance(t, AnyOf) and (not t.terms or any(empty(u) for u in t.terms))
+
+    return [reading.columns[0]] if any(empty(t) for t in where) else []
+
+
 def _tally(value: Any) -> int:
     """A count an engine answered: 0 for its missing one (DuckDB's and Ibis' ``any`` over no
     row is null, and a NaN in the difference it makes)."""
@@ -530,7 +540,8 @@ def _facts(
             exprs.append(n_distinct.alias(f"d{i}"))
         if _ordered(dtype):
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
-    names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
+    constant = _constant(where, backend.reading)
+    names = list(dict.fromkeys([*wanted, *terms_columns(where), *constant]))
     frame = positional(backend.reading)
     if where:  # the columns read first, then the rows the terms keep
         frame = frame.select(*(alias[c] for c in names)).filter(backend.keeps(where))
@@ -574,7 +585,7 @@ def _reduce(
     declared = normalize_result_columns(declaration) if declaration else {}
     alias = aliases(reading)
     # the columns read first, then the rows the terms keep (an engine prunes the rest)
-    read = list(dict.fromkeys([*used, *terms_columns(g.where)]))
+    read = list(dict.fromkeys([*used, *terms_columns(g.where), *_constant(g.where, reading)]))
     check_names(read, reading.columns)
     frame = positional(reading).select(*(alias[c] for c in read))
     keep = backend.keeps(g.where)
