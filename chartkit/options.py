@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from chartkit._safe import visible
 from chartkit.errors import ChartkitError
@@ -21,11 +21,13 @@ __all__ = [
     "SORTS",
     "TIME_UNITS",
     "ChartOptions",
+    "TimeUnit",
     "is_d3_format",
 ]
 
 AGGREGATES: Final = ("sum", "mean", "median", "min", "max", "count")
-TIME_UNITS: Final = ("minute", "hour", "day", "week", "month", "quarter", "year")
+TimeUnit = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]
+TIME_UNITS: Final[tuple[str, ...]] = TimeUnit.__args__  # type: ignore[attr-defined]
 SCALES: Final = ("linear", "log")
 SORTS: Final = ("-y", "y", "x", "-x")
 DEFAULT_FORMAT: Final = ","  # d3-format: thousands separators, insignificant zeros trimmed

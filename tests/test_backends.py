@@ -355,6 +355,21 @@ def test_binned_groups_are_numpys_histogram(memory: MemoryBackend) -> None:
     ]  # fmt: skip
 
 
+def test_values_outside_the_edges_are_counted_whatever_the_backend_remembers(
+    backend: Backend, memory: MemoryBackend
+) -> None:
+    """An engine looks for values outside the edges unless the facts it already counted of
+    every row put the column's span inside them: either way, the answer is memory's."""
+    g = GROUPINGS["a histogram"]  # edges 0 to 40; gb spans -5 to 50
+    backend.facts(["gb"])  # (remembered by an engine: its span is not inside the edges)
+    got, want = backend.reduce(g), memory.reduce(g)
+    assert got.outside == want.outside > 0 and got.rows == want.rows
+    wide = Grouping(("gb",), (), "count", bins=(("gb", (-10.0, 0.0, 60.0)),))
+    got, want = backend.reduce(wide), memory.reduce(wide)  # (inside: not looked for)
+    assert got.outside == want.outside == 0 and got.rows == want.rows
+    assert sum(got.rows[0]) == got.grouped == N - got.no_value
+
+
 @pytest.mark.parametrize(
     ("bins", "error"),
     [
@@ -533,6 +548,18 @@ def test_a_groupings_terms_are_checked() -> None:
     b = backend_for(polars_frame().lazy())
     with pytest.raises(ChartkitError, match="'nope' names no column of this result"):
         b.reduce(Grouping(("host",), where=(Condition("nope", "null"),)))
+
+
+def test_a_hostile_name_binned_is_said_cut_and_visible_in_every_backend() -> None:
+    name = "a\nb" + "x" * 5000
+    df = pl.DataFrame({name: ["p", "q"], "v": [1.0, 2.0]})
+    g = Grouping((name,), (), "count", bins=((name, (0.0, 1.0)),))
+    for engine, make in holders(df).items():
+        with pytest.raises(ChartkitError) as caught:
+            backend_for(make()).reduce(g)
+        message = str(caught.value)
+        assert "is binned but" in message and "\n" not in message, engine
+        assert len(message) < 400 and "(5,003 characters)" in message, engine
 
 
 def test_offending_rows_are_left_out_and_counted_in_every_backend(

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
 
 from chartkit.errors import ChartkitError
-from chartkit.options import TIME_UNITS
+from chartkit.options import TIME_UNITS, TimeUnit
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,8 +62,6 @@ __all__ = [
 MAX_SAMPLE: Final = 10_000  # rows ``sample`` ever returns
 MAX_PAGE: Final = 1_000  # rows one ``page`` ever returns
 AGGREGATIONS: Final = ("sum", "mean", "median", "min", "max", "count")
-
-TimeUnit = Literal["minute", "hour", "day", "week", "month", "quarter", "year"]  # TIME_UNITS
 
 Op = Literal["eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid"]
 _OPS: Final = ("eq", "in", "null", "ge", "gt", "lt", "le", "finite", "infinite", "valid")
@@ -302,18 +300,21 @@ def _check_edges(name: str, edges: tuple[float, ...], g: Grouping) -> None:
     import itertools
     import math
 
+    from chartkit._safe import cap_text, name_list
+
+    q = name_list([name])  # (quoted, and cut when long)
     if name not in g.keys or name in g.dates:
-        raise ChartkitError(f"the binned column {name!r} must be a key, and not a date")
+        raise ChartkitError(f"the binned column {q} must be a key, and not a date")
     if [n for n, _ in g.bins].count(name) > 1:
-        raise ChartkitError(f"{name!r} is binned twice; give each key its edges once")
+        raise ChartkitError(f"{q} is binned twice; give each key its edges once")
     if not isinstance(edges, tuple) or len(edges) < 2:
-        raise ChartkitError(f"the bins of {name!r} need a tuple of two edges or more, got "
-                            f"{edges!r}")  # fmt: skip
+        raise ChartkitError(f"the bins of {q} need a tuple of two edges or more, got "
+                            f"{cap_text(repr(edges), 200)}")  # fmt: skip
     for e in edges:
         if not isinstance(e, float) or not math.isfinite(e):
-            raise ChartkitError(f"the edges of {name!r} are finite floats, got {e!r}")
+            raise ChartkitError(f"the edges of {q} are finite floats, got {cap_text(repr(e), 200)}")
     if any(b < a for a, b in itertools.pairwise(edges)) or edges[-1] <= edges[0]:
-        raise ChartkitError(f"the edges of {name!r} must rise from the first to the last")
+        raise ChartkitError(f"the edges of {q} must rise from the first to the last")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from chartkit._safe import cap_names, visible
 from chartkit.backends._contract import (
     MAX_PAGE,
     MAX_SAMPLE,
@@ -153,9 +154,11 @@ class MemoryBackend:
             if name in edges:
                 try:
                     s = as_floats(s)
-                except (TypeError, ValueError) as e:
-                    raise ChartkitError(f"{name} is binned but it holds {s.dtype}, not "
-                                        f"numbers: {e}") from None  # fmt: skip
+                except (TypeError, ValueError):  # (the value itself is the data's: not quoted)
+                    raise ChartkitError(visible(cap_names(
+                        f"{name} is binned but it holds {s.dtype} values that are not numbers",
+                        [name],
+                    ))) from None  # fmt: skip
             if name in g.measures or name in edges:
                 s = s if name in edges else as_floats(s)
                 s = s.where(np.isfinite(s.to_numpy(dtype=float)), np.nan)

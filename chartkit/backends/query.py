@@ -16,6 +16,7 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
+from chartkit._safe import cap_names, visible
 from chartkit.backends._contract import (
     MAX_PAGE,
     MAX_SAMPLE,
@@ -208,12 +209,13 @@ class QueryBackend:
         those rows alone: a brushed range charted again."""
         return named(self.reading, self._where(where))
 
-    def keeps(self, where: Sequence[Term]) -> Any:
+    def keeps(self, where: Sequence[Term], *, anchor: str | None = None) -> Any:
         """The rows ``where`` selects, as one narwhals filter expression over the frame's
         columns named by position (``chartkit.backends._native.positional``); None for no
-        term."""
+        term. ``anchor``: a column the filtered frame holds (a term of no condition is a test
+        of it); the frame's first column by default."""
         check_names(terms_columns(where), self.columns)
-        return _Terms(self).loose(list(where)) if where else None
+        return _Terms(self, anchor).loose(list(where)) if where else None
 
     def _where(self, where: Sequence[Term]) -> Any:
         frame = positional(self.reading)
@@ -231,14 +233,16 @@ class _Terms:
     negated: the complement of a test includes the rows whose value is missing.
     """
 
-    def __init__(self, backend: QueryBackend) -> None:
+    def __init__(self, backend: QueryBackend, anchor: str | None = None) -> None:
         import narwhals as nw
 
         self.alias = aliases(backend.reading)
         self.schema = backend._schema
         self.engine = backend.engine
-        # a constant as a column's own expression: a filter takes no bare literal
-        first = nw.col(next(iter(self.alias.values())))
+        # a constant as a column's own expression (a filter takes no bare literal): of
+        # ``anchor``, a column the filtered frame holds, else the first
+        at = self.alias[anchor] if anchor is not None else next(iter(self.alias.values()))
+        first = nw.col(at)
         self.true = first.is_null() | ~first.is_null()
         self.false = first.is_null() & ~first.is_null()
 
@@ -486,16 +490,6 @@ def _covers(f: ColumnFacts | None, edges: tuple[float, ...]) -> bool:
         return False
 
 
-def _constant(where: Sequence[Term], reading: EngineReading) -> list[str]:
-    """The first column, when ``where`` holds an ``AnyOf`` of no term: ``_Terms`` writes its
-    constant as a test of that column (a filter takes no bare literal)."""
-
-    def empty(t: Term) -> bool:
-        return isinstance(t, AnyOf) and (not t.terms or any(empty(u) for u in t.terms))
-
-    return [reading.columns[0]] if any(empty(t) for t in where) else []
-
-
 def _tally(value: Any) -> int:
     """A count an engine answered: 0 for its missing one (DuckDB's and Ibis' ``any`` over no
     row is null, and a NaN in the difference it makes)."""
@@ -540,11 +534,11 @@ def _facts(
             exprs.append(n_distinct.alias(f"d{i}"))
         if _ordered(dtype):
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
-    constant = _constant(where, backend.reading)
-    names = list(dict.fromkeys([*wanted, *terms_columns(where), *constant]))
+    names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
     frame = positional(backend.reading)
     if where:  # the columns read first, then the rows the terms keep
-        frame = frame.select(*(alias[c] for c in names)).filter(backend.keeps(where))
+        keep = backend.keeps(where, anchor=names[0])
+        frame = frame.select(*(alias[c] for c in names)).filter(keep)
     got = collect(backend.reading, names, "facts", frame.select(*exprs)).iloc[0]
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
@@ -585,19 +579,20 @@ def _reduce(
     declared = normalize_result_columns(declaration) if declaration else {}
     alias = aliases(reading)
     # the columns read first, then the rows the terms keep (an engine prunes the rest)
-    read = list(dict.fromkeys([*used, *terms_columns(g.where), *_constant(g.where, reading)]))
+    read = list(dict.fromkeys([*used, *terms_columns(g.where)]))
     check_names(read, reading.columns)
     frame = positional(reading).select(*(alias[c] for c in read))
-    keep = backend.keeps(g.where)
+    keep = backend.keeps(g.where, anchor=read[0])
     if keep is not None:
         frame = frame.filter(keep)
     frame = frame.select(*(alias[c] for c in used))
     edges = g.edges
     for name in edges:
         if not schema[name].is_numeric() or _is_bool(schema[name]):
-            raise ChartkitError(
-                f"{name} is binned but {reading.engine} holds it as {schema[name]}, not numbers"
-            )
+            raise ChartkitError(visible(cap_names(
+                f"{name} is binned but {reading.engine} holds it as {schema[name]}, not numbers",
+                [name],
+            )))  # fmt: skip
     # why a row is left out, as exact booleans (never null), each counted once, in order: the
     # first column it offends (as in memory), then no value to place, then outside the bins
     flags: dict[str, Any] = {}
