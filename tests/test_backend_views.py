@@ -509,6 +509,19 @@ def test_bars_of_two_measures_are_counted_as_drawn_on_every_engine() -> None:
         ) in " ".join(got.notes), (engine, got.notes)
 
 
+def test_a_label_counted_over_time_is_said_as_stacked_bars_on_every_engine() -> None:
+    """The rows of a label counted per bucket are stacked bars, and the engine's note says
+    so (it said they were drawn as points: one per bucket and label)."""
+    want = in_memory("a label's rows counted per day")
+    assert want.mark == "bar" and want.spec is not None
+    bars = len({r[want.encodings["x"].field] for r in next(iter(want.spec["datasets"].values()))})
+    for engine in ENGINES:
+        got = in_engine("a label's rows counted per day", engine)
+        said = [n for n in got.notes if f"computed in {engine.split()[0]}" in n]
+        assert len(said) == 1 and f"rows are counted in {bars:,} stacked bars" in said[0], said
+        assert "points" not in said[0], said
+
+
 def test_a_row_holding_none_of_a_lines_measures_is_said_and_left_out() -> None:
     """Lines of two nullable measures draw a point for each measure a row holds; a row holding
     neither is drawn nowhere, said (it was left out with no word in memory) and counted as

@@ -1039,10 +1039,16 @@ def _lines(
         said.append(bucketed_note(x, drawn, points, seconds, drawn_as, over_max_points(max_points)))
     elif how is None and ys and any(n > 1 for n in rows.values()):
         said.append(shared_note(x, f"{unit} of {x}" if unit else x, series_name, what))
-    notes.append(
-        f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; only "
-        "these points left the engine."
-    )
+    if label is not None:  # bars of the label's counts stacked per time, not points
+        notes.append(
+            f"{count:,} rows are counted in {out[x].nunique():,} stacked bars, computed in "
+            f"{reading.engine}; only the {points:,} counts left the engine."
+        )
+    else:
+        notes.append(
+            f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; "
+            "only these points left the engine."
+        )
     if label is not None:  # the measure's column holds the counts: decide.py counts them
         frame_out = out.assign(**{m: out[h["count"]] for m in picked_ys})[[x, *picked_ys, *series]]
     else:
