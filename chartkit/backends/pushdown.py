@@ -952,11 +952,7 @@ def _lines(
     alias, h = _aliases(reading), _helpers(reading)
     aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
     backend = _backend(reading)
-    # several measures: the rows holding one of them, each counted per measure it holds
-    held = [AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))] if len(ys) > 1 else []
-    if held:
-        frame = frame.filter(backend.keeps(held))
-    placed = (*terms, *held)
+    placed = tuple(terms)  # (of several measures, the rows holding one: each counted per measure)
     stats: Any = _clean_facts(reading, x, ys, series)
     if stats is None:  # the facts of the rows placed: the span, the values, the series
         f = backend.facts(used, distinct=series[:1] if len(series) == 1 else [], where=placed)
@@ -1145,9 +1141,7 @@ def _bars(
         # those holding one of them at least, as decide.py counts them (the sum over
         # measures counted a row once per measure, and the View said a negative number of
         # rows left out; counting the rows holding every measure said too many)
-        n_rows = _backend(reading).count(
-            [*terms, AnyOf(tuple(Condition(m, "null", negate=True) for m in ys))]
-        )
+        n_rows = _backend(reading).count(terms)
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
     # a bar per measure of each group holding a value of it (a group per category and facet)
     bars = int(out[ys].notna().to_numpy().sum()) if len(ys) > 1 else len(out)
@@ -1519,7 +1513,7 @@ def _placing(
     declared type; x and y hold a value (a finite one for numbers); a category, color or facet
     holds one unless it is declared nullable (a null category keeps its rows); of several
     measures (``optional``) a missing value leaves only that measure out, an infinite one the
-    row."""
+    row, and a row holding none of them has no place."""
     placed = []
     for name in dict.fromkeys(used):
         decl = declaration[name]
@@ -1529,4 +1523,5 @@ def _placing(
             else "quantitative"
         )  # fmt: skip
         placed.append(Placed(name, kind, decl.type, decl.nullable, optional=name in optional))
-    return where(placed)
+    held = [AnyOf(tuple(Condition(m, "null", negate=True) for m in optional))] if optional else []
+    return [*where(placed), *held]
