@@ -36,11 +36,13 @@ from chartkit.backends import (
     backend_for,
 )
 from chartkit.backends._contract import AnyOf
+from chartkit.backends.counts import PlacedCounts
 from chartkit.check import ColumnViolation
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.decide import ChartOptions, plan_view
 from chartkit.encode import profile_columns
 from chartkit.plan import choose
+from chartkit.plan.bins import ArrayCounts, cell_edges, histogram_edges
 
 N = 400
 START = dt.datetime(2024, 1, 1)
@@ -353,6 +355,55 @@ def test_binned_groups_are_numpys_histogram(memory: MemoryBackend) -> None:
     assert np.histogram([0.0, 1.0, 2.0, 2.0, 3.0, 4.0], bins=[0.0, 2.0, 2.0, 4.0])[0].tolist() == [
         2, 0, 4,
     ]  # fmt: skip
+
+
+def finite_rows(names: tuple[str, ...]) -> list[Any]:
+    """The rows a histogram or heatmap of ``names`` places, as terms: each holds a finite
+    number in every one of them."""
+    return [Condition(n, "finite") for n in names]
+
+
+def test_every_backend_counts_a_histogram_and_a_heatmap_as_numpy_does(backend: Backend) -> None:
+    """What a plan asks to draw a histogram, count bars or a heatmap (``Counted``), asked of
+    every backend over the rows the chart places (``PlacedCounts``): the span, the rows per
+    value and per bin of the plan's own edges are numpy's over the same rows."""
+    df = polars_frame().to_pandas()
+    gb, lun = df["gb"].to_numpy(dtype=float), df["lun"].to_numpy(dtype=float)
+    both = np.isfinite(gb) & np.isfinite(lun)
+    one = ArrayCounts({"gb": gb[np.isfinite(gb)], "lun": lun[np.isfinite(lun)]})
+    two = ArrayCounts({"gb": gb[both], "lun": lun[both]})
+    counts = PlacedCounts(backend, finite_rows)
+    for name in ("gb", "lun"):
+        got, want = counts((name,)).span(name, enough=15), one.span(name, enough=15)
+        assert (got.rows, got.lo, got.hi) == (want.rows, want.lo, want.hi)
+        assert min(got.distinct, 15) == min(want.distinct, 15)  # (exact below 15)
+    values, rows = counts(("lun",)).per_value("lun")
+    want_values, want_rows = one.per_value("lun")
+    assert values.tolist() == want_values.tolist() and rows.tolist() == want_rows.tolist()
+    span = one.span("gb", enough=0)
+    edges = histogram_edges(span.lo, span.hi, 10)
+    (at,), rows = counts(("gb",)).per_bin(("gb",), (edges,))
+    (want_at,), want_rows = one.per_bin(("gb",), (edges,))
+    assert at.tolist() == want_at.tolist() and rows.tolist() == want_rows.tolist()
+    assert rows.sum() == np.isfinite(gb).sum()
+    sx, sy = two.span("gb", enough=0), two.span("lun", enough=0)
+    cells = (cell_edges(sx.lo, sx.hi, 7), cell_edges(sy.lo, sy.hi, 7))
+    assert counts(("gb", "lun")).span("lun", enough=0) == sy
+    (ix, iy), rows = counts(("gb", "lun")).per_bin(("gb", "lun"), cells)
+    (wx, wy), want_rows = two.per_bin(("gb", "lun"), cells)
+    assert (ix.tolist(), iy.tolist(), rows.tolist()) == (
+        wx.tolist(), wy.tolist(), want_rows.tolist(),
+    )  # fmt: skip
+    assert counts(("gb", "lun")) is counts(("gb", "lun"))  # (asked once, answered from memory)
+
+
+def test_counts_of_no_placed_value_are_said_by_name() -> None:
+    b = backend_for(pl.DataFrame({"v\nx": [None, float("nan")]}, schema={"v\nx": pl.Float64}))
+    counted = PlacedCounts(b, finite_rows)(("v\nx",))
+    assert counted.held("v\nx", enough=0) is None
+    with pytest.raises(ChartkitError) as e:
+        counted.span("v\nx", enough=0)
+    assert str(e.value) == "no row the chart places holds a value of 'v\\nx' to count"
 
 
 def test_values_outside_the_edges_are_counted_whatever_the_backend_remembers(
@@ -748,6 +799,13 @@ def test_a_spark_frame_answers_as_memory_does(spark_session: Any) -> None:
         assert (got.rows, got.no_value, got.categories, got.outside) == (
             want.rows, want.no_value, want.categories, want.outside,
         )  # fmt: skip
+    counts, local = PlacedCounts(b, finite_rows), PlacedCounts(memory, finite_rows)
+    assert counts((gb,)).span(gb, enough=15) == local((gb,)).span(gb, enough=15)
+    span = local((gb,)).span(gb, enough=0)
+    edges = (histogram_edges(span.lo, span.hi, 10),)
+    got_bins, want_bins = counts((gb,)).per_bin((gb,), edges), local((gb,)).per_bin((gb,), edges)
+    assert [a.tolist() for a in got_bins[0]] == [a.tolist() for a in want_bins[0]]
+    assert got_bins[1].tolist() == want_bins[1].tolist()
     where = [Condition(host, "eq", "db"), Condition(gb, "ge", 10.0)]
     assert b.count(where) == memory.count(where) > 0
     assert b.facts(names, where=where) == memory.facts(names, where=where)

@@ -16,6 +16,8 @@ import pytest
 
 import chartkit.backends.memory as memory
 import chartkit.decide as decide
+import chartkit.plan.bins as plan_bins
+import chartkit.plan.choose as plan_choose
 import chartkit.plan.reduce as plan_reduce
 from chartkit import View, _safe, view
 from chartkit._safe import renderable, visible, workable_frame
@@ -483,7 +485,7 @@ def test_a_lone_measure_is_binned_or_counted_as_all_its_distinct_values_say(
     frame = lone_measure(MEASURES[name])
     fast = view(frame, {"v": "number"})
     with monkeypatch.context() as m:
-        m.setattr(decide, "_HEAD", 10**9)  # every row looked at, from the first
+        m.setattr(plan_bins, "_HEAD", 10**9)  # every row looked at, from the first
         same_view(fast, view(frame, {"v": "number"}))
 
 
@@ -506,26 +508,58 @@ def pairs() -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
     }
 
 
+def cells_of(counts: Any) -> Any:
+    """A heatmap's cells that hold rows, as ``ArrayCounts.per_bin`` gives them, from numpy's
+    full matrix of counts."""
+    ix, iy = np.nonzero(counts)
+    return (ix, iy), counts[ix, iy].astype(int)
+
+
 @pytest.mark.parametrize("name", list(pairs()))
 @pytest.mark.parametrize("bins", [2, 7, 40])
 def test_a_heatmap_counts_each_cell_as_numpy_s_histogram2d_does(name: str, bins: int) -> None:
     x, y = pairs()[name]
-    got = decide._histogram2d(x, y, [bins, bins])
-    expected = np.histogram2d(x, y, bins=[bins, bins])
-    for a, b in zip(got, expected, strict=True):
+    xe = plan_bins.cell_edges(float(x.min()), float(x.max()), bins)
+    ye = plan_bins.cell_edges(float(y.min()), float(y.max()), bins)
+    counts, nx, ny = np.histogram2d(x, y, bins=[bins, bins])  # numpy's edges, from the values
+    np.testing.assert_array_equal(xe, nx)
+    np.testing.assert_array_equal(ye, ny)
+    (gx, gy), got = plan_bins.ArrayCounts({"x": x, "y": y}).per_bin(("x", "y"), (xe, ye))
+    (wx, wy), want = cells_of(counts)
+    for a, b in ((gx, wx), (gy, wy), (got, want)):
         np.testing.assert_array_equal(a, b)
-        assert a.dtype == b.dtype
+
+
+@pytest.mark.parametrize("name", list(pairs()))
+@pytest.mark.parametrize("bins", [2, 10])
+def test_a_histogram_counts_each_bin_as_numpy_s_histogram_does(name: str, bins: int) -> None:
+    for values in pairs()[name]:
+        lo, hi = float(values.min()), float(values.max())
+        try:
+            want, numpy_edges = np.histogram(values, bins=plan_choose.bin_edges(lo, hi, bins))
+        except ValueError:  # too many bins for a span of a few floats: numpy's error, as numpy
+            with pytest.raises(ValueError, match="Too many bins"):
+                plan_bins.histogram_edges(lo, hi, bins)
+            continue
+        edges = plan_bins.histogram_edges(lo, hi, bins)
+        np.testing.assert_array_equal(edges, numpy_edges)
+        (at,), held = plan_bins.ArrayCounts({"v": values}).per_bin(("v",), (edges,))
+        got = np.zeros(len(edges) - 1, dtype=int)
+        got[at] = held
+        np.testing.assert_array_equal(got, want)
 
 
 def test_a_heatmap_over_edges_numpy_cannot_space_evenly_is_numpy_s_own() -> None:
     x = np.array([-1.7e308, 0.0, 1.7e308])
-    edges = decide._bin_edges(x, 4)  # the span overflows: weighted edges
-    got = decide._histogram2d(x, x, [edges, edges])
-    for a, b in zip(got, np.histogram2d(x, x, bins=[edges, edges]), strict=True):
+    edges = plan_bins.cell_edges(-1.7e308, 1.7e308, 4)  # the span overflows: weighted edges
+    assert np.isfinite(edges).all()
+    (gx, gy), got = plan_bins.ArrayCounts({"x": x}).per_bin(("x", "x"), (edges, edges))
+    (wx, wy), want = cells_of(np.histogram2d(x, x, bins=[edges, edges])[0])
+    for a, b in ((gx, wx), (gy, wy), (got, want)):
         np.testing.assert_array_equal(a, b)
 
 
-def test_a_heatmap_view_is_the_view_numpy_s_histogram2d_gives(
+def test_a_heatmap_view_is_the_view_numpy_s_binary_search_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     x, y = pairs()["integers on the edges"]
@@ -534,7 +568,7 @@ def test_a_heatmap_view_is_the_view_numpy_s_histogram2d_gives(
     fast = view(frame, decl, x="a", y="b", max_points=400)
     assert fast.mark == "rect"
     with monkeypatch.context() as m:
-        m.setattr(decide, "_histogram2d", lambda x, y, bins: np.histogram2d(x, y, bins=bins))
+        m.setattr(plan_bins, "_guessed", lambda values, edges, n: None)  # searchsorted alone
         same_view(fast, view(frame, decl, x="a", y="b", max_points=400))
 
 

@@ -19,10 +19,11 @@ every chart, and the rows behind each mark are put back:
 The shape is chosen by the rules ``decide.py`` reads (``chartkit.plan.choose``: the automatic
 chart's candidates, what the picks draw), so the chart, its rows, reason and alternatives
 equal those of the same rows in pandas (tests/test_engines.py and tests/test_backend_views.py
-hold each kind to that). A histogram or heatmap is planned from a small stand-in with the
-same range (hence the same bin edges), its counts replaced by the engine's. Rows that cannot
-be placed are left out in the engine, and a note says how many offend (from the
-``ColumnViolation``).
+hold each kind to that). A histogram or heatmap leaves no row: ``decide.py`` plans it from
+a frame of its columns alone and asks its counts of the engine (``Whole.counted``: the span,
+the rows per value and per bin of the rows the chart places, ``chartkit.backends.counts``), so
+it bins on its own edges and the counts are the engine's. Rows that cannot be placed are
+left out in the engine, and a note says how many offend (from the ``ColumnViolation``).
 
 Text read by the declaration in DuckDB first (``_typed``): a CSV's declared number, boolean
 and date cells, and a DuckDB text column declared date, are parsed there by
@@ -54,6 +55,7 @@ from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
+from chartkit.backends.counts import PlacedCounts
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -61,9 +63,9 @@ from chartkit.check.verdicts import dtype_value_type
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
+from chartkit.plan.bins import cell_edges, cells_per_axis
 from chartkit.plan.decide import (
     COUNT_BARS_UNDER,
-    HEATMAP_BINS,
     HISTOGRAM_BINS,
     MAX_BAR_CATEGORIES,
     MEASURE,
@@ -213,7 +215,7 @@ def _engine_view(
             frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
         )
     if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
-        frame = plan.data  # the counts that left the engine, not the stand-in they replaced
+        frame = plan.data  # the counts that left the engine (the frame planned held no row)
     # the rows the chart does not place, so View.state says "rows left out" as in pandas
     placed = reduced.placed if isinstance(reduced, _Reduced) else None
     if isinstance(reduced, _Reduced) and placed is None and reduced.kind == "bins":
@@ -248,16 +250,14 @@ def _engine_plan(
     args = dict(chart_args)
     # what the answer stands for: the plan counts and words those rows, not the answer's
     args["whole"] = Whole(
-        rows=reduced.drawn if reduced.cells is not None else (
-            reduced.placed if reduced.kind == "bins" else None
-        ),
+        counted=reduced.counted,
         categories={reduced.keys[0]: reduced.categories} if reduced.categories else {},
         bucket_seconds=reduced.seconds,
         label=reduced.label,
         facts=_backend(reading),  # counted over every row, in the engine
     )
     full = _all_profiles(reading, result, checked, profiles)
-    if reduced.kind in ("bins", "rows"):  # a stand-in's categories are made up, the rows' some
+    if reduced.kind in ("bins", "rows"):  # a frame of no row holds no category, the rows some
         # of the values: the real counts
         profiles = {
             n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
@@ -291,10 +291,7 @@ def _engine_plan(
         plan = _put_back(plan, reduced)
         if y is None and not args.get("choose"):
             plan = _stepped_around(plan, full, {n for n in picked if n is not None})
-    # the structured notes of the answer's plan that still say what the chart shows (a
-    # stand-in's counts, rewritten above, are not the rows')
-    said = set(plan.notes)
-    return replace(plan, facts=tuple(f for f in plan.facts if f.sentence in said))
+    return plan
 
 
 def _stepped_around(plan: Plan, full: Mapping[str, ColumnProfile], picked: set[str]) -> Plan:
@@ -330,7 +327,7 @@ def _all_profiles(
     nominal = [
         n for n, d in declaration.items() if n in schema and vegalite_type(d.type) == "nominal"
     ]
-    distinct = _distinct(reading, nominal)  # the answer's may be a stand-in's, or the top
+    distinct = _distinct(reading, nominal)  # the answer's may hold no row, or the top
     broken = {v.column: v for v in checked}
     out: dict[str, ColumnProfile] = {}
     for name in declaration:  # in profile_columns' order: the declaration's
@@ -506,17 +503,18 @@ def _chosen(
 
 @dataclass(frozen=True)
 class _Reduced:
-    """What leaves the engine: the small frame ``plan_view`` plans from, and what to put back.
+    """What leaves the engine: the small frame ``plan_view`` plans from, and what to put back
+    (a group's rows: ``_put_back``).
 
     ``kind`` "groups": ``frame`` holds one row per group (the engine's aggregate in the
     measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
     the measure when there are several). "rows": ``frame`` holds the rows the chart places
-    themselves (they fit ``max_points``), planned as memory plans them. "bins": ``frame`` is a
-    stand-in with the same range (hence the same bin edges in decide.py); ``counts`` replace
-    the stand-in's counts, or ``cells`` (a heatmap's) replace its data. What the frame stands
-    for (the ``drawn`` rows of a heatmap, the ``categories`` of a cut x, the bucket of
-    ``seconds``) is told to decide.py as a ``Whole``, so its plan words those rows: no sentence
-    is rewritten.
+    themselves (they fit ``max_points``), planned as memory plans them. "bins": a histogram's
+    or heatmap's columns and no row, decide.py asking their counts of the engine
+    (``counted``); or a scatter's points themselves (the ``drawn`` rows fit ``max_points``).
+    What the frame stands for (the ``counted`` rows, the ``categories`` of a cut x, the bucket
+    of ``seconds``) is told to decide.py as a ``Whole``, so its plan words those rows: no
+    sentence is rewritten.
     """
 
     frame: pd.DataFrame
@@ -527,8 +525,7 @@ class _Reduced:
     how: str | None = None
     ranked: tuple[Any, ...] | None = None  # count bars: the categories, most rows first
     categories: int | None = None  # the categories of x in the engine, when cut to the top
-    counts: tuple[int, ...] = ()
-    cells: pd.DataFrame | None = None
+    counted: PlacedCounts | None = None  # histograms' and heatmaps' counts, in the engine
     drawn: int = 0
     measures: tuple[str, ...] = ()
     sort: Any = None
@@ -563,6 +560,11 @@ def _reduce(
     schema = dict(reading.schema)
     opts = chart_args.get("options") or ChartOptions()
     facet = chart_args.get("facet")
+    # the counts of the rows a histogram or heatmap of some numbers places, asked once each
+    # (by the engine's notes here, then by decide.py's plan: Whole.counted)
+    counts = PlacedCounts(
+        _backend(reading), lambda names: _placing(declaration, list(names), [])
+    )
 
     def usable(name: str | None) -> bool:
         """Present, not wholly offending, and of its declared type in the engine's schema."""
@@ -659,7 +661,7 @@ def _reduce(
                 # its groups share x positions decide.py asks the engine (Whole.facts)
                 out = _heatmap(
                     reading, declaration, broken, cx, cys[0], color or cand.color, facet,
-                    max_points, over, lambda: None, single_is_none=True,
+                    max_points, over, lambda: None, counts, single_is_none=True,
                 )  # fmt: skip
                 if out is not None:
                     return out
@@ -699,8 +701,8 @@ def _reduce(
         return f"{over}; pick a column declared number to draw."
     if x is None and opened:  # the automatic histogram of a number alone
         assert ys
-        return _histogram(reading, declaration, broken, ys[0], [m for m in measures
-                                                                if m != ys[0]], over)  # fmt: skip
+        others = [m for m in measures if m != ys[0]]
+        return _histogram(reading, declaration, broken, ys[0], others, over, counts)
     # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
     # profiles (the categories' values counted in the engine's one pass, which the
     # alternatives read in any case)
@@ -719,8 +721,8 @@ def _reduce(
     if choice.kind == "histogram":
         lone = choice.x
         assert lone is not None
-        return _histogram(reading, declaration, broken, lone, [m for m in measures
-                                                               if m != lone], over)  # fmt: skip
+        others = [m for m in measures if m != lone]
+        return _histogram(reading, declaration, broken, lone, others, over, counts)
     if choice.kind == "scatter":
         # two numbers: a scatter, binned into a heatmap of counts past max_points
 
@@ -730,7 +732,7 @@ def _reduce(
 
         binned = _heatmap(
             reading, declaration, broken, x, choice.ys[0], color, facet, max_points, over,
-            first_color,
+            first_color, counts,
         )  # fmt: skip
         assert binned is not None  # (None only for the automatic chart's single mark)
         return binned
@@ -1171,47 +1173,35 @@ def _histogram(
     name: str,
     others: list[str],
     over: str,
+    counts: PlacedCounts,
 ) -> _Reduced | str:
     """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
     decide.py's very edges; only the counts leave the engine. The facts and the groups are
     the backend contract's, of the rows the chart places."""
     empty = _no_value(reading, declaration, broken, [name])
-    backend, placed = _backend(reading), tuple(_placing(declaration, [name], []))
-    stats = backend.facts([name], where=placed)[name]
-    n = stats.values  # (the rows the chart places: each holds a value)
-    if not n:
+    counted = counts((name,))
+    span = counted.held(name, enough=COUNT_BARS_UNDER)
+    if span is None:
         return _cannot(over, name)
+    n = span.rows  # (the rows the chart places: each holds a value)
     notes = _left_out(reading, declaration, broken, [name])
     notes += _unplaced(reading, declaration, [name], {name: "x"})
     if empty is not None:
         notes.append(empty)
-    if (stats.distinct or 0) < COUNT_BARS_UNDER:
-        groups = backend.reduce(Grouping((name,), (), "count", where=placed))
-        counted = pd.DataFrame({name: groups.frame[name].astype(float).to_numpy()})
+    if span.distinct < COUNT_BARS_UNDER:
         notes.append(
-            f"{n:,} rows are drawn as {len(counted)} bars, computed in {reading.engine}: the rows "
-            f"counted per value of {name}; only these counts left the engine."
+            f"{n:,} rows are drawn as {span.distinct} bars, computed in {reading.engine}: the "
+            f"rows counted per value of {name}; only these counts left the engine."
         )
-        return _Reduced(
-            _beside(counted, name, others), tuple(notes), kind="bins",
-            counts=groups.rows[0], placed=n,
-        )  # fmt: skip
-    edges = _edges(float(stats.lo), float(stats.hi), HISTOGRAM_BINS)
-    binned = backend.reduce(
-        Grouping((name,), (), "count", bins=((name, tuple(map(float, edges))),), where=placed)
-    )
-    counts = dict(zip(binned.frame[name], binned.rows[0], strict=True))
-    notes.append(
-        f"{n:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, computed in "
-        f"{reading.engine}; only the counts left the engine."
-    )
-    # a stand-in of 15 values from the lowest to the highest: decide.py draws its histogram
-    # with the same edges, and the engine's counts replace the stand-in's
-    standin = pd.DataFrame({name: np.linspace(float(stats.lo), float(stats.hi), 15)})
-    standin.iloc[-1, 0] = float(stats.hi)
+    else:
+        notes.append(
+            f"{n:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, computed in "
+            f"{reading.engine}; only the counts left the engine."
+        )
+    # decide.py plans the histogram from these counts: the frame holds the columns, no row
     return _Reduced(
-        _beside(standin, name, others), tuple(notes), kind="bins",
-        counts=tuple(counts.get(i, 0) for i in range(HISTOGRAM_BINS)), placed=n,
+        _columns_only([name, *others], []), tuple(notes), kind="bins", counted=counts,
+        placed=n,
     )  # fmt: skip
 
 
@@ -1226,6 +1216,7 @@ def _heatmap(
     max_points: int,
     over: str,
     auto_color: Callable[[], str | None],
+    counts: PlacedCounts,
     *,
     single_is_none: bool = False,
 ) -> _Reduced | str | None:
@@ -1237,16 +1228,15 @@ def _heatmap(
     alias = _aliases(reading)
     empty = _no_value(reading, declaration, broken, [x, y])
     backend, placed = _backend(reading), _placing(declaration, [x, y], [])
-    keep = backend.keeps(placed)
-    facts = backend.facts([x, y], distinct=[], where=placed)
-    fx, fy = facts[x], facts[y]
-    n = fx.rows  # (the rows the chart places)
-    stats = {"xlo": fx.lo, "xhi": fx.hi, "ylo": fy.lo, "yhi": fy.hi}
-    one_cell = stats["xlo"] == stats["xhi"] and stats["ylo"] == stats["yhi"]
+    counted = counts((x, y))
+    sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
+    n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
+    one_cell = sx is not None and sy is not None and sx.lo == sx.hi and sy.lo == sy.hi
     if single_is_none and (n <= 1 or (n > max_points and one_cell)):
         return None
     if not n:
         return _cannot(over, f"{x} and {y}")
+    assert sx is not None and sy is not None
     notes = _left_out(reading, declaration, broken, [x, y])
     notes += _unplaced(reading, declaration, [x, y], {x: "x", y: "y"})
     if empty is not None:
@@ -1258,6 +1248,7 @@ def _heatmap(
         # decide.py draws these points one by one, colored: they leave with their color and
         # facet, which decide.py cleans and notes as it does in memory
         points = _frame(reading).select(*(alias[c] for c in (x, y, *extras)))
+        keep = backend.keeps(placed)
         if keep is not None:
             points = points.filter(keep)
         return _Reduced(
@@ -1266,57 +1257,30 @@ def _heatmap(
             kind="bins",
             drawn=n,
         )
-    bins = max(2, min(HEATMAP_BINS, int(np.sqrt(max_points))))
-    xe = _cell_edges(float(stats["xlo"]), float(stats["xhi"]), bins)
-    ye = _cell_edges(float(stats["ylo"]), float(stats["yhi"]), bins)
-    binned = ((x, tuple(map(float, xe))), (y, tuple(map(float, ye))))
-    cells = backend.reduce(
-        Grouping((x, y), (), "count", bins=binned, where=tuple(placed))
-    )  # (the cells in order of x's bin, then y's)
-    ix, iy = cells.frame[x].to_numpy(int), cells.frame[y].to_numpy(int)
-    data = pd.DataFrame(
-        {"x": xe[ix], "x_end": xe[ix + 1], "y": ye[iy], "y_end": ye[iy + 1],
-         "count": np.asarray(cells.rows[0], dtype=int)}
-    )  # fmt: skip
+    # decide.py plans the heatmap from these counts, on its own edges (the same function's of
+    # the same span: the one query below is the one it asks again, answered from memory)
+    bins = cells_per_axis(max_points)
+    edges = (cell_edges(sx.lo, sx.hi, bins), cell_edges(sy.lo, sy.hi, bins))
+    _, held = counted.per_bin((x, y), edges)
     notes.append(
-        f"{n:,} rows are binned in {reading.engine}; only the {len(data):,} cells that hold "
+        f"{n:,} rows are binned in {reading.engine}; only the {len(held):,} cells that hold "
         "rows left the engine."
     )
-    m = max_points + 1  # a stand-in over max_points with the same ranges: the same plan
-    standin = pd.DataFrame(
-        {x: np.linspace(float(stats["xlo"]), float(stats["xhi"]), m),
-         y: np.linspace(float(stats["ylo"]), float(stats["yhi"]), m)}
+    return _Reduced(
+        _columns_only([x, y], extras), tuple(notes), kind="bins", counted=counts, drawn=n,
+        placed=n,
     )  # fmt: skip
-    standin.iloc[-1] = [float(stats["xhi"]), float(stats["yhi"])]
-    groups = np.resize(np.array(["a", "b"], dtype=object), m)  # two values, alternating
-    for extra in extras:
-        standin[extra] = groups
-    return _Reduced(standin, tuple(notes), kind="bins", cells=data, drawn=n, placed=n)
 
 
-def _beside(standin: pd.DataFrame, name: str, others: list[str]) -> pd.DataFrame:
-    """The stand-in with the other measures beside it (copies), so decide.py words the
-    histogram as it would with them there ("the only measure" or not)."""
-    return standin.assign(**{m: standin[name] for m in others if m != name})
-
-
-def _edges(lo: float, hi: float, bins: int) -> Any:
-    """decide.py's histogram edges for values from ``lo`` to ``hi`` (``np.histogram``'s, from
-    the range alone)."""
-    return np.histogram_bin_edges(np.array([lo, hi]), bins=choose.bin_edges(lo, hi, bins))
-
-
-def _cell_edges(lo: float, hi: float, bins: int) -> Any:
-    """decide.py's heatmap edges for values from ``lo`` to ``hi``: ``np.histogram2d``'s, which
-    (unlike ``np.histogram``) keep ``bins`` even when a subnormal range cannot space them
-    apart (0 to 5e-324: most edges equal, and a value lands past the last that is not above
-    it)."""
-    wanted = choose.bin_edges(lo, hi, bins)
-    if not isinstance(wanted, int):
-        return np.asarray(wanted, dtype=float)
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return np.linspace(lo, hi, wanted + 1)
+def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:
+    """A frame of the columns decide.py plans a histogram or heatmap of, and no row: the rows
+    stay in the engine, and the plan reads their counts (``Whole.counted``). ``others`` are a
+    heatmap's color and facet (named, not drawn) — and a histogram's other measures, there so
+    decide.py words it as it would with them ("the only measure" or not)."""
+    return pd.DataFrame(
+        {**{c: pd.Series([], dtype=float) for c in numbers},
+         **{c: pd.Series([], dtype=object) for c in others if c not in numbers}}
+    )  # fmt: skip
 
 
 def _left_out(
@@ -1350,20 +1314,11 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
     """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
 
     data = plan.data
-    if data is None or reduced.kind == "rows":
-        return plan  # (the rows themselves: each mark's rows are the plan's own)
-    data = data.copy()
-    if reduced.kind == "bins":
-        if reduced.cells is not None and plan.mark == "rect":
-            fx, fy = plan.encodings["x"].field, plan.encodings["y"].field
-            cells = reduced.cells.rename(
-                columns={"x": fx, "x_end": f"{fx}_end", "y": fy, "y_end": f"{fy}_end"}
-            )
-            return replace(plan, data=cells[list(data.columns)])
-        if reduced.counts and "count" in data.columns and len(data) == len(reduced.counts):
-            data["count"] = list(reduced.counts)
-            return replace(plan, data=data)
+    if data is None or reduced.kind != "groups":
+        # the rows themselves, or counts the plan read (Whole.counted): its marks' rows are
+        # its own
         return plan
+    data = data.copy()
     by_column = {
         e.column: e.field
         for e in plan.encodings.values()

@@ -45,6 +45,14 @@ from chartkit.options import (
     ChartOptions,
 )
 from chartkit.plan import choose
+from chartkit.plan.bins import (
+    ArrayCounts,
+    Counted,
+    Counts,
+    cell_edges,
+    cells_per_axis,
+    histogram_edges,
+)
 from chartkit.plan.encode import (
     ID_LIKE_SHARE,
     ID_LIKE_WIDE_ROWS,
@@ -105,7 +113,6 @@ MAX_BAR_CATEGORIES = 30  # bars beyond this are cut to the top ones, with a note
 HORIZONTAL_OVER = 5  # bars turn horizontal past this many categories
 HISTOGRAM_BINS = 10
 COUNT_BARS_UNDER = 15  # a lone measure with fewer distinct values gets count bars
-HEATMAP_BINS = 40
 MEASURE: Final = "measure"  # the field naming the measure when several are drawn
 VALUE: Final = "value"  # … and the field holding their values
 _RESERVED = {"count", MEASURE, VALUE, ROWS}
@@ -213,9 +220,10 @@ class Whole:
     """What a frame handed to ``plan_view`` stands for when a backend reduced the rows before
     planning (the engine path: only the groups leave the engine):
 
-    - ``rows``: the rows the frame's points stand for (a stand-in over the same ranges, or
-      the distinct values counted): a scatter of them is a heatmap past ``max_points``, and
-      its cells count these rows;
+    - ``counted``: the counts of the rows a histogram or a heatmap of the numbers it is
+      given places, where they live (``chartkit.plan.bins.Counts``): the frame holds none
+      of those rows (it has the columns only), and the plan's bins, cells and count bars are
+      the backend's counts;
     - ``categories``: per category column, the values it has over every row (only the top
       ones left the backend);
     - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
@@ -228,7 +236,7 @@ class Whole:
 
     The plan says these counts, so no sentence of it is rewritten afterwards."""
 
-    rows: int | None = None
+    counted: Counts | None = None
     categories: Mapping[str, int] = field(default_factory=dict)
     bucket_seconds: int | None = None
     label: tuple[int, int] | None = None
@@ -979,7 +987,10 @@ class _Points:
     ) -> Plan:
         if cp is None and auto_color:
             cp = self.p.refusing._auto_color({xp.name, yp.name, fp.name if fp else None})
-        data = self.p.cleaning._used(("x", xp), [yp], "y", cp, fp)
+        data: pd.DataFrame | None = None
+        if self.p.whole.counted is None:
+            data = self.p.cleaning._used(("x", xp), [yp], "y", cp, fp)
+        counted = self._counted_points(xp, yp, cp, fp, data)
         fx, fy = self.p.fields[xp.name], self.p.fields[yp.name]
         said = f"{_said(xp, True)} and {_said(yp, True)}"
         if self.p.opts.aggregate is not None:
@@ -990,25 +1001,23 @@ class _Points:
             )
         self.p.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                       "facet": fp.name if fp else None}  # fmt: skip
-        rows = self.p.whole.rows or len(data)  # the rows the points stand for
-        if self.p.probe and rows > self.p.max_points and _spread(data[fx], data[fy]):
+        sx, sy = counted.span(xp.name, enough=0), counted.span(yp.name, enough=0)
+        rows = sx.rows  # the rows the points stand for
+        if self.p.probe and rows > self.p.max_points and (sx.lo != sx.hi or sy.lo != sy.hi):
             # the lowest and the highest fall in different bins
             return self.p.writing._proven("rect")
         if rows > self.p.max_points:
-            bins = max(2, min(HEATMAP_BINS, int(np.sqrt(self.p.max_points))))
-            counts, xe, ye = _histogram2d(
-                data[fx].to_numpy(dtype=float),
-                data[fy].to_numpy(dtype=float),
-                [_bin_edges(data[fx], bins), _bin_edges(data[fy], bins)],
-            )
-            ix, iy = np.nonzero(counts)
+            bins = cells_per_axis(self.p.max_points)
+            xe, ye = cell_edges(sx.lo, sx.hi, bins), cell_edges(sy.lo, sy.hi, bins)
+            (ix, iy), held = counted.per_bin((xp.name, yp.name), (xe, ye))
+            ix, iy = np.asarray(ix, dtype=np.intp), np.asarray(iy, dtype=np.intp)
             data = pd.DataFrame(
                 {
                     fx: xe[ix],
                     f"{fx}_end": xe[ix + 1],
                     fy: ye[iy],
                     f"{fy}_end": ye[iy + 1],
-                    "count": counts[ix, iy].astype(int),
+                    "count": np.asarray(held, dtype=int),
                 }
             )
             lost = [q.name for q in (cp, fp) if q is not None]
@@ -1032,6 +1041,11 @@ class _Points:
                 data,
                 title=f"{yp.name} against {xp.name}",
             )
+        if data is None:
+            raise ChartkitError(
+                f"the backend's counts stand for {rows:,} rows, but a scatter of at most "
+                f"max_points={self.p.max_points:,} draws the rows themselves; please report this"
+            )
         enc = {"x": self.p.writing._enc("x", xp), "y": self.p.writing._enc("y", yp)}
         if cp is not None:
             enc["color"] = self.p.writing._enc("color", cp)
@@ -1050,40 +1064,72 @@ class _Points:
         )
 
     def _histogram(self, q: ColumnProfile) -> Plan:
-        data = self.p.cleaning._clean([("x", q)])
+        counted = self._counted(q)
         f = self.p.fields[q.name]
         self.p.drawn = {"x": q.name}
-        values = data[f].to_numpy(dtype=float)
-        if self.p.probe and values.min() != values.max():
+        span = counted.span(q.name, enough=COUNT_BARS_UNDER)
+        if self.p.probe and span.lo != span.hi:
             return self.p.writing._proven("bar")  # two values: two count bars, or ten bins
-        distinct = np.unique(values[:_HEAD])  # enough distinct values there: not count bars
-        if len(distinct) < COUNT_BARS_UNDER:
-            distinct = np.unique(values)
         if self.p.opts.scale == "log":
             self.p._say(
                 "option-ignored", "scale='log' is not applied: a histogram's bins are linear."
             )
-        if len(distinct) < COUNT_BARS_UNDER:
-            counts = pd.Series(values).value_counts().sort_index()
-            data = pd.DataFrame({f: counts.index.to_numpy(), "count": counts.to_numpy()})
+        only = " and is the only measure" if self._only_measure(q) else ""
+        if span.distinct < COUNT_BARS_UNDER:
+            values, rows = counted.per_value(q.name)
+            data = pd.DataFrame({f: np.asarray(values, dtype=float),
+                                 "count": np.asarray(rows, dtype=int)})  # fmt: skip
             enc = {"x": self.p.writing._enc("x", q), "y": _count(q)}
-            only = " and is the only measure" if self._only_measure(q) else ""
             reason = (
-                f"{_said(q, True)}{only}, with {len(distinct)} distinct "
-                f"{'value' if len(distinct) == 1 else 'values'}: a bar "
+                f"{_said(q, True)}{only}, with {span.distinct} distinct "
+                f"{'value' if span.distinct == 1 else 'values'}: a bar "
                 "counting the rows of each."
             )
             return self.p.writing._chart("bar", reason, enc, data, title=f"rows by {q.name}")
-        binned, edges = np.histogram(values, bins=_bin_edges(values, HISTOGRAM_BINS))
+        edges = histogram_edges(span.lo, span.hi, HISTOGRAM_BINS)
+        (at,), rows = counted.per_bin((q.name,), (edges,))
+        binned = np.zeros(len(edges) - 1, dtype=int)
+        binned[np.asarray(at, dtype=np.intp)] = rows
         data = pd.DataFrame({f: edges[:-1], f"{f}_end": edges[1:], "count": binned})
         enc = {
             "x": self.p.writing._enc("x", q, bin=True),
             "y": _count(q),
         }
-        only = " and is the only measure" if self._only_measure(q) else ""
         reason = f"{_said(q, True)}{only}: a histogram of its values in {HISTOGRAM_BINS} bins."
 
         return self.p.writing._chart("bar", reason, enc, data, title=f"distribution of {q.name}")
+
+    def _counted(self, q: ColumnProfile) -> Counted:
+        """The counts of the rows a histogram places: the backend's, when the rows stay
+        there (``Whole.counted``: the frame holds none of them), else of the rows cleaned here."""
+        if self.p.whole.counted is not None:
+            return self._backend_counted([q, None])
+        data = self.p.cleaning._clean([("x", q)])
+        return ArrayCounts({q.name: data[self.p.fields[q.name]].to_numpy(dtype=float)})
+
+    def _counted_points(
+        self,
+        xp: ColumnProfile,
+        yp: ColumnProfile,
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        data: pd.DataFrame | None,
+    ) -> Counted:
+        """A scatter's counts (``_counted``): of ``data``, the rows it cleaned, if any."""
+        if data is None:
+            return self._backend_counted([xp, yp, cp, fp])
+        f = self.p.fields
+        return ArrayCounts({q.name: data[f[q.name]].to_numpy(dtype=float) for q in (xp, yp)})
+
+    def _backend_counted(self, used: list[ColumnProfile | None]) -> Counted:
+        """``Whole.counted`` of the numbers the chart places (the first two of ``used``; a
+        color or facet is named, not drawn), the used columns given their fields (the backend
+        places the rows, and said what it left out)."""
+        assert self.p.whole.counted is not None
+        for q in used:
+            if q is not None and q.name not in self.p.fields:
+                self.p.fields[q.name] = _safe_field(q.name, set(self.p.fields.values()))
+        return self.p.whole.counted(tuple(q.name for q in used[:2] if q is not None))
 
     def _only_measure(self, q: ColumnProfile) -> bool:
         return all(p is q or not p.is_measure for p in self.p.profiles.values())
@@ -1649,11 +1695,6 @@ def _safe_field(name: str, taken: set[str]) -> str:
     return out
 
 
-def _bin_edges(values: Any, bins: int) -> int | list[float]:
-    """``choose.bin_edges`` over the values' range."""
-    return choose.bin_edges(float(np.min(values)), float(np.max(values)), bins)
-
-
 def _stacked_names(
     fields: pd.Series, stacked: list[str], names: Mapping[str, str], n: int
 ) -> pd.Series:
@@ -1664,53 +1705,6 @@ def _stacked_names(
         named = pd.Series(stacked, name=fields.name).map(names).repeat(n)
         return named.set_axis(fields.index)
     return fields.map(names)
-
-
-def _histogram2d(x: Any, y: Any, bins: list[Any]) -> tuple[Any, Any, Any]:
-    """``np.histogram2d(x, y, bins)`` (float values, no missing one), each value's bin found by
-    arithmetic on the evenly spaced edges numpy makes, then checked against those edges as
-    numpy's binary search would place it; numpy's own call for any other edges."""
-    places, edges = [], []
-    for values, wanted in ((x, bins[0]), (y, bins[1])):
-        if np.ndim(wanted) != 0 or not len(values):
-            return np.histogram2d(x, y, bins=bins)
-        lo, hi = values.min(), values.max()  # as np.histogramdd's outer edges
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        cut = np.linspace(lo, hi, wanted + 1)
-        place = _bin_of(values, cut)
-        if place is None:
-            return np.histogram2d(x, y, bins=bins)
-        places.append(place)
-        edges.append(cut)
-    nx, ny = len(edges[0]) - 1, len(edges[1]) - 1
-    counts = np.bincount(places[0] * ny + places[1], minlength=nx * ny).reshape(nx, ny)
-    return counts.astype(float), edges[0], edges[1]
-
-
-def _bin_of(values: Any, edges: Any) -> Any:
-    """Each value's bin among increasing ``edges``: the ``i`` with ``edges[i] <= v <
-    edges[i + 1]``, the last edge in the last bin — where ``np.searchsorted(edges, v, "right")``
-    puts it. Guessed by arithmetic, corrected by comparing with the edges themselves; None when
-    a few corrections do not settle it."""
-    n = len(edges) - 1
-    span = float(edges[-1] - edges[0])
-    if not (np.isfinite(span) and span > 0):
-        return None
-    # divided by the span first: n / span overflows for a span of subnormal numbers (2e-311)
-    with np.errstate(over="ignore", invalid="ignore"):
-        guess = (values - edges[0]) / span * n
-    if not np.isfinite(guess).all():
-        return None
-    place = np.clip(guess, 0, n - 1).astype(np.intp)
-    for _ in range(4):
-        below = values < edges[place]
-        above = (values >= edges[place + 1]) & (place < n - 1)
-        if not (below.any() or above.any()):
-            return place
-        place -= below
-        place += above
-    return None
 
 
 def _is_number(value: Any) -> bool:
@@ -1980,11 +1974,6 @@ def _varies(series: pd.Series) -> bool | None:
         return None  # equal objects of different types: let groupby decide
     other = series.iloc[int(differs.argmax())]
     return True if type(first) in _PLAIN and type(other) in _PLAIN else None
-
-
-def _spread(x: pd.Series, y: pd.Series) -> bool:
-    """Whether points span more than one heatmap cell: a lowest and a highest value apart."""
-    return bool(x.min() != x.max() or y.min() != y.max())
 
 
 def _y_pick(yps: list[ColumnProfile]) -> str | tuple[str, ...] | None:

@@ -1,0 +1,110 @@
+"""A histogram's and a heatmap's counts asked of a backend: the rows stay where they live.
+
+``BackendCounts`` answers ``chartkit.plan.bins.Counted`` — what the plan asks to draw a
+histogram, count bars or a heatmap — by the backend contract alone: the span is
+``Backend.facts(where=…)``, the rows per value and per bin are ``Backend.reduce`` of a
+``Grouping`` (``bins`` on the plan's own edges), each over the rows the chart places (the
+``where`` terms, ``chartkit.backends.clauses.where`` of its ``Placed`` clauses). Only counts
+leave the engine, and each question is asked once.
+
+>>> from chartkit.backends import Condition, backend_for
+>>> b = backend_for([{"v": 1.0}, {"v": 2.0}, {"v": 2.0}, {"v": None}])
+>>> counted = BackendCounts(b, (Condition("v", "finite"),), ("v",))
+>>> counted.span("v", enough=15)
+Span(rows=3, lo=1.0, hi=2.0, distinct=2)
+>>> [a.tolist() for a in counted.per_value("v")]
+[[1.0, 2.0], [1, 2]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from chartkit._safe import name_list
+from chartkit.backends._contract import Backend, ColumnFacts, Grouping, Term
+from chartkit.errors import ChartkitError
+from chartkit.plan.bins import Span
+
+__all__ = ["BackendCounts", "PlacedCounts"]
+
+
+class BackendCounts:
+    """``Counted`` of the rows of ``backend`` that every term of ``where`` keeps, for the
+    columns ``names`` (their facts are counted together, in one pass)."""
+
+    def __init__(self, backend: Backend, where: Sequence[Term], names: Sequence[str]) -> None:
+        self.backend = backend
+        self.where = tuple(where)
+        self.names = tuple(dict.fromkeys(names))
+        self._facts: dict[str, ColumnFacts] = {}
+        self._binned: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._values: dict[str, tuple[Any, Any]] = {}
+
+    def span(self, name: str, *, enough: int) -> Span:
+        got = self.held(name, enough=enough)
+        if got is None:
+            raise ChartkitError(
+                f"no row the chart places holds a value of {name_list([name])} to count"
+            )
+        return got
+
+    def held(self, name: str, *, enough: int) -> Span | None:
+        """``span``, or None when no row the chart places holds a value of ``name``."""
+        f = self._facts.get(name)
+        if f is None or (enough > 0 and f.distinct is None):
+            distinct = list(self.names) if enough > 0 else []
+            self._facts = dict(self.backend.facts(self.names, distinct=distinct, where=self.where))
+            f = self._facts[name]
+        if not f.values or f.lo is None or f.hi is None:
+            return None
+        return Span(f.values, float(f.lo), float(f.hi), int(f.distinct or 0))
+
+    def per_value(self, name: str) -> tuple[Any, Any]:
+        if name not in self._values:
+            groups = self.backend.reduce(Grouping((name,), (), "count", where=self.where))
+            values = groups.frame[name].to_numpy(dtype=float)
+            order = np.argsort(values, kind="stable")
+            self._values[name] = values[order], np.asarray(groups.rows[0], dtype=int)[order]
+        return self._values[name]
+
+    def per_bin(
+        self, names: Sequence[str], edges: Sequence[Any]
+    ) -> tuple[tuple[Any, ...], Any]:
+        bins = tuple((n, tuple(float(e) for e in es)) for n, es in zip(names, edges, strict=True))
+        if bins not in self._binned:
+            groups = self.backend.reduce(
+                Grouping(tuple(names), (), "count", bins=bins, where=self.where)
+            )
+            if groups.outside:  # the plan's edges are made from the span of these very rows
+                raise ChartkitError(
+                    f"{groups.outside:,} rows fall outside the bins made from their own span; "
+                    "please report this with the frame's schema"
+                )
+            at = [groups.frame[n].to_numpy(dtype=np.intp) for n in names]
+            order = np.lexsort(at[::-1])  # by the first key's bin, then the next
+            rows = np.asarray(groups.rows[0], dtype=int)[order]
+            self._binned[bins] = tuple(a[order] for a in at), rows
+        return self._binned[bins]
+
+
+class PlacedCounts:
+    """``chartkit.plan.bins.Counts`` of a backend: the ``BackendCounts`` of the rows a chart
+    of the given numbers places (``placing(names)``: its ``where`` terms), made once per
+    numbers, so a question the engine path asked is answered again from memory when the plan
+    asks it."""
+
+    def __init__(
+        self, backend: Backend, placing: Callable[[tuple[str, ...]], Sequence[Term]]
+    ) -> None:
+        self.backend = backend
+        self.placing = placing
+        self._made: dict[tuple[str, ...], BackendCounts] = {}
+
+    def __call__(self, names: tuple[str, ...]) -> BackendCounts:
+        key = tuple(dict.fromkeys(names))
+        if key not in self._made:
+            self._made[key] = BackendCounts(self.backend, self.placing(key), key)
+        return self._made[key]
