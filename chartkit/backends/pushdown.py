@@ -94,7 +94,6 @@ from chartkit.plan.encode import (
     VegaLiteType,
     describe_offenders,
     profile_columns,
-    vegalite_type,
 )
 from chartkit.plan.rules import Alternative, candidates
 from chartkit.plan.spec import Note
@@ -320,29 +319,34 @@ def _all_profiles(
     checked: tuple[ColumnViolation, ...],
     answer: Mapping[str, ColumnProfile],
 ) -> dict[str, ColumnProfile]:
-    """Every declared column's profile, its distinct values counted in the engine."""
+    """Every declared column's profile (``_profiles``), the answer's own where it holds the
+    column (its categories' distinct values the engine's: the answer may hold no row, or the
+    top ones)."""
 
-    declaration = result.result_columns or {}
-    schema = dict(reading.schema)
-    nominal = [
-        n for n, d in declaration.items() if n in schema and vegalite_type(d.type) == "nominal"
-    ]
-    distinct = _distinct(reading, nominal)  # the answer's may hold no row, or the top
-    broken = {v.column: v for v in checked}
+    full = _profiles(reading, result.result_columns or {}, {v.column: v for v in checked})
     out: dict[str, ColumnProfile] = {}
-    for name in declaration:  # in profile_columns' order: the declaration's
-        decl = declaration[name]
+    for name, q in full.items():  # in profile_columns' order: the declaration's
         if name in answer:
-            out[name] = replace(
-                answer[name], violation=broken.get(name),
-                distinct=distinct.get(name, answer[name].distinct),
-            )  # fmt: skip
-            continue
-        out[name] = ColumnProfile(
-            name, vegalite_type(decl.type), "declared", decl, broken.get(name), name in schema,
-            distinct.get(name, 0), reading.total,
-        )  # fmt: skip
+            counted = q.type == "nominal" and q.present
+            distinct = q.distinct if counted else answer[name].distinct
+            out[name] = replace(answer[name], violation=q.violation, distinct=distinct)
+        else:
+            out[name] = q
     return out
+
+
+def _profiles(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
+) -> dict[str, ColumnProfile]:
+    """Every declared column's profile, as the backend contract counts it
+    (``Backend.profiles``: its declared type, the check's finding, whether the engine holds
+    it, a category's distinct values), in the declaration's order. The counts are the one
+    pass of this ``view()`` (``_distinct``), made first if it was not."""
+    _distinct(reading, [])
+    got = _backend(reading).profiles(declaration, tuple(broken.values()))
+    return {n: got[n] for n in declaration}
 
 
 def _parsed_cells(
@@ -579,28 +583,21 @@ def _reduce(
             and dtype_value_type(schema[name]) == decl.type
         )
 
-    def of(*kinds: str) -> list[str]:
-        """The usable columns declared one of ``kinds``, in the declaration's order (decide's)."""
-        return [n for n in declaration if n in schema and declaration[n].type in kinds
-                and usable(n)]  # fmt: skip
+    known: list[dict[str, ColumnProfile]] = []  # every declared column's, once asked
 
-    def drawable(*, counted: bool, every: bool = False) -> list[ColumnProfile]:
+    def declared() -> list[ColumnProfile]:
+        """Every declared column's profile (``_profiles``), present when the engine holds it:
+        what decide.py words a table's reason from."""
+        if not known:
+            known.append(_profiles(reading, declaration, broken))
+        return list(known[0].values())
+
+    def drawable(*, every: bool = False) -> list[ColumnProfile]:
         """The profiles of the columns the engine can draw, for the chooser
-        (``chartkit.plan.choose``, decide.py's own); ``counted``: the categories' distinct
-        values counted in the engine (one query for all, the first time); ``every``: every
-        declared column of the frame, those the engine cannot draw as not ``present``."""
-
-        names = of("number", "date", "string", "boolean")
-        kinds = [n for n in names if declaration[n].type in ("string", "boolean")]
-        distinct = _distinct(reading, kinds) if counted else {}
-        listed = [n for n in declaration if n in schema] if every else names
-        return [
-            ColumnProfile(
-                n, vegalite_type(declaration[n].type), "declared", declaration[n], broken.get(n),
-                n in names, distinct.get(n, 0), reading.total,
-            )
-            for n in listed
-        ]  # fmt: skip
+        (``chartkit.plan.choose``, decide.py's own); ``every``: every declared column of the
+        frame, those the engine cannot draw as not ``present``."""
+        listed = [replace(q, present=usable(q.name)) for q in declared() if q.name in schema]
+        return listed if every else [q for q in listed if q.present]
 
     over = (
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
@@ -632,7 +629,7 @@ def _reduce(
     if opts.aggregate == "median" and not reading.dialect.exact_median:
         # narwhals' pyarrow median is an approximate one (a t-digest): pandas' is exact
         return f"{over} except an exact median, which pyarrow does not compute."
-    measures = [q.name for q in choose.measures(drawable(counted=False))]  # decide.py's order
+    measures = [q.name for q in choose.measures(drawable())]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
     how, unit = opts.aggregate, opts.time_unit
     if x is None and ys is None and how != "count" and not measures:
@@ -642,7 +639,7 @@ def _reduce(
             name = loose[0]
             return _undeclared(over, name, dtype_value_type(schema[name]) or "string")
         return no_measure_reason(
-            _declared_profiles(reading, declaration, broken),
+            declared(),
             lambda name: _all_quoted(reading, name),
         )
     opened = False  # the automatic chart is the rule table's
@@ -652,7 +649,7 @@ def _reduce(
         # (choose.opening): a chart of a single mark is passed over for the next (bars of
         # one category, a scatter of one point)
         count = how == "count"
-        profiles = {q.name: q for q in drawable(counted=True, every=True)}
+        profiles = {q.name: q for q in drawable(every=True)}
         for cand in choose.opening(candidates(profiles), count=count):
             cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
             if cand.chart == "scatter" and cx is not None and cys:
@@ -678,11 +675,11 @@ def _reduce(
     if x is None and ys is None and not opened:
         # rows counted that no rule opens on (no category, or no measure): over the first
         # date, else per bin of the first number, as decide.py counts them; with none, its table
-        cols = drawable(counted=False)
+        cols = drawable()
         over_x = choose.dates(cols) or choose.measures(cols)
         if not over_x:
             return no_measure_reason(
-                _declared_profiles(reading, declaration, broken),
+                declared(),
                 lambda name: _all_quoted(reading, name),
             )
         x = over_x[0].name
@@ -706,7 +703,7 @@ def _reduce(
     # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
     # profiles (the categories' values counted in the engine's one pass, which the
     # alternatives read in any case)
-    profiles = {q.name: q for q in drawable(counted=True, every=True)}
+    profiles = {q.name: q for q in drawable(every=True)}
     if facet is not None and (facet not in profiles or facet == x):
         facet = None
     if color is not None and color not in profiles:
@@ -727,7 +724,7 @@ def _reduce(
         # two numbers: a scatter, binned into a heatmap of counts past max_points
 
         def first_color() -> str | None:  # decide.py's: the first small category
-            found = choose.auto_color(drawable(counted=True), exclude={facet})
+            found = choose.auto_color(drawable(), exclude={facet})
             return found.name if found is not None else None
 
         binned = _heatmap(
@@ -749,7 +746,7 @@ def _reduce(
     colors = [choice.color] if choice.color is not None else []
     if choice.kind == "line" and not colors and choice.auto_color:
         # the automatic color: a small category (a line's label question is asked below)
-        auto = choose.auto_color(drawable(counted=True), exclude={x, *ys, *facets})
+        auto = choose.auto_color(drawable(), exclude={x, *ys, *facets})
         colors = [auto.name] if auto is not None else []
     used = [x, *ys, *colors, *facets]
     alias = _aliases(reading)
@@ -787,22 +784,6 @@ def _undeclared(over: str, name: str, kind: str) -> str:
         f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
         "rows first."
     )
-
-
-def _declared_profiles(
-    reading: EngineReading,
-    declaration: Mapping[str, ColumnDeclaration],
-    broken: Mapping[str, ColumnViolation],
-) -> list[ColumnProfile]:
-    """Every declared column's profile as decide.py words a table's reason from it: present or
-    not, usable or not (its distinct values are not counted: the reason does not read them)."""
-
-    schema = dict(reading.schema)
-    return [
-        ColumnProfile(n, vegalite_type(d.type), "declared", d, broken.get(n), n in schema, 0,
-                      reading.total)
-        for n, d in declaration.items()
-    ]  # fmt: skip
 
 
 def _all_quoted(reading: EngineReading, name: str) -> bool:
