@@ -706,3 +706,35 @@ def test_an_undeclared_column_with_no_declared_measure_is_asked_to_be_declared()
             "from values that stay in the engine. Declare it in result_columns ('v': 'number', "
             "say) to chart it, or filter the frame to at most max_points rows first.",
         ), engine
+
+
+@pytest.mark.parametrize(("joint", "choose"), [(0, None), (1, None), (1, 1)])
+def test_two_measures_no_row_holds_together_chart_as_memory_on_every_engine(
+    joint: int, choose: int | None
+) -> None:
+    """Two nullable measures that (almost) never share a row, past max_points: the scatter of
+    the two places no row — memory's table, with its reason — or one point, a single mark
+    passed over for the histogram of the first; every engine answers the same (it raised,
+    asking its counts of a scatter it had not binned)."""
+    i = np.arange(1500, dtype=float)
+    x = np.where(i % 2 == 0, i, np.nan)
+    y = np.where(i % 2 == 1, i, np.nan)
+    if joint:
+        y[0] = 5.0
+    frame = pd.DataFrame({"x": x, "y": y})
+    decl = {"x": {"type": "number", "nullable": True}, "y": {"type": "number", "nullable": True}}
+    kw = {} if choose is None else {"choose": choose}
+    want = view(frame, decl, max_points=100, **kw)
+    if joint:
+        assert want.kind == "chart" and want.mark == "bar"
+    else:
+        assert (want.kind, want.reason) == (
+            "table",
+            "Every row is left out of the chart, so there is nothing to draw: 1,500 rows hold "
+            "no value in x and y and are not drawn.",
+        )
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl, max_points=100, **kw)
+        assert (got.kind, got.reason) == (want.kind, want.reason), engine
+        if joint:
+            assert drawn(got)["rows"] == drawn(want)["rows"], engine

@@ -1047,3 +1047,19 @@ def test_the_package_doctest_holds() -> None:
 
     result = doctest.testmod(package, report=False)
     assert result.attempted >= 6 and result.failed == 0
+
+
+def test_the_two_zeros_are_one_value_in_every_backend() -> None:
+    """-0.0 and 0.0 are one value, as memory counts and groups them (pyarrow counted two
+    distinct values and drew two bars at 0)."""
+    df = pl.DataFrame({"v": [-0.0] * 5 + [0.0] * 7 + [1.0, 2.0, None, float("nan")]})
+    memory = backend_for(df.to_pandas())
+    g = Grouping(("v",), (), "count")
+    want = memory.reduce(g)
+    assert memory.facts(["v"])["v"].distinct == 3 and want.rows == ((12, 1, 1, 2),)
+    for name, make in holders(df).items():
+        b = backend_for(make())
+        assert b.facts(["v"])["v"] == memory.facts(["v"])["v"], name
+        got = b.reduce(g)
+        assert got.rows == want.rows, name
+        same(got.frame, want.frame)

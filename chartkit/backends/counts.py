@@ -1,11 +1,12 @@
-"""A histogram's and a heatmap's counts asked of a backend: the rows stay where they live.
+"""The counts and groups a plan asks of a backend: the rows stay where they live.
 
 ``BackendCounts`` answers ``chartkit.plan.bins.Counted`` — what the plan asks to draw a
 histogram, count bars or a heatmap — by the backend contract alone: the span is
 ``Backend.facts(where=…)``, the rows per value and per bin are ``Backend.reduce`` of a
 ``Grouping`` (``bins`` on the plan's own edges), each over the rows the chart places (the
 ``where`` terms, ``chartkit.backends.clauses.where`` of its ``Placed`` clauses). Only counts
-leave the engine, and each question is asked once.
+leave the engine, and each question is asked once. ``PlacedGroups`` answers
+``chartkit.plan.groups.Grouped`` — the groups bars draw — the same way, by ``Backend.reduce``.
 
 >>> from chartkit.backends import Condition, backend_for
 >>> b = backend_for([{"v": 1.0}, {"v": 2.0}, {"v": 2.0}, {"v": None}])
@@ -19,16 +20,18 @@ Span(rows=3, lo=1.0, hi=2.0, distinct=2)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from chartkit._safe import name_list
-from chartkit.backends._contract import Backend, ColumnFacts, Grouping, Term
+from chartkit.backends._contract import Backend, ColumnFacts, Grouping, Groups, Term
 from chartkit.errors import ChartkitError
 from chartkit.plan.bins import Span
+from chartkit.plan.groups import BarGroups
 
-__all__ = ["BackendCounts", "PlacedCounts"]
+__all__ = ["BackendCounts", "PlacedCounts", "PlacedGroups"]
 
 
 class BackendCounts:
@@ -108,3 +111,46 @@ class PlacedCounts:
         if key not in self._made:
             self._made[key] = BackendCounts(self.backend, self.placing(key), key)
         return self._made[key]
+
+
+class PlacedGroups:
+    """``chartkit.plan.groups.Grouped`` of a backend: the groups of the rows bars of the given
+    keys and measures place (``placing(keys, measures)``: their ``where`` terms), each asked
+    once; the groups of one key (a single measure's, or the rows counted) are cut to the
+    ``top`` highest in the engine (only they leave it)."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        placing: Callable[[tuple[str, ...], tuple[str, ...]], Sequence[Term]],
+        *,
+        top: int | None = None,
+    ) -> None:
+        self.backend = backend
+        self.placing = placing
+        self.top = top
+        self._made: dict[tuple[Any, ...], Groups] = {}
+
+    def groups(self, keys: Sequence[str], measures: Sequence[str], aggregate: str) -> Groups:
+        """The contract's ``Groups`` of these bars, their frame in the order
+        ``groupby(keys, sort=True, dropna=False)`` gives (a missing key last)."""
+        asked = (tuple(keys), tuple(measures), aggregate)
+        if asked not in self._made:
+            one = len(asked[0]) == 1 and len(asked[1]) <= 1  # (one measure, or rows counted)
+            where = tuple(self.placing(asked[0], asked[1]))
+            top = self.top if one else None
+            got = self.backend.reduce(Grouping(asked[0], asked[1], aggregate, top=top, where=where))
+            frame = got.frame.reset_index(drop=True)
+            at = frame.sort_values(list(asked[0]), kind="stable", na_position="last").index
+            order = at.to_numpy()
+            self._made[asked] = replace(
+                got,
+                frame=frame.take(order).reset_index(drop=True),
+                rows=tuple(tuple(int(r[i]) for i in order) for r in got.rows),
+            )
+        return self._made[asked]
+
+    def bars(self, keys: Sequence[str], measures: Sequence[str], aggregate: str) -> BarGroups:
+        got = self.groups(keys, measures, aggregate)
+        cut = got.categories is not None and got.categories > len(got.frame)
+        return BarGroups(got.frame, got.rows, got.categories if cut else None)

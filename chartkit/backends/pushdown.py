@@ -3,14 +3,16 @@
 An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
 and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
 narwhals' lazy API (the engine's own only where narwhals lacks an operation, said in place), to
-what the chart draws; ``decide.py`` then plans the chart from that small frame, as it plans
-every chart, and the rows behind each mark are put back:
+what the chart draws; ``decide.py`` then plans the chart, as it plans every chart: a line
+from that small frame, the rows behind each mark put back (``_put_back``); bars, a histogram
+and a heatmap from the engine's own groups and counts, which it asks of the backend itself
+(``Whole.grouped``, ``Whole.counted``: the frame it is handed holds their columns, no row):
 
 - lines over time: the aggregate (``aggregate=``, the mean by default, or the rows counted)
   per time bucket — ``time_unit=``, or the bucket ``decide.py`` picks for the span,
   ``max_points`` and the series — per color, measure (``y=[…]``) and facet;
 - bars per category: the aggregate per category, measure and facet, or the rows counted
-  (ranked by them, the top 30 kept, as ``decide.py`` ranks them); ``sort=`` as in pandas;
+  (``decide.py`` ranks them and keeps its top 30 from the groups); ``sort=`` as in pandas;
 - one number alone: count bars of its values (fewer than 15), else a histogram of 10 bins;
 - two numbers: a heatmap of counts, binned on ``decide.py``'s very edges (a value on an edge
   opens the next bin, as numpy places it);
@@ -55,7 +57,7 @@ from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
-from chartkit.backends.counts import PlacedCounts
+from chartkit.backends.counts import PlacedCounts, PlacedGroups
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -67,7 +69,6 @@ from chartkit.plan.bins import cell_edges, cells_per_axis
 from chartkit.plan.decide import (
     COUNT_BARS_UNDER,
     HISTOGRAM_BINS,
-    MAX_BAR_CATEGORIES,
     MEASURE,
     ROWS,
     ChartOptions,
@@ -79,13 +80,13 @@ from chartkit.plan.decide import (
     line_label,
     no_measure_reason,
     no_value_note,
+    nothing_to_draw,
     over_max_points,
     plan_view,
     points_per_bucket,
     shared_note,
     stacked_counts,
     stepped_around,
-    top_note,
     unplaced_note,
 )
 from chartkit.plan.encode import (
@@ -215,6 +216,10 @@ def _engine_view(
         )
     if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
         frame = plan.data  # the counts that left the engine (the frame planned held no row)
+    if isinstance(reduced, _Reduced) and reduced.shown is not None:
+        frame = reduced.shown  # the groups that left the engine (the frame planned held none)
+    if isinstance(reduced, _Reduced) and reduced.late is not None and plan.kind == "chart":
+        notes = (*notes, reduced.late(plan))
     # the rows the chart does not place, so View.state says "rows left out" as in pandas
     placed = reduced.placed if isinstance(reduced, _Reduced) else None
     if isinstance(reduced, _Reduced) and placed is None and reduced.kind == "bins":
@@ -250,13 +255,13 @@ def _engine_plan(
     # what the answer stands for: the plan counts and words those rows, not the answer's
     args["whole"] = Whole(
         counted=reduced.counted,
-        categories={reduced.keys[0]: reduced.categories} if reduced.categories else {},
+        grouped=reduced.grouped,
         bucket_seconds=reduced.seconds,
         label=reduced.label,
         facts=_backend(reading),  # counted over every row, in the engine
     )
     full = _all_profiles(reading, result, checked, profiles)
-    if reduced.kind in ("bins", "rows"):  # a frame of no row holds no category, the rows some
+    if reduced.kind != "groups":  # a frame of no row holds no category, the rows some
         # of the values: the real counts
         profiles = {
             n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
@@ -510,36 +515,37 @@ class _Reduced:
     """What leaves the engine: the small frame ``plan_view`` plans from, and what to put back
     (a group's rows: ``_put_back``).
 
-    ``kind`` "groups": ``frame`` holds one row per group (the engine's aggregate in the
+    ``kind`` "groups" (a line): ``frame`` holds one row per group (the engine's aggregate in the
     measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
     the measure when there are several). "rows": ``frame`` holds the rows the chart places
     themselves (they fit ``max_points``), planned as memory plans them. "bins": a histogram's
     or heatmap's columns and no row, decide.py asking their counts of the engine
     (``counted``); or a scatter's points themselves (the ``drawn`` rows fit ``max_points``).
-    What the frame stands for (the ``counted`` rows, the ``categories`` of a cut x, the bucket
-    of ``seconds``) is told to decide.py as a ``Whole``, so its plan words those rows: no
-    sentence is rewritten.
+    "grouped": bars' columns and no row, decide.py asking their groups of the engine
+    (``grouped``); the View holds the groups that left it (``shown``), and the engine's note
+    counting the bars drawn is written from the plan (``late``). What the frame stands for
+    (the ``counted`` rows, the ``grouped`` bars, the bucket of ``seconds``) is told to
+    decide.py as a ``Whole``, so its plan words those rows: no sentence is rewritten.
     """
 
     frame: pd.DataFrame
     notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
-    kind: Literal["groups", "bins", "rows"] = "groups"
+    kind: Literal["groups", "bins", "rows", "grouped"] = "groups"
     rows: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
     how: str | None = None
-    ranked: tuple[Any, ...] | None = None  # count bars: the categories, most rows first
-    categories: int | None = None  # the categories of x in the engine, when cut to the top
     counted: PlacedCounts | None = None  # histograms' and heatmaps' counts, in the engine
+    grouped: PlacedGroups | None = None  # bars' groups, in the engine
+    shown: pd.DataFrame | None = None  # the View's frame, when not the one planned
+    late: Callable[[Plan], str] | None = None  # the engine's note counting what the plan drew
     drawn: int = 0
     measures: tuple[str, ...] = ()
-    sort: Any = None
     said: tuple[Note, ...] = ()  # decide.py's notes for all the rows, in its words
     mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     seconds: int | None = None  # the line's time bucket (chartkit.selection reads it)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
     label: tuple[int, int] | None = None  # a line's color found a label: its rows counted
-    top: Note | None = None  # count bars the engine cut to the top categories (decide.py's 30)
 
 
 def _reduce(
@@ -772,7 +778,7 @@ def _reduce(
         out = _lines(reading, frame, terms, x, ys, colors, facets, how, unit, max_points, notes,
                      over)  # fmt: skip
     else:
-        out = _bars(reading, frame, terms, x, ys, facets, how, max_points, notes, opts)
+        out = _bars(reading, terms, x, ys, facets, how, max_points, notes)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
 
 
@@ -1071,7 +1077,6 @@ def _clean_facts(
 
 def _bars(
     reading: EngineReading,
-    frame: Any,
     terms: list[Term],
     x: str,
     ys: list[str],
@@ -1079,46 +1084,24 @@ def _bars(
     how: str | None,
     max_points: int,
     notes: list[str | Note],
-    opts: Any,
 ) -> _Reduced | str:
-    """Bars per category: the aggregate per (category, facet), or the rows counted."""
+    """Bars per category: the aggregate per (category, facet), or the rows counted — the
+    backend's groups of the rows the chart places (``PlacedGroups``), which decide.py draws,
+    ranks and cuts to its top from (``Whole.grouped``); the groups of a category alone (a
+    single measure's, or the rows counted) are cut to the top ``max_points`` in the engine
+    (only they leave it)."""
 
     keys = [x, *facets]
     used = [x, *ys, *facets]
-    h = _helpers(reading)
-    categories: int | None = None
-    placed: int | None = None
-    if ys and len(ys) == 1 and not facets:
-        # one value per category: the top max_points by value hold decide.py's top bars (cut
-        # in the engine: only they leave it)
-        g = Grouping((x,), (ys[0],), how or "mean", top=max_points, where=tuple(terms))
-        groups = _backend(reading).reduce(g)
-        out = _answer(groups, ys, h)
-        if len(out) == max_points:
-            # the categories past the top are not left out: they are the rows a top-N puts
-            # aside, as decide.py counts them, so the rows placed are counted over every group
-            categories, placed = groups.categories, groups.grouped
-    else:
-        g = Grouping(tuple(keys), tuple(ys), (how or "mean") if ys else "count",
-                     where=tuple(terms))  # fmt: skip
-        out = _answer(_backend(reading).reduce(g), ys, h)
-    if out.empty:
+    grouped = PlacedGroups(_backend(reading), lambda _k, _m: terms, top=max_points)
+    aggregate = (how or "mean") if ys else "count"
+    groups = grouped.groups(keys, ys, aggregate)
+    if groups.frame.empty:
         return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
-    rows = _rows_by_key(out, keys, ys, h)
-    ranked: tuple[Any, ...] | None = None
-    cut: Note | None = None
-    if not ys:
-        # decide.py ranks categories by their rows (the most first, ties in key order); its
-        # one-row groups would all tie, so the engine's counts rank them here
-        out = out.sort_values(keys, kind="stable", na_position="last")
-        total = out.groupby(x, sort=False, dropna=False)[h["count"]].sum()
-        total = total.sort_values(ascending=False, kind="stable")
-        if len(total) > MAX_BAR_CATEGORIES:
-            cut = top_note(x, len(total), MAX_BAR_CATEGORIES, "most frequent")
-            total = total.head(MAX_BAR_CATEGORIES)
-            out = out[out[x].isin(total.index) | (out[x].isna() & bool(total.index.isna().any()))]
-        ranked = tuple(total.index)
-    n_rows = sum(rows.values()) if placed is None else placed
+    cut = groups.categories is not None and groups.categories > len(groups.frame)
+    # the categories past the top are not left out: they are the rows a top-N puts aside, as
+    # decide.py counts them, so the rows placed are counted over every group
+    n_rows = groups.grouped if cut else sum(groups.rows[0])
     if len(ys) > 1:
         # a row stands behind one bar per measure it holds: the rows the chart places are
         # those holding one of them at least, as decide.py counts them (the sum over
@@ -1126,24 +1109,25 @@ def _bars(
         # rows left out; counting the rows holding every measure said too many)
         n_rows = _backend(reading).count(terms)
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
-    # a bar per measure of each group holding a value of it (a group per category and facet)
-    bars = int(out[ys].notna().to_numpy().sum()) if len(ys) > 1 else len(out)
-    if placed is None:
-        notes.append(
+    left = len(groups.frame)
+
+    def drawn(plan: Plan) -> str:
+        """The engine's note, counting the bars the plan draws of these groups."""
+        if cut:  # the engine's top groups left it; the chart shows its own top of them
+            return (
+                f"{n_rows:,} rows are reduced to the {what} per {_names(keys)} in "
+                f"{reading.engine}; only the {left:,} highest left the engine."
+            )
+        bars = len(plan.data) if plan.data is not None else left
+        return (
             f"{n_rows:,} rows are drawn as {bars:,} bars, computed in {reading.engine}: "
             f"the {what} per {_names(keys)}; only these rows left the engine."
         )
-    else:  # the engine's top groups left it; the chart shows its own top of them
-        notes.append(
-            f"{n_rows:,} rows are reduced to the {what} per {_names(keys)} in "
-            f"{reading.engine}; only the {len(out):,} highest left the engine."
-        )
+
+    shown = groups.frame[[*keys, *ys]].reset_index(drop=True)
     return _Reduced(
-        out[[*keys, *ys]].reset_index(drop=True), tuple(notes), rows=rows, keys=tuple(keys),
-        how="count" if not ys else how, ranked=ranked, measures=tuple(ys), sort=opts.sort,
-        mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
-        categories=int(categories) if categories is not None else None, placed=n_rows,
-        top=cut,
+        _columns_only(ys, keys), tuple(notes), kind="grouped", grouped=grouped, shown=shown,
+        placed=n_rows, late=drawn,
     )  # fmt: skip
 
 
@@ -1213,15 +1197,16 @@ def _heatmap(
     sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
     n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
     one_cell = sx is not None and sy is not None and sx.lo == sx.hi and sy.lo == sy.hi
-    if single_is_none and (n <= 1 or (n > max_points and one_cell)):
+    if single_is_none and (n == 1 or (n > max_points and one_cell)):
         return None
-    if not n:
-        return _cannot(over, f"{x} and {y}")
-    assert sx is not None and sy is not None
     notes = _left_out(reading, declaration, broken, [x, y])
     notes += _unplaced(reading, declaration, [x, y], {x: "x", y: "y"})
     if empty is not None:
         notes.append(empty)
+    if not n:  # decide.py's table: every row left out, and why
+        said = [m.sentence if isinstance(m, Note) else m for m in notes]
+        return nothing_to_draw(said or [f"No row holds a value of both {x} and {y}."])
+    assert sx is not None and sy is not None
     if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
         color = auto_color()
     extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
@@ -1254,10 +1239,11 @@ def _heatmap(
 
 
 def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:
-    """A frame of the columns decide.py plans a histogram or heatmap of, and no row: the rows
-    stay in the engine, and the plan reads their counts (``Whole.counted``). ``others`` are a
-    heatmap's color and facet (named, not drawn) — and a histogram's other measures, there so
-    decide.py words it as it would with them ("the only measure" or not)."""
+    """A frame of the columns decide.py plans a histogram, heatmap or bars of, and no row: the
+    rows stay in the engine, and the plan reads their counts or groups (``Whole.counted``,
+    ``Whole.grouped``). ``others`` are bars' category and facet, a heatmap's color and facet
+    (named, not drawn); a histogram's other measures are among ``numbers``, there so decide.py
+    words it as it would with them ("the only measure" or not)."""
     return pd.DataFrame(
         {**{c: pd.Series([], dtype=float) for c in numbers},
          **{c: pd.Series([], dtype=object) for c in others if c not in numbers}}
@@ -1329,13 +1315,6 @@ def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
         plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *sentences))),
         facts=(*plan.facts, *(n for n in reduced.said if n.sentence not in plan.notes)),
     )  # fmt: skip
-    if reduced.ranked is not None and plan.order is not None:
-        plan = _ranked(plan, reduced, fields[0])
-    if reduced.top is not None:  # cut here, not by decide.py: its top note and reduction, so
-        top = reduced.top  # Selection.others finds the categories put aside
-        plan = replace(plan, notes=tuple(dict.fromkeys((*plan.notes, top.sentence))),
-                       facts=(*plan.facts, top),
-                       reduction=replace(plan.reduction, top=top.count("shown")))  # fmt: skip
     return plan
 
 
@@ -1418,23 +1397,6 @@ def _unplaced(
             first = backend.page([*valid, Condition(c, "infinite")], 0, 1)[c].iloc[0]
             out.append(unplaced_note(channels[c], c, counted[c], first))
     return out
-
-
-def _ranked(plan: Plan, reduced: _Reduced, fx: str) -> Plan:
-    """Count bars in decide.py's order by rows (``sort`` None, ``-y`` or ``y``)."""
-    assert plan.data is not None and reduced.ranked is not None
-    sort = reduced.sort
-    if sort not in (None, "-y", "y"):
-        return plan
-    order = [v for v in reduced.ranked if not (v is None or (isinstance(v, float) and np.isnan(v)))]
-    order = [v if isinstance(v, str | bool) else str(v) for v in order]
-    if sort == "y":
-        order = order[::-1]
-    position = {v: i for i, v in enumerate(order)}
-    data = plan.data.sort_values(
-        fx, key=lambda s: s.map(lambda v: position.get(v, len(position))), kind="stable"
-    ).reset_index(drop=True)
-    return replace(plan, data=data, order=tuple(order))
 
 
 def _placing(

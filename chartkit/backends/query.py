@@ -523,7 +523,8 @@ def _facts(
         nan = dtype.is_float()
         value = nw.when(~col.is_nan()).then(col) if nan else col
         missing = col.is_null().any().cast(nw.Int64)
-        n_distinct = col.n_unique() - missing
+        # (-0.0 + 0.0 is 0.0: the two zeros are one value, as memory counts them)
+        n_distinct = (col + 0.0 if nan else col).n_unique() - missing
         held = col.count()
         if nan:
             flagged = col.is_nan().fill_null(False)
@@ -664,9 +665,10 @@ def _reduce(
             frame = frame.with_columns(bin_of(value[k], edges[k]).alias(f"__bin{i}"))
             keys[i] = f"__bin{i}"
     floats = [alias[k] for k in g.keys if k not in edges and schema[k].is_float()]
-    if floats:  # a NaN key and a missing one are one group, as memory groups them
+    if floats:  # a NaN key and a missing one are one group, and so are the two zeros (-0.0 +
+        # 0.0 is 0.0), as memory groups them
         frame = frame.with_columns(
-            *(nw.when(~nw.col(f).is_nan().fill_null(False)).then(nw.col(f)).alias(f)
+            *(nw.when(~nw.col(f).is_nan().fill_null(False)).then(nw.col(f) + 0.0).alias(f)
               for f in floats)
         )  # fmt: skip
     days = [alias[k] for k in g.dates if schema[k] == nw.Date]

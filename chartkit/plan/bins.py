@@ -71,6 +71,10 @@ class Counted(Protocol):
         """The span of ``name`` over the rows placed (at least one row is placed)."""
         ...
 
+    def held(self, name: str, *, enough: int) -> Span | None:
+        """``span``, or None when no row is placed."""
+        ...
+
     def per_value(self, name: str) -> tuple[Any, Any]:
         """``(values, rows)``: each value of ``name``, in increasing order, and its rows."""
         ...
@@ -134,7 +138,7 @@ def place(values: Any, edges: Any) -> Any:
     """Each value's bin among rising ``edges``, where ``numpy.histogram`` counts it: the last
     ``i`` with ``edges[i] <= v``, the highest edge in the last bin. Guessed by arithmetic on
     evenly spaced edges and corrected against the edges themselves; numpy's binary search when
-    a few corrections do not settle it (or the edges are not evenly spaced).
+    a few corrections do not settle it.
 
     >>> place(np.array([0.0, 0.5, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])).tolist()
     [0, 0, 1, 1]
@@ -183,6 +187,9 @@ class ArrayCounts:
     missing; the rows ``decide.py`` cleaned)."""
 
     columns: Mapping[str, Any]
+
+    def held(self, name: str, *, enough: int) -> Span | None:
+        return self.span(name, enough=enough) if len(self.columns[name]) else None
 
     def span(self, name: str, *, enough: int) -> Span:
         values = self.columns[name]

@@ -66,6 +66,7 @@ from chartkit.plan.encode import (
     wall_clock,
 )
 from chartkit.plan.facts import Facts, FrameFacts, coverage, coverage_of_codes, zone_counts
+from chartkit.plan.groups import Grouped
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -98,6 +99,7 @@ __all__ = [
     "line_label",
     "no_measure_reason",
     "no_value_note",
+    "nothing_to_draw",
     "over_max_points",
     "plan_view",
     "points_per_bucket",
@@ -224,6 +226,9 @@ class Whole:
       given places, where they live (``chartkit.plan.bins.Counts``): the frame holds none
       of those rows (it has the columns only), and the plan's bins, cells and count bars are
       the backend's counts;
+    - ``grouped``: the groups of the rows bars place, where they live
+      (``chartkit.plan.groups.Grouped``): the frame holds none of those rows, and the bars'
+      aggregates, rows and categories are the backend's;
     - ``categories``: per category column, the values it has over every row (only the top
       ones left the backend);
     - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
@@ -237,6 +242,7 @@ class Whole:
     The plan says these counts, so no sentence of it is rewritten afterwards."""
 
     counted: Counts | None = None
+    grouped: Grouped | None = None
     categories: Mapping[str, int] = field(default_factory=dict)
     bucket_seconds: int | None = None
     label: tuple[int, int] | None = None
@@ -754,6 +760,8 @@ class _Bars:
             return None
         if self.p.opts.aggregate is not None or len(self.p.frame) > self.p.max_points:
             return None
+        if self.p.whole.grouped is not None:  # (the rows stayed in a backend: over max_points)
+            return None
         xp = self.p.profiles[x]
         if self.p.profiles[ys[0]].violation is not None:
             return None
@@ -788,12 +796,18 @@ class _Bars:
         )
 
     def _top_bars(
-        self, data: pd.DataFrame, xp: ColumnProfile, ranking: pd.Series, ranked: str
+        self,
+        data: pd.DataFrame,
+        xp: ColumnProfile,
+        ranking: pd.Series,
+        ranked: str,
+        categories: int = 0,
     ) -> tuple[pd.DataFrame, list[Any]]:
         """The bars' rows cut to the ``MAX_BAR_CATEGORIES`` first of ``ranking`` (said as a
-        ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order."""
+        ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order;
+        ``categories`` are x's over every row when only the top groups were counted."""
         fx = self.p.fields[xp.name]
-        categories = max(len(ranking), self.p.whole.categories.get(xp.name, 0))
+        categories = max(len(ranking), categories, self.p.whole.categories.get(xp.name, 0))
         if categories > MAX_BAR_CATEGORIES:
             self.p.reduction = {"top": MAX_BAR_CATEGORIES}
             self.p.notes.append(top_note(xp.name, categories, MAX_BAR_CATEGORIES, ranked))
@@ -824,29 +838,36 @@ class _Bars:
         multi = len(yps) > 1
         horizontal = horizontal_ok and not multi and fp is None and xp.distinct > HORIZONTAL_OVER
         cat, val = _axes(horizontal)
-        data = self.p.cleaning._used((cat, xp), yps, val, None, fp)
-        if multi:
-            data = self.p.cleaning._melt(data, yps)
-        fx = self.p.fields[xp.name]
-        fy, what = self.p.writing._measure(yps)
-        keys = [fx] + ([MEASURE] if multi else []) + ([self.p.fields[fp.name]] if fp else [])
         how = self.p.opts.aggregate
-        if self.p.probe and any(_varies(data[k]) for k in keys):  # a bar per key, at least two
-            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "facet": fp.name if fp else None,
-                          "aggregate": how}  # fmt: skip
-            return self.p.writing._proven("bar")
-        shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
-        if yps and how is None:
-            distinct, codes = distinct_rows(data, keys)
-            shared = distinct < len(data)
-        if not yps:
-            aggregate: str | None = "count"
-            data = reduce_frame(data, keys, fy, "count")
-        elif not shared:
-            aggregate = None  # each category holds one row: nothing to aggregate, none named
+        categories = 0  # x's categories over every row, when a backend kept the top groups
+        aggregate: str | None
+        if self.p.whole.grouped is not None:
+            data, aggregate, categories = self._backend_bars(xp, yps, fp)
+            fx = self.p.fields[xp.name]
+            fy, what = self.p.writing._measure(yps)
         else:
-            aggregate = how or "mean"
-            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+            data = self.p.cleaning._used((cat, xp), yps, val, None, fp)
+            if multi:
+                data = self.p.cleaning._melt(data, yps)
+            fx = self.p.fields[xp.name]
+            fy, what = self.p.writing._measure(yps)
+            keys = [fx] + ([MEASURE] if multi else []) + ([self.p.fields[fp.name]] if fp else [])
+            if self.p.probe and any(_varies(data[k]) for k in keys):  # a bar per key, two or more
+                self.p.drawn = {"x": xp.name, "y": _y_pick(yps),
+                                "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+                return self.p.writing._proven("bar")
+            shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
+            if yps and how is None:
+                distinct, codes = distinct_rows(data, keys)
+                shared = distinct < len(data)
+            if not yps:
+                aggregate = "count"
+                data = reduce_frame(data, keys, fy, "count")
+            elif not shared:
+                aggregate = None  # each category holds one row: nothing to aggregate, none named
+            else:
+                aggregate = how or "mean"
+                data = reduce_frame(data, keys, fy, aggregate, codes)  # same rows: codes reused
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
         ranking = ranking.sort_values(ascending=False, kind="stable")
         ranked = (
@@ -854,7 +875,7 @@ class _Bars:
             if not yps
             else f"with the highest {f'{aggregate} of ' if aggregate else ''}{what}"
         )
-        data, order = self._top_bars(data, xp, ranking, ranked)
+        data, order = self._top_bars(data, xp, ranking, ranked, categories)
         yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
         enc: dict[str, Encoding] = {
             cat: self.p.writing._enc(cat, xp),
@@ -896,6 +917,55 @@ class _Bars:
         return self.p.writing._chart(
             "bar", reason, enc, data, horizontal=horizontal, title=title, order=tuple(order)
         )
+
+    def _backend_bars(
+        self, xp: ColumnProfile, yps: list[ColumnProfile], fp: ColumnProfile | None
+    ) -> tuple[pd.DataFrame, str | None, int]:
+        """The bars' data from the groups of the backend that holds the rows
+        (``Whole.grouped``), laid out as the rows cleaned here give it — one row per key (and
+        measure, ``MEASURE``), the aggregate in the measure's field, the rows behind it in
+        ``ROWS`` when they share a bar — with the aggregate named (None: every bar is one
+        row's value) and x's categories over every row (0: every group is here)."""
+        assert self.p.whole.grouped is not None
+        f = self.p.fields
+        for q in (xp, *yps, fp):
+            if q is not None and q.name not in f:
+                f[q.name] = _safe_field(q.name, set(f.values()))
+        names = [xp.name] + ([fp.name] if fp is not None else [])
+        how = self.p.opts.aggregate
+        asked = "count" if not yps else how or "mean"
+        got = self.p.whole.grouped.bars(names, [m.name for m in yps], asked)
+        keys = {f[n]: got.frame[n].to_numpy() for n in names}
+        categories = got.categories or 0
+        if not yps:
+            counted = pd.DataFrame({**keys, "count": np.asarray(got.rows[0], dtype=np.int64)})
+            return counted, asked, categories
+        # do rows share a bar? (an aggregate picked is named whatever the rows)
+        shared = how is not None or any(n > 1 for rows in got.rows for n in rows)
+        aggregate = asked if shared else None
+        if len(yps) == 1:
+            m = yps[0]
+            data = pd.DataFrame({**keys, f[m.name]: got.frame[m.name].to_numpy(dtype=float)})
+            if shared:
+                data[ROWS] = np.asarray(got.rows[0], dtype=np.int64)
+            return data, aggregate, categories
+        parts = []  # one row per key and measure held (a key holding none of it has no bar)
+        for i, m in enumerate(yps):
+            rows = np.asarray(got.rows[i], dtype=np.int64)
+            held = rows > 0
+            part: dict[str, Any] = {k: v[held] for k, v in keys.items()}
+            # (a Series of text, as melted: numpy's text arrays cut a name's trailing NULs)
+            part[MEASURE] = pd.Series([m.name] * int(held.sum()), dtype="str")
+            part[VALUE] = got.frame[m.name].to_numpy(dtype=float)[held]
+            part[ROWS] = rows[held]
+            parts.append(pd.DataFrame(part))
+        data = pd.concat(parts, ignore_index=True)
+        ordered = [f[xp.name], MEASURE] + ([f[fp.name]] if fp is not None else [])
+        if shared:  # in the order the groups of the rows cleaned here take
+            data = data.sort_values(ordered, kind="stable", na_position="last")
+        else:  # each bar one row's value: the measures in their order, as melted
+            data = data.drop(columns=ROWS)
+        return data.reset_index(drop=True), aggregate, categories
 
     def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
         """The category order: by the measure (``-y``, the default), by category, or listed."""
@@ -1001,8 +1071,17 @@ class _Points:
             )
         self.p.drawn = {"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                       "facet": fp.name if fp else None}  # fmt: skip
-        sx, sy = counted.span(xp.name, enough=0), counted.span(yp.name, enough=0)
+        sx, sy = counted.held(xp.name, enough=0), counted.held(yp.name, enough=0)
+        if sx is None or sy is None:  # (a backend's rows: in memory, _used said so)
+            raise _NothingToDraw(
+                nothing_to_draw([f"No row holds a value of both {xp.name} and {yp.name}."])
+            )
         rows = sx.rows  # the rows the points stand for
+        if data is None and rows == 1:  # a backend's one point: where both spans are
+            data = pd.DataFrame({fx: [sx.lo], fy: [sy.lo]})
+            for q in (cp, fp):
+                if q is not None:
+                    data[self.p.fields[q.name]] = None
         if self.p.probe and rows > self.p.max_points and (sx.lo != sx.hi or sy.lo != sy.hi):
             # the lowest and the highest fall in different bins
             return self.p.writing._proven("rect")
@@ -1211,10 +1290,7 @@ class _Cleaning:
             data = data[~empty]
             self.p.left_out += n
         if data.empty:
-            raise _NothingToDraw(
-                "Every row is left out of the chart, so there is nothing to draw: "
-                + " ".join(dict.fromkeys(n.sentence for n in self.p.notes))
-            )
+            raise _NothingToDraw(nothing_to_draw([n.sentence for n in self.p.notes]))
         return data.reset_index(drop=True)
 
     def _values(
@@ -1803,6 +1879,14 @@ def stacked_counts(bars: int, period: str, label: str) -> str:
     'counted in 48 bars: the rows per 1-day bucket, stacked by weather'
     """
     return f"counted in {bars:,} bars: the rows per {period}, stacked by {label}"
+
+
+def nothing_to_draw(sentences: Sequence[str]) -> str:
+    """The reason for a table when the rows a chart would place are all left out, with the
+    notes that say why (each once, in order)."""
+    return "Every row is left out of the chart, so there is nothing to draw: " + " ".join(
+        dict.fromkeys(sentences)
+    )
 
 
 def no_value_note(rows: int, gaps: list[str]) -> Note:
