@@ -229,8 +229,6 @@ class Whole:
     - ``grouped``: the groups of the rows bars place, where they live
       (``chartkit.plan.groups.Grouped``): the frame holds none of those rows, and the bars'
       aggregates, rows and categories are the backend's;
-    - ``categories``: per category column, the values it has over every row (only the top
-      ones left the backend);
     - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
       bucket of a series), so a line is the aggregate per that bucket;
     - ``label``: a line's color found to be a label of single rows, not a series, over every
@@ -243,7 +241,6 @@ class Whole:
 
     counted: Counts | None = None
     grouped: Grouped | None = None
-    categories: Mapping[str, int] = field(default_factory=dict)
     bucket_seconds: int | None = None
     label: tuple[int, int] | None = None
     facts: Facts | None = None
@@ -807,7 +804,7 @@ class _Bars:
         ``top`` note, ``ranked`` naming the order), sorted in the bars' order, and that order;
         ``categories`` are x's over every row when only the top groups were counted."""
         fx = self.p.fields[xp.name]
-        categories = max(len(ranking), categories, self.p.whole.categories.get(xp.name, 0))
+        categories = max(len(ranking), categories)
         if categories > MAX_BAR_CATEGORIES:
             self.p.reduction = {"top": MAX_BAR_CATEGORIES}
             self.p.notes.append(top_note(xp.name, categories, MAX_BAR_CATEGORIES, ranked))
