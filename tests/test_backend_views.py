@@ -738,3 +738,25 @@ def test_two_measures_no_row_holds_together_chart_as_memory_on_every_engine(
         assert (got.kind, got.reason) == (want.kind, want.reason), engine
         if joint:
             assert drawn(got)["rows"] == drawn(want)["rows"], engine
+
+
+def test_a_line_of_more_times_than_pixels_is_bucketed_as_memory_on_every_engine() -> None:
+    """A line whose placed rows fit max_points but hold more distinct times than the chart's
+    pixels: memory buckets it (15-minute buckets); every engine draws the same points (it said
+    "the engine's groups do not match the chart's marks", a bug, once half the rows held no
+    value)."""
+    n = 8000
+    frame = pd.DataFrame({
+        "t": pd.date_range("2024-01-01", periods=n, freq="min"),
+        "v": np.where(np.arange(n) % 2 == 0, np.arange(n) * 1.0, np.nan),
+    })  # fmt: skip
+    decl = {"t": "date", "v": {"type": "number", "nullable": True}}
+    want = view(frame, decl)
+    assert want.reason == (
+        "t is declared date and v is declared number: a line over time of the mean per "
+        "15-minute bucket."
+    )
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl)
+        same_view(want, got)
+        assert len(got.frame) == 534, engine  # only the points left the engine

@@ -3,10 +3,11 @@ what the in-memory path draws from the same rows, and no helper column takes a d
 place.
 
 Every engine query names columns by position (``_k<i>``,
-``chartkit.backends._native.positional``); a helper column in an answer beside data columns is
-named apart from every data column (``_fresh``). Each case renames the columns of the view
-contract's wide frame (tests/test_backend_views.py) and holds a few chart kinds, over
-``max_points``, to the in-memory view of the same rows, as values (``same_view``). The
+``chartkit.backends._native.positional``), and no helper column sits beside a data column in
+an answer (the counts and rows behind each group are apart from its frame). Each case renames
+the columns of the view contract's wide frame (tests/test_backend_views.py) and holds a few
+chart kinds, over ``max_points``, to the in-memory view of the same rows, as values
+(``same_view``). The
 backends' own answers for generated hostile names (facts, groups, offenders, selected rows)
 are the contract's (tests/test_backends.py).
 
@@ -29,7 +30,6 @@ from test_backend_views import CASES as VIEW_CASES
 from test_backend_views import ENGINES, WIDE, drawn, same_view, wide_frame
 
 from chartkit import View, view
-from chartkit.backends.pushdown import _fresh
 from chartkit.read.dialects import quote as _quote
 
 CASES: dict[str, dict[str, str]] = {
@@ -153,11 +153,6 @@ def test_the_one_quoting_function_reads_back_the_very_name_in_duckdb(name: str) 
 def test_the_quoting_function_refuses_a_nul() -> None:
     with pytest.raises(Exception, match="NUL"):
         _quote("a\x00b")
-
-
-def test_a_helper_name_is_fresh_against_every_data_column() -> None:
-    assert _fresh("__bucket", ["at", "gb"]) == "__bucket"
-    assert _fresh("__bucket", ["__bucket", "__bucket_"]) == "__bucket__"
 
 
 def test_the_explorer_shows_the_first_rows_whatever_the_names_and_dtypes() -> None:

@@ -10,7 +10,6 @@ bucket, a month in UTC) are the dialect's, picked once at the door (``EngineRead
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 import pandas as pd
@@ -24,7 +23,6 @@ __all__ = [
     "aliases",
     "bucket_starts",
     "collect",
-    "fresh",
     "named",
     "positional",
     "quote",
@@ -37,15 +35,6 @@ ALIAS: Final = "_k"
 def aliases(reading: EngineReading) -> dict[str, str]:
     """Each column's name in the engine's queries (``positional``), by its real name."""
     return {name: f"{ALIAS}{i}" for i, name in enumerate(reading.columns)}
-
-
-def fresh(base: str, taken: Sequence[str]) -> str:
-    """A helper column's name in an answer beside data columns: ``base``, or ``base`` with
-    underscores appended until no data column is named so."""
-    names = set(taken)
-    while base in names:
-        base += "_"
-    return base
 
 
 def positional(reading: EngineReading) -> Any:

@@ -19,7 +19,7 @@ Span(rows=3, lo=1.0, hi=2.0, distinct=2)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -29,7 +29,7 @@ from chartkit._safe import name_list
 from chartkit.backends._contract import Backend, ColumnFacts, Grouping, Groups, Term
 from chartkit.errors import ChartkitError
 from chartkit.plan.bins import Span
-from chartkit.plan.groups import BarGroups
+from chartkit.plan.groups import BarGroups, LineFacts
 
 __all__ = ["BackendCounts", "PlacedCounts", "PlacedGroups"]
 
@@ -125,11 +125,21 @@ class PlacedGroups:
         placing: Callable[[tuple[str, ...], tuple[str, ...]], Sequence[Term]],
         *,
         top: int | None = None,
+        zones: Mapping[str, Any] | None = None,
     ) -> None:
         self.backend = backend
         self.placing = placing
         self.top = top
+        self.zones = dict(zones or {})  # an aware date column's time zone, by name
         self._made: dict[tuple[Any, ...], Groups] = {}
+        self._lines: dict[tuple[Any, ...], Any] = {}
+        self.last: Any = None  # the groups answered last: those the plan drew
+
+    @property
+    def drawn(self) -> Any:
+        """The frame of the groups answered last (the plan's; None before any), under the
+        columns' own names: the rows that left the engine for the chart."""
+        return None if self.last is None else self.last.frame
 
     def groups(self, keys: Sequence[str], measures: Sequence[str], aggregate: str) -> Groups:
         """The contract's ``Groups`` of these bars, their frame in the order
@@ -151,6 +161,74 @@ class PlacedGroups:
         return self._made[asked]
 
     def bars(self, keys: Sequence[str], measures: Sequence[str], aggregate: str) -> BarGroups:
-        got = self.groups(keys, measures, aggregate)
+        got = self.last = self.groups(keys, measures, aggregate)
         cut = got.categories is not None and got.categories > len(got.frame)
         return BarGroups(got.frame, got.rows, got.categories if cut else None)
+
+    def know_line(
+        self, x: str, measures: Sequence[str], series: Sequence[str], facts: LineFacts
+    ) -> None:
+        """Remember ``line_facts`` counted already (from the facts of every row, when they
+        show no row is left out): not asked of the engine again."""
+        self._lines[("facts", x, tuple(measures), tuple(series))] = facts
+
+    def line_facts(self, x: str, measures: Sequence[str], series: Sequence[str]) -> LineFacts:
+        asked = ("facts", x, tuple(measures), tuple(series))
+        if asked not in self._lines:
+            where = tuple(self.placing((x, *series), tuple(measures)))
+            names = list(dict.fromkeys([x, *measures, *series]))
+            one = list(series) if len(series) == 1 else []
+            f = self.backend.facts(names, distinct=one, where=where)
+            if one:  # (a missing value is a series of its own, as the groups keep it)
+                s = f[one[0]]
+                n_series = (s.distinct or 0) + (s.values < s.rows)
+            elif series:  # each pair of the series' values the rows hold
+                n_series = len(self.backend.reduce(Grouping(tuple(series), where=where)).frame)
+            else:
+                n_series = 1
+            self._lines[asked] = LineFacts(
+                f[x].rows, tuple(f[m].values for m in measures), f[x].lo, f[x].hi, n_series
+            )
+        facts: LineFacts = self._lines[asked]
+        return facts
+
+    def distinct_times(self, x: str, measures: Sequence[str], series: Sequence[str]) -> int:
+        asked = ("times", x, tuple(measures), tuple(series))
+        if asked not in self._lines:
+            where = tuple(self.placing((x, *series), tuple(measures)))
+            self._lines[asked] = self.backend.facts([x], distinct=[x], where=where)[x].distinct
+        return int(self._lines[asked] or 0)
+
+    def line(
+        self,
+        x: str,
+        measures: Sequence[str],
+        series: Sequence[str],
+        aggregate: str,
+        seconds: int,
+        unit: str | None,
+    ) -> BarGroups:
+        asked = ("line", x, tuple(measures), tuple(series), aggregate, seconds, unit)
+        if asked not in self._lines:
+            keys = (x, *series)
+            got = self.backend.reduce(Grouping(
+                keys, tuple(measures), aggregate,
+                bucket_seconds=seconds if unit is None and seconds else None,
+                time_unit=unit, dates=(x,),  # type: ignore[arg-type]
+                where=tuple(self.placing(keys, tuple(measures))),
+            ))  # fmt: skip
+            frame = got.frame.reset_index(drop=True)
+            zone = self.zones.get(x)
+            if zone is not None and frame[x].dt.tz is None:  # the backend's UTC wall clock:
+                # a unit's stays in UTC
+                at = frame[x].dt.tz_localize("UTC")
+                frame[x] = at if unit is not None else at.dt.tz_convert(zone)
+            order = frame.sort_values(list(keys), kind="stable", na_position="last").index
+            at_rows = order.to_numpy()
+            self._lines[asked] = BarGroups(
+                frame.take(at_rows).reset_index(drop=True),
+                tuple(tuple(int(r[i]) for i in at_rows) for r in got.rows),
+            )
+        groups: BarGroups = self._lines[asked]
+        self.last = groups
+        return groups

@@ -3,10 +3,10 @@
 An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
 and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
 narwhals' lazy API (the engine's own only where narwhals lacks an operation, said in place), to
-what the chart draws; ``decide.py`` then plans the chart, as it plans every chart: a line
-from that small frame, the rows behind each mark put back (``_put_back``); bars, a histogram
-and a heatmap from the engine's own groups and counts, which it asks of the backend itself
-(``Whole.grouped``, ``Whole.counted``: the frame it is handed holds their columns, no row):
+what the chart draws; ``decide.py`` then plans the chart, as it plans every chart, from the
+engine's own facts, groups and counts, which it asks of the backend itself
+(``Whole.grouped``, ``Whole.counted``: the frame it is handed holds the chart's columns and no
+row) — the bucket, the series, whether a color is a label, the ranking and top, the bins:
 
 - lines over time: the aggregate (``aggregate=``, the mean by default, or the rows counted)
   per time bucket — ``time_unit=``, or the bucket ``decide.py`` picks for the span,
@@ -41,9 +41,8 @@ back to pandas there (it is in memory already); a lazy one is a table saying wha
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -51,10 +50,9 @@ import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import workable_frame
-from chartkit.backends._contract import AnyOf, Condition, Grouping, Groups, Term
+from chartkit.backends._contract import AnyOf, Condition, Term
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import collect as _collect
-from chartkit.backends._native import fresh as _fresh
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
 from chartkit.backends.counts import PlacedCounts, PlacedGroups
@@ -69,23 +67,15 @@ from chartkit.plan.bins import cell_edges, cells_per_axis
 from chartkit.plan.decide import (
     COUNT_BARS_UNDER,
     HISTOGRAM_BINS,
-    MEASURE,
-    ROWS,
     ChartOptions,
     Plan,
     Whole,
-    bucketed_note,
     check_choose,
     chosen_alternative,
-    line_label,
     no_measure_reason,
     no_value_note,
     nothing_to_draw,
-    over_max_points,
     plan_view,
-    points_per_bucket,
-    shared_note,
-    stacked_counts,
     stepped_around,
     unplaced_note,
 )
@@ -96,6 +86,7 @@ from chartkit.plan.encode import (
     describe_offenders,
     profile_columns,
 )
+from chartkit.plan.groups import LineFacts
 from chartkit.plan.rules import Alternative, candidates
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
@@ -216,8 +207,9 @@ def _engine_view(
         )
     if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
         frame = plan.data  # the counts that left the engine (the frame planned held no row)
-    if isinstance(reduced, _Reduced) and reduced.shown is not None:
-        frame = reduced.shown  # the groups that left the engine (the frame planned held none)
+    if isinstance(reduced, _Reduced) and reduced.grouped is not None and plan.kind == "chart":
+        frame = reduced.grouped.drawn  # the groups that left the engine (the frame planned
+        # held none)
     if isinstance(reduced, _Reduced) and reduced.late is not None and plan.kind == "chart":
         notes = (*notes, reduced.late(plan))
     # the rows the chart does not place, so View.state says "rows left out" as in pandas
@@ -226,8 +218,6 @@ def _engine_view(
         placed = reduced.drawn - plan.left_out  # points that left: decide.py cleaned them too
     elif isinstance(reduced, _Reduced) and placed is not None and reduced.kind == "rows":
         placed -= plan.left_out  # the rows that left, as decide.py cleaned them
-    if isinstance(reduced, _Reduced) and reduced.seconds:  # the engine's bucket, for selections
-        plan = replace(plan, reduction=replace(plan.reduction, bucket_seconds=reduced.seconds))
     return EngineAnswer(
         plan=plan, frame=frame, notes=notes, facts=facts,
         left_out=None if placed is None else reading.total - placed, total=reading.total,
@@ -256,17 +246,14 @@ def _engine_plan(
     args["whole"] = Whole(
         counted=reduced.counted,
         grouped=reduced.grouped,
-        bucket_seconds=reduced.seconds,
-        label=reduced.label,
         facts=_backend(reading),  # counted over every row, in the engine
     )
     full = _all_profiles(reading, result, checked, profiles)
-    if reduced.kind != "groups":  # a frame of no row holds no category, the rows some
-        # of the values: the real counts
-        profiles = {
-            n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
-            for n, q in profiles.items()
-        }
+    # a frame of no row holds no category, the rows some of the values: the real counts
+    profiles = {
+        n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
+        for n, q in profiles.items()
+    }
     picked = [x, color, chart_args.get("facet"), *([y] if isinstance(y, str) else list(y or []))]
     absent = [n for n in dict.fromkeys(picked) if n in full and n not in frame.columns]
     if absent:  # picked, not drawn: there for decide.py to refuse, as it refuses them in pandas
@@ -274,27 +261,15 @@ def _engine_plan(
         profiles = {**profiles, **{n: full[n] for n in absent}}
     if x is None and opts.aggregate == "count" and reduced.x is not None:
         x = reduced.x  # the rows counted over the x the engine placed them on
-    if reduced.mean:
-        # the engine computed decide.py's default mean: decide.py names it as its own
-        args["options"] = replace(opts, aggregate="mean")
-    split = reduced.kind == "rows"  # (the rows themselves: a line's label asked of them)
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points,
-                     split_labels=split, **args)  # fmt: skip
-    # which chart was drawn, among the candidates of the answer's columns; the plan of the
-    # user's own options says (a forced mean is not a pick of the user's)
-    plain = plan if not reduced.mean or plan.kind != "chart" else plan_view(
-        frame, profiles, x=x, y=y, color=color, max_points=max_points, split_labels=split,
-        **{**chart_args, "whole": args["whole"]},
-    )  # fmt: skip
-    offered = {repr(a.picks()) for a in plain.alternatives}
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **args)
+    # which chart was drawn, among the candidates of the answer's columns
+    offered = {repr(a.picks()) for a in plan.alternatives}
     drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
-    drawn.add(repr(plain.drawn))  # the picks drawn, as the answer's own candidates may not say
+    drawn.add(repr(plan.drawn))  # the picks drawn, as the answer's own candidates may not say
     alternatives = tuple(a for a in candidates(full) if repr(a.picks()) not in drawn)
     plan = replace(plan, alternatives=alternatives)
-    if plan.kind == "chart":
-        plan = _put_back(plan, reduced)
-        if y is None and not args.get("choose"):
-            plan = _stepped_around(plan, full, {n for n in picked if n is not None})
+    if plan.kind == "chart" and y is None and not args.get("choose"):
+        plan = _stepped_around(plan, full, {n for n in picked if n is not None})
     return plan
 
 
@@ -512,40 +487,29 @@ def _chosen(
 
 @dataclass(frozen=True)
 class _Reduced:
-    """What leaves the engine: the small frame ``plan_view`` plans from, and what to put back
-    (a group's rows: ``_put_back``).
+    """What leaves the engine: the small frame ``plan_view`` plans from, and what it stands
+    for.
 
-    ``kind`` "groups" (a line): ``frame`` holds one row per group (the engine's aggregate in the
-    measure's column); ``rows`` the rows behind each group, by its ``keys`` (``measure`` names
-    the measure when there are several). "rows": ``frame`` holds the rows the chart places
-    themselves (they fit ``max_points``), planned as memory plans them. "bins": a histogram's
-    or heatmap's columns and no row, decide.py asking their counts of the engine
-    (``counted``); or a scatter's points themselves (the ``drawn`` rows fit ``max_points``).
-    "grouped": bars' columns and no row, decide.py asking their groups of the engine
-    (``grouped``); the View holds the groups that left it (``shown``), and the engine's note
-    counting the bars drawn is written from the plan (``late``). What the frame stands for
-    (the ``counted`` rows, the ``grouped`` bars, the bucket of ``seconds``) is told to
-    decide.py as a ``Whole``, so its plan words those rows: no sentence is rewritten.
+    ``kind`` "rows": ``frame`` holds the rows the chart places themselves (they fit
+    ``max_points``), planned as memory plans them. "bins": a histogram's or heatmap's columns
+    and no row, decide.py asking their counts of the engine (``counted``); or a scatter's
+    points themselves (the ``drawn`` rows fit ``max_points``). "grouped": a line's or bars'
+    columns and no row, decide.py asking their facts and groups of the engine (``grouped``);
+    the View holds the groups that left it (``PlacedGroups.drawn``), and the engine's note
+    counting what the plan drew is written from the plan (``late``). What the frame stands
+    for is told to decide.py as a ``Whole``, so its plan words those rows: no sentence is
+    rewritten.
     """
 
     frame: pd.DataFrame
     notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
-    kind: Literal["groups", "bins", "rows", "grouped"] = "groups"
-    rows: Mapping[tuple[Any, ...], int] = field(default_factory=dict)
-    keys: tuple[str, ...] = ()
-    how: str | None = None
+    kind: Literal["bins", "rows", "grouped"]
     counted: PlacedCounts | None = None  # histograms' and heatmaps' counts, in the engine
-    grouped: PlacedGroups | None = None  # bars' groups, in the engine
-    shown: pd.DataFrame | None = None  # the View's frame, when not the one planned
+    grouped: PlacedGroups | None = None  # lines' and bars' facts and groups, in the engine
     late: Callable[[Plan], str] | None = None  # the engine's note counting what the plan drew
     drawn: int = 0
-    measures: tuple[str, ...] = ()
-    said: tuple[Note, ...] = ()  # decide.py's notes for all the rows, in its words
-    mean: bool = False  # the engine computed decide.py's default mean (groups of rows)
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
-    seconds: int | None = None  # the line's time bucket (chartkit.selection reads it)
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
-    label: tuple[int, int] | None = None  # a line's color found a label: its rows counted
 
 
 def _reduce(
@@ -563,7 +527,7 @@ def _reduce(
     Which candidates the automatic chart tries (``choose.opening``) and what the picks draw
     (``choose.chart``: the kind, x, measures, color, facet) are the rules decide.py reads,
     asked of the engine's profiles; this function reduces the columns they name (aggregate,
-    bucket), and ``_put_back`` then gives decide.py's plan the rows behind each mark.
+    bucket: decide.py asks the engine's facts and groups itself, ``PlacedGroups``).
     """
 
     broken = {v.column: v for v in violations}
@@ -637,7 +601,7 @@ def _reduce(
         return f"{over} except an exact median, which pyarrow does not compute."
     measures = [q.name for q in choose.measures(drawable())]  # decide.py's order
     ys = [y] if isinstance(y, str) else list(y) if y is not None else None
-    how, unit = opts.aggregate, opts.time_unit
+    how = opts.aggregate
     if x is None and ys is None and how != "count" and not measures:
         # no rule opens without a measure: decide.py's table, in its words
         loose = [n for n in schema if n not in declaration]
@@ -775,8 +739,7 @@ def _reduce(
     if empty is not None:
         notes.append(empty)
     if x_type == "date":
-        out = _lines(reading, frame, terms, x, ys, colors, facets, how, unit, max_points, notes,
-                     over)  # fmt: skip
+        out = _lines(reading, frame, terms, x, ys, colors, facets, how, max_points, notes, over)
     else:
         out = _bars(reading, terms, x, ys, facets, how, max_points, notes)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
@@ -864,60 +827,6 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     return {n: got[n].distinct or 0 for n in wanted}
 
 
-def _answer(groups: Groups, ys: list[str], h: Mapping[str, str]) -> pd.DataFrame:
-    """The backend's groups as the drawing reads them: one row per key, each measure's
-    aggregate in its own column, the rows behind it in ``h["rows<i>"]``; or, with no measure,
-    the rows in ``h["count"]`` (``_helpers``: named apart from every data column)."""
-    out = groups.frame.copy()
-    if ys:
-        for i in range(len(ys)):
-            out[h[f"rows{i}"]] = list(groups.rows[i])
-    else:
-        out[h["count"]] = list(groups.rows[0])
-    return out
-
-
-def _helpers(reading: EngineReading) -> dict[str, str]:
-    """The helper columns of answers that hold data columns too, each named apart from every
-    data column (``_fresh``): the bucket, the rows counted, the rows behind each measure."""
-    names = reading.columns
-    out = {"bucket": _fresh("__bucket", names), "count": _fresh("__count", names)}
-    out.update({f"rows{i}": _fresh(f"__rows{i}", names) for i in range(len(names) + 1)})
-    return out
-
-
-def _rows_by_key(
-    out: pd.DataFrame, keys: list[str], ys: list[str], h: Mapping[str, str]
-) -> dict[tuple[Any, ...], int]:
-    """The rows behind each mark, by (key values …, measure name when several)."""
-    rows: dict[tuple[Any, ...], int] = {}
-    index = {c: i for i, c in enumerate(out.columns)}
-    for record in out.itertuples(index=False, name=None):
-        base = tuple(_norm(record[index[k]]) for k in keys)
-        if not ys:
-            rows[base] = int(record[index[h["count"]]])
-        elif len(ys) == 1:
-            rows[base] = int(record[index[h["rows0"]]])
-        else:
-            for i, m in enumerate(ys):
-                rows[(*base, m)] = int(record[index[h[f"rows{i}"]]])
-    return rows
-
-
-def _norm(value: Any) -> Any:
-    """A key value as it reads in the engine's answer and in decide.py's chart data alike."""
-    if value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NaT:
-        return None
-    if isinstance(value, pd.Timestamp | dt.datetime | np.datetime64):
-        t = pd.Timestamp(value)
-        if t.tzinfo is not None:
-            t = t.tz_convert("UTC").tz_localize(None)
-        return ("t", t.value)
-    if isinstance(value, bool | np.bool_):
-        return ("b", bool(value))
-    return ("s", str(value))
-
-
 def _lines(
     reading: EngineReading,
     frame: Any,
@@ -927,132 +836,62 @@ def _lines(
     colors: list[str],
     facets: list[str],
     how: str | None,
-    unit: str | None,
     max_points: int,
     notes: list[str | Note],
     over: str,
 ) -> _Reduced | str:
-    """Lines over time: the aggregate per time bucket (``time_unit``, or the bucket decide.py
-    picks for the span and ``max_points``) for each series, computed in the engine."""
+    """Lines over time: the rows the line places leave as they are when they fit
+    ``max_points`` and a color may be a label (decide.py asks it of them, as in memory);
+    otherwise decide.py chooses the bucket, the series and whether the color is a label from
+    the facts and groups it asks of the backend (``PlacedGroups``: the aggregate per time
+    bucket or unit and series, of the rows the chart places), and draws the line."""
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
-    picked_ys = list(ys)  # (a label's rows are counted instead: the answer keeps the column)
-    alias, h = _aliases(reading), _helpers(reading)
-    aware = getattr(dict(reading.schema)[x], "time_zone", None) is not None
-    backend = _backend(reading)
-    placed = tuple(terms)  # (of several measures, the rows holding one: each counted per measure)
-    stats: Any = _clean_facts(reading, x, ys, series)
-    if stats is None:  # the facts of the rows placed: the span, the values, the series
-        f = backend.facts(used, distinct=series[:1] if len(series) == 1 else [], where=placed)
-        stats = {"lo": f[x].lo, "hi": f[x].hi, "n": f[x].rows}
-        stats.update({f"c{i}": f[m].values for i, m in enumerate(ys)})
-        if len(series) == 1:  # (a missing value is a series of its own, as groups keep it)
-            one = f[series[0]]
-            stats["series"] = (one.distinct or 0) + (one.values < one.rows)
-    count = int(stats["n"] or 0)
+    alias = _aliases(reading)
+    zone = getattr(dict(reading.schema)[x], "time_zone", None)
+    grouped = PlacedGroups(_backend(reading), lambda _k, _m: terms, zones={x: zone} if zone else {})
+    known: Any = _clean_facts(reading, x, ys, series)
+    if known is not None:  # the span from the facts of every row: no query
+        grouped.know_line(x, ys, series, known)
+    facts = grouped.line_facts(x, ys, series)  # (the facts of the rows placed, counted once)
+    count = facts.rows
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
-    drawn = sum(int(stats[f"c{i}"]) for i in range(len(ys))) if len(ys) > 1 else count
+    drawn = sum(facts.values) if len(ys) > 1 else count
     if drawn <= max_points and colors and len(ys) <= 1 and how in (None, "count"):
         # the rows the line places fit max_points: they leave the engine as they are, and
         # decide.py asks of them whether the color is a label of single rows, as in memory
         # (a label's rows are points, or counted, as there; a series' a line each)
         rows_out = _collect(reading, used, "rows", frame.select(*(alias[c] for c in used)))
         return _Reduced(rows_out, tuple(notes), kind="rows", placed=count)
-    lo, hi = pd.Timestamp(stats["lo"]), pd.Timestamp(stats["hi"])
-    span = (hi - lo).total_seconds()
 
-    def grouped(seconds: int, ys: list[str], how: str | None) -> pd.DataFrame:
-        """The groups per time (floored to ``unit``, or a bucket of ``seconds``; each time
-        itself for 0) and series: the aggregate of ``ys``, or the rows counted — the backend
-        contract's ``reduce`` of the rows the chart places."""
-        g = Grouping(
-            (x, *series), tuple(ys), (how or "mean") if ys else "count",
-            bucket_seconds=seconds if unit is None and seconds else None,
-            time_unit=unit, dates=(x,), where=placed,  # type: ignore[arg-type]
-        )  # fmt: skip
-        out = _answer(_backend(reading).reduce(g), ys, h)
-        if aware:  # the backend's UTC wall clock: a unit's stays in UTC, as decide.py shows it
-            at = out[x].dt.tz_localize("UTC")
-            out[x] = at if unit is not None else at.dt.tz_convert(getattr(lo, "tz", None))
-        return out.sort_values([x, *series], kind="stable").reset_index(drop=True)
-
-    seconds = 0
-    if unit is None:
-        n_series = len(ys) if len(ys) > 1 else 1
-        if len(series) == 1:
-            n_series *= max(1, int(stats["series"]))
-        elif series:
-            combos = backend.reduce(Grouping(tuple(series), where=placed)).frame
-            n_series *= max(1, len(combos))  # (each pair of the series' values the rows hold)
-        positions = choose.line_positions(max_points=max_points, series=n_series,
-                                          faceted=bool(facets))  # fmt: skip
-        seconds = choose.bucket_seconds(span, positions)  # decide.py's
-        if drawn <= max_points:  # decide.py would not bucket these rows: nor does the engine
-            seconds = 0
-    out = grouped(seconds, ys, how)
-    # a color that is a label of single rows, not a series (found at too few of the line's
-    # points, as drawn): decide.py counts the rows per bucket, stacked by it, as here; the
-    # groups hold the pairs of time and color the rows hold, so they answer for the rows
-    label = None
-    if colors and len(ys) <= 1 and drawn > max_points and how in (None, "count"):
-        valued = out[out[h["rows0"]] > 0] if ys else out  # the groups of rows with a value
-        label = line_label(valued[x], valued[colors[0]])
-    if label is not None:
-        ys, how = [], "count"
-        if unit is None:
-            seconds = choose.bucket_seconds(span, choose.bar_positions(faceted=bool(facets)))
-        out = grouped(seconds, ys, how)
-    rows = _rows_by_key(out, [x, *series], ys, h)
-    points = sum(1 for n in rows.values() if n)
-    aggregate = how or ("mean" if ys else "count")
-    what = _names(ys) if ys else "rows"
-    said: list[Note] = []  # decide.py's own notes for these rows, in its words
-    series_name = colors[0] if colors else None
-    if label is not None and unit is None:
-        period = f"{choose.bucket_name(seconds)} bucket"
-        bars = out[x].nunique()  # each a stack of the label's counts
-        why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-        said.append(
-            bucketed_note(
-                x, drawn, bars, seconds, stacked_counts(bars, period, colors[0]), why, bars=True
+    def drawn_note(plan: Plan) -> str:
+        """The engine's note, counting the points (or stacked bars) the plan draws."""
+        data = plan.data if plan.data is not None else pd.DataFrame()
+        if plan.mark == "bar" and len(colors) and plan.encodings.get("color") is not None:
+            bars = data[plan.encodings["x"].field].nunique() if len(data) else 0
+            return (
+                f"{count:,} rows are counted in {bars:,} stacked bars, computed in "
+                f"{reading.engine}; only the {len(data):,} counts left the engine."
             )
-        )
-    elif unit is None and seconds:
-        drawn_as = points_per_bucket(points, aggregate, what, seconds, series_name)
-        said.append(bucketed_note(x, drawn, points, seconds, drawn_as, over_max_points(max_points)))
-    elif how is None and ys and any(n > 1 for n in rows.values()):
-        said.append(shared_note(x, f"{unit} of {x}" if unit else x, series_name, what))
-    if label is not None:  # bars of the label's counts stacked per time, not points
-        notes.append(
-            f"{count:,} rows are counted in {out[x].nunique():,} stacked bars, computed in "
-            f"{reading.engine}; only the {points:,} counts left the engine."
-        )
-    else:
-        notes.append(
-            f"{count:,} rows are drawn as {points:,} points, computed in {reading.engine}; "
+        return (
+            f"{count:,} rows are drawn as {len(data):,} points, computed in {reading.engine}; "
             "only these points left the engine."
         )
-    if label is not None:  # the measure's column holds the counts: decide.py counts them
-        frame_out = out.assign(**{m: out[h["count"]] for m in picked_ys})[[x, *picked_ys, *series]]
-    else:
-        frame_out = out[[x, *ys, *series]] if ys else out[[x, *series]]
+
     return _Reduced(
-        frame_out.reset_index(drop=True), tuple(notes), rows=rows, keys=(x, *series),
-        how="count" if not ys else how, measures=tuple(ys), said=tuple(said),
-        mean=bool(ys) and how is None and any(n > 1 for n in rows.values()),
-        seconds=seconds if unit is None and seconds else None,
-        placed=count, label=label,
+        _columns_only(ys, [x, *series]), tuple(notes), kind="grouped", grouped=grouped,
+        placed=count, late=drawn_note,
     )  # fmt: skip
 
 
 def _clean_facts(
     reading: EngineReading, x: str, ys: list[str], series: list[str]
-) -> Mapping[str, Any] | None:
-    """The line's span from the facts this ``view()`` already counted, when they hold it: every
-    column it uses counted, none holding a missing value (so no row is left out) nor an
-    infinite number; None otherwise (the span is then queried over the rows kept)."""
+) -> LineFacts | None:
+    """The line's facts from the facts this ``view()`` already counted, when they hold them:
+    every column it uses counted, none holding a missing value (so no row is left out) nor an
+    infinite number; None otherwise (they are then counted over the rows kept)."""
     backend = _backend(reading)
     used = list(dict.fromkeys([x, *ys, *series]))
     known = backend.remembered()
@@ -1068,11 +907,11 @@ def _clean_facts(
             f.lo is not None and np.isfinite(f.lo) and np.isfinite(f.hi)
         ):
             return None
-    out: dict[str, Any] = {"lo": facts[x].lo, "hi": facts[x].hi, "n": reading.total}
-    out.update({f"c{i}": reading.total for i in range(len(ys))})
-    if len(series) == 1:
-        out["series"] = facts[series[0]].distinct
-    return out
+    if len(series) > 1:
+        return None  # (the pairs of the series' values are the backend's to count)
+    n_series = int(facts[series[0]].distinct or 0) if series else 1
+    return LineFacts(reading.total, (reading.total,) * len(ys), facts[x].lo, facts[x].hi,
+                     n_series)  # fmt: skip
 
 
 def _bars(
@@ -1124,10 +963,9 @@ def _bars(
             f"the {what} per {_names(keys)}; only these rows left the engine."
         )
 
-    shown = groups.frame[[*keys, *ys]].reset_index(drop=True)
     return _Reduced(
-        _columns_only(ys, keys), tuple(notes), kind="grouped", grouped=grouped, shown=shown,
-        placed=n_rows, late=drawn,
+        _columns_only(ys, keys), tuple(notes), kind="grouped", grouped=grouped, placed=n_rows,
+        late=drawn,
     )  # fmt: skip
 
 
@@ -1275,47 +1113,6 @@ def _left_out(
 def _names(names: Sequence[str]) -> str:
     names = list(dict.fromkeys(names))
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _put_back(plan: Plan, reduced: _Reduced) -> Plan:
-    """decide.py's plan of the engine's answer, with the rows behind each mark put back."""
-
-    data = plan.data
-    if data is None or reduced.kind != "groups":
-        # the rows themselves, or counts the plan read (Whole.counted): its marks' rows are
-        # its own
-        return plan
-    data = data.copy()
-    by_column = {
-        e.column: e.field
-        for e in plan.encodings.values()
-        if e.field and e.aggregate is None and not e.measures
-    }
-    fields = []
-    for k in reduced.keys:
-        if k not in by_column:
-            return plan  # decide.py drew it otherwise (a column refused): as it drew it
-        fields.append(by_column[k])
-    multi = MEASURE in data.columns
-    keys = [tuple(_norm(v) for v in r) for r in data[fields].itertuples(index=False)]
-    if multi:
-        keys = [(*k, m) for k, m in zip(keys, data[MEASURE], strict=True)]
-    rows = [reduced.rows.get(k) for k in keys]
-    if any(r is None for r in rows):
-        raise ChartkitError(
-            "the engine's groups do not match the chart's marks; please report this with the "
-            "frame's schema"
-        )
-    if reduced.how == "count" and "count" in data.columns:
-        data["count"] = rows
-    elif ROWS in data.columns:
-        data[ROWS] = rows
-    sentences = [n.sentence for n in reduced.said]
-    plan = replace(
-        plan, data=data, notes=tuple(dict.fromkeys((*plan.notes, *sentences))),
-        facts=(*plan.facts, *(n for n in reduced.said if n.sentence not in plan.notes)),
-    )  # fmt: skip
-    return plan
 
 
 def _no_value(

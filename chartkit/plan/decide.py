@@ -66,7 +66,7 @@ from chartkit.plan.encode import (
     wall_clock,
 )
 from chartkit.plan.facts import Facts, FrameFacts, coverage, coverage_of_codes, zone_counts
-from chartkit.plan.groups import Grouped
+from chartkit.plan.groups import BarGroups, Grouped
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -175,17 +175,13 @@ def plan_view(
     options: ChartOptions | None = None,
     choose: int | None = None,
     max_points: int = 5000,
-    split_labels: bool = True,
     whole: Whole | None = None,
 ) -> Plan:
     """Decide chart or table, the chart kind and its encodings, from the columns' profiles.
 
-    ``choose=N`` draws the Nth of the alternatives the same call would offer.
-    ``split_labels=False`` splits a line by its color whatever the values' coverage of the
-    time points (the engine path plans its answer so: its rows are buckets of rows, and the
-    engine asked whether the color is a label over all of them, ``Whole.label``). ``whole`` is what
-    ``frame`` stands for when a backend reduced the rows first (``Whole``): the plan counts
-    and words those rows, not the frame's.
+    ``choose=N`` draws the Nth of the alternatives the same call would offer. ``whole`` is
+    what ``frame`` stands for when the rows stay in a backend (``Whole``): the plan asks the
+    backend the counts and groups it draws, and words those rows, not the frame's.
     """
     if not isinstance(max_points, int) or isinstance(max_points, bool) or max_points < 100:
         raise ChartkitError(f"max_points must be an integer of at least 100, got {max_points!r}")
@@ -202,7 +198,7 @@ def plan_view(
     cands = candidates(profiles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data
     planner = _Planner(frame, profiles, max_points, opts, cands, probe=choose is not None)
-    planner.split_labels, planner.whole = split_labels, whole or Whole()
+    planner.whole = whole or Whole()
     plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
@@ -210,7 +206,7 @@ def plan_view(
     picks = alt.picks()
     opts = replace(opts, aggregate=alt.aggregate or opts.aggregate)
     chosen = _Planner(frame, profiles, max_points, opts, cands, prepared=planner.prepared)
-    chosen.split_labels, chosen.whole = split_labels, planner.whole
+    chosen.whole = planner.whole
     return chosen.plan(
         picks.get("x"), _measure_names(picks.get("y"), profiles), picks.get("color"),
         picks.get("facet"),
@@ -219,21 +215,17 @@ def plan_view(
 
 @dataclass(frozen=True, slots=True)
 class Whole:
-    """What a frame handed to ``plan_view`` stands for when a backend reduced the rows before
-    planning (the engine path: only the groups leave the engine):
+    """What a frame handed to ``plan_view`` stands for when the rows stay in a backend (the
+    engine path: only counts and groups leave the engine):
 
     - ``counted``: the counts of the rows a histogram or a heatmap of the numbers it is
       given places, where they live (``chartkit.plan.bins.Counts``): the frame holds none
       of those rows (it has the columns only), and the plan's bins, cells and count bars are
       the backend's counts;
-    - ``grouped``: the groups of the rows bars place, where they live
-      (``chartkit.plan.groups.Grouped``): the frame holds none of those rows, and the bars'
-      aggregates, rows and categories are the backend's;
-    - ``bucket_seconds``: the time bucket the rows were grouped by (each row of the frame is a
-      bucket of a series), so a line is the aggregate per that bucket;
-    - ``label``: a line's color found to be a label of single rows, not a series, over every
-      row (``(fewest, points)``, as ``plan.facts.coverage`` counts them): the frame holds the
-      rows counted per bucket and color, and the plan says why;
+    - ``grouped``: the facts and groups of the rows a line or bars place, where they live
+      (``chartkit.plan.groups.Grouped``): the frame holds none of those rows, and the line's
+      bucket, series and label, the bars' ranking and top, every aggregate and the rows
+      behind each mark are the backend's counts, read by the rules memory's rows follow;
     - ``facts``: the backend that holds every row (``plan.facts.Facts``), asked the counts
       choosing reads (a scatter's groups' x positions) instead of the frame.
 
@@ -241,8 +233,6 @@ class Whole:
 
     counted: Counts | None = None
     grouped: Grouped | None = None
-    bucket_seconds: int | None = None
-    label: tuple[int, int] | None = None
     facts: Facts | None = None
 
 
@@ -308,9 +298,9 @@ class _Planner:
         # a column a probe prepared for an axis (every row kept), for the chosen chart's plan
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
-        self.split_labels = True  # whether a line asks if its color is an entity
         self.whole = Whole()  # what the frame stands for, when a backend reduced the rows
         self.lines = _Lines(self)
+        self.grouped_lines = _GroupedLines(self)
         self.bars = _Bars(self)
         self.points = _Points(self)
         self.cleaning = _Cleaning(self)
@@ -485,6 +475,8 @@ class _Lines:
                 {xp.name, fp.name if fp else None, *(m.name for m in yps)}
             )
         how, unit = self.p.opts.aggregate, self.p.opts.time_unit
+        if self.p.whole.grouped is not None:  # the rows stay in a backend: its groups
+            return self.p.grouped_lines._line(xp, yps, cp, fp)
         if self.p.probe and self._head_varies(xp, yps, cp, fp):
             self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
                           "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
@@ -504,27 +496,21 @@ class _Lines:
                           "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
             return self.p.writing._proven("line")
         period = unit or xp.name
-        if unit is None and self.p.whole.bucket_seconds:  # each row a bucket the backend made
-            period = f"{choose.bucket_name(self.p.whole.bucket_seconds)} bucket"
         aggregate: str | None = None
         drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
         if unit is not None:
             data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
         faceted = fp is not None
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        # bucketed anyway: no time points to count (but the buckets a backend made, each a row)
-        over = len(data) > self.p.max_points and not self.p.whole.bucket_seconds
+        over = len(data) > self.p.max_points  # bucketed anyway: no time points to count
         over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
         line_bucketed = unit is None and (over or over_width)
         # a line splits by a category only when each value is an entity: found at most of the
-        # line's time points, as drawn (each bucket, when the line is bucketed); a backend that
-        # reduced the rows counted it over all of them (``Whole.label``)
+        # line's time points, as drawn (each bucket, when the line is bucketed)
         # (an aggregate picked other than count is drawn per series, as asked)
-        told = self.p.whole.label if cp is not None else None
-        label: tuple[int, int] | None = told  # (fewest points of a value, the points)
-        asks = self.p.split_labels and how in (None, "count")
+        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
         coded: tuple[int, Any, int, Any] | None = None  # the line's codes, made once
-        if cp is not None and not multi and asks and told is None:
+        if cp is not None and not multi and how in (None, "count"):
             times, fc = data[fx], self.p.fields[cp.name]
             if line_bucketed:
                 series_n, known = distinct_rows(data, series)
@@ -540,7 +526,7 @@ class _Lines:
                 label = line_label(times, data[fc])
         # a label's rows are points while each has a pixel and they fit max_points; else the
         # rows counted per bucket (as a backend that reduced them counted them)
-        counted = label is not None and (not yps or line_bucketed or over or told is not None)
+        counted = label is not None and (not yps or line_bucketed or over)
         if counted:
             fy, what, yps = "count", "rows", []
             bars = choose.bar_positions(faceted=faceted)
@@ -613,6 +599,29 @@ class _Lines:
             if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
                 data = data.sort_values(fx, kind="stable")
             data = data.reset_index(drop=True)
+        return self._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
+                           label, counted=counted, multi=multi)  # fmt: skip
+
+    def _drawn(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        drawn_ys: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        data: pd.DataFrame,
+        fy: str,
+        what: str,
+        aggregate: str | None,
+        period: str,
+        label: tuple[int, int] | None,
+        *,
+        counted: bool,
+        multi: bool,
+    ) -> Plan:
+        """The line's encodings, reason and title, from its data (the rows, or their groups)."""
+        how = self.p.opts.aggregate
+        fx = self.p.fields[xp.name]
         if self.p.opts.sort is not None:
             self.p._say(
                 "option-ignored",
@@ -734,6 +743,152 @@ class _Lines:
                                               faceted=faceted)  # fmt: skip
             ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
         return bool(ends.iloc[0] != ends.iloc[1])
+
+
+class _GroupedLines:
+    """A line from the groups of the backend that holds its rows (``Whole.grouped``), drawn
+    for the planner ``p``: the bucket, the series and whether the color is a label are
+    chosen by the rules ``_Lines`` follows over rows in memory (``choose``), from the facts
+    and groups the backend counts (``chartkit.plan.groups.Grouped``); the encodings, reason
+    and title are ``_Lines._drawn``'s."""
+
+    def __init__(self, planner: _Planner) -> None:
+        self.p = planner
+
+    def _line(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+    ) -> Plan:
+        p = self.p
+        grouped = p.whole.grouped
+        assert grouped is not None
+        how, unit = p.opts.aggregate, p.opts.time_unit
+        multi, faceted = len(yps) > 1, fp is not None
+        ms = [m.name for m in yps]
+        split = [q.name for q in (cp, fp) if q is not None]
+        for q in (xp, *yps, cp, fp):
+            if q is not None and q.name not in p.fields:
+                p.fields[q.name] = _safe_field(q.name, set(p.fields.values()))
+        facts = grouped.line_facts(xp.name, ms, split)
+        rows = sum(facts.values) if multi else facts.rows  # the points the rows make
+        if not facts.rows:
+            raise _NothingToDraw(nothing_to_draw([f"No row holds a value of {xp.name}."]))
+        span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
+        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+        over = rows > p.max_points
+        over_width = (
+            unit is None and not over and rows > width
+            and grouped.distinct_times(xp.name, ms, split) > width
+        )  # fmt: skip
+        line_bucketed = unit is None and (over or over_width)
+        n_series = (len(yps) if multi else 1) * max(1, facts.series)
+        line_at = choose.bucket_seconds(span, choose.line_positions(
+            max_points=p.max_points, series=n_series, faceted=faceted))  # fmt: skip
+        asked = "count" if not yps else how or "mean"
+        aggregate: str | None = asked
+        label: tuple[int, int] | None = None
+        if cp is not None and not multi and how in (None, "count"):
+            # a label of single rows, not a series: found at too few of the line's points (each
+            # bucket, when the line is bucketed), counted over the pairs of time and color
+            at = line_at if line_bucketed else 0
+            pairs = grouped.line(xp.name, ms, split, asked, at, unit)
+            valued = pairs.frame[np.asarray(pairs.rows[0]) > 0]  # (groups of rows placed)
+            label = line_label(valued[xp.name], valued[cp.name])
+        counted = label is not None  # (a label's rows as points fit max_points: rows, not here)
+        drawn_ys = yps
+        fy, what = p.writing._measure(yps)
+        if counted:
+            fy, what, yps, asked = "count", "rows", [], "count"
+            aggregate = asked
+            bars = choose.bar_positions(faceted=faceted)
+            bucketed = unit is None and (
+                line_bucketed or grouped.distinct_times(xp.name, ms, split) > bars
+            )
+            seconds = choose.bucket_seconds(span, bars) if bucketed else 0
+        else:
+            bucketed = line_bucketed
+            seconds = line_at if bucketed else 0
+        got = grouped.line(xp.name, [m.name for m in yps], split, asked, seconds, unit)
+        data = self._data(xp, yps, cp, fp, got)
+        shared = counted or how is not None or (ROWS in data.columns and bool(
+            (data[ROWS] > 1).any()
+        ))
+        period = unit or xp.name
+        if bucketed:
+            period = f"{choose.bucket_name(seconds)} bucket"
+            p.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
+            if counted:
+                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+            elif over:
+                why = over_max_points(p.max_points)
+            else:
+                why = f"more time points than the chart's {width} pixels"
+            points = len(data)
+            if counted and cp is not None:  # the bars, each a stack of the label's counts
+                points = data[p.fields[xp.name]].nunique()
+                drawn_as = stacked_counts(points, period, cp.name)
+            else:
+                drawn_as = points_per_bucket(points, asked, what, seconds,
+                                             cp.name if cp else None)  # fmt: skip
+            p.notes.append(bucketed_note(xp.name, rows, points, seconds, drawn_as, why,
+                                         bars=counted and cp is not None))  # fmt: skip
+        elif not counted and shared:
+            if how is None:
+                share = f"{unit} of {xp.name}" if unit else xp.name
+                p.notes.append(shared_note(xp.name, share, cp.name if cp else None, what))
+            if cp is None and fp is None and not multi:
+                p.refusing._note_unsplit(xp)
+        elif not counted:
+            aggregate = None  # each point one row's value: nothing aggregated, none named
+            data = data.drop(columns=[ROWS], errors="ignore")
+        return p.lines._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
+                              label, counted=counted, multi=multi)  # fmt: skip
+
+    def _data(
+        self,
+        xp: ColumnProfile,
+        yps: list[ColumnProfile],
+        cp: ColumnProfile | None,
+        fp: ColumnProfile | None,
+        got: BarGroups,
+    ) -> pd.DataFrame:
+        """The backend's groups laid out as ``_Lines`` lays out the rows it reduced: the time
+        and series in their fields (prepared as the rows' are), then the aggregate in the
+        measure's field (``VALUE`` beside ``MEASURE`` for several) and the rows behind it in
+        ``ROWS``; or the rows counted, ``count``; in the order of the keys."""
+        f = self.p.fields
+        frame = got.frame
+        keys: dict[str, Any] = {}
+        used: tuple[tuple[Channel, ColumnProfile | None], ...] = (
+            ("x", xp), ("color", cp), ("facet", fp),
+        )  # fmt: skip
+        for channel, q in used:
+            if q is not None:
+                keys[f[q.name]] = self.p.cleaning._values(channel, q, frame[q.name])[0].to_numpy()
+        order = [f[xp.name]] + ([f[cp.name]] if cp is not None else [])
+        order += [MEASURE] if len(yps) > 1 else []
+        order += [f[fp.name]] if fp is not None else []
+        if not yps:
+            counted = {**keys, "count": np.asarray(got.rows[0], dtype=np.int64)}
+            return pd.DataFrame(counted)
+        parts = []
+        for i, m in enumerate(yps):
+            held = np.asarray(got.rows[i], dtype=np.int64)
+            kept = held > 0  # (a group holding none of this measure has no point of it)
+            part: dict[str, Any] = {k: v[kept] for k, v in keys.items()}
+            if len(yps) > 1:
+                part[MEASURE] = pd.Series([m.name] * int(kept.sum()), dtype="str")
+            name = VALUE if len(yps) > 1 else f[m.name]
+            part[name] = frame[m.name].to_numpy(dtype=float)[kept]
+            part[ROWS] = held[kept]
+            parts.append(pd.DataFrame(part))
+        data = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        if len(parts) > 1:
+            data = data.sort_values(order, kind="stable", na_position="last")
+        return data.reset_index(drop=True)
 
 
 class _Bars:

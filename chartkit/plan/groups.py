@@ -1,24 +1,26 @@
-"""The groups bars draw, asked of wherever the rows they place live.
+"""The groups bars and lines draw, asked of wherever the rows they place live.
 
 Bars need one thing of the rows the chart places: per group of their keys (the category, then
-the facet), each measure's aggregate and the rows behind it, or the rows counted. In memory
-``decide.py`` groups the rows it cleaned (``chartkit.plan.reduce``: its numpy fast paths);
-when the rows stay in an engine it asks the backend (``decide.Whole.grouped``: ``Grouped``,
-answered by ``chartkit.backends.counts.PlacedGroups`` through the contract's
-``Backend.reduce``), and draws, ranks, cuts to the top and words the bars the same way from
-either answer. Nothing here touches a frame of rows.
+the facet), each measure's aggregate and the rows behind it, or the rows counted. A line needs
+the facts that choose its time bucket (``LineFacts``: the rows, the span, the series, the
+distinct times), then the same groups per time (floored to a unit or a bucket) and series.
+In memory ``decide.py`` groups the rows it cleaned (``chartkit.plan.reduce``: its numpy fast
+paths); when the rows stay in an engine it asks the backend (``decide.Whole.grouped``:
+``Grouped``, answered by ``chartkit.backends.counts.PlacedGroups`` through the contract's
+``Backend.facts`` and ``Backend.reduce``), and chooses, draws, ranks, cuts to the top and
+words the chart the same way from either answer. Nothing here touches a frame of rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BarGroups", "Grouped"]
+__all__ = ["BarGroups", "Grouped", "LineFacts"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,20 @@ class BarGroups:
     categories: int | None = None
 
 
+@dataclass(frozen=True)
+class LineFacts:
+    """What a line's rows are, before they are grouped: the ``rows`` it places, the ``values``
+    each measure holds among them (a row holding one of several measures is placed), the
+    span of the time (``lo`` to ``hi``, as timestamps) and the ``series``: the distinct
+    values of its color and facet together (a missing value is one), 1 for none."""
+
+    rows: int
+    values: tuple[int, ...]
+    lo: Any
+    hi: Any
+    series: int
+
+
 class Grouped(Protocol):
     """The groups of the rows bars place, by column name, where they live."""
 
@@ -42,4 +58,29 @@ class Grouped(Protocol):
         ``measures`` (``count``, and no measure: the rows counted), over the rows the bars
         place; a backend may keep only the top groups of a single measure by one key (then
         ``BarGroups.categories`` says how many there are)."""
+        ...
+
+    def line_facts(self, x: str, measures: Sequence[str], series: Sequence[str]) -> LineFacts:
+        """The facts of the rows a line of ``measures`` over the time ``x`` places, split by
+        ``series`` (its color, then its facet)."""
+        ...
+
+    def distinct_times(self, x: str, measures: Sequence[str], series: Sequence[str]) -> int:
+        """The distinct times of ``x`` among those rows (asked only of a line that fits
+        ``max_points`` rows: whether its times outnumber the chart's pixels)."""
+        ...
+
+    def line(
+        self,
+        x: str,
+        measures: Sequence[str],
+        series: Sequence[str],
+        aggregate: str,
+        seconds: int,
+        unit: str | None,
+    ) -> BarGroups:
+        """The groups of those rows per time and series (``frame``: ``x``, then ``series``,
+        then each measure's ``aggregate``; or the rows counted, ``count``): the time floored
+        to ``unit``, or to buckets of ``seconds`` from the epoch (0: each time its own),
+        as timestamps in the column's own zone (a unit's in UTC, as decide.py floors it)."""
         ...
