@@ -391,17 +391,20 @@ def engine_rows_behind(
     terms = where(selection.clauses, selection.kind)
     declaration = view.result.result_columns or {}
     judged = {n: d for n, d in declaration.items() if n in backend.columns}
-    offends = {n: [Condition(n, "valid", d, negate=True)] for n, d in judged.items()}
+    # (keyed by place: a column may be named "rows", the tally's own key for the total)
+    offends = {f"t{i}": [Condition(n, "valid", d, negate=True)]
+               for i, (n, d) in enumerate(judged.items())}  # fmt: skip
     lo = page * page_size
     rows = _pages(backend, terms, lo, page_size)
-    counted = backend.tally(terms, offends)
+    tallied = backend.tally(terms, offends)
+    total = tallied["rows"]
+    counted = {n: tallied[f"t{i}"] for i, n in enumerate(judged)}
     cells = Cells(rows)
     bad = {n: cells.offends(n, d) for n, d in judged.items() if n in rows.columns}
     offending = tuple(
         tuple(n for n, b in bad.items() if b[i]) for i in range(len(rows))
     )  # fmt: skip
     at = tuple(range(lo, lo + len(rows)))  # places among the rows behind: no row order here
-    total = counted.pop("rows")
     return RowsPage(selection, rows, at, offending, counted, total, page, page_size)
 
 

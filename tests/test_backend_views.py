@@ -760,3 +760,43 @@ def test_a_line_of_more_times_than_pixels_is_bucketed_as_memory_on_every_engine(
         got = view(holder(engine, pl.from_pandas(frame)), decl)
         same_view(want, got)
         assert len(got.frame) == 534, engine  # only the points left the engine
+
+
+def test_the_marks_behind_a_column_named_rows_are_counted_on_every_engine() -> None:
+    """A declared column named ``rows`` (the tally's own key for the rows selected): the rows
+    behind a mark are counted, and its offenders with them, as in memory (every engine said
+    0 rows behind the bar, and lost the column's offenders)."""
+    from chartkit.selection import Selection
+
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame({"rows": rng.choice(list("abc"), 400), "v": 1.0})
+    decl = {"rows": "string", "v": "number"}
+    want = view(frame, decl, x="rows", aggregate="count", max_points=100)
+    expected = want.rows_behind(Selection.of_mark(want, 0))
+    assert expected.total in frame["rows"].value_counts().tolist()  # (one category's rows)
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), decl, x="rows", aggregate="count",
+                   max_points=100)  # fmt: skip
+        page = got.rows_behind(Selection.of_mark(got, 0))
+        got_counts = (page.total, dict(page.offenders))
+        assert got_counts == (expected.total, dict(expected.offenders)), engine
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [
+        {"x": "host", "y": ["gb", "iops"], "facet": "site"},
+        {"x": "host", "y": "gb", "facet": "site", "aggregate": "max"},
+        {"x": "at", "y": ["gb", "iops"], "color": "site"},
+    ],
+    ids=["bars of two measures per facet", "bars per facet", "lines of two measures"],
+)
+def test_an_engine_chart_s_data_is_laid_out_as_memory_s(picks: dict[str, Any]) -> None:
+    """The columns of the chart's data in memory's order (the dataset's name, and the marks a
+    selection reads, are made from them): the engines laid a facet before the measures."""
+    frame = wide_frame()
+    want = view(frame.to_pandas(), WIDE, max_points=100, **picks)
+    for engine in ENGINES:
+        got = view(holder(engine, frame), WIDE, max_points=100, **picks)
+        assert list(got.marks.columns) == list(want.marks.columns), engine
+        assert got.spec["data"] == want.spec["data"], engine

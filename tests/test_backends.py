@@ -1063,3 +1063,12 @@ def test_the_two_zeros_are_one_value_in_every_backend() -> None:
         got = b.reduce(g)
         assert got.rows == want.rows, name
         same(got.frame, want.frame)
+
+
+def test_a_tally_s_tests_are_keyed_apart_from_its_total(backend: Backend) -> None:
+    with pytest.raises(ChartkitError) as e:
+        backend.tally([], {"rows": [Condition("gb", "null")]})
+    assert str(e.value) == (
+        "a tally's tests cannot be keyed \"rows\" (the key of the rows selected); key them by "
+        "place (t0, t1, …) and map the counts back"
+    )

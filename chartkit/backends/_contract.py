@@ -390,6 +390,15 @@ def bounded(n: object, cap: int, what: str) -> int:
     return min(n, cap)
 
 
+def own_keys(tests: Mapping[str, Any]) -> None:
+    """A tally's tests are keyed apart from its own key for the total, ``"rows"``."""
+    if "rows" in tests:
+        raise ChartkitError(
+            'a tally\'s tests cannot be keyed "rows" (the key of the rows selected); key them '
+            "by place (t0, t1, …) and map the counts back"
+        )
+
+
 def check_names(names: Sequence[str], columns: Sequence[str]) -> None:
     """Every name a column of the frame, or an error listing them."""
     known = set(columns)

@@ -29,6 +29,9 @@ from chartkit.backends._contract import (
     cut_to_top,
     terms_columns,
 )
+from chartkit.backends._contract import (
+    own_keys as _own_keys,
+)
 from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
@@ -239,9 +242,10 @@ class MemoryBackend:
 
     def tally(self, where: Sequence[Term], tests: Mapping[str, Sequence[Term]]) -> dict[str, int]:
         """The rows ``where`` selects (``"rows"``), and among them the rows each list of
-        ``tests`` selects, by its key."""
+        ``tests`` selects, by its key (a key of its own: ``"rows"`` is refused)."""
         cells = _Cells(self)
         chosen = cells.all(list(where))
+        _own_keys(tests)
         out = {"rows": int(chosen.sum())}
         for key, ts in tests.items():
             out[key] = int((chosen & cells.all(list(ts))).sum())

@@ -869,8 +869,9 @@ def _lines(
     def drawn_note(plan: Plan) -> str:
         """The engine's note, counting the points (or stacked bars) the plan draws."""
         data = plan.data if plan.data is not None else pd.DataFrame()
-        if plan.mark == "bar" and len(colors) and plan.encodings.get("color") is not None:
-            bars = data[plan.encodings["x"].field].nunique() if len(data) else 0
+        fx = plan.encodings["x"].field if "x" in plan.encodings else None
+        bars = data[fx].nunique() if fx in data.columns else 0
+        if plan.mark == "bar" and colors and "color" in plan.encodings and bars > 1:
             return (
                 f"{count:,} rows are counted in {bars:,} stacked bars, computed in "
                 f"{reading.engine}; only the {len(data):,} counts left the engine."
@@ -1187,7 +1188,10 @@ def _unplaced(
         return []
     backend = _backend(reading)
     valid = [Condition(c, "valid", declaration[c]) for c in dict.fromkeys(used) if c in declaration]
-    counted = backend.tally(valid, {c: [Condition(c, "infinite")] for c in maybe})
+    # (keyed by place: a column may be named "rows", the tally's own key for the total)
+    tests = {f"t{i}": [Condition(c, "infinite")] for i, c in enumerate(maybe)}
+    tallied = backend.tally(valid, tests)
+    counted = {c: tallied[f"t{i}"] for i, c in enumerate(maybe)}
     out = []
     for c in maybe:
         if counted[c]:

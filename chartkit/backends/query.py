@@ -31,6 +31,9 @@ from chartkit.backends._contract import (
     cut_to_top,
     terms_columns,
 )
+from chartkit.backends._contract import (
+    own_keys as _own_keys,
+)
 from chartkit.backends._native import (
     aliases,
     bucket_starts,
@@ -180,9 +183,10 @@ class QueryBackend:
 
     def tally(self, where: Sequence[Term], tests: Mapping[str, Sequence[Term]]) -> dict[str, int]:
         """The rows ``where`` selects (``"rows"``), and among them the rows each list of
-        ``tests`` selects, by its key — one query."""
+        ``tests`` selects, by its key (a key of its own: ``"rows"`` is refused) — one query."""
         import narwhals as nw
 
+        _own_keys(tests)
         names = terms_columns([*where, *(t for ts in tests.values() for t in ts)])
         terms = _Terms(self)
         exprs: list[Any] = [nw.len().alias("n")]

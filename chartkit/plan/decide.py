@@ -843,7 +843,11 @@ class _GroupedLines:
                 p.refusing._note_unsplit(xp)
         elif not counted:
             aggregate = None  # each point one row's value: nothing aggregated, none named
-            data = data.drop(columns=[ROWS], errors="ignore")
+        if yps:
+            order = [p.fields[xp.name]] + ([p.fields[cp.name]] if cp is not None else [])
+            order += [MEASURE] if multi else []
+            order += [p.fields[fp.name]] if fp is not None else []
+            data = _laid_out(data, p.fields[xp.name], fy, aggregate is not None, order)
         return p.lines._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
                               label, counted=counted, multi=multi)  # fmt: skip
 
@@ -1100,7 +1104,7 @@ class _Bars:
             data = pd.DataFrame({**keys, f[m.name]: got.frame[m.name].to_numpy(dtype=float)})
             if shared:
                 data[ROWS] = np.asarray(got.rows[0], dtype=np.int64)
-            return data, aggregate, categories
+            return _laid_out(data, f[xp.name], f[m.name], shared), aggregate, categories
         parts = []  # one row per key and measure held (a key holding none of it has no bar)
         for i, m in enumerate(yps):
             rows = np.asarray(got.rows[i], dtype=np.int64)
@@ -1115,8 +1119,7 @@ class _Bars:
         ordered = [f[xp.name], MEASURE] + ([f[fp.name]] if fp is not None else [])
         if shared:  # in the order the groups of the rows cleaned here take
             data = data.sort_values(ordered, kind="stable", na_position="last")
-        else:  # each bar one row's value: the measures in their order, as melted
-            data = data.drop(columns=ROWS)
+        data = _laid_out(data, f[xp.name], VALUE, shared, ordered)
         return data.reset_index(drop=True), aggregate, categories
 
     def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
@@ -1933,6 +1936,23 @@ def _stacked_names(
         named = pd.Series(stacked, name=fields.name).map(names).repeat(n)
         return named.set_axis(fields.index)
     return fields.map(names)
+
+
+def _laid_out(
+    data: pd.DataFrame, fx: str, fy: str, aggregated: bool, keys: Sequence[str] = ()
+) -> pd.DataFrame:
+    """A backend's groups in the columns' order of the rows reduced in memory: aggregated,
+    the keys then the value and ``ROWS`` (``reduce_frame``'s); not, the rows as cleaned —
+    one measure beside x, before the series; several melted, ``MEASURE`` and ``VALUE`` last
+    — and no ``ROWS`` (each mark is one row)."""
+    if aggregated:
+        if MEASURE in data.columns:
+            return data[[*keys, VALUE, ROWS]]
+        return data
+    data = data.drop(columns=[ROWS], errors="ignore")
+    if MEASURE in data.columns:
+        return data[[c for c in data.columns if c not in (MEASURE, VALUE)] + [MEASURE, VALUE]]
+    return data[[fx, fy, *(c for c in data.columns if c not in (fx, fy))]]
 
 
 def _is_number(value: Any) -> bool:
