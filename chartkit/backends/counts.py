@@ -150,14 +150,8 @@ class PlacedGroups:
             where = tuple(self.placing(asked[0], asked[1]))
             top = self.top if one else None
             got = self.backend.reduce(Grouping(asked[0], asked[1], aggregate, top=top, where=where))
-            frame = got.frame.reset_index(drop=True)
-            at = frame.sort_values(list(asked[0]), kind="stable", na_position="last").index
-            order = at.to_numpy()
-            self._made[asked] = replace(
-                got,
-                frame=frame.take(order).reset_index(drop=True),
-                rows=tuple(tuple(int(r[i]) for i in order) for r in got.rows),
-            )
+            frame, rows = _in_key_order(got.frame.reset_index(drop=True), got.rows, asked[0])
+            self._made[asked] = replace(got, frame=frame, rows=rows)
         return self._made[asked]
 
     def bars(self, keys: Sequence[str], measures: Sequence[str], aggregate: str) -> BarGroups:
@@ -223,12 +217,17 @@ class PlacedGroups:
                 # a unit's stays in UTC
                 at = frame[x].dt.tz_localize("UTC")
                 frame[x] = at if unit is not None else at.dt.tz_convert(zone)
-            order = frame.sort_values(list(keys), kind="stable", na_position="last").index
-            at_rows = order.to_numpy()
-            self._lines[asked] = BarGroups(
-                frame.take(at_rows).reset_index(drop=True),
-                tuple(tuple(int(r[i]) for i in at_rows) for r in got.rows),
-            )
+            self._lines[asked] = BarGroups(*_in_key_order(frame, got.rows, keys))
         groups: BarGroups = self._lines[asked]
         self.last = groups
         return groups
+
+
+def _in_key_order(
+    frame: Any, rows: tuple[tuple[int, ...], ...], keys: Sequence[str]
+) -> tuple[Any, tuple[tuple[int, ...], ...]]:
+    """A backend's groups in the order ``groupby(keys, sort=True, dropna=False)`` gives (a
+    missing key last), their rows in step."""
+    order = frame.sort_values(list(keys), kind="stable", na_position="last").index.to_numpy()
+    moved = tuple(tuple(int(r[i]) for i in order) for r in rows)
+    return frame.take(order).reset_index(drop=True), moved
