@@ -12,8 +12,8 @@ left out and the state a UI shows; the reduction (keys, bucket, bins, top-N); an
 A comparison an engine does not pass yet is a strict xfail, listed in ``DRAWN_NOT_YET`` or
 ``NOTES_NOT_YET`` with why, that turns into a pass — and must then be unlisted — when it
 lands. Both lists are empty: every engine answers every case as memory does, its notes as
-values included (the engine path still re-plans a stand-in frame, ``backends.pushdown``, and
-gives the plan the engine's counts back; issue 19 item 2 routes it through the backends).
+values included (decide.py chooses and plans each chart from the counts and groups the
+engine answers through the backend contract, ``backends.pushdown``).
 
 Spark's view goes through the same engine path and is held in tests/test_spark.py (a Spark
 session is slow to start); its backend answers are in tests/test_backends.py.
@@ -181,6 +181,11 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
     "sparse labels": (lambda: label_frame().with_columns(
         pl.when(pl.int_range(pl.len()) % 7 == 0).then(pl.col("temp")).alias("temp")
     ), LABELS, 1000),
+    # two categories, but only one holds a value of the measure: its bars would be one bar
+    "one bar holds a value": (lambda: pl.DataFrame({
+        "k": ["a"] * 1500 + ["b"] * 1500,
+        "v": [float(i % 97) for i in range(1500)] + [None] * 1500,
+    }), {"k": "string", "v": {"type": "number", "nullable": True}}, 1000),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -252,6 +257,8 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                                                                "aggregate": "count",
                                                                "color": "weather"}),
     "a series of the rows that fit": ("sparse labels", {"x": "at", "color": "site"}),
+    # the automatic chart passes over a chart of a single mark, counted where the rows live
+    "a single bar passed over": ("one bar holds a value", {}),
 }  # fmt: skip
 
 

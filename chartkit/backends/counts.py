@@ -126,11 +126,15 @@ class PlacedGroups:
         *,
         top: int | None = None,
         zones: Mapping[str, Any] | None = None,
+        known: Callable[[str, Sequence[str], Sequence[str]], LineFacts | None] | None = None,
     ) -> None:
         self.backend = backend
         self.placing = placing
         self.top = top
         self.zones = dict(zones or {})  # an aware date column's time zone, by name
+        # a line's facts when they are known without asking the engine (from the facts of
+        # every row, when those show no row is left out), else None
+        self.known = known
         self._made: dict[tuple[Any, ...], Groups] = {}
         self._lines: dict[tuple[Any, ...], Any] = {}
         self.last: Any = None  # the groups answered last: those the plan drew
@@ -159,15 +163,12 @@ class PlacedGroups:
         cut = got.categories is not None and got.categories > len(got.frame)
         return BarGroups(got.frame, got.rows, got.categories if cut else None)
 
-    def know_line(
-        self, x: str, measures: Sequence[str], series: Sequence[str], facts: LineFacts
-    ) -> None:
-        """Remember ``line_facts`` counted already (from the facts of every row, when they
-        show no row is left out): not asked of the engine again."""
-        self._lines[("facts", x, tuple(measures), tuple(series))] = facts
-
     def line_facts(self, x: str, measures: Sequence[str], series: Sequence[str]) -> LineFacts:
         asked = ("facts", x, tuple(measures), tuple(series))
+        if asked not in self._lines and self.known is not None:
+            seen = self.known(x, measures, series)
+            if seen is not None:
+                self._lines[asked] = seen
         if asked not in self._lines:
             where = tuple(self.placing((x, *series), tuple(measures)))
             names = list(dict.fromkeys([x, *measures, *series]))

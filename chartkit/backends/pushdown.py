@@ -70,6 +70,7 @@ from chartkit.plan.decide import (
     ChartOptions,
     Plan,
     Whole,
+    automatic_candidate,
     check_choose,
     chosen_alternative,
     no_measure_reason,
@@ -524,10 +525,12 @@ def _reduce(
 ) -> _Reduced | str:
     """The engine's answer for the chart decide.py would draw, or the reason for a table.
 
-    Which candidates the automatic chart tries (``choose.opening``) and what the picks draw
-    (``choose.chart``: the kind, x, measures, color, facet) are the rules decide.py reads,
-    asked of the engine's profiles; this function reduces the columns they name (aggregate,
-    bucket: decide.py asks the engine's facts and groups itself, ``PlacedGroups``).
+    The automatic chart's candidate is decide.py's own choice (``automatic_candidate``: its
+    one pass over the rule table's openers, each asked of the engine's counts and groups);
+    what the picks draw (``choose.chart``: the kind, x, measures, color, facet) is the rule
+    decide.py reads, asked of the engine's profiles. This function reduces the columns they
+    name (aggregate, bucket: decide.py asks the engine's facts and groups itself,
+    ``PlacedGroups``, the very ones the choosing asked).
     """
 
     broken = {v.column: v for v in violations}
@@ -539,6 +542,14 @@ def _reduce(
     counts = PlacedCounts(
         _backend(reading), lambda names: _placing(declaration, list(names), [])
     )
+    # … and the facts and groups of the rows a line or bars place, each asked once (by the
+    # automatic chart's choosing, then by decide.py's plan: Whole.grouped)
+    zones = {n: z for n in schema if (z := getattr(schema[n], "time_zone", None)) is not None}
+    groups = PlacedGroups(
+        _backend(reading), lambda keys, ms: _grouped_placing(declaration, keys, ms),
+        top=max_points, zones=zones,
+        known=lambda at, ms, series: _clean_facts(reading, at, list(ms), list(series)),
+    )  # fmt: skip
 
     def usable(name: str | None) -> bool:
         """Present, not wholly offending, and of its declared type in the engine's schema."""
@@ -615,33 +626,32 @@ def _reduce(
     opened = False  # the automatic chart is the rule table's
     auto_color = color is None
     if x is None and ys is None and (measures or how == "count"):
-        # the rule table's opening charts, in its order, as decide.py tries them
-        # (choose.opening): a chart of a single mark is passed over for the next (bars of
-        # one category, a scatter of one point)
+        # the automatic chart's candidate, chosen by decide.py's one pass over every declared
+        # column the engine holds (a chart of a single mark passed over for the next), from
+        # the counts and groups the engine answers; then reduced here as its picks draw it
         count = how == "count"
         profiles = {q.name: q for q in drawable(every=True)}
-        for cand in choose.opening(candidates(profiles), count=count):
+        cand = automatic_candidate(
+            _columns_only([n for n in profiles if declaration[n].type == "number"],
+                          list(profiles)),
+            profiles, color=color, facet=facet, options=opts, max_points=max_points,
+            whole=Whole(counted=counts, grouped=groups, facts=_backend(reading)),
+        )  # fmt: skip
+        if cand is not None:
             cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
             if cand.chart == "scatter" and cx is not None and cys:
                 # two measures: decide.py's heatmap of counts, binned here, as for a picked
                 # x and y (every row as a point when the placeable rows fit max_points); whether
                 # its groups share x positions decide.py asks the engine (Whole.facts)
-                out = _heatmap(
+                return _heatmap(
                     reading, declaration, broken, cx, cys[0], color or cand.color, facet,
-                    max_points, over, lambda: None, counts, single_is_none=True,
+                    max_points, over, lambda: None, counts,
                 )  # fmt: skip
-                if out is not None:
-                    return out
-                continue
-            if cand.chart in ("bars", "count bars") and cx is not None:
-                if profiles[cx].distinct <= 1:  # (counted in the one pass above)
-                    continue
-            elif cand.chart == "histogram" and cx is not None:
+            if cand.chart == "histogram" and cx is not None:
                 ys, opened = [cx], True
-                break
-            x, ys, color, facet = cx, list(cys) if cys else None, ccolor, cfacet
-            opened, auto_color = True, False
-            break
+            else:
+                x, ys, color, facet = cx, list(cys) if cys else None, ccolor, cfacet
+                opened, auto_color = True, False
     if x is None and ys is None and not opened:
         # rows counted that no rule opens on (no category, or no measure): over the first
         # date, else per bin of the first number, as decide.py counts them; with none, its table
@@ -697,12 +707,10 @@ def _reduce(
             found = choose.auto_color(drawable(), exclude={facet})
             return found.name if found is not None else None
 
-        binned = _heatmap(
+        return _heatmap(
             reading, declaration, broken, x, choice.ys[0], color, facet, max_points, over,
             first_color, counts,
         )  # fmt: skip
-        assert binned is not None  # (None only for the automatic chart's single mark)
-        return binned
     if choice.kind == "table":
         if choice.no_measure:
             return (
@@ -739,9 +747,13 @@ def _reduce(
     if empty is not None:
         notes.append(empty)
     if x_type == "date":
-        out = _lines(reading, frame, terms, x, ys, colors, facets, how, max_points, notes, over)
+        out = _lines(reading, frame, groups, x, ys, colors, facets, how, max_points, notes, over)
     else:
-        out = _bars(reading, terms, x, ys, facets, how, max_points, notes)
+        # the bars' groups are those the choosing asked, unless a color filters their rows too
+        bars = groups if not colors else PlacedGroups(
+            _backend(reading), lambda _k, _m: terms, top=max_points
+        )  # fmt: skip
+        out = _bars(reading, bars, terms, x, ys, facets, how, max_points, notes)
     return replace(out, x=x) if isinstance(out, _Reduced) else out
 
 
@@ -830,7 +842,7 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
 def _lines(
     reading: EngineReading,
     frame: Any,
-    terms: list[Term],
+    grouped: PlacedGroups,
     x: str,
     ys: list[str],
     colors: list[str],
@@ -849,12 +861,8 @@ def _lines(
     series = [*colors, *facets]
     used = [x, *ys, *series]
     alias = _aliases(reading)
-    zone = getattr(dict(reading.schema)[x], "time_zone", None)
-    grouped = PlacedGroups(_backend(reading), lambda _k, _m: terms, zones={x: zone} if zone else {})
-    known: Any = _clean_facts(reading, x, ys, series)
-    if known is not None:  # the span from the facts of every row: no query
-        grouped.know_line(x, ys, series, known)
-    facts = grouped.line_facts(x, ys, series)  # (the facts of the rows placed, counted once)
+    # (the facts of the rows placed, counted once: none when the facts of every row hold them)
+    facts = grouped.line_facts(x, ys, series)
     count = facts.rows
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
@@ -917,6 +925,7 @@ def _clean_facts(
 
 def _bars(
     reading: EngineReading,
+    grouped: PlacedGroups,
     terms: list[Term],
     x: str,
     ys: list[str],
@@ -933,7 +942,6 @@ def _bars(
 
     keys = [x, *facets]
     used = [x, *ys, *facets]
-    grouped = PlacedGroups(_backend(reading), lambda _k, _m: terms, top=max_points)
     aggregate = (how or "mean") if ys else "count"
     groups = grouped.groups(keys, ys, aggregate)
     if groups.frame.empty:
@@ -1021,13 +1029,9 @@ def _heatmap(
     over: str,
     auto_color: Callable[[], str | None],
     counts: PlacedCounts,
-    *,
-    single_is_none: bool = False,
-) -> _Reduced | str | None:
+) -> _Reduced | str:
     """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
-    engine on the same edges; at most ``max_points`` placeable rows leave as they are. With
-    ``single_is_none``, None when the chart would hold a single mark (one point, or one cell:
-    every x and every y the same), so the automatic chart passes it over as decide.py does."""
+    engine on the same edges; at most ``max_points`` placeable rows leave as they are."""
 
     alias = _aliases(reading)
     empty = _no_value(reading, declaration, broken, [x, y])
@@ -1035,9 +1039,6 @@ def _heatmap(
     counted = counts((x, y))
     sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
     n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
-    one_cell = sx is not None and sy is not None and sx.lo == sx.hi and sy.lo == sy.hi
-    if single_is_none and (n == 1 or (n > max_points and one_cell)):
-        return None
     notes = _left_out(reading, declaration, broken, [x, y])
     notes += _unplaced(reading, declaration, [x, y], {x: "x", y: "y"})
     if empty is not None:
@@ -1198,6 +1199,19 @@ def _unplaced(
             first = backend.page([*valid, Condition(c, "infinite")], 0, 1)[c].iloc[0]
             out.append(unplaced_note(channels[c], c, counted[c], first))
     return out
+
+
+def _grouped_placing(
+    declaration: Mapping[str, ColumnDeclaration], keys: Sequence[str], measures: Sequence[str]
+) -> list[Term]:
+    """The rows a line or bars of ``keys`` (the x first, then the color and facet) and
+    ``measures`` place (``_placing``): a date x is the time, every other key a category; of
+    several measures a missing one leaves only that measure out."""
+    x, rest = keys[0], list(keys[1:])
+    nominal = rest if declaration[x].type == "date" else [x, *rest]
+    multi = len(measures) > 1
+    return _placing(declaration, [x, *measures, *rest], nominal,
+                    optional=list(measures) if multi else [])  # fmt: skip
 
 
 def _placing(

@@ -93,6 +93,7 @@ __all__ = [
     "ChartOptions",
     "Plan",
     "Whole",
+    "automatic_candidate",
     "bucketed_note",
     "check_choose",
     "chosen_alternative",
@@ -256,6 +257,32 @@ def _measure_names(
     return tuple(dict.fromkeys(names))
 
 
+def automatic_candidate(
+    frame: pd.DataFrame,
+    profiles: Mapping[str, ColumnProfile],
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    options: ChartOptions | None = None,
+    max_points: int = 5000,
+    whole: Whole | None = None,
+) -> Alternative | None:
+    """The candidate the automatic chart opens with (``plan_view`` with no x and no y): the
+    first of the rule table's opening charts (``choose.opening``) that holds more than one
+    mark — probed, not drawn, where a probe can tell (``plan_view``'s ``choose=`` probe).
+
+    None when no candidate opens: every one holds a single mark (the plan is a table), or
+    none may open (the rows counted over the first date or number, or the table of no
+    measure). A backend that keeps the rows (``whole``) asks this before it reduces them,
+    so the chart it reduces is the one this pass chose, from the counts it answers.
+    """
+    opts = options or ChartOptions()
+    planner = _Planner(frame, profiles, max_points, opts, candidates(profiles), probe=True)
+    planner.whole = whole or Whole()
+    planner._automatic(color, facet)
+    return planner.opened
+
+
 @dataclass(frozen=True)
 class _Prepared:
     """A column as ``_values`` prepared it for one axis, and the notes it made doing so."""
@@ -299,6 +326,7 @@ class _Planner:
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self.whole = Whole()  # what the frame stands for, when a backend reduced the rows
+        self.opened: Alternative | None = None  # the automatic chart's candidate, once chosen
         self.lines = _Lines(self)
         self.grouped_lines = _GroupedLines(self)
         self.bars = _Bars(self)
@@ -362,6 +390,7 @@ class _Planner:
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
                 single = single or plan
                 continue
+            self.opened = cand
             return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
         if single is not None:
             reason = (
@@ -811,7 +840,9 @@ class _GroupedLines:
         else:
             bucketed = line_bucketed
             seconds = line_at if bucketed else 0
-        got = grouped.line(xp.name, [m.name for m in yps], split, asked, seconds, unit)
+        # (a label's rows counted are those a line of its measure places: asked with it)
+        got = grouped.line(xp.name, ms if counted else [m.name for m in yps], split, asked,
+                           seconds, unit)  # fmt: skip
         data = self._data(xp, yps, cp, fp, got)
         shared = counted or how is not None or (ROWS in data.columns and bool(
             (data[ROWS] > 1).any()
@@ -1240,6 +1271,8 @@ class _Points:
         if self.p.probe and rows > self.p.max_points and (sx.lo != sx.hi or sy.lo != sy.hi):
             # the lowest and the highest fall in different bins
             return self.p.writing._proven("rect")
+        if self.p.probe and data is None and 1 < rows <= self.p.max_points:
+            return self.p.writing._proven("point")  # a backend's rows, each a point
         if rows > self.p.max_points:
             bins = cells_per_axis(self.p.max_points)
             xe, ye = cell_edges(sx.lo, sx.hi, bins), cell_edges(sy.lo, sy.hi, bins)
