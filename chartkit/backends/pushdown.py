@@ -243,13 +243,20 @@ def _engine_plan(
 
     opts = chart_args.get("options") or ChartOptions()
     args = dict(chart_args)
-    # what the answer stands for: the plan counts and words those rows, not the answer's
-    args["whole"] = Whole(
-        counted=reduced.counted,
-        grouped=reduced.grouped,
-        facts=_backend(reading),  # counted over every row, in the engine
-    )
     full = _all_profiles(reading, result, checked, profiles)
+    if reduced.whole is not None:
+        # the rows stay in the engine: decide.py plans from every declared column (a frame of
+        # no row) and the counts and groups the engine answers (the whole they stand for), so
+        # the chart, its words, its alternatives and its refusals are its own one pass
+        every = _columns_only([n for n, q in full.items() if q.type == "quantitative"],
+                              list(full))  # fmt: skip
+        if x is None and opts.aggregate == "count" and reduced.x is not None:
+            x = reduced.x  # the rows counted over the x the engine placed them on
+        return plan_view(every, full, x=x, y=y, color=color, max_points=max_points,
+                         **{**args, "whole": reduced.whole})  # fmt: skip
+    # the rows that left the engine: planned as memory plans them, with the facts choosing
+    # reads asked of the engine (a scatter's groups' x positions)
+    args["whole"] = Whole(facts=_backend(reading))
     # a frame of no row holds no category, the rows some of the values: the real counts
     profiles = {
         n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
@@ -511,6 +518,7 @@ class _Reduced:
     drawn: int = 0
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
+    whole: Whole | None = None  # what the plan asks, when the rows stay in the engine
 
 
 def _reduce(
@@ -533,12 +541,9 @@ def _reduce(
     ``PlacedGroups``, the very ones the choosing asked).
     """
 
-    broken = {v.column: v for v in violations}
     schema = dict(reading.schema)
-    opts = chart_args.get("options") or ChartOptions()
-    facet = chart_args.get("facet")
     # the counts of the rows a histogram or heatmap of some numbers places, asked once each
-    # (by the engine's notes here, then by decide.py's plan: Whole.counted)
+    # (by the choosing and the engine's notes here, then by decide.py's plan: Whole.counted)
     counts = PlacedCounts(
         _backend(reading), lambda names: _placing(declaration, list(names), [])
     )
@@ -550,6 +555,32 @@ def _reduce(
         top=max_points, zones=zones,
         known=lambda at, ms, series: _clean_facts(reading, at, list(ms), list(series)),
     )  # fmt: skip
+    out = _reduced(reading, declaration, violations, x, y, color, max_points, chart_args,
+                   counts, groups)  # fmt: skip
+    if isinstance(out, _Reduced) and (out.kind == "grouped" or out.counted is not None):
+        # the rows stay in the engine: what the plan asks its counts and groups of
+        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=_backend(reading))
+        out = replace(out, whole=whole)
+    return out
+
+
+def _reduced(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    violations: tuple[ColumnViolation, ...],
+    x: str | None,
+    y: Any,
+    color: str | None,
+    max_points: int,
+    chart_args: Mapping[str, Any],
+    counts: PlacedCounts,
+    groups: PlacedGroups,
+) -> _Reduced | str:
+    """``_reduce``'s answer, asking ``counts`` and ``groups`` (each question once)."""
+    broken = {v.column: v for v in violations}
+    schema = dict(reading.schema)
+    opts = chart_args.get("options") or ChartOptions()
+    facet = chart_args.get("facet")
 
     def usable(name: str | None) -> bool:
         """Present, not wholly offending, and of its declared type in the engine's schema."""
