@@ -186,6 +186,12 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
         "k": ["a"] * 1500 + ["b"] * 1500,
         "v": [float(i % 97) for i in range(1500)] + [None] * 1500,
     }), {"k": "string", "v": {"type": "number", "nullable": True}}, 1000),
+    # an identifier beside two numbers: the default heatmap notes it is not put on an axis
+    "ids and numbers": (lambda: pl.DataFrame({
+        "id": [f"host-{i:05d}" for i in range(3000)],
+        "a": [float((i * 37) % 101) for i in range(3000)],
+        "b": [float((i * 53) % 89) for i in range(3000)],
+    }), {"id": "string", "a": "number", "b": "number"}, 1000),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -259,6 +265,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "a series of the rows that fit": ("sparse labels", {"x": "at", "color": "site"}),
     # the automatic chart passes over a chart of a single mark, counted where the rows live
     "a single bar passed over": ("one bar holds a value", {}),
+    "a heatmap beside an identifier": ("ids and numbers", {}),
 }  # fmt: skip
 
 

@@ -31,7 +31,7 @@ from chartkit.errors import ChartkitError
 from chartkit.plan.bins import Span
 from chartkit.plan.groups import BarGroups, LineFacts
 
-__all__ = ["BackendCounts", "PlacedCounts", "PlacedGroups"]
+__all__ = ["BackendCounts", "PlacedCounts", "PlacedGroups", "PlacedRows"]
 
 
 class BackendCounts:
@@ -222,6 +222,43 @@ class PlacedGroups:
         groups: BarGroups = self._lines[asked]
         self.last = groups
         return groups
+
+
+class PlacedRows:
+    """``chartkit.plan.groups.Fetched`` of a backend: the rows a scatter places (``counts``'
+    placing of its two numbers) or a line places (``groups``' placing of its keys and
+    measures), fetched by ``fetch(names, where)`` (a bounded query: the plan asks only rows
+    that fit ``max_points``), each question once. ``last`` is the frame fetched last and
+    ``asked`` counts the questions, so the caller knows whether a plan drew these rows."""
+
+    def __init__(
+        self,
+        counts: PlacedCounts,
+        groups: PlacedGroups,
+        fetch: Callable[[Sequence[str], Sequence[Term]], Any],
+    ) -> None:
+        self.counts = counts
+        self.groups = groups
+        self.fetch = fetch
+        self._made: dict[tuple[Any, ...], Any] = {}
+        self.last: Any = None
+        self.asked = 0
+
+    def points(self, x: str, y: str, beside: Sequence[str]) -> Any:
+        names = list(dict.fromkeys([x, y, *beside]))
+        return self._rows(("points", tuple(names)), names, self.counts.placing((x, y)))
+
+    def line(self, x: str, measures: Sequence[str], series: Sequence[str]) -> Any:
+        names = list(dict.fromkeys([x, *measures, *series]))
+        where = self.groups.placing((x, *series), tuple(measures))
+        return self._rows(("line", x, tuple(measures), tuple(series)), names, where)
+
+    def _rows(self, asked: tuple[Any, ...], names: list[str], where: Sequence[Term]) -> Any:
+        if asked not in self._made:
+            self._made[asked] = self.fetch(names, tuple(where))
+        self.asked += 1
+        self.last = self._made[asked]
+        return self.last
 
 
 def _in_key_order(

@@ -42,7 +42,7 @@ back to pandas there (it is in memory already); a lazy one is a table saying wha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -55,7 +55,7 @@ from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
-from chartkit.backends.counts import PlacedCounts, PlacedGroups
+from chartkit.backends.counts import PlacedCounts, PlacedGroups, PlacedRows
 from chartkit.backends.query import QueryBackend
 from chartkit.check.integrity import CheckOutcome
 from chartkit.check.judge import ColumnViolation, check_columns
@@ -77,7 +77,6 @@ from chartkit.plan.decide import (
     no_value_note,
     nothing_to_draw,
     plan_view,
-    stepped_around,
     unplaced_note,
 )
 from chartkit.plan.encode import (
@@ -88,7 +87,7 @@ from chartkit.plan.encode import (
     profile_columns,
 )
 from chartkit.plan.groups import LineFacts
-from chartkit.plan.rules import Alternative, candidates
+from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
 from chartkit.read.engines import EngineReading
@@ -166,8 +165,6 @@ def _engine_view(
         violations = check_columns(reading, declaration)
     else:
         violations = ()
-    notes: tuple[str, ...] = ()
-    facts: tuple[Note, ...] = ()
     reduced: _Reduced | str | None = None
     if reading.total > max_points:
         if chart_args.get("choose") is not None:
@@ -190,137 +187,75 @@ def _engine_view(
     elif isinstance(reduced, str):
         return EngineAnswer(reason=reduced)
     else:
-        frame = reduced.frame
-        notes = tuple(n.sentence if isinstance(n, Note) else n for n in reduced.notes)
-        facts = tuple(n for n in reduced.notes if isinstance(n, Note))
-        declaration = {c: d for c, d in (declaration or {}).items() if c in frame.columns}
-        checked = violations
-        violations = ()  # the offenders stayed in the engine; the notes say how many
+        return _answer(reading, reduced, x, y, color, max_points, chart_args)
     frame = workable_frame(frame)
     profiles = profile_columns(frame, declaration, violations)
-    if isinstance(reduced, _Reduced):  # the groups stand for all the rows: none is an id
-        profiles = {n: replace(q, rows=reading.total) for n, q in profiles.items()}
-        plan = _engine_plan(reading, result, checked, frame, profiles, reduced, x, y, color,
-                            max_points, chart_args)  # fmt: skip
-    else:
-        plan = plan_view(
-            frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
-        )
-    if isinstance(reduced, _Reduced) and reduced.kind == "bins" and plan.data is not None:
-        frame = plan.data  # the counts that left the engine (the frame planned held no row)
-    if isinstance(reduced, _Reduced) and reduced.grouped is not None and plan.kind == "chart":
-        frame = reduced.grouped.drawn  # the groups that left the engine (the frame planned
-        # held none)
-    if isinstance(reduced, _Reduced) and reduced.late is not None and plan.kind == "chart":
-        notes = (*notes, reduced.late(plan))
-    # the rows the chart does not place, so View.state says "rows left out" as in pandas
-    placed = reduced.placed if isinstance(reduced, _Reduced) else None
-    if isinstance(reduced, _Reduced) and placed is None and reduced.kind == "bins":
-        placed = reduced.drawn - plan.left_out  # points that left: decide.py cleaned them too
-    elif isinstance(reduced, _Reduced) and placed is not None and reduced.kind == "rows":
-        placed -= plan.left_out  # the rows that left, as decide.py cleaned them
-    return EngineAnswer(
-        plan=plan, frame=frame, notes=notes, facts=facts,
-        left_out=None if placed is None else reading.total - placed, total=reading.total,
-    )  # fmt: skip
+    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
+    return EngineAnswer(plan=plan, frame=frame, total=reading.total)
 
 
-def _engine_plan(
+def _answer(
     reading: EngineReading,
-    result: ToolResult,
-    checked: tuple[ColumnViolation, ...],
-    frame: pd.DataFrame,
-    profiles: Mapping[str, ColumnProfile],
     reduced: _Reduced,
     x: str | None,
     y: Any,
     color: str | None,
     max_points: int,
     chart_args: Mapping[str, Any],
-) -> Plan:
-    """decide.py's plan of the engine's answer: the same chart, rows and words as the plan of
-    all the rows, and the alternatives of all the declared columns."""
+) -> EngineAnswer:
+    """decide.py's plan of rows that stay in the engine: from every declared column's profile
+    (``_chart_profiles``) and a frame of those columns and no row, asking the counts, groups
+    and rows the engine answers (``reduced.whole``), so the chart, its words, alternatives
+    and refusals are its one pass, as over the rows in memory. The engine's notes say what
+    it left out and what left it."""
 
     opts = chart_args.get("options") or ChartOptions()
-    args = dict(chart_args)
-    full = _all_profiles(reading, result, checked, profiles)
-    if reduced.whole is not None:
-        # the rows stay in the engine: decide.py plans from every declared column (a frame of
-        # no row) and the counts and groups the engine answers (the whole they stand for), so
-        # the chart, its words, its alternatives and its refusals are its own one pass
-        every = _columns_only([n for n, q in full.items() if q.type == "quantitative"],
-                              list(full))  # fmt: skip
-        if x is None and opts.aggregate == "count" and reduced.x is not None:
-            x = reduced.x  # the rows counted over the x the engine placed them on
-        return plan_view(every, full, x=x, y=y, color=color, max_points=max_points,
-                         **{**args, "whole": reduced.whole})  # fmt: skip
-    # the rows that left the engine: planned as memory plans them, with the facts choosing
-    # reads asked of the engine (a scatter's groups' x positions)
-    args["whole"] = Whole(facts=_backend(reading))
-    # a frame of no row holds no category, the rows some of the values: the real counts
-    profiles = {
-        n: replace(q, distinct=full[n].distinct) if n in full and q.type == "nominal" else q
-        for n, q in profiles.items()
-    }
-    picked = [x, color, chart_args.get("facet"), *([y] if isinstance(y, str) else list(y or []))]
-    absent = [n for n in dict.fromkeys(picked) if n in full and n not in frame.columns]
-    if absent:  # picked, not drawn: there for decide.py to refuse, as it refuses them in pandas
-        frame = frame.assign(**{n: None for n in absent})
-        profiles = {**profiles, **{n: full[n] for n in absent}}
+    profiles = reduced.profiles
+    every = _columns_only([n for n, q in profiles.items() if q.type == "quantitative"],
+                          list(profiles))  # fmt: skip
     if x is None and opts.aggregate == "count" and reduced.x is not None:
         x = reduced.x  # the rows counted over the x the engine placed them on
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **args)
-    # which chart was drawn, among the candidates of the answer's columns
-    offered = {repr(a.picks()) for a in plan.alternatives}
-    drawn = {repr(a.picks()) for a in candidates(profiles)} - offered
-    drawn.add(repr(plan.drawn))  # the picks drawn, as the answer's own candidates may not say
-    alternatives = tuple(a for a in candidates(full) if repr(a.picks()) not in drawn)
-    plan = replace(plan, alternatives=alternatives)
-    if plan.kind == "chart" and y is None and not args.get("choose"):
-        plan = _stepped_around(plan, full, {n for n in picked if n is not None})
-    return plan
+    rows = reduced.rows
+    asked = rows.asked if rows is not None else 0
+    plan = plan_view(every, profiles, x=x, y=y, color=color, max_points=max_points,
+                     **{**chart_args, "whole": reduced.whole})  # fmt: skip
+    fetched = rows is not None and rows.asked > asked  # the plan drew the rows it fetched
+    notes = tuple(n.sentence if isinstance(n, Note) else n for n in reduced.notes)
+    facts = tuple(n for n in reduced.notes if isinstance(n, Note))
+    frame = reduced.frame
+    if plan.kind == "chart":  # what left the engine: the rows, the counts, or the groups
+        if fetched:
+            assert rows is not None
+            frame = rows.last
+        elif reduced.kind == "bins" and plan.data is not None:
+            frame = plan.data
+        elif reduced.grouped is not None:
+            frame = reduced.grouped.drawn
+        if reduced.late is not None and not fetched:
+            notes = (*notes, reduced.late(plan))
+    # the rows the chart does not place, so View.state says "rows left out" as in pandas
+    placed = reduced.placed
+    if fetched or placed is None:  # rows that left the engine: decide.py cleaned them too
+        placed = (reduced.drawn if placed is None else placed) - plan.left_out
+    return EngineAnswer(
+        plan=plan, frame=frame, notes=notes, facts=facts, left_out=reading.total - placed,
+        total=reading.total,
+    )  # fmt: skip
 
 
-def _stepped_around(plan: Plan, full: Mapping[str, ColumnProfile], picked: set[str]) -> Plan:
-    """The flagged measures the default stepped around, refused as decide.py refuses them over
-    all the rows (the answer's profiles hold no finding): after the columns no chart could
-    place, before the drawing's own refusals, as pandas orders them."""
-
-    said = {r.column for r in plan.refusals}
-    more = [r for r in stepped_around(full, plan.drawn, picked) if r.column not in said]
-    if not more:
-        return plan
-    refusals = list(plan.refusals)
-    k = 0
-    while (
-        k < len(refusals)
-        and (q := full.get(refusals[k].column)) is not None
-        and (not q.usable and q.violation is not None and q.name not in picked)
-    ):
-        k += 1
-    return replace(plan, refusals=(*refusals[:k], *more, *refusals[k:]))
-
-
-def _all_profiles(
+def _chart_profiles(
     reading: EngineReading,
-    result: ToolResult,
-    checked: tuple[ColumnViolation, ...],
-    answer: Mapping[str, ColumnProfile],
+    declaration: Mapping[str, ColumnDeclaration],
+    broken: Mapping[str, ColumnViolation],
 ) -> dict[str, ColumnProfile]:
-    """Every declared column's profile (``_profiles``), the answer's own where it holds the
-    column (its categories' distinct values the engine's: the answer may hold no row, or the
-    top ones)."""
-
-    full = _profiles(reading, result.result_columns or {}, {v.column: v for v in checked})
-    out: dict[str, ColumnProfile] = {}
-    for name, q in full.items():  # in profile_columns' order: the declaration's
-        if name in answer:
-            counted = q.type == "nominal" and q.present
-            distinct = q.distinct if counted else answer[name].distinct
-            out[name] = replace(answer[name], violation=q.violation, distinct=distinct)
-        else:
-            out[name] = q
-    return out
+    """Every declared column's profile (``_profiles``), present when the engine holds it as
+    its declared type: what decide.py chooses and plans an engine's chart from (a column the
+    engine holds as another type is judged value by value only when the rows leave it)."""
+    schema = dict(reading.schema)
+    return {
+        n: replace(q, present=q.present and dtype_value_type(schema[n]) == declaration[n].type)
+        for n, q in _profiles(reading, declaration, broken).items()
+    }
 
 
 def _profiles(
@@ -495,30 +430,32 @@ def _chosen(
 
 @dataclass(frozen=True)
 class _Reduced:
-    """What leaves the engine: the small frame ``plan_view`` plans from, and what it stands
-    for.
+    """What the engine path hands decide.py when the rows stay in the engine: the chart's
+    columns and no row (``frame``), the engine's notes, and what the plan asks (``whole``:
+    the counts, groups and rows of the rows the chart places, each asked of the engine once;
+    ``profiles``: every declared column's, counted there).
 
-    ``kind`` "rows": ``frame`` holds the rows the chart places themselves (they fit
-    ``max_points``), planned as memory plans them. "bins": a histogram's or heatmap's columns
-    and no row, decide.py asking their counts of the engine (``counted``); or a scatter's
-    points themselves (the ``drawn`` rows fit ``max_points``). "grouped": a line's or bars'
-    columns and no row, decide.py asking their facts and groups of the engine (``grouped``);
-    the View holds the groups that left it (``PlacedGroups.drawn``), and the engine's note
-    counting what the plan drew is written from the plan (``late``). What the frame stands
-    for is told to decide.py as a ``Whole``, so its plan words those rows: no sentence is
-    rewritten.
+    ``kind`` "bins": a histogram's or heatmap's counts (``counted``), or a scatter's points,
+    fetched when the ``drawn`` rows fit ``max_points``. "grouped": a line's or bars' facts
+    and groups (``grouped``); the View holds the groups that left the engine
+    (``PlacedGroups.drawn``), or the rows a label's points are (``rows``), and the engine's
+    note counting what the plan drew is written from the plan (``late``). What the frame
+    stands for is told to decide.py as a ``Whole``, so its plan words those rows: no sentence
+    is rewritten.
     """
 
     frame: pd.DataFrame
     notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
-    kind: Literal["bins", "rows", "grouped"]
+    kind: Literal["bins", "grouped"]
     counted: PlacedCounts | None = None  # histograms' and heatmaps' counts, in the engine
     grouped: PlacedGroups | None = None  # lines' and bars' facts and groups, in the engine
     late: Callable[[Plan], str] | None = None  # the engine's note counting what the plan drew
     drawn: int = 0
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
-    whole: Whole | None = None  # what the plan asks, when the rows stay in the engine
+    whole: Whole | None = None  # what the plan asks of the engine (``_reduce`` sets it)
+    rows: PlacedRows | None = None  # … the rows among it, to tell whether the plan drew them
+    profiles: Mapping[str, ColumnProfile] = field(default_factory=dict)  # every declared one
 
 
 def _reduce(
@@ -555,13 +492,28 @@ def _reduce(
         top=max_points, zones=zones,
         known=lambda at, ms, series: _clean_facts(reading, at, list(ms), list(series)),
     )  # fmt: skip
+    # … and the rows a chart that draws each row places, when they fit max_points
+    rows = PlacedRows(counts, groups, lambda names, terms: _fetch(reading, names, terms))
     out = _reduced(reading, declaration, violations, x, y, color, max_points, chart_args,
-                   counts, groups)  # fmt: skip
-    if isinstance(out, _Reduced) and (out.kind == "grouped" or out.counted is not None):
-        # the rows stay in the engine: what the plan asks its counts and groups of
-        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=_backend(reading))
-        out = replace(out, whole=whole)
+                   counts, groups, rows)  # fmt: skip
+    if isinstance(out, _Reduced):  # what the plan asks its counts, groups and rows of
+        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=_backend(reading),
+                      rows=rows)  # fmt: skip
+        broken = {v.column: v for v in violations}
+        out = replace(out, whole=whole, rows=rows,
+                      profiles=_chart_profiles(reading, declaration, broken))  # fmt: skip
     return out
+
+
+def _fetch(reading: EngineReading, names: Sequence[str], terms: Sequence[Term]) -> pd.DataFrame:
+    """The rows ``terms`` keep, of the columns ``names``: a plan asks them only when their
+    count fits ``max_points``."""
+    alias = _aliases(reading)
+    frame = _frame(reading).select(*(alias[c] for c in names))
+    keep = _backend(reading).keeps(terms)
+    if keep is not None:
+        frame = frame.filter(keep)
+    return workable_frame(_collect(reading, list(names), "rows", frame))
 
 
 def _reduced(
@@ -575,8 +527,9 @@ def _reduced(
     chart_args: Mapping[str, Any],
     counts: PlacedCounts,
     groups: PlacedGroups,
+    rows: PlacedRows,
 ) -> _Reduced | str:
-    """``_reduce``'s answer, asking ``counts`` and ``groups`` (each question once)."""
+    """``_reduce``'s answer, asking ``counts``, ``groups`` and ``rows`` (each question once)."""
     broken = {v.column: v for v in violations}
     schema = dict(reading.schema)
     opts = chart_args.get("options") or ChartOptions()
@@ -666,7 +619,7 @@ def _reduced(
             _columns_only([n for n in profiles if declaration[n].type == "number"],
                           list(profiles)),
             profiles, color=color, facet=facet, options=opts, max_points=max_points,
-            whole=Whole(counted=counts, grouped=groups, facts=_backend(reading)),
+            whole=Whole(counted=counts, grouped=groups, facts=_backend(reading), rows=rows),
         )  # fmt: skip
         if cand is not None:
             cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
@@ -758,8 +711,6 @@ def _reduced(
         auto = choose.auto_color(drawable(), exclude={x, *ys, *facets})
         colors = [auto.name] if auto is not None else []
     used = [x, *ys, *colors, *facets]
-    alias = _aliases(reading)
-    frame = _frame(reading).select(*(alias[c] for c in dict.fromkeys(used)))
     # the rows with no value on the time axis or the measure (one of several keeps its row)
     placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
     together = ys if multi else []  # a point or bar holds one of them
@@ -770,15 +721,12 @@ def _reduced(
     )
     nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
     terms = _placing(declaration, used, nominal, optional=ys if multi else [])
-    keep = _backend(reading).keeps(terms)
-    if keep is not None:
-        frame = frame.filter(keep)
     notes = _left_out(reading, declaration, broken, used)
     notes += _unplaced(reading, declaration, used, {m: "y" for m in ys})
     if empty is not None:
         notes.append(empty)
     if x_type == "date":
-        out = _lines(reading, frame, groups, x, ys, colors, facets, how, max_points, notes, over)
+        out = _lines(reading, groups, x, ys, colors, facets, notes, over)
     else:
         # the bars' groups are those the choosing asked, unless a color filters their rows too
         bars = groups if not colors else PlacedGroups(
@@ -872,38 +820,27 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
 
 def _lines(
     reading: EngineReading,
-    frame: Any,
     grouped: PlacedGroups,
     x: str,
     ys: list[str],
     colors: list[str],
     facets: list[str],
-    how: str | None,
-    max_points: int,
     notes: list[str | Note],
     over: str,
 ) -> _Reduced | str:
-    """Lines over time: the rows the line places leave as they are when they fit
-    ``max_points`` and a color may be a label (decide.py asks it of them, as in memory);
-    otherwise decide.py chooses the bucket, the series and whether the color is a label from
-    the facts and groups it asks of the backend (``PlacedGroups``: the aggregate per time
-    bucket or unit and series, of the rows the chart places), and draws the line."""
+    """Lines over time: decide.py chooses the bucket, the series and whether the color is a
+    label from the facts and groups it asks of the backend (``PlacedGroups``: the aggregate per
+    time bucket or unit and series, of the rows the chart places), and draws the line; the
+    rows themselves when they fit ``max_points`` and the color may be a label (``PlacedRows``:
+    a label's rows are points, as in memory)."""
 
     series = [*colors, *facets]
     used = [x, *ys, *series]
-    alias = _aliases(reading)
     # (the facts of the rows placed, counted once: none when the facts of every row hold them)
     facts = grouped.line_facts(x, ys, series)
     count = facts.rows
     if not count:
         return f"{over}, and no row holds a value of its declared type in {_names(used)}."
-    drawn = sum(facts.values) if len(ys) > 1 else count
-    if drawn <= max_points and colors and len(ys) <= 1 and how in (None, "count"):
-        # the rows the line places fit max_points: they leave the engine as they are, and
-        # decide.py asks of them whether the color is a label of single rows, as in memory
-        # (a label's rows are points, or counted, as there; a series' a line each)
-        rows_out = _collect(reading, used, "rows", frame.select(*(alias[c] for c in used)))
-        return _Reduced(rows_out, tuple(notes), kind="rows", placed=count)
 
     def drawn_note(plan: Plan) -> str:
         """The engine's note, counting the points (or stacked bars) the plan draws."""
@@ -1062,11 +999,10 @@ def _heatmap(
     counts: PlacedCounts,
 ) -> _Reduced | str:
     """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
-    engine on the same edges; at most ``max_points`` placeable rows leave as they are."""
+    engine on the same edges; at most ``max_points`` placeable rows are fetched (decide.py
+    asks them, ``Whole.rows``) and drawn as points."""
 
-    alias = _aliases(reading)
     empty = _no_value(reading, declaration, broken, [x, y])
-    backend, placed = _backend(reading), _placing(declaration, [x, y], [])
     counted = counts((x, y))
     sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
     n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
@@ -1082,17 +1018,10 @@ def _heatmap(
         color = auto_color()
     extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
     if n <= max_points:
-        # decide.py draws these points one by one, colored: they leave with their color and
-        # facet, which decide.py cleans and notes as it does in memory
-        points = _frame(reading).select(*(alias[c] for c in (x, y, *extras)))
-        keep = backend.keeps(placed)
-        if keep is not None:
-            points = points.filter(keep)
+        # decide.py draws these points one by one, colored: it fetches them with their color
+        # and facet (Whole.rows), and cleans and notes those as it does in memory
         return _Reduced(
-            _collect(reading, [x, y, *extras], "points", points),
-            tuple(notes),
-            kind="bins",
-            drawn=n,
+            _columns_only([x, y], extras), tuple(notes), kind="bins", counted=counts, drawn=n
         )
     # decide.py plans the heatmap from these counts, on its own edges (the same function's of
     # the same span: the one query below is the one it asks again, answered from memory)

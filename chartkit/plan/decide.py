@@ -66,7 +66,7 @@ from chartkit.plan.encode import (
     wall_clock,
 )
 from chartkit.plan.facts import Facts, FrameFacts, coverage, coverage_of_codes, zone_counts
-from chartkit.plan.groups import BarGroups, Grouped
+from chartkit.plan.groups import BarGroups, Fetched, Grouped
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -228,13 +228,17 @@ class Whole:
       bucket, series and label, the bars' ranking and top, every aggregate and the rows
       behind each mark are the backend's counts, read by the rules memory's rows follow;
     - ``facts``: the backend that holds every row (``plan.facts.Facts``), asked the counts
-      choosing reads (a scatter's groups' x positions) instead of the frame.
+      choosing reads (a scatter's groups' x positions) instead of the frame;
+    - ``rows``: the rows a chart that draws each row places (a scatter's points, a label's
+      points), fetched from the backend when its counts show they fit ``max_points``
+      (``chartkit.plan.groups.Fetched``): they are planned as memory plans its rows.
 
     The plan says these counts, so no sentence of it is rewritten afterwards."""
 
     counted: Counts | None = None
     grouped: Grouped | None = None
     facts: Facts | None = None
+    rows: Fetched | None = None
 
 
 def _measure_names(
@@ -346,6 +350,23 @@ class _Planner:
         self.log_refused = False
         self.log_axes: list[str] = []  # a scatter's axes put on a log scale (choose.log_axis)
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
+
+    def _of_rows(self, rows: pd.DataFrame, draw: Callable[[_Planner], Plan]) -> Plan:
+        """``draw`` of the rows a backend fetched (``Whole.rows``: they fit ``max_points``),
+        planned as memory plans its rows, by a planner sharing this one's state (its notes,
+        refusals, reduction, picks drawn and rows left out; the fields are its own to give).
+        The backend left out the offenders of the columns the rows are placed by, and noted
+        them."""
+        profiles = {n: replace(q, violation=None) for n, q in self.profiles.items()}
+        sub = _Planner(rows, profiles, self.max_points, self.opts, self.cands)
+        sub.whole = Whole(facts=self.whole.facts)
+        for name in _STATE:
+            setattr(sub, name, getattr(self, name))
+        sub.fields = {}  # (the rows' fields are the sub-planner's to give: it cleans them)
+        plan = draw(sub)
+        for name in _STATE:
+            setattr(self, name, getattr(sub, name))
+        return plan
 
     def _say(self, kind: NoteKind, sentence: str, column: str | None = None, **counts: int) -> None:
         """A note: its kind, column and counts, and the sentence made from them."""
@@ -808,6 +829,12 @@ class _GroupedLines:
         span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
         over = rows > p.max_points
+        if cp is not None and not multi and how in (None, "count") and not over and p.whole.rows:
+            # a color that may be a label of single rows, whose rows fit max_points: they are
+            # fetched and planned as memory plans them (a label's rows are points there)
+            fetched = p.whole.rows.line(xp.name, ms, split)
+            return p._of_rows(fetched, lambda sub: sub.lines._line(xp, yps, cp, fp,
+                                                                  auto_color=False))  # fmt: skip
         over_width = (
             unit is None and not over and rows > width
             and grouped.distinct_times(xp.name, ms, split) > width
@@ -826,7 +853,7 @@ class _GroupedLines:
             pairs = grouped.line(xp.name, ms, split, asked, at, unit)
             valued = pairs.frame[np.asarray(pairs.rows[0]) > 0]  # (groups of rows placed)
             label = line_label(valued[xp.name], valued[cp.name])
-        counted = label is not None  # (a label's rows as points fit max_points: rows, not here)
+        counted = label is not None  # (a label's rows as points fit max_points: fetched above)
         drawn_ys = yps
         fy, what = p.writing._measure(yps)
         if counted:
@@ -1247,6 +1274,18 @@ class _Points:
         if self.p.whole.counted is None:
             data = self.p.cleaning._used(("x", xp), [yp], "y", cp, fp)
         counted = self._counted_points(xp, yp, cp, fp, data)
+        fetch = self.p.whole.rows
+        if data is None and fetch is not None:  # a backend's rows: fetched when they fit
+            sx, sy = counted.held(xp.name, enough=0), counted.held(yp.name, enough=0)
+            rows = sx.rows if sx is not None and sy is not None else 0
+            if self.p.probe and 1 < rows <= self.p.max_points:
+                return self.p.writing._proven("point")  # each row a point
+            if 0 < rows <= self.p.max_points:
+                beside = [q.name for q in (cp, fp) if q is not None]
+                fetched = fetch.points(xp.name, yp.name, beside)
+                return self.p._of_rows(
+                    fetched, lambda sub: sub.points._scatter(xp, yp, cp, fp, auto_color=False)
+                )
         fx, fy = self.p.fields[xp.name], self.p.fields[yp.name]
         said = f"{_said(xp, True)} and {_said(yp, True)}"
         if self.p.opts.aggregate is not None:
@@ -1271,8 +1310,6 @@ class _Points:
         if self.p.probe and rows > self.p.max_points and (sx.lo != sx.hi or sy.lo != sy.hi):
             # the lowest and the highest fall in different bins
             return self.p.writing._proven("rect")
-        if self.p.probe and data is None and 1 < rows <= self.p.max_points:
-            return self.p.writing._proven("point")  # a backend's rows, each a point
         if rows > self.p.max_points:
             bins = cells_per_axis(self.p.max_points)
             xe, ye = cell_edges(sx.lo, sx.hi, bins), cell_edges(sy.lo, sy.hi, bins)
@@ -2233,6 +2270,10 @@ def _join(names: list[str]) -> str:
 
 _PLAIN: Final = (str, int, float, bool)
 _TEXT_OR_NONE: Final = frozenset({str, type(None)})
+# the state one plan reads and writes (``_Planner._reset``), shared with a planner of the rows
+# a backend fetched (``_Planner._of_rows``)
+_STATE: Final = ("notes", "reduction", "refusals", "fields", "utc", "drawn", "log_refused",
+                 "log_axes", "left_out")  # fmt: skip
 _HEAD: Final = 1024  # rows _varies looks at before the whole column
 
 

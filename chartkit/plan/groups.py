@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BarGroups", "Grouped", "LineFacts"]
+__all__ = ["BarGroups", "Fetched", "Grouped", "LineFacts"]
 
 
 @dataclass(frozen=True)
@@ -83,4 +83,21 @@ class Grouped(Protocol):
         then each measure's ``aggregate``; or the rows counted, ``count``): the time floored
         to ``unit``, or to buckets of ``seconds`` from the epoch (0: each time its own),
         as timestamps in the column's own zone (a unit's in UTC, as decide.py floors it)."""
+        ...
+
+
+class Fetched(Protocol):
+    """The rows a chart places, fetched from where they live: asked only when they fit
+    ``max_points`` (a scatter's points, a label's points), so a chart that draws each row
+    is planned from the rows themselves, as in memory. Each frame holds the named columns
+    under their own names, the rows in the order the backend holds them."""
+
+    def points(self, x: str, y: str, beside: Sequence[str]) -> pd.DataFrame:
+        """The rows holding a value of both ``x`` and ``y`` (a finite one, of the declared
+        type), with the columns ``beside`` (a color, a facet) as the rows hold them."""
+        ...
+
+    def line(self, x: str, measures: Sequence[str], series: Sequence[str]) -> pd.DataFrame:
+        """The rows a line of ``measures`` over the time ``x``, split by ``series``, places
+        (those ``Grouped.line_facts`` counts)."""
         ...
