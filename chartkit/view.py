@@ -457,6 +457,7 @@ def _view(
         return _view_of_plan(
             result, outcome, answer.plan, answer.frame, chart_args["options"],
             notes=answer.notes, facts=answer.facts, left_out=answer.left_out, total=answer.total,
+            empty=answer.empty,
         )  # fmt: skip
     declaration = result.result_columns
     if outcome.armed:
@@ -491,6 +492,7 @@ def _view_of_plan(
     left_out: int | None = None,
     total: int | None = None,
     violations: tuple[ColumnViolation, ...] | None = None,
+    empty: tuple[str, ...] | None = None,
 ) -> View:
     """The View of a plan: the one construction the in-memory and the engine paths share.
 
@@ -498,7 +500,9 @@ def _view_of_plan(
     among them (they come first among the View's facts, as the in-memory plan says the rows
     it leaves out first); ``left_out`` replaces the plan's count when the rows were reduced
     elsewhere and the plan saw only the answer, of ``total`` rows.
-    ``violations`` are the ones the chart was planned with (the check's, by default).
+    ``violations`` are the ones the chart was planned with (the check's, by default);
+    ``empty`` the columns on a measure or time axis missing a value, when the rows were
+    reduced elsewhere (else they are read from ``frame``).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
     every_fact = (*facts, *plan.facts)
@@ -520,7 +524,9 @@ def _view_of_plan(
             encodings=plan.encodings,
             violations=found,
             findings=outcome.findings,
-            empty=_empty_columns(frame, plan) if left_out is None and empty_noted else None,
+            empty=(_empty_columns(frame, plan) if left_out is None else empty)
+            if empty_noted
+            else None,
         )
     return View(
         kind=plan.kind,

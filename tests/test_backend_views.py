@@ -192,6 +192,40 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
         "a": [float((i * 37) % 101) for i in range(3000)],
         "b": [float((i * 53) % 89) for i in range(3000)],
     }), {"id": "string", "a": "number", "b": "number"}, 1000),
+    # two measures, each missing a value in its own rows: bars of both leave out the rows
+    # holding neither, and the caption names both
+    "two nullable measures": (lambda: pl.DataFrame({
+        "k": [("n", "s", "e")[i % 3] for i in range(3000)],
+        "a": [None if i % 5 == 0 else float(i % 17) for i in range(3000)],
+        "b": [None if i % 7 == 0 else float(i % 23) for i in range(3000)],
+    }), {"k": "string", "a": {"type": "number", "nullable": True},
+         "b": {"type": "number", "nullable": True}}, 1000),
+    # a category of one row each, its values tied in sevens, in shuffled row order: the top
+    # 30 bars and their order are the same wherever the rows live (ties in category order)
+    "tied bars": (lambda: pl.DataFrame({
+        "k": (cats := random.Random(3).sample([f"c{i:03d}" for i in range(150)], 150)),
+        "v": [float(int(c[1:]) % 7) for c in cats],
+    }), {"k": "string", "v": "number"}, 100),
+    # a color declared not nullable that holds nulls (offenders), beside a nullable measure:
+    # its offenders are left out first, then the rows holding no value, wherever rows live
+    "a color with offenders": (lambda: pl.DataFrame({
+        "a": [float((i * 37) % 101) if i % 4 == 0 else None for i in range(400)],
+        "a8": [float((i * 37) % 101) if i % 8 else None for i in range(400)],
+        "b": [float((i * 53) % 89) for i in range(400)],
+        "c": [None if i % 5 == 0 else ("x", "y")[i % 2] for i in range(400)],
+        "at": [dt.datetime(2024, 1, 1) + dt.timedelta(hours=i) for i in range(400)],
+        "t": [float(i % 13) if i % 5 == 2 else None for i in range(400)],
+    }), {"a": {"type": "number", "nullable": True}, "a8": {"type": "number", "nullable": True},
+         "b": "number", "c": "string", "at": "date",
+         "t": {"type": "number", "nullable": True}}, 100),
+    # only one row holds both numbers: the automatic scatter is one point, passed over for
+    # the bars of the category (the rows the scatter fetched are not what the chart draws)
+    "one shared point": (lambda: pl.DataFrame({
+        "a": [float(i % 11) if i <= 150 else None for i in range(300)],
+        "b": [float(i % 7) if i >= 150 else None for i in range(300)],
+        "k": [("x", "y", "z")[i % 3] for i in range(300)],
+    }), {"a": {"type": "number", "nullable": True}, "b": {"type": "number", "nullable": True},
+         "k": "string"}, 100),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -266,6 +300,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     # the automatic chart passes over a chart of a single mark, counted where the rows live
     "a single bar passed over": ("one bar holds a value", {}),
     "a heatmap beside an identifier": ("ids and numbers", {}),
+    "bars of two nullable measures": ("two nullable measures", {"x": "k", "y": ["a", "b"]}),
+    "tied bars, top 30": ("tied bars", {"x": "k"}),
+    "points beside a color's offenders": ("a color with offenders", {"x": "a", "y": "b",
+                                                                     "color": "c"}),
+    "a heatmap beside a color's offenders": ("a color with offenders", {"x": "a8", "y": "b",
+                                                                        "color": "c"}),
+    "a label's points beside its offenders": ("a color with offenders", {"x": "at", "y": "t",
+                                                                         "color": "c"}),
+    "a single point passed over": ("one shared point", {}),
+    "tied bars, ascending": ("tied bars", {"x": "k", "sort": "y"}),
 }  # fmt: skip
 
 
@@ -613,6 +657,23 @@ def test_a_heatmap_s_picked_color_is_judged_by_its_own_values_on_every_engine(
         got = view(holder(engine, frame), decl, max_points=100, x="x", y="y", color="g")
         assert (got.reason, noted(got)) == (want.reason, noted(want)), engine
         assert [r.reason for r in got.refusals] == [r.reason for r in want.refusals], engine
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_what_left_the_engine_is_what_the_chart_drew_not_a_chart_passed_over(
+    engine: str,
+) -> None:
+    """The automatic scatter holds one point (fetched to be planned) and is passed over for
+    bars: the View's frame is the bars' groups that left the engine, and the engine says how
+    many rows they stand for — not the one row of the chart passed over."""
+    v = in_engine("a single point passed over", engine)
+    assert v.mark == "bar" and v.frame is not None
+    assert (list(v.frame.columns), len(v.frame)) == (["k", "a"], 3)
+    named = engine.removesuffix(" lazy")  # (the engine names itself polars, lazy or not)
+    assert v.notes[-1] == (
+        f"151 rows are drawn as 3 bars, computed in {named}: the mean of a per k; only these "
+        "rows left the engine."
+    )
 
 
 # --- results no chart can draw: the same table, for the same reason ----------------------

@@ -357,10 +357,12 @@ def test_binned_groups_are_numpys_histogram(memory: MemoryBackend) -> None:
     ]  # fmt: skip
 
 
-def finite_rows(names: tuple[str, ...]) -> list[Any]:
+def finite_rows(names: tuple[str, ...], beside: tuple[str, ...] = ()) -> list[Any]:
     """The rows a histogram or heatmap of ``names`` places, as terms: each holds a finite
-    number in every one of them."""
-    return [Condition(n, "finite") for n in names]
+    number in every one of them (and a value of each column ``beside``)."""
+    return [Condition(n, "finite") for n in names] + [
+        Condition(n, "null", negate=True) for n in beside
+    ]
 
 
 def test_every_backend_counts_a_histogram_and_a_heatmap_as_numpy_does(backend: Backend) -> None:

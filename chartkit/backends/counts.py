@@ -95,22 +95,25 @@ class BackendCounts:
 
 class PlacedCounts:
     """``chartkit.plan.bins.Counts`` of a backend: the ``BackendCounts`` of the rows a chart
-    of the given numbers places (``placing(names)``: its ``where`` terms), made once per
-    numbers, so a question the engine path asked is answered again from memory when the plan
-    asks it."""
+    of the given numbers (and the color and facet beside them) places (``placing(names,
+    beside)``: its ``where`` terms), made once per question, so a question the engine path
+    asked is answered again from memory when the plan asks it."""
 
     def __init__(
-        self, backend: Backend, placing: Callable[[tuple[str, ...]], Sequence[Term]]
+        self,
+        backend: Backend,
+        placing: Callable[[tuple[str, ...], tuple[str, ...]], Sequence[Term]],
     ) -> None:
         self.backend = backend
         self.placing = placing
-        self._made: dict[tuple[str, ...], BackendCounts] = {}
+        self._made: dict[tuple[tuple[str, ...], tuple[str, ...]], BackendCounts] = {}
 
-    def __call__(self, names: tuple[str, ...]) -> BackendCounts:
+    def __call__(self, names: tuple[str, ...], beside: tuple[str, ...] = ()) -> BackendCounts:
         key = tuple(dict.fromkeys(names))
-        if key not in self._made:
-            self._made[key] = BackendCounts(self.backend, self.placing(key), key)
-        return self._made[key]
+        aside = tuple(n for n in dict.fromkeys(beside) if n not in key)
+        if (key, aside) not in self._made:
+            self._made[key, aside] = BackendCounts(self.backend, self.placing(key, aside), key)
+        return self._made[key, aside]
 
 
 class PlacedGroups:
@@ -228,8 +231,8 @@ class PlacedRows:
     """``chartkit.plan.groups.Fetched`` of a backend: the rows a scatter places (``counts``'
     placing of its two numbers) or a line places (``groups``' placing of its keys and
     measures), fetched by ``fetch(names, where)`` (a bounded query: the plan asks only rows
-    that fit ``max_points``), each question once. ``last`` is the frame fetched last and
-    ``asked`` counts the questions, so the caller knows whether a plan drew these rows."""
+    that fit ``max_points``), each question once (a plan that draws them says so:
+    ``decide.Plan.fetched``)."""
 
     def __init__(
         self,
@@ -241,12 +244,11 @@ class PlacedRows:
         self.groups = groups
         self.fetch = fetch
         self._made: dict[tuple[Any, ...], Any] = {}
-        self.last: Any = None
-        self.asked = 0
 
     def points(self, x: str, y: str, beside: Sequence[str]) -> Any:
         names = list(dict.fromkeys([x, y, *beside]))
-        return self._rows(("points", tuple(names)), names, self.counts.placing((x, y)))
+        aside = tuple(n for n in names if n not in (x, y))
+        return self._rows(("points", tuple(names)), names, self.counts.placing((x, y), aside))
 
     def line(self, x: str, measures: Sequence[str], series: Sequence[str]) -> Any:
         names = list(dict.fromkeys([x, *measures, *series]))
@@ -256,9 +258,7 @@ class PlacedRows:
     def _rows(self, asked: tuple[Any, ...], names: list[str], where: Sequence[Term]) -> Any:
         if asked not in self._made:
             self._made[asked] = self.fetch(names, tuple(where))
-        self.asked += 1
-        self.last = self._made[asked]
-        return self.last
+        return self._made[asked]
 
 
 def _in_key_order(

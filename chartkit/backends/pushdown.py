@@ -116,6 +116,7 @@ class EngineAnswer:
     facts: tuple[Note, ...] = ()
     left_out: int | None = None
     total: int | None = None  # the result's rows, when the engine reduced them
+    empty: tuple[str, ...] | None = None  # the drawn measures and times missing a value
 
     @property
     def alternatives(self) -> tuple[Alternative, ...]:
@@ -215,18 +216,15 @@ def _answer(
                           list(profiles))  # fmt: skip
     if x is None and opts.aggregate == "count" and reduced.x is not None:
         x = reduced.x  # the rows counted over the x the engine placed them on
-    rows = reduced.rows
-    asked = rows.asked if rows is not None else 0
     plan = plan_view(every, profiles, x=x, y=y, color=color, max_points=max_points,
                      **{**chart_args, "whole": reduced.whole})  # fmt: skip
-    fetched = rows is not None and rows.asked > asked  # the plan drew the rows it fetched
+    fetched = plan.fetched is not None  # the plan drew the rows it fetched
     notes = tuple(n.sentence if isinstance(n, Note) else n for n in reduced.notes)
     facts = tuple(n for n in reduced.notes if isinstance(n, Note))
     frame = reduced.frame
     if plan.kind == "chart":  # what left the engine: the rows, the counts, or the groups
-        if fetched:
-            assert rows is not None
-            frame = rows.last
+        if plan.fetched is not None:
+            frame = plan.fetched
         elif reduced.kind == "bins" and plan.data is not None:
             frame = plan.data
         elif reduced.grouped is not None:
@@ -237,10 +235,30 @@ def _answer(
     placed = reduced.placed
     if fetched or placed is None:  # rows that left the engine: decide.py cleaned them too
         placed = (reduced.drawn if placed is None else placed) - plan.left_out
+    noted = any(n.kind == "no-value" for n in (*facts, *plan.facts))  # (only then read)
     return EngineAnswer(
         plan=plan, frame=frame, notes=notes, facts=facts, left_out=reading.total - placed,
-        total=reading.total,
+        total=reading.total, empty=_empty(reading, plan, profiles) if noted else None,
     )  # fmt: skip
+
+
+def _empty(
+    reading: EngineReading, plan: Plan, profiles: Mapping[str, ColumnProfile]
+) -> tuple[str, ...]:
+    """The columns a chart places on a measure or time axis that hold a missing value (null
+    or NaN) in some row, counted by the backend (the facts of this ``view()``, mostly asked
+    already): what the caption names beside a ``no-value`` note, as memory names them."""
+    drawn = [
+        c
+        for e in plan.encodings.values()
+        if e.type != "nominal"
+        for c in (e.measures or (e.column,))
+        if c in profiles and profiles[c].present
+    ]
+    if not drawn:
+        return ()
+    facts = _backend(reading).facts(list(dict.fromkeys(drawn)), distinct=[])
+    return tuple(c for c in dict.fromkeys(drawn) if facts[c].values < facts[c].rows)
 
 
 def _chart_profiles(
@@ -438,10 +456,10 @@ class _Reduced:
     ``kind`` "bins": a histogram's or heatmap's counts (``counted``), or a scatter's points,
     fetched when the ``drawn`` rows fit ``max_points``. "grouped": a line's or bars' facts
     and groups (``grouped``); the View holds the groups that left the engine
-    (``PlacedGroups.drawn``), or the rows a label's points are (``rows``), and the engine's
-    note counting what the plan drew is written from the plan (``late``). What the frame
-    stands for is told to decide.py as a ``Whole``, so its plan words those rows: no sentence
-    is rewritten.
+    (``PlacedGroups.drawn``), or the rows a label's points are (``Plan.fetched``), and the
+    engine's note counting the groups the plan drew is written from the plan (``late``).
+    What the frame stands for is told to decide.py as a ``Whole``, so its plan words those
+    rows: no sentence is rewritten.
     """
 
     frame: pd.DataFrame
@@ -454,7 +472,6 @@ class _Reduced:
     placed: int | None = None  # the rows the chart places: the rest are the View's left_out
     x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
     whole: Whole | None = None  # what the plan asks of the engine (``_reduce`` sets it)
-    rows: PlacedRows | None = None  # … the rows among it, to tell whether the plan drew them
     profiles: Mapping[str, ColumnProfile] = field(default_factory=dict)  # every declared one
 
 
@@ -482,7 +499,8 @@ def _reduce(
     # the counts of the rows a histogram or heatmap of some numbers places, asked once each
     # (by the choosing and the engine's notes here, then by decide.py's plan: Whole.counted)
     counts = PlacedCounts(
-        _backend(reading), lambda names: _placing(declaration, list(names), [])
+        _backend(reading),
+        lambda names, beside: _placing(declaration, [*names, *beside], list(beside)),
     )
     # … and the facts and groups of the rows a line or bars place, each asked once (by the
     # automatic chart's choosing, then by decide.py's plan: Whole.grouped)
@@ -497,11 +515,11 @@ def _reduce(
     out = _reduced(reading, declaration, violations, x, y, color, max_points, chart_args,
                    counts, groups, rows)  # fmt: skip
     if isinstance(out, _Reduced):  # what the plan asks its counts, groups and rows of
-        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=_backend(reading),
+        # (the facts choosing reads asked of the one backend the choosing asked: remembered)
+        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=counts.backend,
                       rows=rows)  # fmt: skip
         broken = {v.column: v for v in violations}
-        out = replace(out, whole=whole, rows=rows,
-                      profiles=_chart_profiles(reading, declaration, broken))  # fmt: skip
+        out = replace(out, whole=whole, profiles=_chart_profiles(reading, declaration, broken))
     return out
 
 
@@ -619,7 +637,7 @@ def _reduced(
             _columns_only([n for n in profiles if declaration[n].type == "number"],
                           list(profiles)),
             profiles, color=color, facet=facet, options=opts, max_points=max_points,
-            whole=Whole(counted=counts, grouped=groups, facts=_backend(reading), rows=rows),
+            whole=Whole(counted=counts, grouped=groups, facts=counts.backend, rows=rows),
         )  # fmt: skip
         if cand is not None:
             cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
@@ -714,8 +732,9 @@ def _reduced(
     # the rows with no value on the time axis or the measure (one of several keeps its row)
     placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
     together = ys if multi else []  # a point or bar holds one of them
+    beside = [c for c in used if c not in placing and c not in together]
     empty = (
-        _no_value(reading, declaration, broken, placing, together)
+        _no_value(reading, declaration, broken, placing, together, beside=beside)
         if placing or together
         else None
     )
@@ -1002,21 +1021,23 @@ def _heatmap(
     engine on the same edges; at most ``max_points`` placeable rows are fetched (decide.py
     asks them, ``Whole.rows``) and drawn as points."""
 
-    empty = _no_value(reading, declaration, broken, [x, y])
-    counted = counts((x, y))
+    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
+        color = auto_color()
+    # a color and facet beside the numbers place the rows too (their offenders left out, as
+    # memory leaves them out), drawn or not
+    extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
+    empty = _no_value(reading, declaration, broken, [x, y], beside=extras)
+    counted = counts((x, y), tuple(extras))
     sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
     n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
-    notes = _left_out(reading, declaration, broken, [x, y])
-    notes += _unplaced(reading, declaration, [x, y], {x: "x", y: "y"})
+    notes = _left_out(reading, declaration, broken, [x, y, *extras])
+    notes += _unplaced(reading, declaration, [x, y, *extras], {x: "x", y: "y"})
     if empty is not None:
         notes.append(empty)
     if not n:  # decide.py's table: every row left out, and why
         said = [m.sentence if isinstance(m, Note) else m for m in notes]
         return nothing_to_draw(said or [f"No row holds a value of both {x} and {y}."])
     assert sx is not None and sy is not None
-    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
-        color = auto_color()
-    extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
     if n <= max_points:
         # decide.py draws these points one by one, colored: it fetches them with their color
         # and facet (Whole.rows), and cleans and notes those as it does in memory
@@ -1083,6 +1104,8 @@ def _no_value(
     broken: Mapping[str, ColumnViolation],
     used: list[str],
     together: Sequence[str] = (),
+    *,
+    beside: Sequence[str] = (),
 ) -> Note | None:
     """decide.py's ``no-value`` note, counted by the backend (``tally``, one pass): the rows
     that hold no value (null, or NaN) in a column that may miss one (declared nullable, or
@@ -1090,7 +1113,9 @@ def _no_value(
     ``together`` (a line's several measures: a row holding one of them is drawn). A null where
     the declaration forbids one is an offender (the ``left-out`` note counts it). None when no
     row is such, or when a column that may miss a value has offenders too (its nulls are then
-    both, and only the left-out count is said)."""
+    both, and only the left-out count is said). The categories ``beside`` them (a color, a
+    facet, bars' x) place the rows too: a row one of them leaves out is counted there, not
+    here, as memory counts it."""
     schema = dict(reading.schema)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
     together = list(together)
@@ -1107,6 +1132,8 @@ def _no_value(
         AnyOf((Condition(c, "null"), holds(c))) if c in may_miss or c in together else holds(c)
         for c in dict.fromkeys([*used, *together])
     ]
+    aside = [c for c in dict.fromkeys(beside) if c in declaration and c not in used]
+    placed += _placing(declaration, aside, aside)
     holes: list[Term] = [Condition(c, "null") for c in may_miss]
     if together:  # (in the order decide.py names them: after the axis that may miss one)
         holes.append(AnyOf(tuple(Condition(c, "null", negate=True) for c in together),

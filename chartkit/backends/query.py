@@ -10,7 +10,7 @@ engine.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -67,6 +67,7 @@ class QueryBackend:
         self._schema = dict(reading.schema)
         # facts asked once per reading: every backend, and the check, of one view() share them
         self._counted: dict[str, ColumnFacts] = reading.counted
+        self._asked: dict[tuple[str, str, str], Any] = {}  # coverage, positions, pairs asked
 
     def __repr__(self) -> str:
         return (
@@ -105,17 +106,32 @@ class QueryBackend:
     def coverage(self, time: str, by: str) -> tuple[int, int]:
         """``(fewest, times)``, counted in the engine (``_coverage``)."""
         check_names([time, by], self.columns)
-        return _coverage(self.reading, time, by)
+        got: tuple[int, int] = self._once(
+            ("coverage", time, by), lambda: _coverage(self.reading, time, by)
+        )
+        return got
 
     def positions(self, x: str, by: str) -> tuple[list[int], int]:
         """``(per_group, distinct)``, counted in the engine (``_positions``)."""
         check_names([x, by], self.columns)
-        return _positions(self.reading, self._schema[x].is_float(), x, by)
+        floats = self._schema[x].is_float()
+        got: tuple[list[int], int] = self._once(
+            ("positions", x, by), lambda: _positions(self.reading, floats, x, by)
+        )
+        return got
 
     def unique_pairs(self, a: str, b: str) -> bool:
         """Whether no two rows hold the same pair of values, counted in the engine."""
         check_names([a, b], self.columns)
-        return _unique_pairs(self.reading, a, b)
+        got: bool = self._once(("pairs", a, b), lambda: _unique_pairs(self.reading, a, b))
+        return got
+
+    def _once(self, asked: tuple[str, str, str], count: Callable[[], Any]) -> Any:
+        """A fact this backend counted already, else ``count()``'s, remembered (each asked of
+        the engine once however many times a plan reads it)."""
+        if asked not in self._asked:
+            self._asked[asked] = count()
+        return self._asked[asked]
 
     def profiles(
         self,

@@ -90,9 +90,12 @@ class Counted(Protocol):
 
 class Counts(Protocol):
     """The ``Counted`` of the rows a histogram (one number) or a heatmap (two) of ``names``
-    places, wherever the rows live: a backend makes one per chart it is asked to count."""
+    places, wherever the rows live: a backend makes one per chart it is asked to count.
+    ``beside`` are the color and facet the chart reads beside them: a row whose value of one
+    offends its declaration (a null where it is not nullable, say) is not placed either, as
+    memory leaves it out."""
 
-    def __call__(self, names: tuple[str, ...]) -> Counted: ...
+    def __call__(self, names: tuple[str, ...], beside: tuple[str, ...] = ()) -> Counted: ...
 
 
 def cells_per_axis(max_points: int) -> int:

@@ -24,6 +24,7 @@ on — never coerced — and a note built from the ``ColumnViolation`` says so.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -151,6 +152,9 @@ class Plan:
     facts: tuple[Note, ...] = ()
     reduction: Reduction = field(default_factory=Reduction)
     drawn: Mapping[str, Any] = field(default_factory=dict)  # the picks of the chart drawn
+    # the rows a backend fetched that the chart draws (``Whole.rows``), under the columns'
+    # own names; None when it drew counts or groups, or rows it held itself
+    fetched: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
     def spec(self) -> ChartSpec:
@@ -350,6 +354,7 @@ class _Planner:
         self.log_refused = False
         self.log_axes: list[str] = []  # a scatter's axes put on a log scale (choose.log_axis)
         self.left_out = 0  # rows the chart does not place (offenders, no value, unplaceable)
+        self.fetched: pd.DataFrame | None = None  # the rows a backend fetched for this chart
 
     def _of_rows(self, rows: pd.DataFrame, draw: Callable[[_Planner], Plan]) -> Plan:
         """``draw`` of the rows a backend fetched (``Whole.rows``: they fit ``max_points``),
@@ -360,6 +365,7 @@ class _Planner:
         profiles = {n: replace(q, violation=None) for n, q in self.profiles.items()}
         sub = _Planner(rows, profiles, self.max_points, self.opts, self.cands)
         sub.whole = Whole(facts=self.whole.facts)
+        self.fetched = rows
         for name in _STATE:
             setattr(sub, name, getattr(self, name))
         sub.fields = {}  # (the rows' fields are the sub-planner's to give: it cleans them)
@@ -367,6 +373,11 @@ class _Planner:
         for name in _STATE:
             setattr(self, name, getattr(sub, name))
         return plan
+
+    def _own(self, q: ColumnProfile | None) -> ColumnProfile | None:
+        """This planner's profile of the column ``q`` profiles (a planner of fetched rows holds
+        its own: their offenders were left out where the rows live)."""
+        return self.profiles[q.name] if q is not None else None
 
     def _say(self, kind: NoteKind, sentence: str, column: str | None = None, **counts: int) -> None:
         """A note: its kind, column and counts, and the sentence made from them."""
@@ -833,8 +844,10 @@ class _GroupedLines:
             # a color that may be a label of single rows, whose rows fit max_points: they are
             # fetched and planned as memory plans them (a label's rows are points there)
             fetched = p.whole.rows.line(xp.name, ms, split)
-            return p._of_rows(fetched, lambda sub: sub.lines._line(xp, yps, cp, fp,
-                                                                  auto_color=False))  # fmt: skip
+            return p._of_rows(fetched, lambda sub: sub.lines._line(
+                sub.profiles[xp.name], [sub.profiles[m.name] for m in yps], sub._own(cp),
+                sub._own(fp), auto_color=False,
+            ))  # fmt: skip
         over_width = (
             unit is None and not over and rows > width
             and grouped.distinct_times(xp.name, ms, split) > width
@@ -1083,6 +1096,9 @@ class _Bars:
                 aggregate = how or "mean"
                 data = reduce_frame(data, keys, fy, aggregate, codes)  # same rows: codes reused
         ranking = data.groupby(fx, sort=False, dropna=False)[fy].sum()
+        if ranking.duplicated().any():  # ties ranked by category, as a backend groups them
+            with contextlib.suppress(TypeError):  # (categories of mixed types: as they come)
+                ranking = ranking.sort_index(kind="stable", na_position="last")
         ranking = ranking.sort_values(ascending=False, kind="stable")
         ranked = (
             "most frequent"
@@ -1283,9 +1299,10 @@ class _Points:
             if 0 < rows <= self.p.max_points:
                 beside = [q.name for q in (cp, fp) if q is not None]
                 fetched = fetch.points(xp.name, yp.name, beside)
-                return self.p._of_rows(
-                    fetched, lambda sub: sub.points._scatter(xp, yp, cp, fp, auto_color=False)
-                )
+                return self.p._of_rows(fetched, lambda sub: sub.points._scatter(
+                    sub.profiles[xp.name], sub.profiles[yp.name], sub._own(cp), sub._own(fp),
+                    auto_color=False,
+                ))  # fmt: skip
         fx, fy = self.p.fields[xp.name], self.p.fields[yp.name]
         said = f"{_said(xp, True)} and {_said(yp, True)}"
         if self.p.opts.aggregate is not None:
@@ -1427,13 +1444,14 @@ class _Points:
 
     def _backend_counted(self, used: list[ColumnProfile | None]) -> Counted:
         """``Whole.counted`` of the numbers the chart places (the first two of ``used``; a
-        color or facet is named, not drawn), the used columns given their fields (the backend
-        places the rows, and said what it left out)."""
+        color or facet beside them places the rows too, as in memory), the used columns given
+        their fields (the backend places the rows, and said what it left out)."""
         assert self.p.whole.counted is not None
         for q in used:
             if q is not None and q.name not in self.p.fields:
                 self.p.fields[q.name] = _safe_field(q.name, set(self.p.fields.values()))
-        return self.p.whole.counted(tuple(q.name for q in used[:2] if q is not None))
+        numbers = tuple(q.name for q in used[:2] if q is not None)
+        return self.p.whole.counted(numbers, tuple(q.name for q in used[2:] if q is not None))
 
     def _only_measure(self, q: ColumnProfile) -> bool:
         return all(p is q or not p.is_measure for p in self.p.profiles.values())
@@ -1889,6 +1907,7 @@ class _Writing:
             format=self.p.opts.format,
             time_unit=self.p.opts.time_unit,
             reduction=self._reduction(mark, enc),
+            fetched=self.p.fetched,
         )
 
     def _reduction(self, mark: str, enc: Mapping[str, Encoding]) -> Reduction:
@@ -2273,7 +2292,7 @@ _TEXT_OR_NONE: Final = frozenset({str, type(None)})
 # the state one plan reads and writes (``_Planner._reset``), shared with a planner of the rows
 # a backend fetched (``_Planner._of_rows``)
 _STATE: Final = ("notes", "reduction", "refusals", "fields", "utc", "drawn", "log_refused",
-                 "log_axes", "left_out")  # fmt: skip
+                 "log_axes", "left_out", "fetched")  # fmt: skip
 _HEAD: Final = 1024  # rows _varies looks at before the whole column
 
 

@@ -94,7 +94,8 @@ class Fetched(Protocol):
 
     def points(self, x: str, y: str, beside: Sequence[str]) -> pd.DataFrame:
         """The rows holding a value of both ``x`` and ``y`` (a finite one, of the declared
-        type), with the columns ``beside`` (a color, a facet) as the rows hold them."""
+        type), with the columns ``beside`` (a color, a facet): the rows a scatter places
+        (``Counts`` of the same columns counts them)."""
         ...
 
     def line(self, x: str, measures: Sequence[str], series: Sequence[str]) -> pd.DataFrame:
