@@ -497,15 +497,17 @@ def _view_of_plan(
     """The View of a plan: the one construction the in-memory and the engine paths share.
 
     ``notes`` are the caller's own (an engine says what left it), ``facts`` the Note values
-    among them (they come first among the View's facts, as the in-memory plan says the rows
-    it leaves out first); ``left_out`` replaces the plan's count when the rows were reduced
-    elsewhere and the plan saw only the answer, of ``total`` rows.
+    among them (they come first among the View's facts and notes, as the in-memory plan says
+    the rows it leaves out first; the caller's other words come last); ``left_out`` replaces
+    the plan's count when the rows were reduced elsewhere and the plan saw only the answer,
+    of ``total`` rows.
     ``violations`` are the ones the chart was planned with (the check's, by default);
     ``empty`` the columns on a measure or time axis missing a value, when the rows were
     reduced elsewhere (else they are read from ``frame``).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
     every_fact = (*facts, *plan.facts)
+    said = {f.sentence for f in facts}
     dropped = plan.left_out if left_out is None else left_out
     found = outcome.violations if violations is None else violations
     caption: tuple[str, ...] = ()
@@ -536,7 +538,12 @@ def _view_of_plan(
         mark=drawn_mark(plan) if plan.kind == "chart" else plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
-        notes=tuple(plan.notes) + _overflow_notes(plan) + notes,
+        # the caller's notes that are facts first, as ``facts`` orders them (the rows an
+        # engine left out, as memory says them first), its own words last
+        notes=tuple(n for n in notes if n in said)
+        + tuple(plan.notes)
+        + _overflow_notes(plan)
+        + tuple(n for n in notes if n not in said),
         chart=chart,
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,

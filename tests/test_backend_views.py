@@ -443,6 +443,8 @@ def test_every_engine_notes_the_rows_as_memory_does(case: str) -> None:
         got = in_engine(case, engine)
         assert noted(got) == want, engine
         assert got.caption == memory.caption, engine
+        said = [n.sentence for n in got.facts]  # the notes say the facts, in the facts' order
+        assert [s for s in got.notes if s in said] == said, engine
 
 
 @pytest.mark.parametrize(
