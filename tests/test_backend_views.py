@@ -769,6 +769,105 @@ def test_the_no_measure_reasons_in_full() -> None:
     }
 
 
+def refused_frame(n: int = 400) -> pd.DataFrame:
+    """A result whose picks make tables: a measure every row of which offends (``bad``), one
+    holding no value at all (``none``), a category declared not nullable whose every other row
+    is null (``c``: offenders an engine holds as nulls)."""
+    return pd.DataFrame({
+        "t": pd.date_range("2024-01-01", periods=n, freq="h"),
+        "k": [("a", "b", "c")[i % 3] for i in range(n)],
+        "c": [None if i % 2 else ("x", "y")[i % 4 // 2] for i in range(n)],
+        "v": [float((i * 37) % 101) for i in range(n)],
+        "bad": ["n/a"] * n,
+        "none": [None if i % 2 else np.nan for i in range(n)],
+    })  # fmt: skip
+
+
+REFUSED = {
+    "t": "date", "k": "string", "c": "string", "v": "number", "bad": "number",
+    "none": {"type": "number", "nullable": True},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [
+        {"x": "bad"}, {"y": "bad"}, {"x": "k", "y": "bad"}, {"x": "t", "y": "bad"},
+        {"x": "t", "y": "none"}, {"x": "none"}, {"x": "v", "y": "none"}, {"x": "k", "y": "none"},
+        {"x": "c", "y": "none"}, {"x": "v", "y": "none", "color": "c"},
+        {"x": "t", "y": "none", "color": "c"}, {"x": "none", "facet": "c"},
+    ],
+    ids=repr,
+)  # fmt: skip
+def test_a_pick_the_rows_cannot_draw_is_memory_s_table_on_every_engine(
+    picks: dict[str, Any],
+) -> None:
+    """A picked axis every row of which offends is refused with the ``ColumnViolation``
+    behind it, and a chart whose every row is left out is a table saying why — decide.py's
+    table, its refusals and its notes as values, wherever the rows live (an engine said
+    only "no row of bad holds a value of its declared type to draw", with no refusal). The
+    table's reason says the notes, the rows left out in the engine's words."""
+    from chartkit.plan.decide import nothing_to_draw
+
+    frame = refused_frame()
+    want = view(frame, REFUSED, max_points=100, **picks)
+    assert want.kind == "table"
+    for engine in ENGINES:
+        got = view(holder(engine, pl.from_pandas(frame)), REFUSED, max_points=100, **picks)
+        assert got.kind == "table", engine
+        assert [(r.column, r.channel, r.reason, r.violation) for r in got.refusals] == [
+            (r.column, r.channel, r.reason, r.violation) for r in want.refusals
+        ], engine
+        assert [(n.kind, n.column, n.counts) for n in got.facts] == [
+            (n.kind, n.column, n.counts) for n in want.facts
+        ], engine
+        if want.reason.startswith("Every row is left out"):
+            assert got.reason == nothing_to_draw([n.sentence for n in got.facts]), engine
+        else:
+            assert got.reason == want.reason, engine
+
+
+def test_a_table_of_every_row_left_out_says_why_in_full_on_an_engine() -> None:
+    rel = holder("duckdb", pl.from_pandas(refused_frame()))
+    got = view(rel, REFUSED, max_points=100, x="c", y="none")
+    assert got.reason == (
+        "Every row is left out of the chart, so there is nothing to draw: 200 of 400 rows are "
+        "left out of the chart in duckdb: c is declared string and they hold nothing (first: "
+        "null). Nothing was converted. 200 rows hold no value in none and are not drawn."
+    )
+    bad = view(rel, REFUSED, max_points=100, x="bad")
+    assert bad.reason == (
+        "The x axis you picked cannot be drawn: bad is declared number, but all 400 rows hold "
+        'string (first: "n/a"). chartkit converts nothing; fix the tool, or change the '
+        "declaration."
+    )
+    assert [(r.column, r.channel, r.violation and r.violation.affected) for r in bad.refusals]\
+        == [("bad", "x", 400)]
+
+
+def test_a_measure_an_engine_holds_as_text_is_refused_saying_so() -> None:
+    """A column declared nullable number that the engine holds as text (its values text or
+    null), half of its rows offending:
+    the engine cannot judge it value by value without the rows leaving it, so it is not on
+    the chart, and its refusal says why and what to do (it said "no row has it
+    (missing-column)", which was not so)."""
+    n = 400
+    frame = pd.DataFrame({
+        "k": [("a", "b", "c")[i % 3] for i in range(n)],
+        "v": [float(i % 17) for i in range(n)],
+        "txt": ["n/a" if i % 2 else None for i in range(n)],
+    })  # fmt: skip
+    decl = {"k": "string", "v": "number", "txt": {"type": "number", "nullable": True}}
+    got = view(holder("duckdb", pl.from_pandas(frame)), decl, max_points=100)
+    assert got.kind == "chart"
+    assert [(r.column, r.channel, r.reason) for r in got.refusals] == [(
+        "txt", "y",
+        "txt is declared number, but the engine holds it as String: its values are judged one "
+        "by one only when the rows leave the engine. Cast it to its declared type in the "
+        "engine, or filter the frame to at most max_points rows first.",
+    )]  # fmt: skip
+
+
 def test_an_undeclared_column_with_no_declared_measure_is_asked_to_be_declared() -> None:
     """In memory an undeclared number is inferred a measure from its values; those stay in a
     lazy engine, so the engine's table says which column to declare, and how."""

@@ -358,6 +358,8 @@ class Backend(Protocol):
 
     def unique_pairs(self, a: str, b: str) -> bool: ...
 
+    def all_quoted(self, name: str) -> bool: ...
+
     def profiles(
         self,
         declaration: Mapping[str, ColumnDeclaration] | None,

@@ -35,7 +35,7 @@ from chartkit.backends._contract import (
 from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.plan.encode import ColumnProfile, profile_columns, wall_clock
+from chartkit.plan.encode import ColumnProfile, numeric_strings_only, profile_columns, wall_clock
 from chartkit.plan.reduce import (
     UNIT_SECONDS,
     as_floats,
@@ -118,6 +118,13 @@ class MemoryBackend:
 
         check_names([a, b], self.columns)
         return unique_pairs(self._series(a), self._series(b))
+
+    def all_quoted(self, name: str) -> bool:
+        """Whether every row of ``name`` holds a number in quotes
+        (``chartkit.plan.facts.FrameFacts.all_quoted``)."""
+        check_names([name], self.columns)
+        series = self._series(name)
+        return numeric_strings_only(series, np.ones(len(series), dtype=bool))
 
     def profiles(
         self,

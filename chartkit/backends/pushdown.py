@@ -3,10 +3,11 @@
 An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
 and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
 narwhals' lazy API (the engine's own only where narwhals lacks an operation, said in place), to
-what the chart draws; ``decide.py`` then plans the chart, as it plans every chart, from the
-engine's own facts, groups and counts, which it asks of the backend itself
-(``Whole.grouped``, ``Whole.counted``: the frame it is handed holds the chart's columns and no
-row) — the bucket, the series, whether a color is a label, the ranking and top, the bins:
+what the chart draws; ``decide.py`` plans the chart, as it plans every chart, from the
+engine's own facts, groups, counts and notes, which it asks of the backend itself
+(``Whole.grouped``, ``Whole.counted``, ``Whole.rows``, ``Whole.said``: the frame it is handed
+holds every declared column and no row) — which chart, the bucket, the series, whether a
+color is a label, the ranking and top, the bins:
 
 - lines over time: the aggregate (``aggregate=``, the mean by default, or the rows counted)
   per time bucket — ``time_unit=``, or the bucket ``decide.py`` picks for the span,
@@ -18,14 +19,18 @@ row) — the bucket, the series, whether a color is a label, the ranking and top
   opens the next bin, as numpy places it);
 - ``choose=N``: the Nth alternative of the same call, drawn by the rules above.
 
-The shape is chosen by the rules ``decide.py`` reads (``chartkit.plan.choose``: the automatic
-chart's candidates, what the picks draw), so the chart, its rows, reason and alternatives
-equal those of the same rows in pandas (tests/test_engines.py and tests/test_backend_views.py
-hold each kind to that). A histogram or heatmap leaves no row: ``decide.py`` plans it from
-a frame of its columns alone and asks its counts of the engine (``Whole.counted``: the span,
-the rows per value and per bin of the rows the chart places, ``chartkit.backends.counts``), so
-it bins on its own edges and the counts are the engine's. Rows that cannot be placed are
-left out in the engine, and a note says how many offend (from the ``ColumnViolation``).
+This module chooses nothing: ``decide.py``'s one pass chooses the chart (the automatic
+chart's candidates, what the picks draw: ``chartkit.plan.choose``), so the chart, its rows,
+reason, alternatives, refusals and tables equal those of the same rows in pandas
+(tests/test_engines.py and tests/test_backend_views.py hold each kind to that). Here are only
+the engine's refusals (``_refused``: what it cannot compute), the answers decide.py asks for
+(``_Reduced``), and, after the plan, what left the engine and the note saying so
+(``_left_engine``, read from ``Plan.drawn`` and the questions the plan asked). A histogram or
+heatmap leaves no row: ``decide.py`` asks its counts of the engine (``Whole.counted``: the
+span, the rows per value and per bin of the rows the chart places,
+``chartkit.backends.counts``), so it bins on its own edges and the counts are the engine's.
+Rows that cannot be placed are left out in the engine, and the notes say how many (``_Said``:
+the offenders from the ``ColumnViolation``, the rows holding no value or an infinite number).
 
 Text read by the declaration in DuckDB first (``_typed``): a CSV's declared number, boolean
 and date cells, and a DuckDB text column declared date, are parsed there by
@@ -41,9 +46,9 @@ back to pandas there (it is in memory already); a lazy one is a table saying wha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -63,24 +68,19 @@ from chartkit.check.verdicts import dtype_value_type
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
-from chartkit.plan.bins import cell_edges, cells_per_axis
 from chartkit.plan.decide import (
     COUNT_BARS_UNDER,
     HISTOGRAM_BINS,
     ChartOptions,
     Plan,
     Whole,
-    automatic_candidate,
     check_choose,
     chosen_alternative,
-    no_measure_reason,
     no_value_note,
-    nothing_to_draw,
     plan_view,
     unplaced_note,
 )
 from chartkit.plan.encode import (
-    ASCII_NUMBER_TEXT,
     ColumnProfile,
     VegaLiteType,
     describe_offenders,
@@ -188,7 +188,7 @@ def _engine_view(
     elif isinstance(reduced, str):
         return EngineAnswer(reason=reduced)
     else:
-        return _answer(reading, reduced, x, y, color, max_points, chart_args)
+        return _answer(reading, declaration or {}, reduced, x, y, color, max_points, chart_args)
     frame = workable_frame(frame)
     profiles = profile_columns(frame, declaration, violations)
     plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
@@ -197,6 +197,7 @@ def _engine_view(
 
 def _answer(
     reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
     reduced: _Reduced,
     x: str | None,
     y: Any,
@@ -205,40 +206,25 @@ def _answer(
     chart_args: Mapping[str, Any],
 ) -> EngineAnswer:
     """decide.py's plan of rows that stay in the engine: from every declared column's profile
-    (``_chart_profiles``) and a frame of those columns and no row, asking the counts, groups
-    and rows the engine answers (``reduced.whole``), so the chart, its words, alternatives
-    and refusals are its one pass, as over the rows in memory. The engine's notes say what
-    it left out and what left it."""
+    and a frame of those columns and no row, asking the counts, groups, rows and notes the
+    engine answers (``reduced.whole``), so the chart, its words, alternatives, refusals and
+    tables are its one pass, as over the rows in memory. The engine adds only its note of
+    what it computed and what left it (``_left_engine``)."""
 
-    opts = chart_args.get("options") or ChartOptions()
     profiles = reduced.profiles
     every = _columns_only([n for n, q in profiles.items() if q.type == "quantitative"],
                           list(profiles))  # fmt: skip
-    if x is None and opts.aggregate == "count" and reduced.x is not None:
-        x = reduced.x  # the rows counted over the x the engine placed them on
     plan = plan_view(every, profiles, x=x, y=y, color=color, max_points=max_points,
                      **{**chart_args, "whole": reduced.whole})  # fmt: skip
-    fetched = plan.fetched is not None  # the plan drew the rows it fetched
-    notes = tuple(n.sentence if isinstance(n, Note) else n for n in reduced.notes)
-    facts = tuple(n for n in reduced.notes if isinstance(n, Note))
-    frame = reduced.frame
-    if plan.kind == "chart":  # what left the engine: the rows, the counts, or the groups
-        if plan.fetched is not None:
-            frame = plan.fetched
-        elif reduced.kind == "bins" and plan.data is not None:
-            frame = plan.data
-        elif reduced.grouped is not None:
-            frame = reduced.grouped.drawn
-        if reduced.late is not None and not fetched:
-            notes = (*notes, reduced.late(plan))
-    # the rows the chart does not place, so View.state says "rows left out" as in pandas
-    placed = reduced.placed
-    if fetched or placed is None:  # rows that left the engine: decide.py cleaned them too
-        placed = (reduced.drawn if placed is None else placed) - plan.left_out
-    noted = any(n.kind == "no-value" for n in (*facts, *plan.facts))  # (only then read)
+    if plan.kind != "chart":
+        return EngineAnswer(plan=plan, frame=every, total=reading.total)
+    how = (chart_args.get("options") or ChartOptions()).aggregate
+    frame, placed, said = _left_engine(reading, declaration, plan, reduced, how)
+    noted = any(n.kind == "no-value" for n in plan.facts)  # (only then read)
     return EngineAnswer(
-        plan=plan, frame=frame, notes=notes, facts=facts, left_out=reading.total - placed,
-        total=reading.total, empty=_empty(reading, plan, profiles) if noted else None,
+        plan=plan, frame=every if frame is None else frame, notes=(said,) if said else (),
+        left_out=reading.total - placed, total=reading.total,
+        empty=_empty(reading, plan, profiles) if noted else None,
     )  # fmt: skip
 
 
@@ -268,10 +254,19 @@ def _chart_profiles(
 ) -> dict[str, ColumnProfile]:
     """Every declared column's profile (``_profiles``), present when the engine holds it as
     its declared type: what decide.py chooses and plans an engine's chart from (a column the
-    engine holds as another type is judged value by value only when the rows leave it)."""
+    engine holds as another type is judged value by value only when the rows leave it) — or
+    when every row of it offends (it is drawn nowhere, and the reasons say what it holds)."""
     schema = dict(reading.schema)
+
+    def held(q: ColumnProfile) -> bool:
+        if not q.present:  # (a missing column: its profile says so)
+            return True
+        v = q.violation
+        whole = v is not None and v.affected == v.total
+        return whole or dtype_value_type(schema[q.name]) == declaration[q.name].type
+
     return {
-        n: replace(q, present=q.present and dtype_value_type(schema[n]) == declaration[n].type)
+        n: q if held(q) else replace(q, present=False, held_as=str(schema[n]))
         for n, q in _profiles(reading, declaration, broken).items()
     }
 
@@ -448,31 +443,16 @@ def _chosen(
 
 @dataclass(frozen=True)
 class _Reduced:
-    """What the engine path hands decide.py when the rows stay in the engine: the chart's
-    columns and no row (``frame``), the engine's notes, and what the plan asks (``whole``:
-    the counts, groups and rows of the rows the chart places, each asked of the engine once;
-    ``profiles``: every declared column's, counted there).
+    """What the engine path hands decide.py when the rows stay in the engine: what the plan
+    asks of the engine (``whole``: the counts, groups and rows of the rows the chart places,
+    each asked of the engine once, and the notes of those rows, ``_Said``) and every declared
+    column's profile, counted there (``profiles``). decide.py chooses, plans and words the
+    chart from these alone, as it plans rows in memory: the engine path never chooses."""
 
-    ``kind`` "bins": a histogram's or heatmap's counts (``counted``), or a scatter's points,
-    fetched when the ``drawn`` rows fit ``max_points``. "grouped": a line's or bars' facts
-    and groups (``grouped``); the View holds the groups that left the engine
-    (``PlacedGroups.drawn``), or the rows a label's points are (``Plan.fetched``), and the
-    engine's note counting the groups the plan drew is written from the plan (``late``).
-    What the frame stands for is told to decide.py as a ``Whole``, so its plan words those
-    rows: no sentence is rewritten.
-    """
-
-    frame: pd.DataFrame
-    notes: tuple[str | Note, ...]  # the engine's sentences; a Note where it is one
-    kind: Literal["bins", "grouped"]
-    counted: PlacedCounts | None = None  # histograms' and heatmaps' counts, in the engine
-    grouped: PlacedGroups | None = None  # lines' and bars' facts and groups, in the engine
-    late: Callable[[Plan], str] | None = None  # the engine's note counting what the plan drew
-    drawn: int = 0
-    placed: int | None = None  # the rows the chart places: the rest are the View's left_out
-    x: str | None = None  # the x the engine placed (decide.py is told it for counted rows)
-    whole: Whole | None = None  # what the plan asks of the engine (``_reduce`` sets it)
-    profiles: Mapping[str, ColumnProfile] = field(default_factory=dict)  # every declared one
+    whole: Whole
+    profiles: Mapping[str, ColumnProfile]
+    counts: PlacedCounts
+    groups: PlacedGroups
 
 
 def _reduce(
@@ -485,42 +465,33 @@ def _reduce(
     max_points: int,
     chart_args: Mapping[str, Any],
 ) -> _Reduced | str:
-    """The engine's answer for the chart decide.py would draw, or the reason for a table.
+    """What decide.py plans the chart of rows that stay in the engine from (``_Reduced``), or
+    the reason the engine cannot answer it (``_refused``: a table)."""
 
-    The automatic chart's candidate is decide.py's own choice (``automatic_candidate``: its
-    one pass over the rule table's openers, each asked of the engine's counts and groups);
-    what the picks draw (``choose.chart``: the kind, x, measures, color, facet) is the rule
-    decide.py reads, asked of the engine's profiles. This function reduces the columns they
-    name (aggregate, bucket: decide.py asks the engine's facts and groups itself,
-    ``PlacedGroups``, the very ones the choosing asked).
-    """
-
+    broken = {v.column: v for v in violations}
+    profiles = _chart_profiles(reading, declaration, broken)
+    refused = _refused(reading, declaration, broken, profiles, x, y, color, max_points,
+                       chart_args)  # fmt: skip
+    if refused is not None:
+        return refused
     schema = dict(reading.schema)
     # the counts of the rows a histogram or heatmap of some numbers places, asked once each
-    # (by the choosing and the engine's notes here, then by decide.py's plan: Whole.counted)
     counts = PlacedCounts(
         _backend(reading),
         lambda names, beside: _placing(declaration, [*names, *beside], list(beside)),
     )
-    # … and the facts and groups of the rows a line or bars place, each asked once (by the
-    # automatic chart's choosing, then by decide.py's plan: Whole.grouped)
+    # … the facts and groups of the rows a line or bars place, each asked once
     zones = {n: z for n in schema if (z := getattr(schema[n], "time_zone", None)) is not None}
     groups = PlacedGroups(
         _backend(reading), lambda keys, ms: _grouped_placing(declaration, keys, ms),
         top=max_points, zones=zones,
         known=lambda at, ms, series: _clean_facts(reading, at, list(ms), list(series)),
     )  # fmt: skip
-    # … and the rows a chart that draws each row places, when they fit max_points
+    # … the rows a chart that draws each row places, when they fit max_points
     rows = PlacedRows(counts, groups, lambda names, terms: _fetch(reading, names, terms))
-    out = _reduced(reading, declaration, violations, x, y, color, max_points, chart_args,
-                   counts, groups, rows)  # fmt: skip
-    if isinstance(out, _Reduced):  # what the plan asks its counts, groups and rows of
-        # (the facts choosing reads asked of the one backend the choosing asked: remembered)
-        whole = Whole(counted=counts, grouped=out.grouped or groups, facts=counts.backend,
-                      rows=rows)  # fmt: skip
-        broken = {v.column: v for v in violations}
-        out = replace(out, whole=whole, profiles=_chart_profiles(reading, declaration, broken))
-    return out
+    whole = Whole(counted=counts, grouped=groups, facts=counts.backend, rows=rows,
+                  said=_Said(reading, declaration, broken))  # fmt: skip
+    return _Reduced(whole, profiles, counts, groups)
 
 
 def _fetch(reading: EngineReading, names: Sequence[str], terms: Sequence[Term]) -> pd.DataFrame:
@@ -534,54 +505,28 @@ def _fetch(reading: EngineReading, names: Sequence[str], terms: Sequence[Term]) 
     return workable_frame(_collect(reading, list(names), "rows", frame))
 
 
-def _reduced(
+def _refused(
     reading: EngineReading,
     declaration: Mapping[str, ColumnDeclaration],
-    violations: tuple[ColumnViolation, ...],
+    broken: Mapping[str, ColumnViolation],
+    profiles: Mapping[str, ColumnProfile],
     x: str | None,
     y: Any,
     color: str | None,
     max_points: int,
     chart_args: Mapping[str, Any],
-    counts: PlacedCounts,
-    groups: PlacedGroups,
-    rows: PlacedRows,
-) -> _Reduced | str:
-    """``_reduce``'s answer, asking ``counts``, ``groups`` and ``rows`` (each question once)."""
-    broken = {v.column: v for v in violations}
+) -> str | None:
+    """The reason the engine cannot answer the chart (a table), or None: decide.py plans it.
+
+    Only what the engine itself cannot do: read a picked column that is not declared (its
+    type would be inferred from values that stay in the engine), a column the engine holds
+    as another type than its declared one (judged value by value only when the rows leave
+    it), an exact median on pyarrow, or the table of no measure where an undeclared column
+    may be one. Every other table — a pick that cannot be drawn, every row left out — is
+    decide.py's, with the ``ColumnViolation`` behind it, as in memory."""
     schema = dict(reading.schema)
     opts = chart_args.get("options") or ChartOptions()
     facet = chart_args.get("facet")
-
-    def usable(name: str | None) -> bool:
-        """Present, not wholly offending, and of its declared type in the engine's schema."""
-        if name is None:
-            return False
-        v = broken.get(name)
-        decl = declaration.get(name)
-        return (
-            name in schema
-            and (v is None or v.affected < v.total)
-            and decl is not None
-            and dtype_value_type(schema[name]) == decl.type
-        )
-
-    known: list[dict[str, ColumnProfile]] = []  # every declared column's, once asked
-
-    def declared() -> list[ColumnProfile]:
-        """Every declared column's profile (``_profiles``), present when the engine holds it:
-        what decide.py words a table's reason from."""
-        if not known:
-            known.append(_profiles(reading, declaration, broken))
-        return list(known[0].values())
-
-    def drawable(*, every: bool = False) -> list[ColumnProfile]:
-        """The profiles of the columns the engine can draw, for the chooser
-        (``chartkit.plan.choose``, decide.py's own); ``every``: every declared column of the
-        frame, those the engine cannot draw as not ``present``."""
-        listed = [replace(q, present=usable(q.name)) for q in declared() if q.name in schema]
-        return listed if every else [q for q in listed if q.present]
-
     over = (
         f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
         f"{max_points:,}, so chartkit aggregates it in {reading.engine}"
@@ -597,162 +542,156 @@ def _reduced(
     firsts = [n for n in declaration if x is None and n in schema and declaration[n].type
               == "date"]  # fmt: skip
     for name in [*picks, *firsts]:
-        if name is not None and name in declaration and name in schema and not usable(name):
-            decl = declaration[name]
-            if dtype_value_type(schema[name]) != decl.type and (
-                broken.get(name) is None or broken[name].affected < broken[name].total
-            ):
-                return (
-                    f"{over} from columns whose engine type holds their declared type; "
-                    f"{name} is declared {decl.type} but the engine holds it as "
-                    f"{schema[name]}, and it is judged value by value only when the rows leave "
-                    "the engine. Filter the frame to at most max_points rows first, or cast "
-                    f"{name} in {reading.engine}."
-                )
+        if name is None or name not in declaration or name not in schema:
+            continue
+        decl, v = declaration[name], broken.get(name)
+        if dtype_value_type(schema[name]) != decl.type and (v is None or v.affected < v.total):
+            return (
+                f"{over} from columns whose engine type holds their declared type; "
+                f"{name} is declared {decl.type} but the engine holds it as "
+                f"{schema[name]}, and it is judged value by value only when the rows leave "
+                "the engine. Filter the frame to at most max_points rows first, or cast "
+                f"{name} in {reading.engine}."
+            )
     if opts.aggregate == "median" and not reading.dialect.exact_median:
         # narwhals' pyarrow median is an approximate one (a t-digest): pandas' is exact
         return f"{over} except an exact median, which pyarrow does not compute."
-    measures = [q.name for q in choose.measures(drawable())]  # decide.py's order
-    ys = [y] if isinstance(y, str) else list(y) if y is not None else None
-    how = opts.aggregate
-    if x is None and ys is None and how != "count" and not measures:
-        # no rule opens without a measure: decide.py's table, in its words
+    if x is None and y is None and opts.aggregate != "count":
+        present = [q for q in profiles.values() if q.present]
         loose = [n for n in schema if n not in declaration]
-        if loose:  # decide.py would infer it a type (a measure, say) from values in the engine
-            name = loose[0]
-            return _undeclared(over, name, dtype_value_type(schema[name]) or "string")
-        return no_measure_reason(
-            declared(),
-            lambda name: _all_quoted(reading, name),
+        if loose and not choose.measures(present):
+            # no rule opens without a measure, and decide.py would infer an undeclared
+            # column's type (a measure, say) from values that stay in the engine
+            return _undeclared(over, loose[0], dtype_value_type(schema[loose[0]]) or "string")
+    return None
+
+
+class _Said:
+    """``chartkit.plan.groups.Said`` of an engine frame: the notes of the rows a chart places,
+    counted in the engine, in its words (``_left_out``, ``_unplaced``, ``_no_value``), each
+    question asked once however many candidates decide.py plans."""
+
+    def __init__(
+        self,
+        reading: EngineReading,
+        declaration: Mapping[str, ColumnDeclaration],
+        broken: Mapping[str, ColumnViolation],
+    ) -> None:
+        self.reading, self.declaration, self.broken = reading, declaration, broken
+        self._said: dict[tuple[Any, ...], tuple[Note, ...]] = {}
+
+    def __call__(
+        self, used: Sequence[str], axes: Sequence[tuple[str, str]], together: Sequence[str]
+    ) -> tuple[Note, ...]:
+        asked = (tuple(used), tuple(axes), tuple(together))
+        if asked not in self._said:
+            self._said[asked] = self._notes(list(dict.fromkeys(used)), dict(axes), list(together))
+        return self._said[asked]
+
+    def _notes(
+        self, used: list[str], axes: dict[str, str], together: list[str]
+    ) -> tuple[Note, ...]:
+        reading, declaration, broken = self.reading, self.declaration, self.broken
+        # the rows with no value on a time or measure axis (one of several keeps its row);
+        # the categories beside them place the rows too
+        placing = [c for c in axes if c not in together]
+        beside = [c for c in used if c not in axes and c not in together]
+        notes = _left_out(reading, declaration, broken, used)
+        notes += _unplaced(reading, declaration, used, axes)
+        empty = (
+            _no_value(reading, declaration, broken, placing, together, beside=beside)
+            if placing or together
+            else None
         )
-    opened = False  # the automatic chart is the rule table's
-    auto_color = color is None
-    if x is None and ys is None and (measures or how == "count"):
-        # the automatic chart's candidate, chosen by decide.py's one pass over every declared
-        # column the engine holds (a chart of a single mark passed over for the next), from
-        # the counts and groups the engine answers; then reduced here as its picks draw it
-        count = how == "count"
-        profiles = {q.name: q for q in drawable(every=True)}
-        cand = automatic_candidate(
-            _columns_only([n for n in profiles if declaration[n].type == "number"],
-                          list(profiles)),
-            profiles, color=color, facet=facet, options=opts, max_points=max_points,
-            whole=Whole(counted=counts, grouped=groups, facts=counts.backend, rows=rows),
-        )  # fmt: skip
-        if cand is not None:
-            cx, cys, ccolor, cfacet = choose.opening_picks(cand, color, facet, count=count)
-            if cand.chart == "scatter" and cx is not None and cys:
-                # two measures: decide.py's heatmap of counts, binned here, as for a picked
-                # x and y (every row as a point when the placeable rows fit max_points); whether
-                # its groups share x positions decide.py asks the engine (Whole.facts)
-                return _heatmap(
-                    reading, declaration, broken, cx, cys[0], color or cand.color, facet,
-                    max_points, over, lambda: None, counts,
-                )  # fmt: skip
-            if cand.chart == "histogram" and cx is not None:
-                ys, opened = [cx], True
-            else:
-                x, ys, color, facet = cx, list(cys) if cys else None, ccolor, cfacet
-                opened, auto_color = True, False
-    if x is None and ys is None and not opened:
-        # rows counted that no rule opens on (no category, or no measure): over the first
-        # date, else per bin of the first number, as decide.py counts them; with none, its table
-        cols = drawable()
-        over_x = choose.dates(cols) or choose.measures(cols)
-        if not over_x:
-            return no_measure_reason(
-                declared(),
-                lambda name: _all_quoted(reading, name),
-            )
-        x = over_x[0].name
-    if x is not None and not usable(x):
-        return _cannot(over, x)
-    x_type = declaration[x].type if x is not None else None
-    if ys is not None:
-        picked = ys
-        ys = [m for m in dict.fromkeys(ys) if m in measures and m != x]
-        if picked and not ys:
-            return (
-                f"{over}, and y={y!r} names no usable column declared number: "
-                f"{_names(picked)} cannot be drawn as a measure."
-            )
-    if x is None and not ys:
-        return f"{over}; pick a column declared number to draw."
-    if x is None and opened:  # the automatic histogram of a number alone
-        assert ys
-        others = [m for m in measures if m != ys[0]]
-        return _histogram(reading, declaration, broken, ys[0], others, over, counts)
-    # what the picks draw: the one rule every backend reads (choose.chart), from the engine's
-    # profiles (the categories' values counted in the engine's one pass, which the
-    # alternatives read in any case)
-    profiles = {q.name: q for q in drawable(every=True)}
-    if facet is not None and (facet not in profiles or facet == x):
-        facet = None
-    if color is not None and color not in profiles:
-        color = None
-    # (a y alone: x is the rule's, over a date, a category, or another measure)
-    choice = choose.chart(
-        profiles, x, ys, color, facet, count=how == "count", auto_color=auto_color
-    )
-    x = choice.x
-    assert x is not None  # (every chart of a picked measure has an x; a table has the picked)
-    x_type = declaration[x].type
-    if choice.kind == "histogram":
-        lone = choice.x
-        assert lone is not None
-        others = [m for m in measures if m != lone]
-        return _histogram(reading, declaration, broken, lone, others, over, counts)
-    if choice.kind == "scatter":
-        # two numbers: a scatter, binned into a heatmap of counts past max_points
+        return (*notes, *([empty] if empty is not None else []))
 
-        def first_color() -> str | None:  # decide.py's: the first small category
-            found = choose.auto_color(drawable(), exclude={facet})
-            return found.name if found is not None else None
 
-        return _heatmap(
-            reading, declaration, broken, x, choice.ys[0], color, facet, max_points, over,
-            first_color, counts,
-        )  # fmt: skip
-    if choice.kind == "table":
-        if choice.no_measure:
-            return (
-                f"{over}; {x} is on x, but no usable column is declared number to measure over "
-                "it. Pick y, or aggregate='count' to count the rows."
+def _left_engine(
+    reading: EngineReading,
+    declaration: Mapping[str, ColumnDeclaration],
+    plan: Plan,
+    reduced: _Reduced,
+    how: str | None,
+) -> tuple[pd.DataFrame | None, int, str | None]:
+    """What left the engine for the chart ``plan`` draws (the rows it fetched, the counts, or
+    the groups), the rows the chart places, and the engine's note saying what it computed:
+    read from the plan's picks (``Plan.drawn``) and the very questions the plan asked."""
+    if plan.fetched is not None:  # the rows themselves: decide.py cleaned them too
+        return plan.fetched, len(plan.fetched) - plan.left_out, None
+    engine, data = reading.engine, plan.data
+    drawn = plan.drawn
+    x: str = drawn["x"]
+    y = drawn.get("y")
+    ys = [y] if isinstance(y, str) else list(y or [])
+    kind = declaration[x].type
+    if kind == "number" and not ys:  # a histogram, or count bars of a number's values
+        span = reduced.counts((x,)).held(x, enough=COUNT_BARS_UNDER)
+        assert span is not None  # (else decide.py's plan is a table)
+        if span.distinct < COUNT_BARS_UNDER:
+            said = (
+                f"{span.rows:,} rows are drawn as {span.distinct} bars, computed in {engine}: "
+                f"the rows counted per value of {x}; only these counts left the engine."
             )
-        return _cannot(over, x)
-    ys = list(choice.ys)
-    multi = len(ys) > 1
-    facets = [choice.facet] if choice.facet is not None else []
-    colors = [choice.color] if choice.color is not None else []
-    if choice.kind == "line" and not colors and choice.auto_color:
-        # the automatic color: a small category (a line's label question is asked below)
-        auto = choose.auto_color(drawable(), exclude={x, *ys, *facets})
-        colors = [auto.name] if auto is not None else []
-    used = [x, *ys, *colors, *facets]
-    # the rows with no value on the time axis or the measure (one of several keeps its row)
-    placing = ([x] if x_type == "date" else []) + ([] if multi else ys)
-    together = ys if multi else []  # a point or bar holds one of them
-    beside = [c for c in used if c not in placing and c not in together]
-    empty = (
-        _no_value(reading, declaration, broken, placing, together, beside=beside)
-        if placing or together
-        else None
-    )
-    nominal = [*colors, *facets] + ([x] if x_type != "date" else [])
-    terms = _placing(declaration, used, nominal, optional=ys if multi else [])
-    notes = _left_out(reading, declaration, broken, used)
-    notes += _unplaced(reading, declaration, used, {m: "y" for m in ys})
-    if empty is not None:
-        notes.append(empty)
-    if x_type == "date":
-        out = _lines(reading, groups, x, ys, colors, facets, notes, over)
+        else:
+            said = (
+                f"{span.rows:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, "
+                f"computed in {engine}; only the counts left the engine."
+            )
+        return data, span.rows, said
+    if kind == "number":  # a heatmap of counts, or the one point the rows are
+        beside = [c for c in (drawn.get("color"), drawn.get("facet"))
+                  if isinstance(c, str) and c not in (x, *ys)]  # fmt: skip
+        counted = reduced.counts((x, ys[0]), tuple(dict.fromkeys(beside)))
+        n = getattr(counted.held(x, enough=0), "rows", 0)
+        if plan.mark != "rect":
+            return data, n, None
+        cells = len(data) if data is not None else 0
+        return data, n, (
+            f"{n:,} rows are binned in {engine}; only the {cells:,} cells that hold rows "
+            "left the engine."
+        )  # fmt: skip
+    if kind == "date":  # lines over time (or stacked bars of a label's counts)
+        color = drawn.get("color")
+        series = [c for c in (color, drawn.get("facet")) if c is not None]
+        rows = reduced.groups.line_facts(x, ys, series).rows
+        fx = plan.encodings["x"].field if "x" in plan.encodings else None
+        bars = data[fx].nunique() if data is not None and fx in data.columns else 0
+        if plan.mark == "bar" and color is not None and "color" in plan.encodings and bars > 1:
+            said = (
+                f"{rows:,} rows are counted in {bars:,} stacked bars, computed in {engine}; "
+                f"only the {len(data) if data is not None else 0:,} counts left the engine."
+            )
+        else:
+            said = (
+                f"{rows:,} rows are drawn as {len(data) if data is not None else 0:,} points, "
+                f"computed in {engine}; only these points left the engine."
+            )
+        return reduced.groups.drawn, rows, said  # (the groups the plan drew last)
+    # bars per category (and facet): the aggregate, or the rows counted
+    keys = [x, *([drawn["facet"]] if drawn.get("facet") is not None else [])]
+    got = reduced.groups.groups(keys, ys, (how or "mean") if ys else "count")  # (asked: kept)
+    cut = got.categories is not None and got.categories > len(got.frame)
+    # the categories past the top are not left out: they are the rows a top-N puts aside, as
+    # decide.py counts them, so the rows placed are counted over every group
+    rows = got.grouped if cut else sum(got.rows[0])
+    if len(ys) > 1:
+        # a row stands behind one bar per measure it holds: the rows the chart places are
+        # those holding one of them at least, as decide.py counts them
+        terms = _grouped_placing(declaration, keys, ys)
+        rows = _backend(reading).count(terms)
+    what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
+    if cut:  # the engine's top groups left it; the chart shows its own top of them
+        said = (
+            f"{rows:,} rows are reduced to the {what} per {_names(keys)} in {engine}; only "
+            f"the {len(got.frame):,} highest left the engine."
+        )
     else:
-        # the bars' groups are those the choosing asked, unless a color filters their rows too
-        bars = groups if not colors else PlacedGroups(
-            _backend(reading), lambda _k, _m: terms, top=max_points
-        )  # fmt: skip
-        out = _bars(reading, bars, terms, x, ys, facets, how, max_points, notes)
-    return replace(out, x=x) if isinstance(out, _Reduced) else out
+        bars = len(data) if data is not None else len(got.frame)
+        said = (
+            f"{rows:,} rows are drawn as {bars:,} bars, computed in {engine}: the {what} per "
+            f"{_names(keys)}; only these rows left the engine."
+        )
+    return got.frame, rows, said
 
 
 def _undeclared(over: str, name: str, kind: str) -> str:
@@ -763,27 +702,6 @@ def _undeclared(over: str, name: str, kind: str) -> str:
         f"({name!r}: {kind!r}, say) to chart it, or filter the frame to at most max_points "
         "rows first."
     )
-
-
-def _all_quoted(reading: EngineReading, name: str) -> bool:
-    """Whether every row of a text column holds a number in quotes (``"1240"``), matched in the
-    engine by ``ASCII_NUMBER_TEXT`` (ASCII digits and spaces; decide.py's pattern also takes
-    other scripts' digits)."""
-    import narwhals as nw
-
-    if dtype_value_type(dict(reading.schema)[name]) != "string":
-        return False
-    col = nw.col(_aliases(reading)[name])
-    quoted = (~col.is_null()) & col.str.contains(ASCII_NUMBER_TEXT)
-    got = _collect(
-        reading, [name], "numbers in quotes",
-        _frame(reading).select((~quoted).cast(nw.Int64).sum().alias("n")),
-    ).iloc[0]  # fmt: skip
-    return int(got["n"] or 0) == 0
-
-
-def _cannot(over: str, name: str) -> str:
-    return f"{over}, but no row of {name} holds a value of its declared type to draw."
 
 
 def _backend(reading: EngineReading) -> QueryBackend:
@@ -837,51 +755,6 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
     return {n: got[n].distinct or 0 for n in wanted}
 
 
-def _lines(
-    reading: EngineReading,
-    grouped: PlacedGroups,
-    x: str,
-    ys: list[str],
-    colors: list[str],
-    facets: list[str],
-    notes: list[str | Note],
-    over: str,
-) -> _Reduced | str:
-    """Lines over time: decide.py chooses the bucket, the series and whether the color is a
-    label from the facts and groups it asks of the backend (``PlacedGroups``: the aggregate per
-    time bucket or unit and series, of the rows the chart places), and draws the line; the
-    rows themselves when they fit ``max_points`` and the color may be a label (``PlacedRows``:
-    a label's rows are points, as in memory)."""
-
-    series = [*colors, *facets]
-    used = [x, *ys, *series]
-    # (the facts of the rows placed, counted once: none when the facts of every row hold them)
-    facts = grouped.line_facts(x, ys, series)
-    count = facts.rows
-    if not count:
-        return f"{over}, and no row holds a value of its declared type in {_names(used)}."
-
-    def drawn_note(plan: Plan) -> str:
-        """The engine's note, counting the points (or stacked bars) the plan draws."""
-        data = plan.data if plan.data is not None else pd.DataFrame()
-        fx = plan.encodings["x"].field if "x" in plan.encodings else None
-        bars = data[fx].nunique() if fx in data.columns else 0
-        if plan.mark == "bar" and colors and "color" in plan.encodings and bars > 1:
-            return (
-                f"{count:,} rows are counted in {bars:,} stacked bars, computed in "
-                f"{reading.engine}; only the {len(data):,} counts left the engine."
-            )
-        return (
-            f"{count:,} rows are drawn as {len(data):,} points, computed in {reading.engine}; "
-            "only these points left the engine."
-        )
-
-    return _Reduced(
-        _columns_only(ys, [x, *series]), tuple(notes), kind="grouped", grouped=grouped,
-        placed=count, late=drawn_note,
-    )  # fmt: skip
-
-
 def _clean_facts(
     reading: EngineReading, x: str, ys: list[str], series: list[str]
 ) -> LineFacts | None:
@@ -910,155 +783,6 @@ def _clean_facts(
                      n_series)  # fmt: skip
 
 
-def _bars(
-    reading: EngineReading,
-    grouped: PlacedGroups,
-    terms: list[Term],
-    x: str,
-    ys: list[str],
-    facets: list[str],
-    how: str | None,
-    max_points: int,
-    notes: list[str | Note],
-) -> _Reduced | str:
-    """Bars per category: the aggregate per (category, facet), or the rows counted — the
-    backend's groups of the rows the chart places (``PlacedGroups``), which decide.py draws,
-    ranks and cuts to its top from (``Whole.grouped``); the groups of a category alone (a
-    single measure's, or the rows counted) are cut to the top ``max_points`` in the engine
-    (only they leave it)."""
-
-    keys = [x, *facets]
-    used = [x, *ys, *facets]
-    aggregate = (how or "mean") if ys else "count"
-    groups = grouped.groups(keys, ys, aggregate)
-    if groups.frame.empty:
-        return f"The {reading.engine} frame holds no row to draw in {_names(used)}."
-    cut = groups.categories is not None and groups.categories > len(groups.frame)
-    # the categories past the top are not left out: they are the rows a top-N puts aside, as
-    # decide.py counts them, so the rows placed are counted over every group
-    n_rows = groups.grouped if cut else sum(groups.rows[0])
-    if len(ys) > 1:
-        # a row stands behind one bar per measure it holds: the rows the chart places are
-        # those holding one of them at least, as decide.py counts them (the sum over
-        # measures counted a row once per measure, and the View said a negative number of
-        # rows left out; counting the rows holding every measure said too many)
-        n_rows = _backend(reading).count(terms)
-    what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
-    left = len(groups.frame)
-
-    def drawn(plan: Plan) -> str:
-        """The engine's note, counting the bars the plan draws of these groups."""
-        if cut:  # the engine's top groups left it; the chart shows its own top of them
-            return (
-                f"{n_rows:,} rows are reduced to the {what} per {_names(keys)} in "
-                f"{reading.engine}; only the {left:,} highest left the engine."
-            )
-        bars = len(plan.data) if plan.data is not None else left
-        return (
-            f"{n_rows:,} rows are drawn as {bars:,} bars, computed in {reading.engine}: "
-            f"the {what} per {_names(keys)}; only these rows left the engine."
-        )
-
-    return _Reduced(
-        _columns_only(ys, keys), tuple(notes), kind="grouped", grouped=grouped, placed=n_rows,
-        late=drawn,
-    )  # fmt: skip
-
-
-def _histogram(
-    reading: EngineReading,
-    declaration: Mapping[str, ColumnDeclaration],
-    broken: Mapping[str, ColumnViolation],
-    name: str,
-    others: list[str],
-    over: str,
-    counts: PlacedCounts,
-) -> _Reduced | str:
-    """One number alone: count bars of its values (fewer than 15), else 10 equal bins, with
-    decide.py's very edges; only the counts leave the engine. The facts and the groups are
-    the backend contract's, of the rows the chart places."""
-    empty = _no_value(reading, declaration, broken, [name])
-    counted = counts((name,))
-    span = counted.held(name, enough=COUNT_BARS_UNDER)
-    if span is None:
-        return _cannot(over, name)
-    n = span.rows  # (the rows the chart places: each holds a value)
-    notes = _left_out(reading, declaration, broken, [name])
-    notes += _unplaced(reading, declaration, [name], {name: "x"})
-    if empty is not None:
-        notes.append(empty)
-    if span.distinct < COUNT_BARS_UNDER:
-        notes.append(
-            f"{n:,} rows are drawn as {span.distinct} bars, computed in {reading.engine}: the "
-            f"rows counted per value of {name}; only these counts left the engine."
-        )
-    else:
-        notes.append(
-            f"{n:,} rows are drawn as a histogram of {HISTOGRAM_BINS} bins, computed in "
-            f"{reading.engine}; only the counts left the engine."
-        )
-    # decide.py plans the histogram from these counts: the frame holds the columns, no row
-    return _Reduced(
-        _columns_only([name, *others], []), tuple(notes), kind="bins", counted=counts,
-        placed=n,
-    )  # fmt: skip
-
-
-def _heatmap(
-    reading: EngineReading,
-    declaration: Mapping[str, ColumnDeclaration],
-    broken: Mapping[str, ColumnViolation],
-    x: str,
-    y: str,
-    color: str | None,
-    facet: str | None,
-    max_points: int,
-    over: str,
-    auto_color: Callable[[], str | None],
-    counts: PlacedCounts,
-) -> _Reduced | str:
-    """Two numbers over ``max_points`` rows: decide.py's heatmap of counts, binned in the
-    engine on the same edges; at most ``max_points`` placeable rows are fetched (decide.py
-    asks them, ``Whole.rows``) and drawn as points."""
-
-    if color is None:  # decide.py's automatic color (not drawn in a heatmap, but named)
-        color = auto_color()
-    # a color and facet beside the numbers place the rows too (their offenders left out, as
-    # memory leaves them out), drawn or not
-    extras = list(dict.fromkeys(c for c in (color, facet) if c is not None and c not in (x, y)))
-    empty = _no_value(reading, declaration, broken, [x, y], beside=extras)
-    counted = counts((x, y), tuple(extras))
-    sx, sy = counted.held(x, enough=0), counted.held(y, enough=0)
-    n = sx.rows if sx is not None and sy is not None else 0  # (the rows the chart places)
-    notes = _left_out(reading, declaration, broken, [x, y, *extras])
-    notes += _unplaced(reading, declaration, [x, y, *extras], {x: "x", y: "y"})
-    if empty is not None:
-        notes.append(empty)
-    if not n:  # decide.py's table: every row left out, and why
-        said = [m.sentence if isinstance(m, Note) else m for m in notes]
-        return nothing_to_draw(said or [f"No row holds a value of both {x} and {y}."])
-    assert sx is not None and sy is not None
-    if n <= max_points:
-        # decide.py draws these points one by one, colored: it fetches them with their color
-        # and facet (Whole.rows), and cleans and notes those as it does in memory
-        return _Reduced(
-            _columns_only([x, y], extras), tuple(notes), kind="bins", counted=counts, drawn=n
-        )
-    # decide.py plans the heatmap from these counts, on its own edges (the same function's of
-    # the same span: the one query below is the one it asks again, answered from memory)
-    bins = cells_per_axis(max_points)
-    edges = (cell_edges(sx.lo, sx.hi, bins), cell_edges(sy.lo, sy.hi, bins))
-    _, held = counted.per_bin((x, y), edges)
-    notes.append(
-        f"{n:,} rows are binned in {reading.engine}; only the {len(held):,} cells that hold "
-        "rows left the engine."
-    )
-    return _Reduced(
-        _columns_only([x, y], extras), tuple(notes), kind="bins", counted=counts, drawn=n,
-        placed=n,
-    )  # fmt: skip
-
-
 def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:
     """A frame of the columns decide.py plans a histogram, heatmap or bars of, and no row: the
     rows stay in the engine, and the plan reads their counts or groups (``Whole.counted``,
@@ -1076,7 +800,7 @@ def _left_out(
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
     used: list[str],
-) -> list[str | Note]:
+) -> list[Note]:
     """The offenders each used column leaves out, as values (kind, column, counts): the
     in-memory plan's ``left-out`` notes, said in the engine's words."""
     return [

@@ -44,7 +44,7 @@ from chartkit.backends._native import (
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.plan.encode import ColumnProfile, vegalite_type
+from chartkit.plan.encode import ASCII_NUMBER_TEXT, ColumnProfile, vegalite_type
 from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading, head
 
@@ -124,6 +124,17 @@ class QueryBackend:
         """Whether no two rows hold the same pair of values, counted in the engine."""
         check_names([a, b], self.columns)
         got: bool = self._once(("pairs", a, b), lambda: _unique_pairs(self.reading, a, b))
+        return got
+
+    def all_quoted(self, name: str) -> bool:
+        """Whether every row of a text column holds a number in quotes, matched in the engine
+        (``_all_quoted``)."""
+        from chartkit.check.verdicts import dtype_value_type as value_type
+
+        check_names([name], self.columns)
+        if value_type(self._schema[name]) != "string":
+            return False
+        got: bool = self._once(("quoted", name, ""), lambda: _all_quoted(self.reading, name))
         return got
 
     def _once(self, asked: tuple[str, str, str], count: Callable[[], Any]) -> Any:
@@ -459,6 +470,21 @@ def _positions(reading: EngineReading, floats: bool, x: str, by: str) -> tuple[l
     counts = sorted(int(n) for n in per_group.to_numpy().ravel())
     n = int(distinct.to_numpy().ravel()[0] or 0) if counts else 0
     return counts, n
+
+
+def _all_quoted(reading: EngineReading, name: str) -> bool:
+    """Whether every row of the text column ``name`` holds a number in quotes (``"1240"``),
+    matched in the engine by ``ASCII_NUMBER_TEXT`` (ASCII digits and spaces; memory's pattern
+    also takes other scripts' digits)."""
+    import narwhals as nw
+
+    col = nw.col(aliases(reading)[name])
+    quoted = (~col.is_null()) & col.str.contains(ASCII_NUMBER_TEXT)
+    got = collect(
+        reading, [name], "numbers in quotes",
+        positional(reading).select((~quoted).cast(nw.Int64).sum().alias("n")),
+    ).iloc[0]  # fmt: skip
+    return int(got["n"] or 0) == 0
 
 
 def _unique_pairs(reading: EngineReading, a: str, b: str) -> bool:

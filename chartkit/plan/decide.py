@@ -28,7 +28,7 @@ import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -67,7 +67,7 @@ from chartkit.plan.encode import (
     wall_clock,
 )
 from chartkit.plan.facts import Facts, FrameFacts, coverage, coverage_of_codes, zone_counts
-from chartkit.plan.groups import BarGroups, Fetched, Grouped
+from chartkit.plan.groups import BarGroups, Fetched, Grouped, Said
 from chartkit.plan.reduce import (
     ROWS,
     as_floats,
@@ -94,7 +94,6 @@ __all__ = [
     "ChartOptions",
     "Plan",
     "Whole",
-    "automatic_candidate",
     "bucketed_note",
     "check_choose",
     "chosen_alternative",
@@ -107,7 +106,6 @@ __all__ = [
     "points_per_bucket",
     "shared_note",
     "stacked_counts",
-    "stepped_around",
     "top_note",
     "unplaced_note",
 ]
@@ -235,7 +233,11 @@ class Whole:
       choosing reads (a scatter's groups' x positions) instead of the frame;
     - ``rows``: the rows a chart that draws each row places (a scatter's points, a label's
       points), fetched from the backend when its counts show they fit ``max_points``
-      (``chartkit.plan.groups.Fetched``): they are planned as memory plans its rows.
+      (``chartkit.plan.groups.Fetched``): they are planned as memory plans its rows;
+    - ``said``: the notes of the rows a chart places, counted by the backend
+      (``chartkit.plan.groups.Said``: each used column's offenders left out, a measure's
+      infinite numbers, the rows holding no value), where memory notes them as it cleans
+      its rows: the plan says them, and its table says them when every row is left out.
 
     The plan says these counts, so no sentence of it is rewritten afterwards."""
 
@@ -243,6 +245,7 @@ class Whole:
     grouped: Grouped | None = None
     facts: Facts | None = None
     rows: Fetched | None = None
+    said: Said | None = None
 
 
 def _measure_names(
@@ -263,32 +266,6 @@ def _measure_names(
                 f"{name_list(profiles)}"
             )
     return tuple(dict.fromkeys(names))
-
-
-def automatic_candidate(
-    frame: pd.DataFrame,
-    profiles: Mapping[str, ColumnProfile],
-    *,
-    color: str | None = None,
-    facet: str | None = None,
-    options: ChartOptions | None = None,
-    max_points: int = 5000,
-    whole: Whole | None = None,
-) -> Alternative | None:
-    """The candidate the automatic chart opens with (``plan_view`` with no x and no y): the
-    first of the rule table's opening charts (``choose.opening``) that holds more than one
-    mark — probed, not drawn, where a probe can tell (``plan_view``'s ``choose=`` probe).
-
-    None when no candidate opens: every one holds a single mark (the plan is a table), or
-    none may open (the rows counted over the first date or number, or the table of no
-    measure). A backend that keeps the rows (``whole``) asks this before it reduces them,
-    so the chart it reduces is the one this pass chose, from the counts it answers.
-    """
-    opts = options or ChartOptions()
-    planner = _Planner(frame, profiles, max_points, opts, candidates(profiles), probe=True)
-    planner.whole = whole or Whole()
-    planner._automatic(color, facet)
-    return planner.opened
 
 
 @dataclass(frozen=True)
@@ -334,7 +311,6 @@ class _Planner:
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self.whole = Whole()  # what the frame stands for, when a backend reduced the rows
-        self.opened: Alternative | None = None  # the automatic chart's candidate, once chosen
         self.lines = _Lines(self)
         self.grouped_lines = _GroupedLines(self)
         self.bars = _Bars(self)
@@ -422,7 +398,6 @@ class _Planner:
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
                 single = single or plan
                 continue
-            self.opened = cand
             return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
         if single is not None:
             reason = (
@@ -833,10 +808,12 @@ class _GroupedLines:
         for q in (xp, *yps, cp, fp):
             if q is not None and q.name not in p.fields:
                 p.fields[q.name] = _safe_field(q.name, set(p.fields.values()))
+        p.cleaning._said([xp.name, *ms, *split], [(xp.name, "x"), *((m, "y") for m in ms)],
+                         ms if multi else ())  # fmt: skip
         facts = grouped.line_facts(xp.name, ms, split)
         rows = sum(facts.values) if multi else facts.rows  # the points the rows make
         if not facts.rows:
-            raise _NothingToDraw(nothing_to_draw([f"No row holds a value of {xp.name}."]))
+            p.cleaning._nothing(f"No row holds a value of {xp.name}.")
         span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
         width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
         over = rows > p.max_points
@@ -1069,7 +1046,7 @@ class _Bars:
         categories = 0  # x's categories over every row, when a backend kept the top groups
         aggregate: str | None
         if self.p.whole.grouped is not None:
-            data, aggregate, categories = self._backend_bars(xp, yps, fp)
+            data, aggregate, categories = self._backend_bars(xp, yps, fp, val)
             fx = self.p.fields[xp.name]
             fy, what = self.p.writing._measure(yps)
         else:
@@ -1149,7 +1126,7 @@ class _Bars:
         )
 
     def _backend_bars(
-        self, xp: ColumnProfile, yps: list[ColumnProfile], fp: ColumnProfile | None
+        self, xp: ColumnProfile, yps: list[ColumnProfile], fp: ColumnProfile | None, val: Channel
     ) -> tuple[pd.DataFrame, str | None, int]:
         """The bars' data from the groups of the backend that holds the rows
         (``Whole.grouped``), laid out as the rows cleaned here give it — one row per key (and
@@ -1162,9 +1139,14 @@ class _Bars:
             if q is not None and q.name not in f:
                 f[q.name] = _safe_field(q.name, set(f.values()))
         names = [xp.name] + ([fp.name] if fp is not None else [])
+        ms = [m.name for m in yps]
+        self.p.cleaning._said([xp.name, *ms, *names[1:]], [(m, val) for m in ms],
+                              ms if len(ms) > 1 else ())  # fmt: skip
         how = self.p.opts.aggregate
         asked = "count" if not yps else how or "mean"
-        got = self.p.whole.grouped.bars(names, [m.name for m in yps], asked)
+        got = self.p.whole.grouped.bars(names, ms, asked)
+        if got.frame.empty:
+            self.p.cleaning._nothing(f"No row holds a value of {name_list(names)} to draw.")
         keys = {f[n]: got.frame[n].to_numpy() for n in names}
         categories = got.categories or 0
         if not yps:
@@ -1315,9 +1297,7 @@ class _Points:
                       "facet": fp.name if fp else None}  # fmt: skip
         sx, sy = counted.held(xp.name, enough=0), counted.held(yp.name, enough=0)
         if sx is None or sy is None:  # (a backend's rows: in memory, _used said so)
-            raise _NothingToDraw(
-                nothing_to_draw([f"No row holds a value of both {xp.name} and {yp.name}."])
-            )
+            self.p.cleaning._nothing(f"No row holds a value of both {xp.name} and {yp.name}.")
         rows = sx.rows  # the rows the points stand for
         if data is None and rows == 1:  # a backend's one point: where both spans are
             data = pd.DataFrame({fx: [sx.lo], fy: [sy.lo]})
@@ -1388,7 +1368,9 @@ class _Points:
         counted = self._counted(q)
         f = self.p.fields[q.name]
         self.p.drawn = {"x": q.name}
-        span = counted.span(q.name, enough=COUNT_BARS_UNDER)
+        span = counted.held(q.name, enough=COUNT_BARS_UNDER)
+        if span is None:  # (a backend's rows: in memory, _clean said so)
+            self.p.cleaning._nothing(f"No row holds a value of {q.name}.")
         if self.p.probe and span.lo != span.hi:
             return self.p.writing._proven("bar")  # two values: two count bars, or ten bins
         if self.p.opts.scale == "log":
@@ -1451,7 +1433,9 @@ class _Points:
             if q is not None and q.name not in self.p.fields:
                 self.p.fields[q.name] = _safe_field(q.name, set(self.p.fields.values()))
         numbers = tuple(q.name for q in used[:2] if q is not None)
-        return self.p.whole.counted(numbers, tuple(q.name for q in used[2:] if q is not None))
+        beside = tuple(q.name for q in used[2:] if q is not None)
+        self.p.cleaning._said([*numbers, *beside], list(zip(numbers, ("x", "y"), strict=False)))
+        return self.p.whole.counted(numbers, beside)
 
     def _only_measure(self, q: ColumnProfile) -> bool:
         return all(p is q or not p.is_measure for p in self.p.profiles.values())
@@ -1464,6 +1448,22 @@ class _Cleaning:
 
     def __init__(self, planner: _Planner) -> None:
         self.p = planner
+
+    def _said(
+        self, used: Sequence[str], axes: Sequence[tuple[str, str]], together: Sequence[str] = ()
+    ) -> None:
+        """The notes of the rows a backend places (``Whole.said``: it counts them where they
+        live), said where ``_clean`` says memory's; a probe's are not asked (its plan is not
+        said)."""
+        said = self.p.whole.said
+        if said is None or self.p.probe:
+            return
+        self.p.notes.extend(n for n in said(used, axes, together) if n not in self.p.notes)
+
+    def _nothing(self, otherwise: str) -> NoReturn:
+        """Every row a backend holds is left out: the table says the notes that say why (or
+        ``otherwise``, when no note does), as ``_clean`` says memory's."""
+        raise _NothingToDraw(nothing_to_draw([n.sentence for n in self.p.notes] or [otherwise]))
 
     def _clean(
         self, used: list[tuple[Channel, ColumnProfile]], *, optional: set[str] | None = None
@@ -1776,6 +1776,13 @@ class _Refusing:
 
     def _unusable_reason(self, q: ColumnProfile) -> str:
         v = q.violation
+        if q.held_as is not None:
+            return (
+                f"{q.name} is declared {q.declared}, but the engine holds it as {q.held_as}: "
+                "its values are judged one by one only when the rows leave the engine. Cast "
+                "it to its declared type in the engine, or filter the frame to at most "
+                "max_points rows first."
+            )
         if v is None or v.kind == "missing-column" or not q.present:
             return (
                 f"{q.name} is declared {q.declared}, but no row has it (missing-column): the "
@@ -1794,9 +1801,9 @@ class _Refusing:
     def _all_quoted(self, name: str) -> bool:
         """Whether every value of a column is a number in quotes: asked once per column (it
         reads every value), however many sentences say it."""
-        if name not in self.p._quoted:
-            series = self.p.frame[name]
-            self.p._quoted[name] = numeric_strings_only(series, np.ones(len(series), bool))
+        if name not in self.p._quoted:  # (the facts of every row: a backend's, if it holds them)
+            facts = self.p.whole.facts or FrameFacts(self.p.frame)
+            self.p._quoted[name] = facts.all_quoted(name)
         return self.p._quoted[name]
 
     def _no_measure_reason(self) -> str:

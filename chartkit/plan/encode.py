@@ -153,6 +153,9 @@ class ColumnProfile:
     present: bool
     distinct: int
     rows: int
+    # the type an engine holds a declared column as, when it is not the declared one (its
+    # values are judged one by one only when they leave the engine: it is not ``present``)
+    held_as: str | None = None
 
     @property
     def declared(self) -> ColumnType | None:

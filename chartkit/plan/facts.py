@@ -10,6 +10,8 @@ versions are here, with the signature an engine backend implements.
   (``choose.shares_positions`` reads them).
 - ``unique_pairs(a, b)``: whether no two rows hold the same pair of values
   (``choose.breakdown_key`` reads it).
+- ``all_quoted(name)``: whether every row of a column holds a number in quotes (``"1240"``;
+  the reason for a table with no measure says the tool quotes its numbers).
 
 ``Facts`` is what choosing asks of a result's rows by column name, wherever they live: every
 backend of ``chartkit.backends`` answers it (over an engine's rows, in the engine), and
@@ -27,7 +29,12 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from chartkit.plan.encode import _OFFSET, _RE2_OFFSET, _parsed_zones  # what a zone is: encode's
+from chartkit.plan.encode import (  # what a zone is: encode's
+    _OFFSET,
+    _RE2_OFFSET,
+    _parsed_zones,
+    numeric_strings_only,
+)
 
 __all__ = [
     "Facts",
@@ -180,6 +187,10 @@ class Facts(Protocol):
         """``unique_pairs`` of the columns ``a`` and ``b``."""
         ...
 
+    def all_quoted(self, name: str) -> bool:
+        """Whether every row of the column ``name`` holds a number in quotes (``"1240"``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class FrameFacts:
@@ -205,3 +216,7 @@ class FrameFacts:
             return unique_pairs(self.frame[a], self.frame[b])
         except (TypeError, ValueError):  # values pandas cannot hash: not a breakdown
             return False
+
+    def all_quoted(self, name: str) -> bool:
+        series = self.frame[name]
+        return numeric_strings_only(series, np.ones(len(series), dtype=bool))

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BarGroups", "Fetched", "Grouped", "LineFacts"]
+    from chartkit.plan.spec import Note
+
+__all__ = ["BarGroups", "Fetched", "Grouped", "LineFacts", "Said"]
 
 
 @dataclass(frozen=True)
@@ -101,4 +103,22 @@ class Fetched(Protocol):
     def line(self, x: str, measures: Sequence[str], series: Sequence[str]) -> pd.DataFrame:
         """The rows a line of ``measures`` over the time ``x``, split by ``series``, places
         (those ``Grouped.line_facts`` counts)."""
+        ...
+
+
+class Said(Protocol):
+    """What a backend says of the rows a chart places, counted where they live: the notes
+    memory writes as it cleans its rows (``left-out``: each used column's offenders;
+    ``unplaced``: a measure's infinite numbers; ``no-value``: rows holding no value on an
+    axis), in that order, as ``Note`` values in the backend's words."""
+
+    def __call__(
+        self, used: Sequence[str], axes: Sequence[tuple[str, str]], together: Sequence[str]
+    ) -> Sequence[Note]:
+        """The notes of the rows placed by ``used`` (every column of the chart, the axes
+        first): ``axes`` are the (column, channel) pairs on a time or measure axis (a row
+        holding no value there has no place); ``together`` the several measures of which a
+        row holds one at least (a missing one leaves only that measure out); every other
+        used column is a category, color or facet (a missing value is its own category
+        where it is declared nullable)."""
         ...
