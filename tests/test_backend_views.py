@@ -769,6 +769,29 @@ def test_the_no_measure_reasons_in_full() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("sort", "domain"),
+    [(None, [None, "a", "b", "c"]), ("y", ["c", "b", "a", None]), ("x", ["a", "b", "c", None])],
+)
+def test_the_missing_category_is_ranked_by_its_rows_on_every_engine(
+    sort: str | None, domain: list[Any]
+) -> None:
+    """A nullable category whose missing value holds the most rows: its bar is drawn where its
+    count ranks it (first, by default), not last — a sort array holds no null, so the order is
+    the band scale's domain — and last by category; in memory and on every engine."""
+    frame = pd.DataFrame({"city": [None] * 150 + ["a"] * 90 + ["b"] * 30 + ["c"] * 15})
+    decl = {"city": {"type": "string", "nullable": True}}
+    picks = {"aggregate": "count", **({"sort": sort} if sort else {})}
+    for holds in ["pandas", *ENGINES]:
+        rows = frame if holds == "pandas" else holder(holds, pl.from_pandas(frame))
+        v = view(rows, decl, max_points=100, **picks)
+        assert v.spec is not None, holds
+        x = v.spec["encoding"]["x"]
+        assert "sort" not in x and x["scale"]["domain"] == domain, holds
+        assert v.marks is not None
+        assert [None if pd.isna(c) else c for c in v.marks.iloc[:, 0]] == domain, holds
+
+
 def refused_frame(n: int = 400) -> pd.DataFrame:
     """A result whose picks make tables: a measure every row of which offends (``bad``), one
     holding no value at all (``none``), a category declared not nullable whose every other row

@@ -280,7 +280,11 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
     category = enc.type == "nominal" and channel in ("x", "y")
     if category:
         options["axis"] = _category_axis(channel, plan)
-    if category and plan.order is not None:
+    if category and plan.order is not None and None in plan.order:
+        # the plan's order holding the missing category where it ranks: a sort array holds
+        # no null, a scale's domain does
+        options["scale"] = alt.Scale(domain=list(plan.order))
+    elif category and plan.order is not None:
         options["sort"] = list(plan.order)  # the plan's order: by the measure, or as asked
     elif plan.horizontal and channel == "y" and enc.type == "nominal":
         options["sort"] = "-x"  # the longest bar on top

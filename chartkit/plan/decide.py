@@ -1020,7 +1020,9 @@ class _Bars:
         order = self._order(xp, list(ranking.index))
         position = {v: i for i, v in enumerate(order)}
         data = data.sort_values(
-            fx, key=lambda c: c.map(lambda v: position.get(v, len(position))), kind="stable"
+            fx,
+            key=lambda c: c.map(lambda v: position.get(None if _missing(v) else v, len(position))),
+            kind="stable",
         ).reset_index(drop=True)
         return data, order
 
@@ -1179,18 +1181,25 @@ class _Bars:
         return data.reset_index(drop=True), aggregate, categories
 
     def _order(self, xp: ColumnProfile, by_value: list[Any]) -> list[Any]:
-        """The category order: by the measure (``-y``, the default), by category, or listed."""
+        """The category order: by the measure (``-y``, the default), by category, or listed.
+
+        The missing category (a nullable category's nulls) is ``None`` where it ranks by the
+        measure, and last by category or in a listed order (it has no name to sort or list).
+        """
         sort = self.p.opts.sort
-        present = [  # Python values: Vega-Lite's sort takes JSON, never numpy's bool_
-            v.item() if isinstance(v, np.generic) else v for v in by_value if not _missing(v)
+        ranked = [  # Python values: Vega-Lite takes JSON, never numpy's bool_
+            None if _missing(v) else v.item() if isinstance(v, np.generic) else v
+            for v in by_value
         ]
+        present = [v for v in ranked if v is not None]
+        gap = [None] if len(present) < len(ranked) else []
         if sort is None or sort == "-y":
-            return present
+            return ranked
         if sort == "y":
-            return present[::-1]
+            return ranked[::-1]
         if sort in ("x", "-x"):
             ordered = sorted(present, key=_category_key)
-            return ordered[::-1] if sort == "-x" else ordered
+            return (ordered[::-1] if sort == "-x" else ordered) + gap
         assert isinstance(sort, tuple)
         listed = [v for v in sort if v in set(present)]
         absent = [v for v in sort if v not in set(present)]
@@ -1201,7 +1210,7 @@ class _Bars:
                 f"{xp.name} holds.",
                 xp.name, values=len(absent),
             )  # fmt: skip
-        return listed + [v for v in present if v not in set(listed)]
+        return listed + [v for v in present if v not in set(listed)] + gap
 
 
 class _Points:
