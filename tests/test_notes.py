@@ -185,7 +185,7 @@ def test_the_sentence_functions_both_paths_share_run_as_their_examples_say() -> 
     the planner and the engine path alike: their docstring examples hold the words."""
     import doctest
 
-    import chartkit.plan.decide as decide
+    import chartkit.plan.sentences as decide
 
     result = doctest.testmod(decide, optionflags=doctest.ELLIPSIS, report=False)
     assert result.attempted >= 5 and result.failed == 0

@@ -15,9 +15,11 @@ import pandas as pd
 import pytest
 
 import chartkit.backends.memory as memory
-import chartkit.decide as decide
 import chartkit.plan.bins as plan_bins
 import chartkit.plan.choose as plan_choose
+import chartkit.plan.cleaning as plan_cleaning
+import chartkit.plan.kit as plan_kit
+import chartkit.plan.lines as plan_lines
 import chartkit.plan.reduce as plan_reduce
 from chartkit import View, _safe, view
 from chartkit._safe import renderable, visible, workable_frame
@@ -35,7 +37,7 @@ def same_view(a: View, b: View) -> None:
 def slow_view(monkeypatch: pytest.MonkeyPatch, data: Any, decl: Any, **kw: Any) -> View:
     """The view as the replaced path makes it: dates floored by pandas, then grouped."""
     with monkeypatch.context() as m:
-        m.setattr(decide, "bucket_codes", lambda *a, **k: None)
+        m.setattr(plan_lines, "bucket_codes", lambda *a, **k: None)
         m.setattr(memory, "bucket_codes", lambda *a, **k: None)
         return view(data, decl, **kw)
 
@@ -289,9 +291,8 @@ def test_the_bucket_is_picked_from_the_span_pandas_measures(unit: str) -> None:
         times = pd.Series(np.sort(rng.integers(-reach, reach, 5)).astype(f"datetime64[{unit}]"))
         span = (times.max() - times.min()).total_seconds()
         for target in (1, 100, 5000):
-            expected = next(
-                (s for s in decide._BUCKETS_S if span / s + 1 <= target), decide._BUCKETS_S[-1]
-            )
+            buckets = plan_choose.BUCKETS_SECONDS
+            expected = next((s for s in buckets if span / s + 1 <= target), buckets[-1])
             assert plan_reduce.span_bucket_seconds(times, target) == expected
     gap = pd.Series(pd.to_datetime(["2024-01-01", None, "2024-01-03"]))
     assert (
@@ -377,7 +378,7 @@ def test_labels_of_text_held_as_objects_are_the_value_by_value_labels(
     for kw in ({}, {"x": "r"}, {"color": "r"}, {"max_points": 100}):
         fast = view(frame, decl, **kw)
         with monkeypatch.context() as m:
-            m.setattr(decide, "_TEXT_OR_NONE", frozenset())
+            m.setattr(plan_cleaning, "_TEXT_OR_NONE", frozenset())
             slow = view(frame, decl, **kw)
         same_view(fast, slow)
 
@@ -579,11 +580,11 @@ def test_measure_names_are_the_names_melt_s_column_maps_to(n: int, fields: list[
     wide = pd.DataFrame({"t": np.arange(n), **{f: rng.normal(size=n) for f in fields}})
     long = wide.melt(id_vars=["t"], value_vars=fields, var_name="measure", value_name="value")
     names = {f: f"{f}.name é" for f in fields}
-    got = decide._stacked_names(long["measure"], fields, names, n)
+    got = plan_kit._stacked_names(long["measure"], fields, names, n)
     pd.testing.assert_series_equal(got, long["measure"].map(names))
     shuffled = long["measure"].sample(frac=1, random_state=n)  # not stacked: mapped row by row
     pd.testing.assert_series_equal(
-        decide._stacked_names(shuffled, fields, names, n), shuffled.map(names)
+        plan_kit._stacked_names(shuffled, fields, names, n), shuffled.map(names)
     )
 
 
@@ -595,7 +596,7 @@ def test_several_measures_are_drawn_with_their_own_names(monkeypatch: pytest.Mon
         for max_points in (100, 5000):
             fast = view(frame, decl, max_points=max_points, **kw)
             with monkeypatch.context() as m:
-                m.setattr(decide, "_stacked_names", lambda f, s, names, n: f.map(names))
+                m.setattr(plan_cleaning, "_stacked_names", lambda f, s, names, n: f.map(names))
                 same_view(fast, view(frame, decl, max_points=max_points, **kw))
 
 

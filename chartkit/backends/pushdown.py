@@ -69,8 +69,6 @@ from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
 from chartkit.plan import choose
 from chartkit.plan.decide import (
-    COUNT_BARS_UNDER,
-    HISTOGRAM_BINS,
     ChartOptions,
     Plan,
     Whole,
@@ -87,6 +85,7 @@ from chartkit.plan.encode import (
     profile_columns,
 )
 from chartkit.plan.groups import LineFacts
+from chartkit.plan.kit import COUNT_BARS_UNDER, HISTOGRAM_BINS
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell

@@ -1,0 +1,211 @@
+"""Why a column is not on an axis, for the planner (``chartkit.plan.decide._Planner``): the
+refusals of picks (``choose.Refused`` in words, with the ``ColumnViolation`` behind them), the
+flagged measures the default stepped around, identifiers noted, the automatic color, and the
+reason for a table with no measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from chartkit.plan import choose
+from chartkit.plan.encode import (
+    AxisRefusal,
+    ColumnProfile,
+    describe_offenders,
+)
+from chartkit.plan.facts import FrameFacts
+from chartkit.plan.kit import MAX_PICKED_COLOR_CATEGORIES, _Part, _said
+from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
+from chartkit.plan.sentences import _id_share, no_measure_reason
+
+
+class _Refusing(_Part):
+    """Why a column is not on an axis: a picked column refused, a color or facet too wide, an
+    id-like column, no usable measure — each an ``AxisRefusal`` or a note of the planner
+    ``p``."""
+
+    def _stepped_around(self, picked: set[str]) -> list[AxisRefusal]:
+        """The flagged measures the default stepped around (``stepped_around``)."""
+        return stepped_around(self.p.profiles, self.p.drawn, picked)
+
+    def _note_unsplit(self, xp: ColumnProfile) -> None:
+        """A category too wide for colors or small charts is said, never silently merged (a
+        picked one is refused instead, and said once, by its refusal)."""
+        refused = {r.column for r in self.p.refusals}
+        q = choose.too_wide(q for q in self.p.profiles.values() if q.name not in refused)
+        if q is not None:
+            self.p._say(
+                "not-split",
+                f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
+                f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
+                f"not split by it; pick it as x for bars per {q.name}.",
+                q.name, values=q.distinct,
+            )  # fmt: skip
+
+    def _word(
+        self, r: choose.Refused, xp: ColumnProfile | None, fp: ColumnProfile | None
+    ) -> None:
+        """A pick not drawn as asked (``choose.Refused``), in words: an ``AxisRefusal``, or
+        the note of a color drawn as facets."""
+        q = self.p.profiles[r.column]
+        why = r.why
+        if why == "colors-as-facets":
+            self.p._say(
+                "facets-for-colors",
+                f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart: one small chart per {q.name} instead.",
+                q.name, values=q.distinct,
+            )  # fmt: skip
+            return
+        x = xp.name if xp is not None else ""
+        reason = {
+            "not-a-measure": lambda: (
+                f"{q.name} is declared {q.declared}" if q.declared
+                else f"{q.name} is not declared and Altair infers it as {q.type}"
+            ) + "; a measure axis needs a column declared number.",
+            "no-values": lambda: (
+                f"{q.name} holds no value in any row, so there is nothing to color by; the "
+                "chart is drawn without color." if r.channel == "color"
+                else f"{q.name} holds no value in any row, so the chart is drawn without facets."
+            ),
+            "too-many-picked-colors": lambda: (
+                f"{q.name} has {q.distinct:,} distinct values; a color can tell apart at most "
+                f"{MAX_PICKED_COLOR_CATEGORIES}, so the chart is drawn without color."
+            ),
+            "facet-not-category": lambda: (
+                "facets draw one small chart per value of a column declared string or "
+                f"boolean; {_said(q, True)}, so the chart is drawn without facets."
+            ),
+            "too-many-facets": lambda: (
+                f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
+                "read side by side, so the chart is drawn without facets."
+            ),
+            "one-y-axis": lambda: (
+                f"a scatter plot of {x} has one y axis, so {q.name} is not drawn; pick a date "
+                "or a category as x to draw several measures."
+            ),
+            "color-by-measures": lambda: (
+                f"several measures are told apart by color, one per measure, so {q.name} is "
+                f"not drawn as color; facet={q.name!r} draws one small chart per value instead."
+            ),
+            "too-many-colors": lambda: (
+                f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+                f"colors that can be told apart, and the facets are already "
+                f"{fp.name if fp else ''}, so the chart is drawn without color."
+            ),
+            "line-color-not-category": lambda: (
+                "a line chart draws one line per value of a column declared string or boolean; "
+                f"{_said(q, True)}, so the chart is drawn without color."
+            ),
+            "bar-color": lambda: (
+                f"a bar chart draws one bar per {x}, so it is not split by {q.name}; pick a "
+                "date or a number as x to color by it."
+            ),
+            "unusable": lambda: self._unusable_reason(q),
+        }[why]()
+        self.p.refusals.append(
+            AxisRefusal(q.name, r.channel, reason, q.violation if why == "unusable" else None)
+        )
+
+    def _table_reason(self, choice: choose.Choice, xp: ColumnProfile | None) -> str:
+        """Why the picks draw a table (``choose.Choice`` of kind ``table``)."""
+        if choice.no_measure:
+            assert xp is not None
+            return (
+                f"{xp.name} is on x, but no column is declared number to measure over it: "
+                f"{self._type_list()}."
+            )
+        last = choice.table_refusal
+        said = [r for r in self.p.refusals if r.channel == "y"]
+        if last is not None and last.channel == "x":
+            return f"The x axis you picked cannot be drawn: {self.p.refusals[-1].reason}"
+        if len(choice.ys) == 1:
+            return f"The y axis you picked cannot be drawn: {said[-1].reason}"
+        return "None of the measures you picked can be drawn: " + " ".join(
+            r.reason for r in said
+        )
+
+    def _unusable_reason(self, q: ColumnProfile) -> str:
+        v = q.violation
+        if q.held_as is not None:
+            return (
+                f"{q.name} is declared {q.declared}, but the engine holds it as {q.held_as}: "
+                "its values are judged one by one only when the rows leave the engine. Cast "
+                "it to its declared type in the engine, or filter the frame to at most "
+                "max_points rows first."
+            )
+        if v is None or v.kind == "missing-column" or not q.present:
+            return (
+                f"{q.name} is declared {q.declared}, but no row has it (missing-column): the "
+                "query never selected it."
+            )
+        text = (
+            f"{q.name} is declared {q.declared}, but all {v.total:,} rows {describe_offenders(v)}"
+        )
+        if q.declared == "number" and self._all_quoted(q.name):
+            return (
+                f"{text} — every one a number in quotes: the tool quotes its numbers. chartkit "
+                "converts nothing; fix the tool to return numbers, or declare the column string."
+            )
+        return f"{text}. chartkit converts nothing; fix the tool, or change the declaration."
+
+    def _all_quoted(self, name: str) -> bool:
+        """Whether every value of a column is a number in quotes: asked once per column (it
+        reads every value), however many sentences say it."""
+        if name not in self.p._quoted:  # (the facts of every row: a backend's, if it holds them)
+            facts = self.p.whole.facts or FrameFacts(self.p.frame)
+            self.p._quoted[name] = facts.all_quoted(name)
+        return self.p._quoted[name]
+
+    def _no_measure_reason(self) -> str:
+        return no_measure_reason(self.p.profiles.values(), self._all_quoted)
+
+    def _type_list(self) -> str:
+        return ", ".join(q.describe_type() for q in self.p.profiles.values())
+
+    def _note_id_like(self, *, skip_if: bool) -> None:
+        if skip_if:
+            return
+        for q in self.p.profiles.values():
+            if q.usable and q.id_like:
+                self.p._say(
+                    "identifier",
+                    f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
+                    f"{q.rows:,} values are distinct ({_id_share(q)}), so it reads as an "
+                    "identifier, "
+                    "not a category. Pick it as x to chart it anyway.",
+                    q.name, distinct=q.distinct, rows=q.rows,
+                )  # fmt: skip
+
+    def _auto_color(self, exclude: set[str | None]) -> ColumnProfile | None:
+        return choose.auto_color(self.p.profiles.values(), exclude=exclude)
+
+
+def stepped_around(
+    profiles: Mapping[str, ColumnProfile], drawn: Mapping[str, Any], picked: set[str]
+) -> list[AxisRefusal]:
+    """The flagged measures declared before the one the default draws: it stepped around
+    them (a measure with no finding is tried first), so each is refused, with why and how
+    to chart it, and ``View.state`` is not ``ok``. ``drawn`` holds the picks of the chart
+    drawn; the engine path asks it with the profiles of all the declared columns."""
+    y = drawn.get("y")
+    names = [drawn.get("x"), *((y,) if isinstance(y, str) else (y or ()))]
+    drawn_measures = [
+        n for n in names if n is not None and n in profiles and profiles[n].type == "quantitative"
+    ]
+    if not drawn_measures:
+        return []
+    order = list(profiles)
+    first = min(order.index(n) for n in drawn_measures)
+    out = []
+    for q in [profiles[n] for n in order[:first]]:
+        v = q.violation
+        if q.is_measure and v is not None and q.name not in picked and q.name not in drawn_measures:
+            out.append(AxisRefusal(q.name, "y", (
+                f"{q.name} is declared number, but {v.affected:,} of {v.total:,} rows "
+                f"{describe_offenders(v)}, so the chart opens on {drawn_measures[0]}, which has "
+                f"no finding; pick y={q.name!r} to chart {q.name} with those rows left out."
+            ), v))  # fmt: skip
+    return out

@@ -1,0 +1,210 @@
+"""The sentences a plan says, each made from its counts in one place, for the planner in
+memory and for the rows a backend holds alike: the rows left out or holding no value, a number
+no chart can place, a line bucketed, points that share a time, the top categories kept, every
+row left out, no measure. Each returns a ``Note`` (kind, column, counts, sentence) or the text
+of a table's reason; their examples are their doctests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+from chartkit.messages import render_sample
+from chartkit.plan import choose
+from chartkit.plan.encode import (
+    ID_LIKE_SHARE,
+    ID_LIKE_WIDE_ROWS,
+    ID_LIKE_WIDE_SHARE,
+    ColumnProfile,
+)
+from chartkit.plan.spec import Note
+
+
+def _id_share(q: ColumnProfile) -> str:
+    """How distinct an identifier is, in the words of the rule it passes."""
+    if q.distinct > ID_LIKE_SHARE * q.rows:
+        return f"over {ID_LIKE_SHARE:.0%}"
+    return f"over {ID_LIKE_WIDE_SHARE:.0%}, on a column of {ID_LIKE_WIDE_ROWS} rows or more"
+
+
+def _short(value: Any) -> str:
+    """A value for a note: JSON where it can be (``repr`` for inf), cut to 40 characters."""
+    text = repr(float(value)) if isinstance(value, float) else render_sample(value)
+    return text if len(text) <= 40 else f"{text[:39]}…"
+
+
+def _be(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def no_measure_reason(profiles: Iterable[ColumnProfile], quoted: Callable[[str], bool]) -> str:
+    """The reason for a table when no usable column is declared number: the measures the
+    check refused and why — every row holds a number in quotes (``quoted(name)``, asked only
+    of a present column the check flagged), or no row can be drawn — then the other columns'
+    types; or, with no measure declared at all, every column's type.
+
+    >>> import pandas as pd
+    >>> from chartkit.columns import normalize_result_columns
+    >>> from chartkit.plan.encode import profile_columns
+    >>> declared = normalize_result_columns({"host": "string", "seen": "date"})
+    >>> profiles = profile_columns(pd.DataFrame({"host": ["a"], "seen": ["2024-01-05"]}),
+    ...                            declared, ()).values()
+    >>> no_measure_reason(profiles, lambda name: False)
+    'No column is declared number: host is string, seen is date.'
+    """
+    profiles = list(profiles)
+    refused = [q for q in profiles if q.type == "quantitative" and not q.usable]
+    if not refused:
+        return f"No column is declared number: {', '.join(q.describe_type() for q in profiles)}."
+    names = _join([q.name for q in refused])
+    verb = "is" if len(refused) == 1 else "are"
+    every_quoted = all(
+        q.present
+        and q.violation is not None
+        and q.violation.kind != "missing-column"
+        and quoted(q.name)
+        for q in refused
+    )
+    why = (
+        "every row holds a number in quotes (the tool quotes its numbers)"
+        if every_quoted
+        else "no row can be drawn (see the refusals)"
+    )
+    rest = [q.describe_type() for q in profiles if q.usable]
+    tail = f"; {', '.join(rest)}" if rest else ""
+    return f"No usable column is declared number: {names} {verb} declared number but {why}{tail}."
+
+
+def stacked_counts(bars: int, period: str, label: str) -> str:
+    """How a bucketed line of a label's rows is drawn, for its ``bucketed_note``.
+
+    >>> stacked_counts(48, "1-day bucket", "weather")
+    'counted in 48 bars: the rows per 1-day bucket, stacked by weather'
+    """
+    return f"counted in {bars:,} bars: the rows per {period}, stacked by {label}"
+
+
+def nothing_to_draw(sentences: Sequence[str]) -> str:
+    """The reason for a table when the rows a chart would place are all left out, with the
+    notes that say why (each once, in order)."""
+    return "Every row is left out of the chart, so there is nothing to draw: " + " ".join(
+        dict.fromkeys(sentences)
+    )
+
+
+def no_value_note(rows: int, gaps: list[str]) -> Note:
+    """The note of ``rows`` rows left out for holding no value on a measure or time axis:
+    ``gaps`` are the columns some of them hold no value in, in the order they are drawn (the
+    note's column is the first; its sentence names them all).
+
+    >>> no_value_note(8, ["Miles_per_Gallon"]).sentence
+    '8 rows hold no value in Miles_per_Gallon and are not drawn.'
+    """
+    return Note(
+        "no-value",
+        f"{_rows_hold(rows)} no value in {_join(gaps)} and {_be(rows)} not drawn.",
+        gaps[0],
+        (("rows", rows),),
+    )
+
+
+UNPLACEABLE_NUMBER: Final = "a number no chart can place (infinite or too large)"
+
+
+def unplaced_note(
+    channel: str, column: str, rows: int, first: Any, what: str = UNPLACEABLE_NUMBER
+) -> Note:
+    """The note of ``rows`` rows whose value of ``column`` no chart can place (``what``: an
+    infinite number, or something other than a number in an undeclared column), ``first``
+    the first of them, left out of the ``channel`` axis.
+
+    >>> held, left = unplaced_note("y", "v", 120, float("-inf")).sentence.split(" and ")
+    >>> held
+    '120 rows hold a number no chart can place (infinite or too large) in v (first: -inf)'
+    >>> left
+    'are left out of the y axis. Nothing was converted.'
+    """
+    return Note(
+        "unplaced",
+        f"{_rows_hold(rows)} {what} in {column} (first: {_short(first)}) and {_be(rows)} left "
+        f"out of the {channel} axis. Nothing was converted.",
+        column,
+        (("rows", rows),),
+    )
+
+
+def bucketed_note(
+    column: str, rows: int, points: int, seconds: int, drawn_as: str, why: str,
+    *, bars: bool = False,
+) -> Note:
+    """The note of a line's ``rows`` drawn per time bucket of ``seconds``: ``drawn_as`` says
+    how (``points_per_bucket``, or bars counted: ``stacked_counts``, when ``points`` counts
+    ``bars``), ``why`` the reason it is bucketed.
+
+    >>> note = bucketed_note("ts", 9000, 500, 60, points_per_bucket(500, "mean", "v", 60),
+    ...                      over_max_points(5000))
+    >>> said, how = note.sentence.split(": ")
+    >>> said
+    '9,000 rows are drawn as 500 points'
+    >>> how
+    'the mean of v per minute bucket (over max_points=5,000 rows).'
+    >>> note.counts
+    (('rows', 9000), ('points', 500), ('seconds', 60))
+    """
+    return Note(
+        "bucketed",
+        f"{rows:,} rows are {drawn_as} ({why}).",
+        column,
+        (("rows", rows), ("bars" if bars else "points", points), ("seconds", seconds)),
+    )
+
+
+def points_per_bucket(
+    points: int, aggregate: str, what: str, seconds: int, series: str | None = None
+) -> str:
+    """How a bucketed line draws its rows: ``points`` points, the ``aggregate`` of ``what``
+    per bucket of ``seconds`` (for each value of ``series``)."""
+    split = f" for each {series}" if series else ""
+    period = f"{choose.bucket_name(seconds)} bucket"
+    return f"drawn as {points:,} points: the {aggregate} of {what} per {period}{split}"
+
+
+def over_max_points(max_points: int) -> str:
+    """Why a chart reduced its rows: there are more than ``max_points``."""
+    return f"over max_points={max_points:,} rows"
+
+
+def shared_note(column: str, share: str, series: str | None, what: str) -> Note:
+    """The note of rows sharing a point (a ``share``: the x value, or its unit) and a value of
+    ``series``: the chart draws the mean of ``what`` for each."""
+    by_series = f" and {series}" if series else ""
+    return Note(
+        "shared",
+        f"Several rows share a {share}{by_series}; the chart draws the mean of {what} for each.",
+        column,
+    )
+
+
+def top_note(column: str, values: int, shown: int, ranked: str) -> Note:
+    """The note of bars cut to the top ``shown`` of a category's ``values``, ``ranked`` naming
+    the order (``most frequent``, ``with the highest mean of y``…).
+
+    >>> top_note("host", 40, 30, "most frequent").sentence
+    'host has 40 values; the 30 most frequent are shown, the other 10 are left out.'
+    """
+    return Note(
+        "top",
+        f"{column} has {values:,} values; the {shown} {ranked} are shown, the other "
+        f"{values - shown:,} are left out.",
+        column,
+        (("values", values), ("shown", shown)),
+    )
+
+
+def _rows_hold(n: int) -> str:
+    return "1 row holds" if n == 1 else f"{n:,} rows hold"
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
