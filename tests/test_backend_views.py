@@ -310,6 +310,9 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                                                                          "color": "c"}),
     "a single point passed over": ("one shared point", {}),
     "tied bars, ascending": ("tied bars", {"x": "k", "sort": "y"}),
+    # a number picked as both x and y: its histogram (an engine failed: "binned twice")
+    "y is x: its histogram": ("wide", {"x": "gb", "y": "gb"}),
+    "y is x, beside another y": ("wide", {"x": "gb", "y": ["gb", "iops"]}),
 }  # fmt: skip
 
 
@@ -790,6 +793,18 @@ def test_the_missing_category_is_ranked_by_its_rows_on_every_engine(
         assert "sort" not in x and x["scale"]["domain"] == domain, holds
         assert v.marks is not None
         assert [None if pd.isna(c) else c for c in v.marks.iloc[:, 0]] == domain, holds
+
+
+def test_a_number_against_itself_is_its_histogram_and_the_y_is_refused_saying_why() -> None:
+    v = in_memory("y is x: its histogram")
+    assert (v.mark, v.reason) == (
+        "bar", "gb is declared number: a histogram of its values in 10 bins."
+    )  # fmt: skip
+    assert [(r.column, r.channel, r.reason) for r in v.refusals] == [(
+        "gb", "y",
+        "gb is on x already, and a number against itself is only a diagonal line, so it is not "
+        "drawn on y; pick another column declared number as y.",
+    )]  # fmt: skip
 
 
 def refused_frame(n: int = 400) -> pd.DataFrame:

@@ -303,6 +303,7 @@ Why = Literal[
     "facet-not-category",  # facet: not declared string or boolean
     "too-many-facets",  # facet: more than MAX_FACETS values
     "one-y-axis",  # y: a scatter has one y axis, the first measure's
+    "same-as-x",  # y: the number on x (against itself, a diagonal line): its histogram instead
     "color-by-measures",  # color: several measures are told apart by color already
     "colors-as-facets",  # color: past MAX_COLOR_CATEGORIES, one small chart per value instead
     "too-many-colors",  # color: past MAX_COLOR_CATEGORIES and the facets are taken
@@ -377,9 +378,15 @@ def chart(
     >>> c = chart(cols, "t", ["gb"], "host", None, count=False, auto_color=False)
     >>> c.kind, c.color, c.facet, [r.why for r in c.refused]
     ('line', None, None, ['too-many-picked-colors'])
+    >>> c = chart(cols, "t", ["ms", "gb"], None, None, count=False, auto_color=True)
+    >>> c.kind, c.ys, [(r.column, r.why) for r in c.refused]
+    ('line', ('ms', 'gb'), [])
     >>> c = chart(cols, "gb", ["ms", "gb"], None, None, count=False, auto_color=True)
     >>> c.kind, c.ys, [(r.column, r.why) for r in c.refused]
-    ('scatter', ('ms',), [('gb', 'one-y-axis')])
+    ('scatter', ('ms',), [('gb', 'same-as-x')])
+    >>> c = chart(cols, "gb", ["gb"], None, None, count=False, auto_color=True)
+    >>> c.kind, c.x, [(r.column, r.why) for r in c.refused]
+    ('histogram', 'gb', [('gb', 'same-as-x')])
     """
     refused: list[Refused] = []
 
@@ -394,13 +401,16 @@ def chart(
     drawn: list[ColumnProfile] = []
     for name in ys or ():
         why = _pick_refusal("y", profiles[name])
+        if why is None and name == x and profiles[name].type == "quantitative":
+            refused.append(Refused("y", name, "same-as-x"))  # (x drawn alone: its histogram)
+            continue
         if why is None:
             drawn.append(profiles[name])
             continue
         refused.append(Refused("y", name, why))
         if len(ys or ()) == 1:
             return table()
-    if ys is not None and not drawn:
+    if ys is not None and not drawn and any(r.why != "same-as-x" for r in refused):
         return table()
     cp = profiles[color] if color is not None else None
     if cp is not None:
