@@ -226,6 +226,20 @@ RESULTS: dict[str, tuple[Callable[[], pl.DataFrame], dict[str, Any], int]] = {
         "k": [("x", "y", "z")[i % 3] for i in range(300)],
     }), {"a": {"type": "number", "nullable": True}, "b": {"type": "number", "nullable": True},
          "k": "string"}, 100),
+    # offenders, gaps and infinities in every kind of column, for the rows a chart places:
+    # a number or date as a scatter's color, a column on two channels, several measures
+    "mixed": (lambda: pl.DataFrame({
+        "t": [None if i % 13 == 0 else dt.datetime(2024, 1, 1) + dt.timedelta(hours=i)
+              for i in range(400)],
+        "a": [None if i % 7 == 0 else float("inf") if i % 31 == 0 else float(i % 23)
+              for i in range(400)],
+        "b": [None if i % 5 == 0 else float((i * 7) % 41) for i in range(400)],
+        "c": [None if i % 11 == 0 else float((i * 3) % 17) for i in range(400)],
+        "n": [None if i % 9 == 0 else float("inf") if i % 29 == 0 else float(i % 5)
+              for i in range(400)],
+    }), {"t": {"type": "date", "nullable": True}, "a": "number",
+         "b": {"type": "number", "nullable": True}, "c": "number",
+         "n": {"type": "number", "nullable": True}}, 100),
 }
 
 # every chart kind and option the planner draws, and the rules' edges: (result, picks)
@@ -313,6 +327,15 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     # a number picked as both x and y: its histogram (an engine failed: "binned twice")
     "y is x: its histogram": ("wide", {"x": "gb", "y": "gb"}),
     "y is x, beside another y": ("wide", {"x": "gb", "y": ["gb", "iops"]}),
+    # a color that is a number or a date places its rows as an axis does (its gaps and
+    # infinities left out first, as memory cleans them)
+    "a number as a scatter's color": ("mixed", {"x": "b", "y": "c", "color": "n"}),
+    "a date as a scatter's color": ("mixed", {"x": "b", "y": "n", "color": "t"}),
+    # a column on x and as color: its offenders said once
+    "x as color, with offenders": ("mixed", {"x": "c", "y": "b", "color": "c"}),
+    # several measures: the rows holding no time are counted among those no measure's
+    # offenders or infinities left out first
+    "several measures beside offenders": ("mixed", {"x": "t", "y": ["b", "c", "a"]}),
 }  # fmt: skip
 
 

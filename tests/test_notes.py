@@ -136,9 +136,28 @@ def test_a_notes_counts_are_what_the_rows_hold(name: str) -> None:
             for left in (x.column for x in v.facts if x.kind == "left-out"):
                 assert left is not None
                 kept &= ~np.asarray(offending_mask(v.frame[left], declared[left]))
-            measures = next((e.measures for e in v.encodings.values() if e.measures), ())
-            held = list(measures) if len(measures) > 1 else [n.column]
-            missing = v.frame[held].isna().all(axis=1).to_numpy()
+            # a row holding no value on an axis, or a color that is a number or a date, has
+            # no place (of several measures, a row holding none of them), and an infinite
+            # number leaves its row out first (an ``unplaced`` note): the columns the chart
+            # drew (``View.drawn``) place its rows, whether they are encoded or not (a
+            # heatmap's color, a label's counted measure)
+            drawn = dict(v.drawn)
+            ys = drawn.get("y")
+            ys = [ys] if isinstance(ys, str) else list(ys or [])
+            several = ys if len(ys) > 1 else []
+            singles = [
+                q for q in dict.fromkeys(
+                    [drawn.get("x"), *ys, drawn.get("color"), drawn.get("facet"), n.column]
+                )
+                if q is not None and q not in several
+                and (q == n.column or declared[q].type in ("number", "date"))
+            ]  # fmt: skip
+            placing = v.frame[[*singles, *several]]
+            numeric = placing.apply(pd.to_numeric, errors="coerce").astype(float)
+            kept &= ~np.isinf(numeric.to_numpy()).any(axis=1)
+            missing = np.array(placing[singles].isna().any(axis=1))
+            if several:
+                missing |= np.array(placing[several].isna().all(axis=1))
             assert c["rows"] == int((kept & missing).sum()), n
         elif n.kind == "heatmap":
             assert v.marks is not None and (c["bins"],) * 2 == v.reduction.bins

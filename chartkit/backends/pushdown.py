@@ -475,10 +475,13 @@ def _reduce(
         return refused
     schema = dict(reading.schema)
     # the counts of the rows a histogram or heatmap of some numbers places, asked once each
+    # (a color beside them is a category, or a number or date placed as an axis is)
     counts = PlacedCounts(
         _backend(reading),
-        lambda names, beside: _placing(declaration, [*names, *beside], list(beside)),
-    )
+        lambda names, beside: _placing(declaration, [*names, *beside], [
+            c for c in beside if declaration[c].type in ("string", "boolean")
+        ]),
+    )  # fmt: skip
     # … the facts and groups of the rows a line or bars place, each asked once
     zones = {n: z for n in schema if (z := getattr(schema[n], "time_zone", None)) is not None}
     groups = PlacedGroups(
@@ -841,7 +844,13 @@ def _no_value(
     here, as memory counts it."""
     schema = dict(reading.schema)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
-    together = list(together)
+    together = several = list(together)
+    # a row one used column's offenders leave out is counted there, not here (as memory
+    # leaves the offenders out first)
+    valid: list[Term] = [
+        Condition(c, "valid", declaration[c])
+        for c in dict.fromkeys([*used, *several]) if c in broken and c in declaration
+    ]  # fmt: skip
     if any((d := declaration.get(c)) is not None and not d.nullable for c in together):
         together = []  # one of them misses no value but as an offender: some row holds it
     if not (may_miss or together) or any(c in broken for c in [*may_miss, *together]):
@@ -852,11 +861,13 @@ def _no_value(
         return Condition(c, "finite") if numeric else Condition(c, "null", negate=True)
 
     placed: list[Term] = [  # each column places its value, or (one that may miss it) holds none
-        AnyOf((Condition(c, "null"), holds(c))) if c in may_miss or c in together else holds(c)
-        for c in dict.fromkeys([*used, *together])
+        # (of several measures a missing one leaves only that measure out, an infinite one
+        # the row)
+        AnyOf((Condition(c, "null"), holds(c))) if c in may_miss or c in several else holds(c)
+        for c in dict.fromkeys([*used, *several])
     ]
     aside = [c for c in dict.fromkeys(beside) if c in declaration and c not in used]
-    placed += _placing(declaration, aside, aside)
+    placed += _placing(declaration, aside, aside) + valid
     holes: list[Term] = [Condition(c, "null") for c in may_miss]
     if together:  # (in the order decide.py names them: after the axis that may miss one)
         holes.append(AnyOf(tuple(Condition(c, "null", negate=True) for c in together),

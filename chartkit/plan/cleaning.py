@@ -74,9 +74,11 @@ class _Cleaning(_Part):
         Raises ``_NothingToDraw`` when no row is left.
         """
         keep = np.ones(len(self.p.frame), dtype=bool)
+        judged: set[str] = set()  # (a column on two channels, x and color say: said once)
         for channel, q in used:
             series = self.p.frame[q.name]
-            if q.declaration is not None and q.violation is not None:
+            if q.declaration is not None and q.violation is not None and q.name not in judged:
+                judged.add(q.name)
                 bad = offending_mask(series, q.declaration)
                 keep &= ~bad
                 v = q.violation

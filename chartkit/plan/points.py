@@ -262,7 +262,14 @@ class _Points(_Part):
                 self.p.fields[q.name] = _safe_field(q.name, set(self.p.fields.values()))
         numbers = tuple(q.name for q in used[:2] if q is not None)
         beside = tuple(q.name for q in used[2:] if q is not None)
-        self.p.cleaning._said([*numbers, *beside], list(zip(numbers, ("x", "y"), strict=False)))
+        # a color that is a number or a date places its rows as an axis does (a row holding
+        # no value, or an infinite number, has no color to be drawn in), as memory cleans it
+        axes = list(zip(numbers, ("x", "y"), strict=False)) + [
+            (q.name, channel)
+            for q, channel in zip(used[2:], ("color", "facet"), strict=False)
+            if q is not None and q.type != "nominal"
+        ]  # fmt: skip
+        self.p.cleaning._said([*numbers, *beside], axes)
         return self.p.whole.counted(numbers, beside)
 
     def _only_measure(self, q: ColumnProfile) -> bool:
