@@ -336,6 +336,8 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     # several measures: the rows holding no time are counted among those no measure's
     # offenders or infinities left out first
     "several measures beside offenders": ("mixed", {"x": "t", "y": ["b", "c", "a"]}),
+    # the category on x picked as facet too: refused (an engine failed on the duplicate key)
+    "a facet that is x": ("wide", {"x": "host", "facet": "host"}),
 }  # fmt: skip
 
 
@@ -827,6 +829,16 @@ def test_a_number_against_itself_is_its_histogram_and_the_y_is_refused_saying_wh
         "gb", "y",
         "gb is on x already, and a number against itself is only a diagonal line, so it is not "
         "drawn on y; pick another column declared number as y.",
+    )]  # fmt: skip
+
+
+def test_a_facet_that_is_x_is_refused_saying_why() -> None:
+    v = in_memory("a facet that is x")
+    assert "facet" not in v.encodings and v.drawn.get("facet") is None
+    assert [(r.column, r.channel, r.reason) for r in v.refusals if r.channel == "facet"] == [(
+        "host", "facet",
+        "host is on x already, and one small chart per host would each hold a single "
+        "category, so the chart is drawn without facets.",
     )]  # fmt: skip
 
 

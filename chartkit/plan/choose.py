@@ -302,6 +302,7 @@ Why = Literal[
     "too-many-picked-colors",  # color: more than MAX_PICKED_COLOR_CATEGORIES values
     "facet-not-category",  # facet: not declared string or boolean
     "too-many-facets",  # facet: more than MAX_FACETS values
+    "facet-is-x",  # facet: the category on x (each small chart would hold one bar)
     "one-y-axis",  # y: a scatter has one y axis, the first measure's
     "same-as-x",  # y: the number on x (against itself, a diagonal line): its histogram instead
     "color-by-measures",  # color: several measures are told apart by color already
@@ -428,6 +429,10 @@ def chart(
         cp = None  # one small chart per value already tells them apart
     xp = profiles[x] if x is not None else None
     numbers = measures(profiles.values())
+
+    if fp is not None and xp is fp:  # one small chart per x value: a bar each
+        refused.append(Refused("facet", fp.name, "facet-is-x"))
+        fp = None
 
     def made(kind: Any, xq: ColumnProfile, auto: bool = auto_color) -> Choice:
         return Choice(

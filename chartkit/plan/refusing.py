@@ -82,6 +82,10 @@ class _Refusing(_Part):
                 f"{q.name} has {q.distinct:,} values; at most {MAX_FACETS} small charts can be "
                 "read side by side, so the chart is drawn without facets."
             ),
+            "facet-is-x": lambda: (
+                f"{q.name} is on x already, and one small chart per {q.name} would each hold "
+                "a single category, so the chart is drawn without facets."
+            ),
             "same-as-x": lambda: (
                 f"{q.name} is on x already, and a number against itself is only a diagonal "
                 f"line, so it is not drawn on y; pick another column declared number as y."
