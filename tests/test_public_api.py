@@ -159,3 +159,22 @@ def test_the_version_is_the_one_pyproject_declares() -> None:
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     assert chartkit.__version__ == declared
+
+
+# what chartkit.decide (chartkit.plan.decide) held before its parts moved into modules of
+# their own (plan/kit.py, sentences.py, lines.py, refusing.py …): every name still imports
+DECIDE_NAMES = (
+    "AGGREGATES", "COUNT_BARS_UNDER", "DEFAULT_FORMAT", "HISTOGRAM_BINS", "HORIZONTAL_OVER",
+    "MAX_BAR_CATEGORIES", "MAX_COLOR_CATEGORIES", "MAX_PICKED_COLOR_CATEGORIES", "MEASURE",
+    "ROWS", "SCALES", "SORTS", "TIME_UNITS", "UNPLACEABLE_NUMBER", "VALUE", "ChartOptions",
+    "Plan", "Whole", "bucketed_note", "check_choose", "chosen_alternative", "line_label",
+    "no_measure_reason", "no_value_note", "nothing_to_draw", "over_max_points", "plan_view",
+    "points_per_bucket", "shared_note", "stacked_counts", "stepped_around", "top_note",
+    "unplaced_note",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("path", ["chartkit.decide", "chartkit.plan.decide"])
+def test_every_name_decide_held_still_imports_from_it(path: str) -> None:
+    module = importlib.import_module(path)
+    assert [n for n in DECIDE_NAMES if not hasattr(module, n)] == []

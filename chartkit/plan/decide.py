@@ -64,6 +64,14 @@ from chartkit.plan.kit import (
     _NothingToDraw,
     _Prepared,
 )
+
+# the names this module held before its parts moved out, importable here as they were
+from chartkit.plan.kit import COUNT_BARS_UNDER as COUNT_BARS_UNDER
+from chartkit.plan.kit import HISTOGRAM_BINS as HISTOGRAM_BINS
+from chartkit.plan.kit import HORIZONTAL_OVER as HORIZONTAL_OVER
+from chartkit.plan.kit import MAX_PICKED_COLOR_CATEGORIES as MAX_PICKED_COLOR_CATEGORIES
+from chartkit.plan.kit import MEASURE as MEASURE
+from chartkit.plan.kit import VALUE as VALUE
 from chartkit.plan.lines import (
     _GroupedLines,
     _Lines,
@@ -74,7 +82,9 @@ from chartkit.plan.reduce import (
     ROWS,
 )
 from chartkit.plan.refusing import _Refusing
+from chartkit.plan.refusing import stepped_around as stepped_around
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, Alternative, candidates
+from chartkit.plan.sentences import UNPLACEABLE_NUMBER as UNPLACEABLE_NUMBER
 from chartkit.plan.sentences import (  # re-exported
     bucketed_note,
     no_measure_reason,
