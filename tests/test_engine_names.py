@@ -170,3 +170,27 @@ def test_the_explorer_shows_the_first_rows_whatever_the_names_and_dtypes() -> No
     sql = {n: [i, i + 1] for i, n in enumerate(names[1:])}  # DuckDB cuts a name at a NUL
     rel = duckdb.connect().from_arrow(pa.table(sql))
     assert head(read_engine_frame(rel), 2).to_dict("list") == sql
+
+
+def test_an_engine_type_quoted_in_a_sentence_is_capped_and_shown_escaped() -> None:
+    """A struct's field names are the tool's: the engine type a refusal quotes (a column held
+    as another type than its declared one) is cut at NAME_MAX_CHARS, its controls shown as
+    escapes, never the raw 5,000 characters and an escape sequence."""
+    from chartkit._safe import NAME_MAX_CHARS
+
+    name = "evil\n\x1b[31m" + "z" * 5000
+    structs = [None if i % 2 else {name: float(i)} for i in range(400)]
+    table = pa.table({
+        "k": [("a", "b")[i % 2] for i in range(400)],
+        "v": [float(i % 7) for i in range(400)],
+        "s": pa.array(structs, type=pa.struct([(name, pa.float64())])),
+    })  # fmt: skip
+    rel = duckdb.connect().from_arrow(table)
+    decl = {"k": "string", "v": "number", "s": {"type": "number", "nullable": True}}
+    chart = view(rel, decl, max_points=100)
+    (refusal,) = [r for r in chart.refusals if r.column == "s"]
+    table_view = view(rel, decl, max_points=100, x="k", y="s")
+    for said in (refusal.reason, table_view.reason):
+        assert "holds it as Struct(" in said
+        assert "\x1b" not in said and "\n" not in said and "z" * (NAME_MAX_CHARS + 1) not in said
+        assert "characters)" in said and len(said) < 1000

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
-from chartkit._safe import workable_frame
+from chartkit._safe import NAME_MAX_CHARS, cap_text, visible, workable_frame
 from chartkit.backends._contract import AnyOf, Condition, Term
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import collect as _collect
@@ -265,9 +265,15 @@ def _chart_profiles(
         return whole or dtype_value_type(schema[q.name]) == declaration[q.name].type
 
     return {
-        n: q if held(q) else replace(q, present=False, held_as=str(schema[n]))
+        n: q if held(q) else replace(q, present=False, held_as=_engine_type(schema[n]))
         for n, q in _profiles(reading, declaration, broken).items()
     }
+
+
+def _engine_type(dtype: Any) -> str:
+    """An engine type as a sentence quotes it: its unsafe characters shown, cut at
+    ``NAME_MAX_CHARS`` (a struct's field names are a tool's, of any length)."""
+    return cap_text(visible(str(dtype)), NAME_MAX_CHARS)
 
 
 def _profiles(
@@ -551,8 +557,8 @@ def _refused(
             return (
                 f"{over} from columns whose engine type holds their declared type; "
                 f"{name} is declared {decl.type} but the engine holds it as "
-                f"{schema[name]}, and it is judged value by value only when the rows leave "
-                "the engine. Filter the frame to at most max_points rows first, or cast "
+                f"{_engine_type(schema[name])}, and it is judged value by value only when the "
+                "rows leave the engine. Filter the frame to at most max_points rows first, or cast "
                 f"{name} in {reading.engine}."
             )
     if opts.aggregate == "median" and not reading.dialect.exact_median:
