@@ -456,7 +456,7 @@ def _view(
             return View(kind="table", reason=answer.reason, result=result, check=outcome)
         return _view_of_plan(
             result, outcome, answer.plan, answer.frame, chart_args["options"],
-            notes=answer.notes, facts=answer.facts, left_out=answer.left_out, total=answer.total,
+            notes=answer.notes, left_out=answer.left_out, total=answer.total,
             empty=answer.empty,
         )  # fmt: skip
     declaration = result.result_columns
@@ -488,7 +488,6 @@ def _view_of_plan(
     options: ChartOptions,
     *,
     notes: tuple[str, ...] = (),
-    facts: tuple[Note, ...] = (),
     left_out: int | None = None,
     total: int | None = None,
     violations: tuple[ColumnViolation, ...] | None = None,
@@ -496,9 +495,8 @@ def _view_of_plan(
 ) -> View:
     """The View of a plan: the one construction the in-memory and the engine paths share.
 
-    ``notes`` are the caller's own (an engine says what left it), ``facts`` the Note values
-    among them (they come first among the View's facts and notes, as the in-memory plan says
-    the rows it leaves out first; the caller's other words come last); ``left_out`` replaces
+    ``notes`` are the caller's own words, said after the plan's (an engine says what left
+    it; the rows it left out are the plan's notes, counted there); ``left_out`` replaces
     the plan's count when the rows were reduced elsewhere and the plan saw only the answer,
     of ``total`` rows.
     ``violations`` are the ones the chart was planned with (the check's, by default);
@@ -506,8 +504,7 @@ def _view_of_plan(
     reduced elsewhere (else they are read from ``frame``).
     """
     chart = build_chart(plan) if plan.kind == "chart" else None
-    every_fact = (*facts, *plan.facts)
-    said = {f.sentence for f in facts}
+    every_fact = plan.facts
     dropped = plan.left_out if left_out is None else left_out
     found = outcome.violations if violations is None else violations
     caption: tuple[str, ...] = ()
@@ -538,12 +535,7 @@ def _view_of_plan(
         mark=drawn_mark(plan) if plan.kind == "chart" else plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
-        # the caller's notes that are facts first, as ``facts`` orders them (the rows an
-        # engine left out, as memory says them first), its own words last
-        notes=tuple(n for n in notes if n in said)
-        + tuple(plan.notes)
-        + _overflow_notes(plan)
-        + tuple(n for n in notes if n not in said),
+        notes=(*plan.notes, *_overflow_notes(plan), *notes),  # the caller's words last
         chart=chart,
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,

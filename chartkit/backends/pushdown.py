@@ -102,17 +102,15 @@ class EngineAnswer:
     or the reason there is no chart (a table). ``view()`` makes the View of it, as it makes
     every View of a plan, so the engine path never imports the surface above it.
 
-    ``notes`` are the engine's own sentences (how many offending rows it left out, what it
-    computed); ``facts`` the Note values among them (kind, column, counts: the in-memory
-    plan's, in the engine's words); ``left_out`` replaces the plan's count when the engine
-    reduced the rows and the plan saw the answer.
+    ``notes`` are the engine's own sentences (what it computed, what left it: the rows it left
+    out are the plan's notes, ``Whole.said``); ``left_out`` replaces the plan's count when the
+    engine reduced the rows and the plan saw the answer.
     """
 
     reason: str | None = None
     plan: Plan | None = None
     frame: pd.DataFrame | None = None
     notes: tuple[str, ...] = ()
-    facts: tuple[Note, ...] = ()
     left_out: int | None = None
     total: int | None = None  # the result's rows, when the engine reduced them
     empty: tuple[str, ...] | None = None  # the drawn measures and times missing a value
@@ -792,11 +790,9 @@ def _clean_facts(
 
 
 def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:
-    """A frame of the columns decide.py plans a histogram, heatmap or bars of, and no row: the
-    rows stay in the engine, and the plan reads their counts or groups (``Whole.counted``,
-    ``Whole.grouped``). ``others`` are bars' category and facet, a heatmap's color and facet
-    (named, not drawn); a histogram's other measures are among ``numbers``, there so decide.py
-    words it as it would with them ("the only measure" or not)."""
+    """A frame of every declared column and no row, the ``numbers`` as floats: the rows stay
+    in the engine, and decide.py's plan reads their counts, groups and rows from it
+    (``Whole``)."""
     return pd.DataFrame(
         {**{c: pd.Series([], dtype=float) for c in numbers},
          **{c: pd.Series([], dtype=object) for c in others if c not in numbers}}
