@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from chartkit.check.judge import ColumnViolation
     from chartkit.columns import ColumnDeclaration
     from chartkit.plan.encode import ColumnProfile
+    from chartkit.plan.facts import NumberFacts
     from chartkit.plan.spec import ChartSpec
 
 __all__ = [
@@ -359,6 +360,10 @@ class Backend(Protocol):
     def unique_pairs(self, a: str, b: str) -> bool: ...
 
     def all_quoted(self, name: str) -> bool: ...
+
+    def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]: ...
+
+    def unique_key(self, names: Sequence[str]) -> bool: ...
 
     def profiles(
         self,

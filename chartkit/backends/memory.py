@@ -36,6 +36,7 @@ from chartkit.check.judge import ColumnViolation, check_columns, offending_mask
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.plan.encode import ColumnProfile, numeric_strings_only, profile_columns, wall_clock
+from chartkit.plan.facts import NumberFacts
 from chartkit.plan.reduce import (
     UNIT_SECONDS,
     as_floats,
@@ -118,6 +119,25 @@ class MemoryBackend:
 
         check_names([a, b], self.columns)
         return unique_pairs(self._series(a), self._series(b))
+
+    def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
+        """``NumberFacts`` of each named column (``chartkit.plan.facts.number_facts``)."""
+        from chartkit.plan.facts import number_facts
+
+        check_names(list(names), self.columns)
+        return {n: number_facts(self._series(n)) for n in dict.fromkeys(names)}
+
+    def unique_key(self, names: Sequence[str]) -> bool:
+        """Whether no two rows share the values of all ``names`` (``chartkit.plan.facts``)."""
+        from chartkit.plan.facts import unique_key
+
+        keys = list(dict.fromkeys(names))
+        check_names(keys, self.columns)
+        frame = pd.DataFrame({str(i): self._series(n) for i, n in enumerate(keys)})
+        try:
+            return unique_key(frame, list(frame.columns))
+        except (TypeError, ValueError):  # values pandas cannot hash: no key
+            return False
 
     def all_quoted(self, name: str) -> bool:
         """Whether every row of ``name`` holds a number in quotes

@@ -45,6 +45,7 @@ from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.plan.encode import ASCII_NUMBER_TEXT, ColumnProfile, vegalite_type
+from chartkit.plan.facts import NO_NUMBERS, NumberFacts
 from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading, head
 
@@ -124,6 +125,27 @@ class QueryBackend:
         """Whether no two rows hold the same pair of values, counted in the engine."""
         check_names([a, b], self.columns)
         got: bool = self._once(("pairs", a, b), lambda: _unique_pairs(self.reading, a, b))
+        return got
+
+    def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
+        """``NumberFacts`` of each named number column, counted in the engine in one query
+        (``_numbers``); a column the engine holds as no number holds none."""
+        wanted = [n for n in dict.fromkeys(names) if ("numbers", n, "") not in self._asked]
+        check_names(wanted, self.columns)
+        numeric = [n for n in wanted if self._schema[n].is_numeric()]
+        got = _numbers(self.reading, numeric, self._schema) if numeric else {}
+        for n in wanted:
+            self._asked[("numbers", n, "")] = got.get(n, NO_NUMBERS)
+        return {n: self._asked[("numbers", n, "")] for n in dict.fromkeys(names)}
+
+    def unique_key(self, names: Sequence[str]) -> bool:
+        """Whether no two rows share the values of all ``names``: the largest group of one
+        ``GROUP BY`` of them, counted in the engine."""
+        keys = list(dict.fromkeys(names))
+        check_names(keys, self.columns)
+        got: bool = self._once(
+            ("key", "\x00".join(keys), ""), lambda: _unique_key(self.reading, keys)
+        )
         return got
 
     def all_quoted(self, name: str) -> bool:
@@ -485,6 +507,72 @@ def _all_quoted(reading: EngineReading, name: str) -> bool:
         positional(reading).select((~quoted).cast(nw.Int64).sum().alias("n")),
     ).iloc[0]  # fmt: skip
     return int(got["n"] or 0) == 0
+
+
+def _unique_key(reading: EngineReading, names: Sequence[str]) -> bool:
+    """Whether no two rows hold the same values of ``names``: the largest group of one
+    ``GROUP BY`` of them (a missing value a key of its own), as
+    ``chartkit.plan.facts.unique_key`` tells it in memory."""
+    import narwhals as nw
+
+    if not names:
+        return True
+    alias = aliases(reading)
+    keys = list(dict.fromkeys(alias[n] for n in names))
+    largest = collect(
+        reading, list(names), "unique key",
+        positional(reading).select(*keys).group_by(*keys, drop_null_keys=False)
+        .agg(nw.len().alias("n")).select(nw.col("n").max()),
+        named=False,
+    )  # fmt: skip
+    top = largest.to_numpy().ravel()
+    return not len(top) or bool(pd.isna(top[0])) or int(top[0]) <= 1
+
+
+def _numbers(
+    reading: EngineReading, names: Sequence[str], schema: Mapping[str, Any]
+) -> dict[str, NumberFacts]:
+    """``NumberFacts`` of number columns in one query: their finite values counted, their
+    distinct values, span, whether all are whole and none negative (as
+    ``chartkit.plan.facts.number_facts`` tells them in memory)."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    exprs: list[Any] = []
+    for i, name in enumerate(names):
+        col = nw.col(alias[name])
+        finite: Any = col
+        whole: Any = nw.lit(True)
+        if schema[name].is_float():
+            finite = nw.when(col.is_finite().fill_null(False)).then(col + 0.0)
+            whole = (finite.floor() == finite).fill_null(True).min()
+        exprs += [
+            finite.count().alias(f"v{i}"),
+            finite.n_unique().alias(f"d{i}"),
+            finite.is_null().any().cast(nw.Int64).alias(f"m{i}"),
+            finite.min().alias(f"lo{i}"),
+            finite.max().alias(f"hi{i}"),
+            whole.alias(f"w{i}"),
+        ]
+    got = collect(
+        reading, list(names), "number facts", positional(reading).select(*exprs), named=False
+    ).iloc[0]
+    out: dict[str, NumberFacts] = {}
+    for i, name in enumerate(names):
+        values = _tally(got[f"v{i}"])
+        if not values:
+            out[name] = NO_NUMBERS
+            continue
+        lo, hi = float(got[f"lo{i}"]), float(got[f"hi{i}"])
+        out[name] = NumberFacts(
+            values=values,
+            distinct=_tally(got[f"d{i}"]) - _tally(got[f"m{i}"]),
+            low=lo,
+            high=hi,
+            whole=bool(got[f"w{i}"]),
+            nonnegative=lo >= 0,
+        )
+    return out
 
 
 def _unique_pairs(reading: EngineReading, a: str, b: str) -> bool:

@@ -12,6 +12,10 @@ versions are here, with the signature an engine backend implements.
   (``choose.breakdown_key`` reads it).
 - ``all_quoted(name)``: whether every row of a column holds a number in quotes (``"1240"``;
   the reason for a table with no measure says the tool quotes its numbers).
+- ``numbers(names)``: each number column's ``NumberFacts`` (its values that hold the type:
+  how many, distinct, span, whole, sign), what ``chartkit.plan.roles`` reads.
+- ``unique_key(names)``: whether no two rows share the values of all ``names`` (categories
+  that key the rows: a count over them is a weight).
 
 ``Facts`` is what choosing asks of a result's rows by column name, wherever they live: every
 backend of ``chartkit.backends`` answers it (over an engine's rows, in the engine), and
@@ -24,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -37,11 +42,15 @@ from chartkit.plan.encode import (  # what a zone is: encode's
 )
 
 __all__ = [
+    "NO_NUMBERS",
     "Facts",
     "FrameFacts",
+    "NumberFacts",
     "coverage",
     "coverage_of_codes",
+    "number_facts",
     "positions",
+    "unique_key",
     "unique_pairs",
     "zone_counts",
 ]
@@ -176,6 +185,84 @@ def coverage_of_codes(times: Any, labels: Any) -> tuple[int, int]:
     return int(per_label[per_label > 0].min()), points
 
 
+@dataclass(frozen=True, slots=True)
+class NumberFacts:
+    """What a number column's values that hold their type say (offenders, nulls, NaN and
+    infinities left out), so a stray value changes these facts by one row at most."""
+
+    values: int  # rows holding a finite number
+    distinct: int  # distinct finite numbers
+    low: float | None  # None when values == 0
+    high: float | None
+    whole: bool  # every finite value is a whole number (True when values == 0)
+    nonnegative: bool  # every finite value is >= 0 (True when values == 0)
+
+
+NO_NUMBERS = NumberFacts(0, 0, None, None, True, True)
+"""The facts of a column holding no finite number."""
+
+
+def number_facts(series: pd.Series) -> NumberFacts:
+    """``NumberFacts`` of a column's values: numbers only (a string, a bool, a date is an
+    offender or not a number, and left out), finite only.
+
+    >>> number_facts(pd.Series([1, 2, 2, "", None, float("inf"), True], dtype=object))
+    NumberFacts(values=3, distinct=2, low=1.0, high=2.0, whole=True, nonnegative=True)
+    """
+    if series.dtype.kind in "iuf":
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+    elif series.dtype.kind == "b":
+        return NO_NUMBERS
+    else:
+        kept = [
+            v for v in series.tolist()
+            if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
+        ]  # fmt: skip
+        try:
+            values = np.asarray(kept, dtype=float)
+        except OverflowError:  # an integer past a float's range: kept as the largest float
+            values = np.asarray([_clip(v) for v in kept], dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return NO_NUMBERS
+    return NumberFacts(
+        values=len(values),
+        distinct=len(np.unique(values)),
+        low=float(values.min()),
+        high=float(values.max()),
+        whole=bool(np.all(np.floor(values) == values)),
+        nonnegative=bool(values.min() >= 0),
+    )
+
+
+def _column(frame: pd.DataFrame, name: str) -> pd.Series:
+    """The column ``name`` of ``frame`` (the first, where the label is duplicated)."""
+    s = frame[name]
+    return s.iloc[:, 0] if isinstance(s, pd.DataFrame) else s
+
+
+def _clip(v: Any) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        return float(np.finfo(float).max) * (1 if v > 0 else -1)
+
+
+def unique_key(frame: pd.DataFrame, names: list[str]) -> bool:
+    """Whether no two rows of ``frame`` share the values of all ``names`` (a missing value is
+    a value of its own): the columns key the rows.
+
+    >>> frame = pd.DataFrame({"a": ["x", "x", "y"], "b": [1, 2, 1]})
+    >>> unique_key(frame, ["a", "b"]), unique_key(frame, ["a"])
+    (True, False)
+    """
+    if not names:
+        return len(frame) <= 1
+    picked = pd.DataFrame({str(i): frame[n].astype(str) if frame[n].dtype == object
+                           else frame[n] for i, n in enumerate(names)})  # fmt: skip
+    return not picked.duplicated().any()
+
+
 class Facts(Protocol):
     """The counts choosing a chart asks of every row of a result, by column name."""
 
@@ -189,6 +276,14 @@ class Facts(Protocol):
 
     def all_quoted(self, name: str) -> bool:
         """Whether every row of the column ``name`` holds a number in quotes (``"1240"``)."""
+        ...
+
+    def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
+        """``NumberFacts`` of each named column declared number, asked together."""
+        ...
+
+    def unique_key(self, names: Sequence[str]) -> bool:
+        """Whether no two rows share the values of all ``names``."""
         ...
 
 
@@ -220,3 +315,13 @@ class FrameFacts:
     def all_quoted(self, name: str) -> bool:
         series = self.frame[name]
         return numeric_strings_only(series, np.ones(len(series), dtype=bool))
+
+    def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
+        return {n: number_facts(_column(self.frame, n)) for n in dict.fromkeys(names)}
+
+    def unique_key(self, names: Sequence[str]) -> bool:
+        frame = pd.DataFrame({str(i): _column(self.frame, n) for i, n in enumerate(names)})
+        try:
+            return unique_key(frame, list(frame.columns))
+        except (TypeError, ValueError):  # values pandas cannot hash: no key
+            return False
