@@ -49,7 +49,6 @@ from chartkit.plan.reduce import (
 __all__ = ["MemoryBackend"]
 
 
-
 class MemoryBackend:
     """A pandas frame's rows, answered in memory (see ``chartkit.backends``)."""
 
@@ -252,9 +251,7 @@ class MemoryBackend:
         if g.top is not None:
             out, rows, categories = cut_to_top(out, rows, g)
         frame = out[[*g.keys, *g.values]].reset_index(drop=True)
-        return Groups(
-            frame, tuple(rows), tuple(left_out), no_value, categories, outside, kept_rows
-        )
+        return Groups(frame, tuple(rows), tuple(left_out), no_value, categories, outside, kept_rows)
 
     # -- rows -----------------------------------------------------------------------------
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
