@@ -49,7 +49,8 @@ def test_each_declared_type_reads_its_cells() -> None:
         "1240,,True,20240105T103000\n"
         '" 3",",",yes,2024-02-30\n'
     )
-    rows = read_csv(text, {"n": "number", "s": "string", "b": "boolean", "d": "date"}).rows
+    declared = {"n": "number", "s": "string", "b": "boolean", "d": "date"}
+    rows = read_csv(text=text, result_columns=declared).rows
     assert rows[0] == {"n": 0, "s": "0", "b": True, "d": dt.datetime(2024, 1, 5)}
     assert rows[1] == {
         "n": -2500.0,

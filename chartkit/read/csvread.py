@@ -34,12 +34,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from chartkit._isodate import ISO_RE, parse_iso
+from chartkit._safe import cap_text
 from chartkit.columns import ColumnType, ResultColumns, assert_result_columns
 from chartkit.errors import ToolResultError
 from chartkit.result import ToolResult
@@ -108,31 +110,84 @@ def parse_cell(text: str, declared: ColumnType) -> Any:
 
 
 def read_csv(
-    source: str | Path | bytes,
+    source: str | os.PathLike[str] | bytes | IO[str] | IO[bytes] | None = None,
     result_columns: object = None,
     *,
+    text: str | None = None,
     tool: str | None = None,
-    name: str = "input.csv",
+    name: str | None = None,
     call_id: str | None = None,
 ) -> ToolResult:
-    """Read a CSV file (a path, or its bytes/text named ``name``) as one tool result.
+    """Read a CSV file as one tool result: a path, its bytes, an open stream, or ``text=``.
 
+    A ``str`` (or ``os.PathLike``) is a path, as in pandas; CSV text is ``io.StringIO(text)``
+    or ``text=text`` (a path that does not open says so, with that fix when it looks like
+    CSV text). ``name`` names the bytes, stream or text in messages (the path names itself).
     ``result_columns`` is the declaration the cells are read by (bare types or the object
     form); without one every cell stays a string and the result is undeclared. ``tool``
     defaults to the file's stem. A file without a header, with a repeated column name, or
     with a row longer or shorter than the header raises ``ToolResultError`` naming the line.
 
-    >>> r = read_csv(b"lun,host\\n,vdi-a\\n3,vdi-a\\n", {"lun": "number"}, name="lun.csv")
+    >>> r = read_csv(text="lun,host\\n,vdi-a\\n3,vdi-a\\n", result_columns={"lun": "number"})
     >>> r.tool, r.rows
-    ('lun', [{'lun': None, 'host': 'vdi-a'}, {'lun': 3, 'host': 'vdi-a'}])
+    ('input', [{'lun': None, 'host': 'vdi-a'}, {'lun': 3, 'host': 'vdi-a'}])
     """
-    if isinstance(source, Path):
-        name, data = source.name, source.read_bytes()
-        text = _decode(data, name)
+    one_source = (
+        "read_csv reads one source: give a path, the file's bytes or an open file as source, "
+        "or the CSV text as text="
+    )
+    if text is not None:
+        if source is not None:
+            raise ToolResultError(one_source)
+        if not isinstance(text, str):
+            raise ToolResultError(
+                f"text= is the CSV text (a str), not {type(text).__name__}; give a path or "
+                "bytes as source"
+            )
+        name = name or "input.csv"
+        content = text.removeprefix("\ufeff")
+    elif source is None:
+        raise ToolResultError(one_source)
+    elif isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        name = path.name
+        content = _decode(_read_path(path), name)
     elif isinstance(source, bytes):
-        text = _decode(source, name)
+        name = name or "input.csv"
+        content = _decode(source, name)
     else:
-        text = source.removeprefix("\ufeff")
+        if not callable(getattr(source, "read", None)):
+            raise ToolResultError(
+                f"read_csv cannot read a value of type {type(source).__name__}; give a path "
+                "(str or Path), the file's bytes, an open file, or the CSV text as text="
+            )
+        opened = getattr(source, "name", None)  # an open file's path; a StringIO has none
+        name = name or (Path(opened).name if isinstance(opened, str) else "input.csv")
+        read = source.read()
+        content = read.removeprefix("\ufeff") if isinstance(read, str) else _decode(read, name)
+    return _read_text(content, result_columns, tool=tool, name=name, call_id=call_id)
+
+
+def _read_path(path: Path) -> bytes:
+    """The file's bytes; a path that does not open says why, and how to give CSV text."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        given = str(path)
+        looks_like_text = "\n" in given or "," in given
+        fix = (
+            "a str is a path (as in pandas); to read CSV text, pass io.StringIO(text) or text="
+            if looks_like_text
+            else "check the path"
+        )
+        raise ToolResultError(
+            f"cannot read the CSV file {cap_text(given)!r} ({exc.strerror or exc}); {fix}"
+        ) from None
+
+
+def _read_text(
+    text: str, result_columns: object, *, tool: str | None, name: str, call_id: str | None
+) -> ToolResult:
     stem = tool or Path(name).stem or "csv"
     declared: ResultColumns | None = (
         assert_result_columns(stem, result_columns) if result_columns is not None else None
