@@ -1,6 +1,7 @@
-"""The bundled examples, installed with chartkit: tool results and two runnable scripts.
+"""The bundled examples, installed with chartkit: tool results, a notebook, two scripts.
 
-The results (``*.json``, a run ``*.jsonl``) are read by name with ``chartkit.example_path``;
+The results (``*.json``, a run ``*.jsonl``) and ``notebook.ipynb`` (declare, check, view,
+override an axis, save a PNG) are found by name with ``chartkit.example_path``;
 ``chartkit examples`` lists them and ``chartkit examples --copy DIR`` copies them. The scripts
 run from any folder (``chartkit[mcp]`` for the first):
 
