@@ -102,10 +102,11 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more:
     """
     call = f" Call id {call_id}." if call_id else ""
     if v.kind == "missing-column":
+        rows = "the 1 row does not have" if v.total == 1 else f"none of the {v.total} rows has"
         head = (
-            f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and none of the "
-            f"{v.total} rows has that column — it was never delivered, so look at the query "
-            f"that selects it, not the code that maps its values."
+            f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and {rows} that "
+            "column — it was never delivered, so look at the query that selects it, not the code "
+            "that maps its values."
         )
     else:
         head = (

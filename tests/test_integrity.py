@@ -178,8 +178,8 @@ def test_a_declared_column_no_row_has_is_a_missing_column_finding(
     (finding,) = outcome.findings
     assert finding.kind == "missing-column"
     assert finding.message == (
-        "'host_group_mappings' declares column 'logical_unit_number' as number, and none of the 1 "
-        "rows has that column — it was never delivered, so look at the query that selects it, "
+        "'host_group_mappings' declares column 'logical_unit_number' as number, and the 1 row "
+        "does not have that column — it was never delivered, so look at the query that selects it, "
         "not the code that maps its values. "
         f"{COLUMN_TYPE_CEILING} Call id call-1. Nothing here blocked the call, changed the "
         "result, or retried anything — the model reads the rows exactly as the tool returned them."

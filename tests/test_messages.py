@@ -82,8 +82,8 @@ def test_a_finding_about_a_key_not_set_says_so() -> None:
 def test_the_missing_column_sentence_sends_the_reader_to_the_query() -> None:
     (violation,) = check_columns([{"host_group": "vdi-a"}], {"logical_unit_number": "number"})
     assert finding_message(violation, tool="host_group_mappings", call_id="call-1") == (
-        "'host_group_mappings' declares column 'logical_unit_number' as number, and none of the "
-        "1 rows has that column — it was never delivered, so look at the query that selects it, "
+        "'host_group_mappings' declares column 'logical_unit_number' as number, and the 1 row "
+        "does not have that column — it was never delivered, so look at the query that selects it, "
         f"not the code that maps its values. {SPEC_CEILING} Call id call-1. {NOTHING_CHANGED}"
     )
 
