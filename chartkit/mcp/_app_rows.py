@@ -29,11 +29,14 @@ through a handle; ``View.rows_behind`` refuses it too.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import pandas as pd
@@ -49,6 +52,7 @@ __all__ = [
     "CHUNK_BYTES",
     "CHUNK_COLUMNS",
     "CHUNK_ROWS",
+    "KEPT_BYTES",
     "KEPT_ROWS",
     "KEPT_VIEWS",
     "MODEL_CONTEXT_CHARS",
@@ -62,12 +66,17 @@ __all__ = [
     "offending_values",
     "rows_chunk",
     "selection_of",
+    "weight_of",
 ]
 
 KEPT_VIEWS: Final = 16
 """Charts kept for their pages at once; the one used longest ago is dropped first."""
 KEPT_ROWS: Final = 2_000_000
 """Rows (in memory) the kept charts may hold together; over it, the oldest are dropped."""
+KEPT_BYTES: Final = 512 * 2**20
+"""Bytes (estimated, ``weight_of``) the kept charts may hold together: 512 MiB, what one file
+``chart_file`` serves may decode to. Over it, the oldest are dropped; one chart over it alone is
+not kept (its page offers no drill-down)."""
 CHUNK_BYTES: Final = 64 * 1024
 """The most one answer of the rows-behind tool weighs, as UTF-8 JSON: 64 KiB, under what hosts
 pass to a page or a model in one message (many cut a tool result at 64 KiB or 25,000
@@ -91,38 +100,60 @@ _SELECTORS: Final = ("datum", "interval", "leftOut", "others")
 
 
 class KeptViews:
-    """The charts a server drew for MCP Apps pages, each under an unguessable handle."""
+    """The charts a server drew for MCP Apps pages, each under an unguessable handle and bound
+    to the session it was drawn for.
 
-    def __init__(self, *, views: int = KEPT_VIEWS, rows: int = KEPT_ROWS) -> None:
-        self._views: OrderedDict[str, tuple[View, int]] = OrderedDict()
+    Capped three ways, the chart used longest ago dropped first: ``KEPT_VIEWS`` charts,
+    ``KEPT_ROWS`` rows and ``KEPT_BYTES`` bytes (``weight_of``), so charting a large file over
+    and over holds at most one cap's worth. A handle answers only the session it was given to
+    (``session``: the caller's connection, or None where the protocol keeps no session); any
+    other caller is told, word for word, what an unknown handle is told.
+    """
+
+    def __init__(
+        self, *, views: int = KEPT_VIEWS, rows: int = KEPT_ROWS, bytes: int | None = None
+    ) -> None:
+        self._views: OrderedDict[str, _Kept] = OrderedDict()
         self._limit_views = views
         self._limit_rows = rows
+        self._limit_bytes = KEPT_BYTES if bytes is None else bytes
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._views)
 
-    def keep(self, shown: View) -> str | None:
-        """The handle ``shown`` is kept under, or None: only a chart has marks to select, and a
-        refused View is never kept."""
+    def keep(self, shown: View, *, session: object = None) -> str | None:
+        """The handle ``shown`` is kept under for ``session``, or None: only a chart has marks to
+        select, a refused View is never kept, nor one over a cap on its own."""
         if shown.kind != "chart" or shown.marks is None:
             return None
-        weight = len(shown.frame) if shown.frame is not None else 0
-        if weight > self._limit_rows:
+        rows = len(shown.frame) if shown.frame is not None else 0
+        size = weight_of(shown)
+        if rows > self._limit_rows or size > self._limit_bytes:
             return None
         handle = secrets.token_urlsafe(18)
+        owner = _Owner(session)
         with self._lock:
-            self._views[handle] = (shown, weight)
-            held = sum(w for _, w in self._views.values())
-            while len(self._views) > self._limit_views or held > self._limit_rows:
-                _, (_, dropped) = self._views.popitem(last=False)
-                held -= dropped
+            self._views[handle] = _Kept(shown, rows, size, owner)
+            held_rows = sum(k.rows for k in self._views.values())
+            held_bytes = sum(k.size for k in self._views.values())
+            while (
+                len(self._views) > self._limit_views
+                or held_rows > self._limit_rows
+                or held_bytes > self._limit_bytes
+            ):
+                _, dropped = self._views.popitem(last=False)
+                held_rows -= dropped.rows
+                held_bytes -= dropped.size
         return handle
 
-    def get(self, handle: object) -> View:
-        """The chart kept under ``handle``; an unknown handle is a ``ChartkitError``."""
+    def get(self, handle: object, *, session: object = None) -> View:
+        """The chart kept under ``handle`` for ``session``; an unknown handle, or one kept for
+        another session, is a ``ChartkitError``."""
         with self._lock:
             kept = self._views.get(handle) if isinstance(handle, str) else None
+            if kept is not None and not kept.owner.is_(session):
+                kept = None
             if kept is not None:
                 self._views.move_to_end(handle)  # type: ignore[arg-type]
         if kept is None:
@@ -131,7 +162,61 @@ class KeptViews:
                 f"{self._limit_views} charts it drew for MCP Apps pages, and never a refused "
                 "result; draw the chart again (call its tool) and select on the new one"
             )
-        return kept[0]
+        return kept.view
+
+
+class _Owner:
+    """The session a chart was kept for, held weakly where it can be (a connection that ends
+    frees its charts' owner; its charts go with the caps)."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, session: object) -> None:
+        self._ref: Callable[[], object] | None = None
+        if session is not None:
+            try:
+                self._ref = weakref.ref(session)
+            except TypeError:  # not weakly referable: held until the chart is dropped
+                self._ref = functools.partial(_itself, session)
+
+    def is_(self, session: object) -> bool:
+        """Whether ``session`` is the one this chart was kept for (None only for None)."""
+        if self._ref is None:
+            return session is None
+        held = self._ref()
+        return held is not None and held is session
+
+
+def _itself(value: object) -> object:
+    return value
+
+
+@dataclass(frozen=True)
+class _Kept:
+    view: View
+    rows: int
+    size: int
+    owner: _Owner
+
+
+def weight_of(shown: View) -> int:
+    """About the bytes a kept chart holds: its frame (measured, text included) and the rows the
+    tool returned (a list of objects counted as ``chartkit.mcp._served`` counts decoded JSON).
+
+    Rows an engine holds weigh nothing here: the engine keeps them, not this process.
+    """
+    from chartkit.mcp._served import ROW_COST, VALUE_COST
+
+    size = 0
+    if shown.frame is not None:
+        size += int(shown.frame.memory_usage(index=True, deep=True).sum())
+    rows = shown.result.rows
+    if isinstance(rows, list):
+        cells = sum(len(row) for row in rows if isinstance(row, dict))
+        size += len(rows) * ROW_COST + cells * VALUE_COST
+    elif isinstance(rows, pd.DataFrame) and rows is not shown.frame:
+        size += int(rows.memory_usage(index=True, deep=True).sum())
+    return size
 
 
 def selection_of(shown: View, request: Mapping[str, Any]) -> Selection:
@@ -295,9 +380,11 @@ def model_context(shown: View, chunk: Mapping[str, Any]) -> str:
     )
     listed = chunk.get("offendingValues") or []
     if listed:
-        head += " Offending values among them: " + "; ".join(
-            f"{o['column']}: {o['values']}" for o in listed
-        ) + "."
+        head += (
+            " Offending values among them: "
+            + "; ".join(f"{o['column']}: {o['values']}" for o in listed)
+            + "."
+        )
     rows = chunk["rows"]
     if not rows:
         return head

@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 from weakref import WeakKeyDictionary, WeakSet
 
-from chartkit._safe import name_list
+from chartkit._safe import cap_text, name_list, visible
 from chartkit.check.integrity import CheckMode
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
@@ -64,6 +64,7 @@ try:
     import mcp.types as mcp_types
     import pydantic_core
     from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps, client_supports_apps
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
     from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
@@ -87,8 +88,10 @@ __all__ = [
     "KeptViews",
     "add_rows_behind_tool",
     "add_view_resource",
+    "app_tools_for_apps_clients",
     "chart_tool",
     "rows_json",
+    "session_of",
     "summary",
     "tool_result",
     "view_html",
@@ -191,10 +194,16 @@ def add_rows_behind_tool(apps: Apps) -> KeptViews:
         ),
     )
     async def chartkit_rows_behind(
-        chart: ChartArg, selection: SelectionArg, offset: OffsetArg = 0
+        ctx: Context[Any], chart: ChartArg, selection: SelectionArg, offset: OffsetArg = 0
     ) -> mcp_types.CallToolResult:
+        if not client_supports_apps(ctx):
+            raise ToolError(
+                f"{ROWS_BEHIND_TOOL} answers MCP Apps pages only, and this client did not "
+                f"negotiate MCP Apps (extension {EXTENSION_ID} with mimeTypes [{APP_MIME_TYPE!r}]"
+                "); the rows a chart was drawn from are for the page that shows it"
+            )
         try:
-            shown = kept.get(chart)
+            shown = kept.get(chart, session=session_of(ctx))
             async with gate:
                 chunk = await anyio.to_thread.run_sync(
                     functools.partial(_chunk_of, shown, selection, offset)
@@ -210,7 +219,71 @@ def add_rows_behind_tool(apps: Apps) -> KeptViews:
 
 
 def _chunk_of(shown: View, request: dict[str, Any], offset: int) -> dict[str, Any]:
-    return rows_chunk(shown, selection_of(shown, request), offset)
+    """The chunk a page asked for; a selection no row can be compared with is a
+    ``ChartkitError`` saying so (a date past what a timestamp holds, a number past a float)."""
+    try:
+        return rows_chunk(shown, selection_of(shown, request), offset)
+    except ChartkitError:
+        raise
+    except (ArithmeticError, ValueError, TypeError) as exc:
+        said = cap_text(visible(str(exc).strip().splitlines()[0] if str(exc).strip() else ""), 200)
+        raise ChartkitError(
+            f"the selection {cap_text(visible(_json_text(request)), 200)} cannot be compared with "
+            f"this chart's values ({type(exc).__name__}: {said or 'no detail'}); a datum or a "
+            "brush must hold values of the chart's own range: dates from 1677-09-22 to "
+            "2262-04-11, numbers within a 64-bit float. Brush inside the axis, or click a mark"
+        ) from None
+
+
+def _json_text(value: object) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):  # an integer past Python's digit limit, a deep nest
+        return f"(a {type(value).__name__} too large to quote)"
+
+
+def session_of(ctx: Context[Any]) -> object | None:
+    """The session a request belongs to: its connection's channel to the client (one per
+    handshake session, one per stdio stream), or None where the protocol keeps none (a
+    2026-07-28 request over an in-process or single-exchange HTTP entry: each request stands
+    alone, and a chart's unguessable handle is all that names it).
+
+    The SDK hands a tool its request's connection only through ``ServerSession``; read here, in
+    one place.
+    """
+    try:
+        connection = getattr(ctx.request_context.session, "_connection", None)
+    except ValueError:  # a Context outside a request (a direct server.call_tool)
+        return None
+    if connection is None or not getattr(connection, "has_standalone_channel", False):
+        return None
+    outbound: object = connection.outbound
+    return outbound
+
+
+async def app_tools_for_apps_clients(
+    ctx: ServerRequestContext[Any, Any], call_next: CallNext
+) -> HandlerResult:
+    """Server middleware: ``tools/list`` leaves out app-only tools (``_meta.ui.visibility`` of
+    ``["app"]``) for a client that did not negotiate MCP Apps: no page of it can call them.
+
+    ``chartkit mcp`` installs it; a server built with ``chart_tool`` adds it with
+    ``server.middleware.append(app_tools_for_apps_clients)``. The tools refuse such a client's
+    calls either way.
+    """
+    result = await call_next(ctx)
+    if ctx.method != "tools/list" or not isinstance(result, dict) or client_supports_apps(ctx):
+        return result
+    tools = result.get("tools")
+    if isinstance(tools, list):
+        result = {**result, "tools": [t for t in tools if not _app_only(t)]}
+    return result
+
+
+def _app_only(tool: object) -> bool:
+    meta = tool.get("_meta") if isinstance(tool, dict) else None
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    return isinstance(ui, dict) and ui.get("visibility") == ["app"]
 
 
 def tool_result(
@@ -220,6 +293,7 @@ def tool_result(
     include_rows: bool = True,
     for_app: bool = True,
     kept: KeptViews | None = None,
+    session: object = None,
 ) -> mcp_types.CallToolResult:
     """The ``CallToolResult`` for a View: its payload for the page, text for the model.
 
@@ -228,8 +302,10 @@ def tool_result(
     Apps) leaves ``structuredContent`` out: the text is the whole answer. When the View is a
     table, the page also gets the first ``TABLE_ROWS`` rows under ``_meta["chartkit/rows"]``
     (kept out of the model's context, like the payload), so a host shows the table itself.
-    A chart answered to an MCP Apps client is kept in ``kept`` (never a refused View), and its
-    handle goes to the page under ``_meta["chartkit/drill"]`` for ``ROWS_BEHIND_TOOL``.
+    A chart answered to an MCP Apps client is kept in ``kept`` for ``session``
+    (``session_of``; never a refused View), and its handle goes to the page under
+    ``_meta["chartkit/drill"]`` for ``ROWS_BEHIND_TOOL``. A refused View is a tool error
+    (``isError``): the call failed, and the text says why.
     """
     blocks = [mcp_types.TextContent(type="text", text=summary(shown))]
     if include_rows and shown.kind != "refused":
@@ -237,13 +313,14 @@ def tool_result(
     meta: dict[str, Any] | None = None
     if for_app and shown.kind == "table" and rows is not None:
         meta = {ROWS_META_KEY: _table_rows(rows)}
-    handle = kept.keep(shown) if for_app and kept is not None else None
+    handle = kept.keep(shown, session=session) if for_app and kept is not None else None
     if handle is not None:
         meta = {DRILL_META_KEY: {"chart": handle, "tool": ROWS_BEHIND_TOOL}}
     return mcp_types.CallToolResult(
         content=list(blocks),
         structured_content=shown.to_dict() if for_app else None,
         _meta=meta,
+        is_error=shown.kind == "refused",
     )
 
 
@@ -429,7 +506,13 @@ def _answering_views(
             )
         except ChartkitError as exc:
             raise ToolError(str(exc)) from None
-        return tool_result(shown, rows=rows, for_app=client_supports_apps(context), kept=kept)
+        return tool_result(
+            shown,
+            rows=rows,
+            for_app=client_supports_apps(context),
+            kept=kept,
+            session=session_of(context),
+        )
 
     answer.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=mcp_types.CallToolResult

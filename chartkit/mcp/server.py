@@ -14,7 +14,11 @@ Two tools for the model, both drawn inline by hosts that render MCP Apps
   rules and the caps: ``MAX_FILE_BYTES`` read, ``MAX_DECODED_BYTES`` decoded, ``MAX_ROWS`` rows.
 
 A third, ``chartkit_rows_behind``, is the page's alone (app-only: hosts keep it out of the
-model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.mcp.apps``).
+model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.mcp.apps``). It is
+listed and answered only to clients that negotiated MCP Apps, each chart only to the session it
+was drawn for. An ``enforce`` refusal is a tool error (``isError``); ``serverInfo.version`` is
+chartkit's; a line of stdin that is not a readable JSON-RPC message is answered with a JSON-RPC
+error (``-32700``/``-32600``) rather than dropped.
 
 At most ``MAX_CONCURRENT_CALLS`` calls read or chart at once; the others wait their turn.
 Everything renders offline: nothing is sent anywhere. Bad input (an unknown argument, a bad
@@ -39,6 +43,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 from chartkit._safe import cap_text, name_list, visible
+from chartkit._version import __version__
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.mcp._served import (
     FILE_SUFFIXES,
@@ -61,6 +66,8 @@ from chartkit.mcp.apps import (
     VIEW_URI,
     KeptViews,
     add_rows_behind_tool,
+    app_tools_for_apps_clients,
+    session_of,
     tool_result,
 )
 from chartkit.result import RUN_KEYS, ToolResult, read_results
@@ -73,6 +80,8 @@ try:
     from mcp.server.apps import Apps, client_supports_apps
     from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
     from pydantic import Field, ValidationError
     from pydantic_core import PydanticSerializationError
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
@@ -266,13 +275,16 @@ def build_server(
         "chart_file": _arguments(chart_file),
         ROWS_BEHIND_TOOL: ("chart", "selection", "offset"),
     }
-    return _ChartServer(
+    server = _ChartServer(
         name,
         accepted=accepted,
+        version=__version__,
         instructions=_INSTRUCTIONS,
         extensions=[apps],
         log_level="WARNING",
     )
+    server.middleware.append(app_tools_for_apps_clients)
+    return server
 
 
 def serve(*, roots: Iterable[str | os.PathLike[str]] | None = None) -> None:
@@ -329,6 +341,102 @@ class _ChartServer(MCPServer[Any]):
         if isinstance(answer, mcp_types.CallToolResult):
             return _serializable(answer)
         return answer
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio as the SDK does, answering each line it cannot read (``_Answering``)."""
+        async with stdio_server() as (read_stream, write_stream):
+            # MCPServer.run_stdio_async's own body, with the read stream guarded.
+            lowlevel = self._lowlevel_server
+            await lowlevel.run(
+                _Answering(read_stream, write_stream),  # type: ignore[arg-type]
+                write_stream,
+                lowlevel.create_initialization_options(),
+            )
+
+
+class _Answering:
+    """The stdio read stream, answering each line the SDK could not read as a JSON-RPC message.
+
+    The SDK's stdio reader hands such a line on as an exception, which its dispatcher drops: the
+    client waits for ever. A line that JSON-RPC can still place (its ``id``) is answered with an
+    error saying why it was not read: a lone surrogate (``\\ud800``, which is not Unicode
+    text), malformed JSON, or not a JSON-RPC message. A notification is never answered.
+    """
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            reply = _unreadable_reply(item)
+            if reply is not None:
+                await self._write.send(SessionMessage(reply))
+
+    def __aiter__(self) -> _Answering:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def _unreadable_reply(exc: Exception) -> mcp_types.JSONRPCError | None:
+    """The JSON-RPC error answering a line the SDK could not read, or None (a notification)."""
+    line = None
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        line = errors[0].get("input") if errors else None
+    try:  # a line that is not JSON to the SDK is quoted whole; JSON it parsed, as parsed
+        message = json.loads(line) if isinstance(line, str | bytes) else line
+    except (ValueError, RecursionError):
+        message = None
+    if message is None:
+        return _rpc_error(
+            None,
+            mcp_types.PARSE_ERROR,
+            "Parse error: the message is not JSON; send one JSON-RPC message a line",
+        )
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        if isinstance(message, dict) and "method" in message and "id" not in message:
+            return None  # a notification: JSON-RPC never answers one
+        request_id = None
+    if _SURROGATE.search(json.dumps(message, ensure_ascii=False)):
+        return _rpc_error(
+            request_id,
+            mcp_types.PARSE_ERROR,
+            "Parse error: the message holds a lone UTF-16 surrogate (such as \\ud800), which "
+            "is not Unicode text, so it was not read; send each character as UTF-8 or as a "
+            "surrogate pair",
+        )
+    return _rpc_error(
+        request_id,
+        mcp_types.INVALID_REQUEST,
+        "Invalid Request: the message is JSON but not a JSON-RPC 2.0 request, notification or "
+        'response; send jsonrpc "2.0", a method and an id',
+    )
+
+
+def _rpc_error(request_id: str | int | None, code: int, message: str) -> mcp_types.JSONRPCError:
+    return mcp_types.JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=mcp_types.ErrorData(code=code, message=message)
+    )
 
 
 def _arguments(tool: Any) -> tuple[str, ...]:
@@ -436,7 +544,12 @@ def _answer(
         )
     # The agent holds (or did not ask for) the rows: the text says what was drawn, not the rows.
     return tool_result(
-        shown, rows=rows, include_rows=False, for_app=client_supports_apps(ctx), kept=kept
+        shown,
+        rows=rows,
+        include_rows=False,
+        for_app=client_supports_apps(ctx),
+        kept=kept,
+        session=session_of(ctx),
     )
 
 
