@@ -11,6 +11,7 @@ untouched (``off``, ``warn``, clean ``enforce``), or ``outcome.refusal`` as a fa
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -48,7 +49,8 @@ class ToolDial:
 
     ``result_columns`` maps a tool's name to its declaration (any form ``chartkit.columns``
     normalizes), asserted now, naming the tool. ``ledger`` adds up every result the dial
-    judged; ``ledger_for(run_id)`` the results of one run.
+    judged; ``ledger_for(run_id)`` the results of one run. One dial may judge returns from many
+    threads at once (parallel tool calls, concurrent runs): the counts stay exact.
 
     >>> dial = ToolDial("enforce", {"host_group_mappings": {"logical_unit_number": "number"}})
     >>> judged = dial.apply("host_group_mappings", [{"logical_unit_number": ""}],
@@ -66,6 +68,7 @@ class ToolDial:
     _runs: OrderedDict[str, DispositionLedger] = field(
         default_factory=OrderedDict, init=False, repr=False
     )
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in CHECK_MODES:
@@ -124,18 +127,24 @@ class ToolDial:
             for e in heard
             if e.disposition is outcome.disposition or any(e.finding is f for f in outcome.findings)
         )
-        self.ledger.add(outcome)
-        if run_id is not None:
-            run = self._runs.pop(run_id, None) or DispositionLedger()
-            run.add(outcome)
-            self._runs[run_id] = run  # the newest last, so the oldest is forgotten first
-            while len(self._runs) > RUNS_KEPT:
-                self._runs.popitem(last=False)
+        with self._lock:  # tools may run in parallel: one run's ledger, counted exactly
+            self.ledger.add(outcome)
+            if run_id is not None:
+                run = self._runs.get(run_id)
+                if run is None:
+                    run = self._runs[run_id] = DispositionLedger()
+                    while len(self._runs) > RUNS_KEPT:  # the oldest run is forgotten first
+                        self._runs.popitem(last=False)
+                else:
+                    self._runs.move_to_end(run_id)  # the newest last
+                run.add(outcome)
         return Judgement(outcome, mine)
 
     def ledger_for(self, run_id: str) -> DispositionLedger:
         """The disposition rows of one run (an empty ledger for a run the dial never saw)."""
-        return self._runs.get(run_id) or DispositionLedger()
+        with self._lock:
+            run = self._runs.get(run_id)
+        return DispositionLedger() if run is None else run
 
 
 def trace_attributes(outcome: CheckOutcome) -> dict[str, str | int | bool]:

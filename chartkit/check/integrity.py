@@ -4,14 +4,15 @@
 and a declaration. Unarmed, or not a rowset, each check files a not-applicable disposition row
 ("I could not look"), never a finding ("something was wrong"). Under ``enforce`` a declared
 tool's answer that holds something but cannot be read as rows (a stray non-object in the list,
-a columnar dict, rows wrapped in ``{"rows": [...]}``) is refused all the same: the model reads
-a sentence saying what the answer was instead, never rows nobody could check. An empty answer
-is not refused.
+a columnar dict, rows wrapped in ``{"rows": [...]}``, a row with a key that is no string or two
+keys JSON writes alike) is refused all the same: the model reads a sentence saying what the
+answer was instead, never rows nobody could check. An empty answer is not refused.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -25,7 +26,7 @@ from chartkit.messages import (
     not_rows_sentence,
     refusal_sentence,
 )
-from chartkit.read.rowset import RowsetReading, describe_unread, read_rowset
+from chartkit.read.rowset import RowsetReading, describe_keys, describe_unread, read_rowset
 from chartkit.result import ToolResult
 
 __all__ = [
@@ -153,13 +154,16 @@ def check_result(
             "ToolResult(tool, rows, result_columns=...) or read the wire form with "
             "ToolResult.from_wire(payload)"
         )
-    given, reading, rows = reading, None, result.rows
+    given, reading, rows, keys = reading, None, result.rows, None
     if mode != "off" and result.result_columns is not None:
         rows = result.rows_to_check()  # a lone MCP object is one row here
         reading = given if given is not None and rows is result.rows else read_rowset(rows)
+        keys = None if reading is None else describe_keys(reading)
+        if keys is not None:  # a key no JSON object holds: the model reads other rows
+            reading = None
     if reading is None:  # unarmed, or not a rowset: nothing measured
         what = (
-            describe_unread(rows)
+            keys or describe_unread(rows)
             if mode == "enforce" and result.result_columns is not None
             else None
         )
@@ -227,6 +231,9 @@ def check_result(
 class DispositionLedger:
     """Adds up the disposition rows of many outcomes, for a run.
 
+    Safe to share between threads: each ``add`` counts under the ledger's lock, so an agent
+    running its tools in parallel gets exact totals.
+
     >>> ledger = DispositionLedger()
     >>> ledger.add(check_result(ToolResult("t", [{"a": 1}], result_columns={"a": "number"}),
     ...                         mode="warn"))
@@ -235,21 +242,26 @@ class DispositionLedger:
     """
 
     _totals: dict[str, DispositionRow] = field(default_factory=dict)
+    _lock: threading.Lock = field(
+        default_factory=threading.Lock, init=False, repr=False, compare=False
+    )
 
     def add(self, outcome: CheckOutcome) -> None:
         """Add one result's disposition rows."""
-        for row in outcome.disposition:
-            had = self._totals.get(row.check, DispositionRow(row.check))
-            fired = [t for t in (had.last_fired_at, row.last_fired_at) if t is not None]
-            self._totals[row.check] = DispositionRow(
-                row.check,
-                seam=row.seam,
-                checked=had.checked + row.checked,
-                findings=had.findings + row.findings,
-                not_applicable=had.not_applicable + row.not_applicable,
-                last_fired_at=max(fired) if fired else None,
-            )
+        with self._lock:
+            for row in outcome.disposition:
+                had = self._totals.get(row.check, DispositionRow(row.check))
+                fired = [t for t in (had.last_fired_at, row.last_fired_at) if t is not None]
+                self._totals[row.check] = DispositionRow(
+                    row.check,
+                    seam=row.seam,
+                    checked=had.checked + row.checked,
+                    findings=had.findings + row.findings,
+                    not_applicable=had.not_applicable + row.not_applicable,
+                    last_fired_at=max(fired) if fired else None,
+                )
 
     def rows(self) -> tuple[DispositionRow, ...]:
         """One summed row per check, in the checks' fixed order."""
-        return tuple(self._totals.get(k, DispositionRow(k)) for k in VIOLATION_KINDS)
+        with self._lock:
+            return tuple(self._totals.get(k, DispositionRow(k)) for k in VIOLATION_KINDS)
