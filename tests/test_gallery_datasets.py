@@ -1,14 +1,14 @@
 """The default chart on real data: every dataset of bench/datasets/ against the analyst's criteria.
 
 ``test_the_default_is_acceptable`` runs every property of ``bench/datasets/criteria.py`` on the
-default View of each dataset (``vega_datasets``' offline data, as a tool returns it, with its
-author's declaration). A dataset whose default is not acceptable yet is listed in ``OPEN`` with
-why: its entry is ``xfail(strict=True)``, so when a rule makes that default acceptable the test
-XPASSes, fails, and the entry is removed. The other tests hold the criteria themselves to what
-they say: each property fails on a chart that breaks it and holds on one that keeps it. The
-last ones hold the same properties on generated results (hypothesis): two measures and no date,
-one row a day with a per-row label, entities over time, the rows' key order — those not held
-yet are ``xfail(strict=True)`` too, with why.
+default View of each dataset (the data ``vega_datasets`` and ``statsmodels`` ship offline, as a
+tool returns it, with its author's declaration). A dataset whose default is not acceptable yet
+is listed in ``OPEN`` with why: its entry is ``xfail(strict=True)``, so when a rule makes that
+default acceptable the test XPASSes, fails, and the entry is removed. The other tests hold the
+criteria themselves to what they say: each property fails on a chart that breaks it and holds
+on one that keeps it. The last ones hold the same properties on generated results
+(hypothesis): two measures and no date, one row a day with a per-row label, entities over time,
+the rows' key order — those not held yet are ``xfail(strict=True)`` too, with why.
 """
 
 from __future__ import annotations
@@ -32,16 +32,49 @@ from bench.datasets.criteria import (  # noqa: E402
     Chart,
     Facts,
     Verdict,
+    both_factors_drawn,
+    grid_is_x,
     judge,
+    like_measures_together,
+    lines_break_at_gaps,
     log_scale_points,
     one_unit_per_axis,
+    panel_lines,
     scatter_for_measures,
     scatter_not_from_zero,
+    y_domain_fits,
     years_axis,
 )
 from chartkit import view  # noqa: E402
 
-OPEN: dict[str, str] = {}
+OPEN: dict[str, str] = {
+    "airports": "issue 40: coordinates are drawn as a map",
+    "anes96": "issue 40: scatter for two measures; a grid is x and a measure is y",
+    "barley": "issue 40: a number of few values is not a continuous axis",
+    "cars": "issue 40: a line breaks at missing time points",
+    "co2": (
+        "issue 40: a line breaks at missing time points; lines and points fit their y axis, "
+        "bars keep zero"
+    ),
+    "cpunish": "issue 40: scatter for two measures",
+    "crimea": "issue 40: like measures are drawn together",
+    "danish_data": "issue 40: lines and points fit their y axis, bars keep zero",
+    "elnino": "issue 40: like measures are drawn together",
+    "fair": "issue 40: a grid is x and a measure is y",
+    "grunfeld": "issue 40: an entity over a grid is a line each",
+    "heart": "issue 40: scatter for two measures; a number of few values is not a continuous axis",
+    "interest_inflation": "issue 40: scatter for two measures; a grid is x and a measure is y",
+    "la-riots": "issue 40: coordinates are drawn as a map",
+    "macrodata": "issue 40: scatter for two measures; a grid is x and a measure is y",
+    "modechoice": "issue 40: scatter for two measures; a grid is x and a measure is y",
+    "ohlc": "issue 40: like measures are drawn together",
+    "randhie": "issue 40: scatter for two measures",
+    "seattle-temps": "issue 40: lines and points fit their y axis, bars keep zero",
+    "sf-temps": "issue 40: lines and points fit their y axis, bars keep zero",
+    "stackloss": "issue 40: scatter for two measures; a grid is x and a measure is y",
+    "us-employment": "issue 40: lines and points fit their y axis, bars keep zero",
+}
+"""Each dataset whose default is not acceptable today, with the properties it fails."""
 
 
 def _cases() -> list[Any]:
@@ -57,10 +90,21 @@ def test_the_default_is_acceptable(name: str) -> None:
     assert verdict.acceptable, verdict.why_not
 
 
-def test_the_benchmark_holds_the_datasets_vega_datasets_ships_offline() -> None:
+def test_the_benchmark_holds_the_datasets_vega_datasets_and_statsmodels_ship_offline() -> None:
+    import statsmodels.datasets
     from vega_datasets import local_data
 
-    assert set(DATASETS) == set(local_data.list_datasets())
+    by_source: dict[str, set[str]] = {}
+    for name in DATASETS:
+        by_source.setdefault(dataset(name).source, set()).add(name)
+    assert set(by_source) == {"vega_datasets", "statsmodels"}  # no held-out package's data
+    assert by_source["vega_datasets"] == set(local_data.list_datasets())
+    shipped = {
+        n for n in dir(statsmodels.datasets)
+        if hasattr(getattr(statsmodels.datasets, n), "load_pandas")
+    }  # fmt: skip
+    assert by_source["statsmodels"] == shipped
+    assert len(DATASETS) >= 45
     assert set(OPEN) <= set(DATASETS)
 
 
@@ -238,9 +282,148 @@ def test_a_table_is_not_an_acceptable_default() -> None:
     assert verdict.why_not.startswith("a chart is drawn: the view is a table")
 
 
+def test_latitude_on_x_fails_and_a_map_holds() -> None:
+    assert _why(_verdict("airports"), "coordinates are drawn as a map") == (
+        "latitude and longitude are coordinates: a map draws longitude on x and latitude on y, "
+        "but the chart is a point of x=latitude, y=longitude, color=country"
+    )
+    mapped = _verdict("airports", x="longitude", y="latitude")
+    assert _why(mapped, "coordinates are drawn as a map") == ""
+
+
+def test_a_two_value_year_as_a_continuous_axis_fails() -> None:
+    assert _why(_verdict("barley"), "a number of few values is not a continuous axis") == (
+        "year holds 2 distinct values (1931, 1932) and is the continuous y axis: a factor, "
+        "drawn as categories, color or panels"
+    )
+    iris = _verdict("iris")
+    assert _why(iris, "a number of few values is not a continuous axis") == ""
+
+
+def test_one_of_three_like_measures_alone_fails_and_the_three_together_hold() -> None:
+    assert _why(_verdict("crimea"), "like measures are drawn together") == (
+        "wounds is drawn alone, but wounds, other, disease are 3 like measures over date "
+        "(within 10x of each other): drawn together"
+    )
+    together = _verdict("crimea", x="date", y=["wounds", "other", "disease"])
+    assert _why(together, "like measures are drawn together") == ""
+    two = Chart.of(default_view("crimea", x="date", y=["wounds", "other"]))
+    assert like_measures_together(two, facts("crimea")) == (
+        "2 of the 3 like measures over date are drawn, and the picture does not say how many "
+        "are left out (1)"
+    )
+    said = replace(two, said=("1 more like measure (disease) is left out.",))
+    assert like_measures_together(said, facts("crimea")) == ""
+
+
+def test_a_grid_on_y_or_without_the_response_fails() -> None:
+    """fair: the marriage rating and the age bracket are grids; affairs is the response."""
+    assert _why(_verdict("fair"), "a grid is x and a measure is y") == (
+        "age is a grid (6 ordered values, each repeated) drawn on y: a grid indexes the rows "
+        "and is x, the response (affairs) is y"
+    )
+    response = _verdict("fair", x="rate_marriage", y="affairs")
+    assert _why(response, "a grid is x and a measure is y") == ""
+    counted = replace(Chart.of(default_view("fair", x="rate_marriage", y="affairs")),
+                      aggregates={"x": None, "y": "count"})  # fmt: skip
+    assert grid_is_x(counted, facts("fair")) == (
+        "rate_marriage (a grid) is x but y is count(affairs), not a measure: the response "
+        "(affairs) is y"
+    )
+
+
+def test_an_entity_over_a_grid_drawn_as_points_fails() -> None:
+    assert _why(_verdict("grunfeld"), "an entity over a grid is a line each") == (
+        "each of the 11 values of firm has a row at 80% or more of year's 20 values: a line "
+        "per firm over year, but the chart is a point of x=invest, y=value"
+    )
+    chart = Chart.of(default_view("grunfeld", x="year", y="invest", color="firm"))
+    lines = replace(chart, mark="line", columns={"x": "year", "y": "invest", "color": "firm"})
+    assert panel_lines(lines, facts("grunfeld")) == ""
+
+
+def _medals() -> tuple[list[dict[str, Any]], dict[str, str]]:
+    rows = [
+        {"nation": n, "medal": m, "count": c}
+        for n, counts in {"NOR": (16, 8, 13), "GER": (12, 10, 5), "CAN": (4, 8, 14)}.items()
+        for m, c in zip(("gold", "silver", "bronze"), counts, strict=True)
+    ]
+    return rows, {"nation": "string", "medal": "string", "count": "number"}
+
+
+def test_a_count_over_a_unique_key_averaged_fails_and_summed_holds() -> None:
+    rows, declared = _medals()
+    means = judge(view(rows, declared, x="nation", y="count"), Facts.of(rows, declared))
+    assert _why(means, "a count over a unique key is summed") == (
+        "count is a count over a unique key of nation, medal (one row per combination, whole "
+        "numbers, none negative): drawn as its mean, not its sum"
+    )
+    sums = view(rows, declared, x="nation", y="count", aggregate="sum")
+    assert _why(judge(sums, Facts.of(rows, declared)), "a count over a unique key is summed") == ""
+
+
+def test_two_factors_and_a_measure_drawn_per_one_factor_fail() -> None:
+    """A dose of three values and a supplement of two: the mean length per supplement alone."""
+    rows = [
+        {"supp": s, "dose": d, "len": round(5 + 3 * d + (2 if s == "OJ" else 0) + 0.1 * i, 1)}
+        for s in ("OJ", "VC") for d in (0.5, 1.0, 2.0) for i in range(10)
+    ]  # fmt: skip
+    declared = {"supp": "string", "dose": "number", "len": "number"}
+    known = Facts.of(rows, declared)
+    bars = judge(view(rows, declared, x="supp", y="len"), known)
+    assert _why(bars, "two factors are both drawn") == (
+        "len is drawn per supp alone, but dose is a factor too: both factors are drawn (x and "
+        "color or panels)"
+    )
+    chart = Chart.of(view(rows, declared, x="supp", y="len"))
+    colored = replace(chart, columns={**chart.columns, "color": "dose"})
+    assert both_factors_drawn(colored, known) == ""
+
+
+def _quarters(missing: set[int]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    rows = [
+        {"quarter": f"{2000 + q // 4}-{3 * (q % 4) + 1:02d}-01", "rate": 4.0 + 0.1 * q}
+        for q in range(24) if q not in missing
+    ]  # fmt: skip
+    return rows, {"quarter": "date", "rate": "number"}
+
+
+def test_a_line_across_missing_quarters_fails_and_a_broken_one_holds() -> None:
+    rows, declared = _quarters({9, 10, 17})
+    shown = view(rows, declared)
+    assert shown.mark == "line"
+    chart = Chart.of(shown)
+    assert lines_break_at_gaps(chart, Facts.of(rows, declared)) == (
+        "the line of rate is drawn straight across 2 missing time points (the first after "
+        "2002-01-01): it breaks there"
+    )
+    field = chart.channel("x")["field"]
+    holes = [{field: f"{2002 + q // 4 - 2}-{3 * (q % 4) + 1:02d}-01", "rate": None}
+             for q in (9, 17)]  # fmt: skip
+    broken = replace(
+        chart, unit={**chart.unit, "mark": {"type": "line", "invalid": None}},
+        records=[*chart.records, *holes],
+    )  # fmt: skip
+    assert lines_break_at_gaps(broken, Facts.of(rows, declared)) == ""
+    whole_rows, whole = _quarters(set())
+    assert lines_break_at_gaps(Chart.of(view(whole_rows, whole)), Facts.of(whole_rows, whole)) == ""
+
+
+def test_a_line_far_from_zero_drawn_from_zero_fails_and_bars_keep_zero() -> None:
+    assert _why(_verdict("co2"), "lines and points fit their y axis, bars keep zero") == (
+        "co2 spans 313.28 to 373.46, a span small next to its distance from zero, and its axis "
+        "starts at zero: the lines fill 16% of the height"
+    )
+    chart = Chart.of(default_view("co2"))
+    fitted = _undrawn(chart, y={**chart.channel("y"), "scale": {"zero": False}})
+    assert y_domain_fits(fitted, facts("co2")) == ""
+    bars = replace(fitted, mark="bar")
+    assert y_domain_fits(bars, facts("co2")) == "bars of co2 do not start at zero"
+
+
 def test_every_property_is_named_once() -> None:
     names = [p.name for p in PROPERTIES]
-    assert len(names) == len(set(names)) == 11
+    assert len(names) == len(set(names)) == 20
 
 
 def _md(text: str) -> str:

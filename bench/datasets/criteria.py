@@ -26,11 +26,27 @@ The properties follow issue 20 ("The default chart an analyst would sign"):
 - an identifier (half its values distinct, on a column of 100 rows or more) is not a category
   axis, color or facet;
 - rows that are a breakdown (one row per pair of keys) are totals per key, not means.
+
+And those of issue 40 ("Charts chosen by the roles of their columns"):
+
+- a grid (a number of few ordered values, each repeated: days, doses, weeks) is x, not y, and
+  the y drawn over it is a measure (the response);
+- latitude and longitude (by name) are drawn as a map: longitude on x, latitude on y;
+- a number of three distinct values or fewer is never a continuous position axis;
+- a weight (a non-negative whole number over a unique key of categories: a count in a
+  contingency table) is summed, never averaged;
+- two factors and a measure: both factors are drawn, not one;
+- like measures (three or more numbers over the chart's time or grid x, within 10x of each
+  other) are drawn together, and the picture says how many were left out;
+- an entity x grid panel (each entity's rows cover the grid) is a line per entity;
+- a line over time breaks at its missing time points; the y axis of lines and points is not
+  forced to zero when the data's span is small next to its distance from zero; bars keep zero.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +71,26 @@ SHARED_POSITIONS = 0.8
 MAGNITUDE_RATIO = 10.0
 """Measures whose largest values differ by more than this factor need an axis each."""
 SCATTER_MARKS = frozenset({"point", "circle", "square"})
+GRID_MAX = 20
+"""A number of at most this many distinct values, each repeated, is a grid (days, doses)."""
+GRID_REPEATS = 3
+"""A grid's column holds at least this many rows per distinct value on average."""
+FEW_NUMBER_VALUES = 3
+"""A number of this many distinct values or fewer is a factor, never a continuous axis."""
+PANEL_COVERAGE = 0.8
+"""An entity whose rows hold this share of the grid's values or more forms a series over it."""
+PANEL_ENTITIES = 20
+"""At most this many entities are drawn as a line each (colors, then small multiples)."""
+LIKE_MEASURES = 3
+"""This many numbers or more over one time or grid x, within ``MAGNITUDE_RATIO``, are alike."""
+GAP_STEPS = 1.5
+"""Consecutive points further apart than this many regular steps have a time point missing."""
+LATITUDE = frozenset({"lat", "latitude"})
+LONGITUDE = frozenset({"lon", "lng", "long", "longitude"})
+"""Coordinate columns are named by convention: the name, lower-cased, is one of these."""
+LINE_MARKS = frozenset({"line", "trail"})
+BREAKS = frozenset({"break-paths-show-domains", "break-paths-filter-domains"})
+"""Vega-Lite's ``mark.invalid`` values that break a line at a missing value (or null)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +147,112 @@ class Facts:
             return None
         return full, len(per_group), distinct
 
+    def numbers(self) -> list[str]:
+        """Number columns holding at least one value."""
+        return [c for c in self.of_type("number") if self.frame[c].notna().any()]
+
+    def grid(self, column: str) -> bool:
+        """A number of 4 to ``GRID_MAX`` ordered values, each repeated and set by a design (two
+        decimals at most: days, doses, weeks — not a measure that happens to repeat)."""
+        if self.types.get(column) != "number" or column not in self.frame.columns:
+            return False
+        values = self.frame[column].dropna()
+        distinct = int(values.nunique())
+        if not FEW_NUMBER_VALUES < distinct <= GRID_MAX or len(values) < GRID_REPEATS * distinct:
+            return False
+        return bool(((values * 100).round(6) % 1 == 0).all())
+
+    def few_valued(self, column: str) -> bool:
+        """A number of 2 to ``FEW_NUMBER_VALUES`` distinct values: a factor (a code, a dose)."""
+        return self.types.get(column) == "number" and 2 <= self.distinct(column) <= (
+            FEW_NUMBER_VALUES
+        )
+
+    def response_measures(self) -> list[str]:
+        """Measures that are neither years nor a grid: what a chart's y can be the response of."""
+        return [c for c in self.measures() if c not in self.years and not self.grid(c)]
+
+    def factors(self) -> list[str]:
+        """Categories of few values and numbers of few values: what splits a measure."""
+        strings = [c for c in self.categories() if not self.identifier(c)]
+        return strings + [c for c in self.of_type("number") if self.few_valued(c)]
+
+    def time_like(self, column: str) -> bool:
+        """A date, a number of years or a grid: an x that a series runs over."""
+        return self.types.get(column) == "date" or column in self.years or self.grid(column)
+
+    def coordinates(self) -> tuple[str, str] | None:
+        """``(latitude, longitude)`` when two number columns are named so by convention."""
+        numbers = self.of_type("number")
+        lat = next((c for c in numbers if c.lower() in LATITUDE), None)
+        lon = next((c for c in numbers if c.lower() in LONGITUDE), None)
+        return (lat, lon) if lat is not None and lon is not None else None
+
+    def unique_key(self) -> list[str] | None:
+        """Two or more categories (no identifier) whose values together name each row once."""
+        keys = [
+            c for c in self.of_type("string")
+            if not self.identifier(c) and self.distinct(c) < len(self.frame)
+        ]  # fmt: skip
+        if len(keys) < 2 or self.frame.duplicated(keys).any():
+            return None
+        return keys
+
+    def weights(self) -> list[str]:
+        """Non-negative whole numbers over a unique key of categories: counts, to be summed."""
+        if self.unique_key() is None:
+            return []
+        out = []
+        for column in self.numbers():
+            values = self.frame[column].dropna()
+            if (values >= 0).all() and (values % 1 == 0).all():
+                out.append(column)
+        return out
+
+    def like_measures(self, x: str) -> list[str]:
+        """The largest group of ``LIKE_MEASURES`` or more measures within ``MAGNITUDE_RATIO``
+        of each other (by largest and by median absolute value), in declared order, when x
+        names each row (a wide table: one row per time point); else none."""
+        if x not in self.frame.columns or self.frame[x].duplicated().mean() > 0.1:
+            return []
+        sizes, typical = {}, {}
+        for column in self.numbers():
+            if column == x or column in self.years or self.grid(column) or self.few_valued(column):
+                continue
+            values = self.frame[column].abs()
+            if pd.notna(values.max()) and values.median() > 0:
+                sizes[column], typical[column] = float(values.max()), float(values.median())
+        ordered = sorted(sizes, key=sizes.__getitem__)
+        best: list[str] = []
+        for i, low in enumerate(ordered):
+            group = [c for c in ordered[i:] if sizes[c] <= MAGNITUDE_RATIO * sizes[low]]
+            small = min(typical[c] for c in group)
+            group = [c for c in group if typical[c] <= MAGNITUDE_RATIO * small]
+            if len(group) > len(best):
+                best = group
+        if len(best) < LIKE_MEASURES:
+            return []
+        return [c for c in sizes if c in best]
+
+    def panels(self) -> list[tuple[str, str]]:
+        """``(entity, x)`` pairs: a category of 2 to ``PANEL_ENTITIES`` values whose every
+        value has about one row at ``PANEL_COVERAGE`` or more of a time or grid x's values."""
+        out = []
+        for entity in self.of_type("string"):
+            if not 2 <= self.distinct(entity) <= PANEL_ENTITIES:
+                continue
+            for x in self.frame.columns:
+                if x == entity or not self.time_like(str(x)):
+                    continue
+                both = self.frame[[entity, x]].dropna()
+                points = int(both[x].nunique())
+                if points < 3 or both.duplicated().mean() > 0.1:
+                    continue
+                coverage = both.groupby(entity)[x].nunique() / points
+                if coverage.min() >= PANEL_COVERAGE:
+                    out.append((entity, str(x)))
+        return out
+
     def identifier(self, column: str) -> bool:
         rows = int(self.frame[column].notna().sum()) if column in self.frame.columns else 0
         return (
@@ -163,6 +305,7 @@ class Chart:
     records: list[dict[str, Any]]
     width: int | None
     independent: frozenset[str] = frozenset()  # channels whose scale each panel resolves alone
+    said: tuple[str, ...] = ()  # the notes and the spec's titles: what the picture says
 
     @classmethod
     def of(cls, view: Any) -> Chart:
@@ -181,6 +324,7 @@ class Chart:
             records=list(records),
             width=width if isinstance(width, int) else None,
             independent=_independent(spec),
+            said=(*view.notes, *_titles(spec)),
         )
 
     def channel(self, name: str) -> dict[str, Any]:
@@ -201,6 +345,23 @@ class Chart:
 
     def split_by(self) -> set[str]:
         return {self.columns[ch] for ch in ("color", "facet") if ch in self.columns}
+
+
+def _titles(spec: Mapping[str, Any]) -> list[str]:
+    """Every title, subtitle and caption text in a spec (the words drawn on the picture)."""
+    out: list[str] = []
+    for key, value in spec.items():
+        if key in ("title", "subtitle", "text", "description") and isinstance(value, str):
+            out.append(value)
+        elif key in ("title", "subtitle", "text") and isinstance(value, list):
+            out.extend(str(v) for v in value)
+        elif isinstance(value, dict) and key != "datasets":
+            out.extend(_titles(value))
+        elif isinstance(value, list) and key in ("layer", "concat", "vconcat", "hconcat"):
+            for part in value:
+                if isinstance(part, dict):
+                    out.extend(_titles(part))
+    return out
 
 
 def _independent(spec: Mapping[str, Any]) -> frozenset[str]:
@@ -470,6 +631,242 @@ def breakdown_totals(chart: Chart, facts: Facts) -> str | None:
     return ""
 
 
+def grid_is_x(chart: Chart, facts: Facts) -> str | None:
+    placed = {ch: chart.columns.get(ch) for ch in ("x", "y")}
+    grids = [
+        (ch, c) for ch, c in placed.items()
+        if isinstance(c, str) and facts.grid(c) and not chart.aggregates.get(ch)
+    ]  # fmt: skip
+    responses = facts.response_measures()
+    if not grids or not responses:
+        return None
+    for ch, column in grids:
+        if ch == "y":
+            return (
+                f"{column} is a grid ({facts.distinct(column)} ordered values, each repeated) "
+                f"drawn on y: a grid indexes the rows and is x, the response ({_names(responses)}) "
+                "is y"
+            )
+    y = placed.get("y")
+    drawn = chart.measures.get("y") or ((y,) if isinstance(y, str) else ())
+    if chart.aggregates.get("y") == "count" or not drawn or any(m not in responses for m in drawn):
+        what = f"{chart.aggregates.get('y')}({y})" if chart.aggregates.get("y") else str(y)
+        return (
+            f"{grids[0][1]} (a grid) is x but y is {what}, not a measure: the response "
+            f"({_names(responses)}) is y"
+        )
+    return ""
+
+
+def map_orientation(chart: Chart, facts: Facts) -> str | None:
+    coordinates = facts.coordinates()
+    if coordinates is None:
+        return None
+    latitude, longitude = coordinates
+    x, y = chart.columns.get("x"), chart.columns.get("y")
+    aggregated = chart.aggregates.get("x") or chart.aggregates.get("y")
+    if x == longitude and y == latitude and not aggregated:
+        return ""
+    return (
+        f"{latitude} and {longitude} are coordinates: a map draws {longitude} on x and "
+        f"{latitude} on y, but the chart is a {chart.mark} of {_describe(chart)}"
+    )
+
+
+def few_values_not_continuous(chart: Chart, facts: Facts) -> str | None:
+    continuous = [
+        (ch, chart.columns[ch]) for ch in ("x", "y")
+        if ch in chart.columns and chart.channel(ch).get("type") == "quantitative"
+        and not chart.channel(ch).get("bin") and not chart.aggregates.get(ch)
+        and not chart.measures.get(ch)
+    ]  # fmt: skip
+    if not continuous:
+        return None
+    for ch, column in continuous:
+        if facts.types.get(column) == "number" and facts.distinct(column) <= FEW_NUMBER_VALUES:
+            values = sorted(facts.frame[column].dropna().unique().tolist())
+            shown = ", ".join(f"{v:g}" for v in values)
+            return (
+                f"{column} holds {len(values)} distinct values ({shown}) and is the continuous "
+                f"{ch} axis: a factor, drawn as categories, color or panels"
+            )
+    return ""
+
+
+def weights_summed(chart: Chart, facts: Facts) -> str | None:
+    aggregated = [
+        (ch, column, agg) for ch, agg in chart.aggregates.items()
+        if agg in ("mean", "median", "sum") and isinstance(column := chart.columns.get(ch), str)
+    ]  # fmt: skip
+    if not aggregated:
+        return None
+    weights = facts.weights()
+    applies = False
+    for ch, column, agg in aggregated:
+        for measure in chart.measures.get(ch) or (column,):
+            if measure not in weights:
+                continue
+            applies = True
+            if agg != "sum":
+                key = facts.unique_key() or []
+                return (
+                    f"{measure} is a count over a unique key of {_names(key)} (one row per "
+                    f"combination, whole numbers, none negative): drawn as its {agg}, not its sum"
+                )
+    return "" if applies else None
+
+
+def both_factors_drawn(chart: Chart, facts: Facts) -> str | None:
+    by = next(
+        (chart.columns[ch] for ch in ("x", "y")
+         if ch in chart.columns and chart.aggregates.get(_other(ch)) in ("mean", "sum", "median")),
+        None,
+    )  # fmt: skip
+    factors = facts.factors()
+    if by is None or by not in factors or len(factors) < 2:
+        return None
+    drawn = set(chart.columns.values())
+    left = [f for f in factors if f not in drawn]
+    if left:
+        measure = next(chart.columns[ch] for ch in ("x", "y") if chart.columns.get(ch) != by)
+        return (
+            f"{measure} is drawn per {by} alone, but {_names(left)} "
+            f"{'is' if len(left) == 1 else 'are'} a factor too: both factors are drawn "
+            "(x and color or panels)"
+        )
+    return ""
+
+
+def like_measures_together(chart: Chart, facts: Facts) -> str | None:
+    x = chart.columns.get("x")
+    if not isinstance(x, str) or not facts.time_like(x):
+        return None
+    group = facts.like_measures(x)
+    y = chart.columns.get("y")
+    drawn = [m for m in (chart.measures.get("y") or (y,)) if m in group]
+    if not group or not drawn:
+        return None
+    if len(drawn) == 1:
+        return (
+            f"{drawn[0]} is drawn alone, but {_names(group)} are {len(group)} like measures "
+            f"over {x} (within {MAGNITUDE_RATIO:g}x of each other): drawn together"
+        )
+    left = len(group) - len(drawn)
+    if left and not _says_left_out(chart, left):
+        return (
+            f"{len(drawn)} of the {len(group)} like measures over {x} are drawn, and the "
+            f"picture does not say how many are left out ({left})"
+        )
+    return ""
+
+
+def _says_left_out(chart: Chart, left: int) -> bool:
+    words = ("left out", "not drawn", "more", "other")
+    for text in chart.said:
+        for sentence in re.split(r"(?<=[.;:])\s", text):
+            if re.search(rf"\b{left}\b", sentence) and any(w in sentence for w in words):
+                return True
+    return False
+
+
+def panel_lines(chart: Chart, facts: Facts) -> str | None:
+    panels = facts.panels()
+    if not panels:
+        return None
+    split = {chart.columns.get(ch) for ch in ("color", "detail", "facet", "row", "column")}
+    for entity, x in panels:
+        if chart.mark in LINE_MARKS and chart.columns.get("x") == x and entity in split:
+            return ""
+    entity, x = panels[0]
+    return (
+        f"each of the {facts.distinct(entity)} values of {entity} has a row at "
+        f"{PANEL_COVERAGE:.0%} or more of {x}'s {facts.distinct(x)} values: a line per "
+        f"{entity} over {x}, but the chart is a {chart.mark} of {_describe(chart)}"
+    )
+
+
+def lines_break_at_gaps(chart: Chart, facts: Facts) -> str | None:
+    x = chart.channel("x")
+    field, y_field = x.get("field"), chart.channel("y").get("field")
+    if chart.mark not in LINE_MARKS or x.get("type") not in ("temporal", "quantitative"):
+        return None
+    if not isinstance(field, str) or not isinstance(y_field, str):
+        return None
+    series = [chart.channel(ch).get("field") for ch in ("color", "detail")]
+    frame = pd.DataFrame(chart.records)
+    if frame.empty or field not in frame.columns or y_field not in frame.columns:
+        return None
+    if x.get("type") == "temporal":
+        at = pd.to_datetime(frame[field], utc=True, errors="coerce", format="ISO8601")
+    else:
+        at = pd.to_numeric(frame[field], errors="coerce")
+    frame = frame.assign(_at=at)
+    keys = [k for k in series if isinstance(k, str) and k in frame.columns]
+    groups = frame.groupby(keys, dropna=False) if keys else [((), frame)]
+    gaps = 0
+    first: Any = None
+    for _, rows in groups:
+        drawn = rows[rows[y_field].notna()].sort_values("_at")
+        steps = drawn["_at"].diff().dropna()
+        if len(steps) < 3:
+            continue
+        step = steps.median()
+        regular = ((steps - step).abs() <= 0.1 * step).mean() >= 0.5
+        wide = steps[steps > GAP_STEPS * step]
+        if not regular or wide.empty:
+            continue
+        for index in wide.index:
+            after = drawn["_at"].loc[:index].iloc[-2]
+            between = rows[(rows["_at"] > after) & (rows["_at"] < drawn["_at"].loc[index])]
+            if not (_breaks(chart) and between[y_field].isna().any()):
+                gaps += 1
+                first = after if first is None else first
+    if gaps:
+        when = first.date().isoformat() if hasattr(first, "date") else f"{first:g}"
+        return (
+            f"the line of {chart.columns.get('y', y_field)} is drawn straight across {gaps} "
+            f"missing time point{'s' if gaps > 1 else ''} (the first after {when}): it breaks "
+            "there"
+        )
+    return ""
+
+
+def _breaks(chart: Chart) -> bool:
+    mark = chart.unit.get("mark")
+    if not isinstance(mark, dict) or "invalid" not in mark:
+        return False
+    return mark["invalid"] is None or mark["invalid"] in BREAKS
+
+
+def y_domain_fits(chart: Chart, facts: Facts) -> str | None:
+    y = chart.channel("y")
+    if y.get("type") != "quantitative" or y.get("bin"):
+        return None
+    values = chart.values("y")
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    if chart.mark == "bar":
+        scale = _scale(chart, "y")
+        if scale.get("zero") is False or (
+            isinstance(scale.get("domain"), list) and scale["domain"] and scale["domain"][0] > 0
+        ):
+            return f"bars of {chart.columns.get('y')} do not start at zero"
+        return ""
+    if chart.mark not in LINE_MARKS | SCATTER_MARKS:
+        return None
+    distance = min(abs(low), abs(high)) if low * high > 0 else 0.0
+    if distance == 0 or high - low >= distance:
+        return None
+    if _zero_forced(chart, "y"):
+        return (
+            f"{chart.columns.get('y')} spans {low:,g} to {high:,g}, a span small next to its "
+            f"distance from zero, and its axis starts at zero: the {chart.mark}s fill "
+            f"{(high - low) / high if high > 0 else (high - low) / -low:.0%} of the height"
+        )
+    return ""
+
+
 def _other(channel: str) -> str:
     return "y" if channel == "x" else "x"
 
@@ -508,6 +905,15 @@ PROPERTIES: tuple[Property, ...] = (
     Property("measures of different magnitude get an axis each", one_unit_per_axis),
     Property("an identifier is not a category", no_identifier_category),
     Property("a breakdown is drawn as totals", breakdown_totals),
+    Property("a grid is x and a measure is y", grid_is_x),
+    Property("coordinates are drawn as a map", map_orientation),
+    Property("a number of few values is not a continuous axis", few_values_not_continuous),
+    Property("a count over a unique key is summed", weights_summed),
+    Property("two factors are both drawn", both_factors_drawn),
+    Property("like measures are drawn together", like_measures_together),
+    Property("an entity over a grid is a line each", panel_lines),
+    Property("a line breaks at missing time points", lines_break_at_gaps),
+    Property("lines and points fit their y axis, bars keep zero", y_domain_fits),
 )
 """Every property, in the order a verdict lists them."""
 
