@@ -232,8 +232,10 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
     Nothing is read into Python. CSV is read as text (every column VARCHAR, an empty cell as
     NULL): the check then judges each declared column's cells by the declared type, with the
     same acceptance rules as ``chartkit.read.csvread`` (a cell that does not parse is an offender
-    whose sample is the raw text). A missing path, a directory, another suffix or a file
-    DuckDB cannot read raises ``ChartkitError`` naming the path.
+    whose sample is the raw text). JSON is typed by every value it holds, never by DuckDB's
+    sample of the first rows: a column whose values mix JSON types is read as ``JSON`` and
+    each value judged by its own type (``_json_lines``). A missing path, a directory, another
+    suffix or a file DuckDB cannot read raises ``ChartkitError`` naming the path.
     """
     target = Path(path)
     suffix = target.suffix.lower()
@@ -260,36 +262,83 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
                     "delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = true)"
                 )
             )
-        return _json_lines(con, literal, "auto" if suffix == ".json" else "newline_delimited")
+        return _json_lines(
+            con, str(target), literal, "auto" if suffix == ".json" else "newline_delimited"
+        )
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
             f"DuckDB could not read {target.name!r} as a {suffix[1:]} table: {exc}"
         ) from exc
 
 
-def _json_lines(con: Any, literal: str, form: str) -> Any:
-    """JSON lines with DuckDB's type inference, except that text stays text.
+_JSON_SEEN: Final = ("NULL", "BOOLEAN", "VARCHAR", "BIGINT", "UBIGINT", "HUGEINT", "DOUBLE")
+"""The JSON types a JSON-lines column's values are told apart by: ``json_type``'s names, and
+``HUGEINT`` for an unsigned integer of 19 digits or more (it may pass BIGINT's range); any
+other (an object, an array) is ``OTHER``."""
 
-    DuckDB would read ``"2024-01-05"`` as a DATE; in JSON it is a string (the check then
-    judges it as the ISO text it is), so such columns are read again as VARCHAR.
+_JSON_COLUMN_TYPES: Final = (
+    (frozenset({"BOOLEAN"}), "BOOLEAN"),
+    (frozenset({"VARCHAR"}), "VARCHAR"),
+    (frozenset({"BIGINT", "UBIGINT"}), "BIGINT"),
+    (frozenset({"BIGINT", "UBIGINT", "HUGEINT"}), "HUGEINT"),
+    (frozenset({"BIGINT", "UBIGINT", "HUGEINT", "DOUBLE"}), "DOUBLE"),
+)
+"""A JSON-lines column's DuckDB type by the JSON types its values hold (``_JSON_SEEN``, ``NULL``
+aside): the first row whose set holds them all. A column holding any other mix (a string beside
+numbers, an object, an array) or no value at all stays ``JSON``, each value judged by its own
+type."""
+
+
+def _json_lines(con: Any, path: str, literal: str, form: str) -> Any:
+    """JSON lines typed by every value they hold, never by DuckDB's sample.
+
+    DuckDB types a JSON file from its first rows (about 20,000) and then converts every later
+    value to that type: ``"7"`` to 7, ``true`` to 1, ``1.5`` to 2, an object to text. So the
+    keys and the ``json_type`` of each value are first read from every record (two scans, every
+    value read as JSON), and a column takes a type only when all its values are of it
+    (``_JSON_COLUMN_TYPES``); any other column is read as ``JSON`` and the check judges each
+    of its values by its own JSON type, as it judges the same rows in memory. Text stays text
+    (``"2024-01-05"`` is a string in JSON, not a DATE). The keys reach DuckDB as data, never
+    as query text. A file whose records are not all objects is read as DuckDB reads it.
     """
-    rel = con.sql(f"SELECT * FROM read_json({literal}, format = '{form}')")
-    types = [str(t) for t in rel.types]
-    if not any(t in {"DATE", "TIME"} or t.startswith("TIMESTAMP") for t in types):
-        return rel
-    columns = ", ".join(
-        "'"
-        + c.replace("'", "''")
-        + "': '"
-        + ("VARCHAR" if t in {"DATE", "TIME"} or t.startswith("TIMESTAMP") else t).replace(
-            "'", "''"
-        )
-        + "'"
-        for c, t in zip(rel.columns, types, strict=True)
+    # the keys in the order first seen (by record, then by place in it); a record that is
+    # not an object is seen as a NULL key
+    keys = [
+        k
+        for (k,) in con.sql(
+            "SELECT k FROM (SELECT unnest(keys) AS k, generate_subscripts(keys, 1) AS i, n FROM "
+            "(SELECT CASE WHEN json_type(json) = 'OBJECT' THEN json_keys(json) ELSE [NULL] END "
+            "AS keys, row_number() OVER () AS n "
+            f"FROM read_json_objects({literal}, format = '{form}'))) "
+            "GROUP BY k ORDER BY min(n), arg_min(i, n)"
+        ).fetchall()
+    ]
+    if None in keys or not keys:
+        return con.sql(f"SELECT * FROM read_json({literal}, format = '{form}')")
+    raw = con.read_json(path, format=form, columns=dict.fromkeys(keys, "JSON"))
+    (seen,) = raw.aggregate(", ".join(_seen_bits(k) for k in range(1, len(keys) + 1))).fetchall()
+    types = {}
+    for key, bits in zip(keys, seen, strict=True):
+        held = frozenset(t for b, t in enumerate(_JSON_SEEN) if bits & (1 << b)) - {"NULL"}
+        big = bits >> len(_JSON_SEEN)  # OTHER: an object, an array
+        typed = (t for within, t in _JSON_COLUMN_TYPES if held and not big and held <= within)
+        types[key] = next(typed, "JSON")
+    return con.read_json(path, format=form, columns=types)
+
+
+def _seen_bits(k: int) -> str:
+    """SQL: the bits of ``_JSON_SEEN`` (one past them for any other type) that the values of
+    the ``k``-th column hold, OR-ed over the rows (a missing key is NULL)."""
+    at = {name: 1 << b for b, name in enumerate(_JSON_SEEN)}
+    digits = f"strlen(CAST(#{k} AS VARCHAR))"
+    wide = f"CASE WHEN {digits} < 19 THEN {at['UBIGINT']} ELSE {at['HUGEINT']} END"
+    whens = " ".join(
+        f"WHEN '{name}' THEN {wide if name == 'UBIGINT' else bit}"
+        for name, bit in at.items()
+        if name != "HUGEINT"
     )
-    return con.sql(
-        f"SELECT * FROM read_json({literal}, format = '{form}', columns = {{{columns}}})"
-    )
+    other = 1 << len(_JSON_SEEN)
+    return f"bit_or(CASE coalesce(json_type(#{k}), 'NULL') {whens} ELSE {other} END)"
 
 
 @dataclass(frozen=True)
