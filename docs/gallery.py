@@ -82,15 +82,19 @@ def _datasets(folder: Path) -> list[str]:
     verdicts = {name: judged(name) for name in DATASETS}
     good = sum(v.acceptable for _, v in verdicts.values())
     lines = [
-        "## Real data: the datasets vega\\_datasets ships",
+        "## Real data: the datasets vega\\_datasets and statsmodels ship",
         "",
-        "The benchmark of issue 20 (`bench/datasets/`, `bench/gallery.py`): each dataset "
-        "`vega_datasets` ships offline, as its tool returns it, with the declaration its author "
-        "would write; what the Vega-Lite or Altair gallery draws for the same data; chartkit's "
-        "default; and whether that default is acceptable by the properties in "
-        "`bench/datasets/criteria.py` (a scatter for two measures and no date, a line split "
-        "only by an entity, axes not forced to zero, log scales as points, a time axis that "
-        "fits the width, the default independent of the rows' key order, …). "
+        "The benchmark of issues 20 and 40 (`bench/datasets/`, `bench/gallery.py`): each "
+        "dataset `vega_datasets` and `statsmodels` ship offline, as its tool returns it, with "
+        "the declaration its author would write; what the Vega-Lite or Altair gallery (or, "
+        "with no gallery chart, an analyst) draws for the same data; chartkit's default; and "
+        "whether that default is acceptable by the properties in `bench/datasets/criteria.py` "
+        "(a scatter for two measures and no date, a line split only by an entity, axes not "
+        "forced to zero, log scales as points, a time axis that fits the width, the default "
+        "independent of the rows' key order; a grid on x and the response on y, coordinates "
+        "as a map, no continuous axis of three values or fewer, counts summed, both factors "
+        "drawn, like measures together, a line per entity over a grid, lines broken at "
+        "missing time points, …). "
         f"**{good} of {len(verdicts)} defaults are acceptable.**",
         "",
         "| dataset | rows | chartkit's default | acceptable |",

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -177,9 +177,22 @@ class Facts:
         strings = [c for c in self.categories() if not self.identifier(c)]
         return strings + [c for c in self.of_type("number") if self.few_valued(c)]
 
+    def sequence(self, column: str) -> bool:
+        """A number counting time: years, or whole numbers each held by one row, a constant
+        step apart (``TIME`` = 1, 2, …, 25), ``MEASURE_MIN_DISTINCT`` of them or more."""
+        if column in self.years:
+            return True
+        if self.types.get(column) != "number" or column not in self.frame.columns:
+            return False
+        values = self.frame[column].dropna()
+        if len(values) < MEASURE_MIN_DISTINCT or values.duplicated().any():
+            return False
+        steps = values.sort_values().diff().dropna()
+        return bool((values % 1 == 0).all() and steps.nunique() == 1)
+
     def time_like(self, column: str) -> bool:
-        """A date, a number of years or a grid: an x that a series runs over."""
-        return self.types.get(column) == "date" or column in self.years or self.grid(column)
+        """A date, a sequence (years) or a grid: an x that a series runs over."""
+        return self.types.get(column) == "date" or self.sequence(column) or self.grid(column)
 
     def coordinates(self) -> tuple[str, str] | None:
         """``(latitude, longitude)`` when two number columns are named so by convention."""
@@ -211,8 +224,8 @@ class Facts:
 
     def like_measures(self, x: str) -> list[str]:
         """The largest group of ``LIKE_MEASURES`` or more measures within ``MAGNITUDE_RATIO``
-        of each other (by largest and by median absolute value), in declared order, when x
-        names each row (a wide table: one row per time point); else none."""
+        of each other (by largest and by median absolute value) whose ranges overlap (one
+        scale), in declared order, when x names each row (one row per time point); else none."""
         if x not in self.frame.columns or self.frame[x].duplicated().mean() > 0.1:
             return []
         sizes, typical = {}, {}
@@ -230,9 +243,15 @@ class Facts:
             group = [c for c in group if typical[c] <= MAGNITUDE_RATIO * small]
             if len(group) > len(best):
                 best = group
-        if len(best) < LIKE_MEASURES:
+        spans = {c: (self.frame[c].min(), self.frame[c].max()) for c in best}
+        shared = [
+            c for c in best
+            if any(o != c and spans[o][0] <= spans[c][1] and spans[c][0] <= spans[o][1]
+                   for o in best)
+        ]  # fmt: skip
+        if len(shared) < LIKE_MEASURES:
             return []
-        return [c for c in sizes if c in best]
+        return [c for c in sizes if c in shared]
 
     def panels(self) -> list[tuple[str, str]]:
         """``(entity, x)`` pairs: a category of 2 to ``PANEL_ENTITIES`` values whose every
@@ -306,6 +325,7 @@ class Chart:
     width: int | None
     independent: frozenset[str] = frozenset()  # channels whose scale each panel resolves alone
     said: tuple[str, ...] = ()  # the notes and the spec's titles: what the picture says
+    fields: Mapping[str, str] = field(default_factory=dict)  # channel → its field in the data
 
     @classmethod
     def of(cls, view: Any) -> Chart:
@@ -325,6 +345,7 @@ class Chart:
             width=width if isinstance(width, int) else None,
             independent=_independent(spec),
             said=(*view.notes, *_titles(spec)),
+            fields={ch: e.field or e.column for ch, e in view.encodings.items()},
         )
 
     def channel(self, name: str) -> dict[str, Any]:
@@ -408,6 +429,9 @@ def scatter_for_measures(chart: Chart, facts: Facts) -> str | None:
     measures = facts.measures()
     if facts.of_type("date") or len(measures) < 2:
         return None
+    x = chart.columns.get("x")
+    if chart.mark in LINE_MARKS and isinstance(x, str) and facts.sequence(x):
+        return None  # a line over years (or another count of time) is a series, not a pair
     x, y = chart.columns.get("x"), chart.columns.get("y")
     scatter = (
         chart.mark in SCATTER_MARKS
@@ -792,7 +816,10 @@ def lines_break_at_gaps(chart: Chart, facts: Facts) -> str | None:
         return None
     if not isinstance(field, str) or not isinstance(y_field, str):
         return None
-    series = [chart.channel(ch).get("field") for ch in ("color", "detail")]
+    series = [
+        chart.fields.get(ch) or chart.channel(ch).get("field")
+        for ch in ("color", "detail", "facet", "row", "column")
+    ]
     frame = pd.DataFrame(chart.records)
     if frame.empty or field not in frame.columns or y_field not in frame.columns:
         return None
@@ -811,6 +838,8 @@ def lines_break_at_gaps(chart: Chart, facts: Facts) -> str | None:
         if len(steps) < 3:
             continue
         step = steps.median()
+        if not step > step * 0:  # several rows at one time point: no regular step to read
+            continue
         regular = ((steps - step).abs() <= 0.1 * step).mean() >= 0.5
         wide = steps[steps > GAP_STEPS * step]
         if not regular or wide.empty:
