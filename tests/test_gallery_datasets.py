@@ -282,6 +282,15 @@ def test_a_table_is_not_an_acceptable_default() -> None:
     assert verdict.why_not.startswith("a chart is drawn: the view is a table")
 
 
+def test_a_line_over_years_is_a_series_not_a_missing_scatter() -> None:
+    """nile: volume over 100 years; copper: consumption over TIME = 1..25 (a count of years)."""
+    for name, x, y in (("nile", "year", "volume"), ("copper", "TIME", "WORLDCONSUMPTION")):
+        drawn = replace(Chart.of(default_view(name, x=x, y=y)), mark="line")
+        assert scatter_for_measures(drawn, facts(name)) is None
+        points = replace(drawn, mark="bar", aggregates={"y": "mean"})
+        assert scatter_for_measures(points, facts(name)).endswith("not a scatter of two measures")
+
+
 def test_latitude_on_x_fails_and_a_map_holds() -> None:
     assert _why(_verdict("airports"), "coordinates are drawn as a map") == (
         "latitude and longitude are coordinates: a map draws longitude on x and latitude on y, "
