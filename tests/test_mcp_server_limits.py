@@ -139,7 +139,8 @@ def test_unknown_arguments_and_a_bad_mode_are_plain_errors_and_the_default_name_
     )
     assert error(mode, "chart_rows") == 'mode must be one of off|warn|enforce, got a string "loud".'
     assert "errors.pydantic.dev" not in error(mode, "chart_rows")
-    assert text(refused) == (
+    assert refused.is_error is True  # an enforce refusal is a failed call (issue 38, item 14)
+    assert refused.content[0].text == (  # type: ignore[union-attr]
         "Result rejected: unnamed_tool returned rows that disagree with the columns it declares "
         "— 'a' is declared number and 1 of 1 rows hold string (first: \"x\"). Fix the tool so "
         "the column holds what it declares, or change the declaration. No data was returned."
@@ -175,7 +176,8 @@ def test_a_lone_surrogate_in_a_name_is_answered_escaped_and_the_server_keeps_ser
     assert text(names).startswith("chartkit ")
     assert "luns\\ud800" in text(names)
     assert "'t' declares column 'x\\udfff' as number" in text(column)
-    assert text(refused).startswith(
+    assert refused.is_error is True  # an enforce refusal is a failed call (issue 38, item 14)
+    assert refused.content[0].text.startswith(  # type: ignore[union-attr]
         "Result rejected: luns\\ud800 returned rows that disagree with the columns it declares "
         "— 'lun\\ud800' is declared string and 1 of 1 rows hold number (first: 1)."
     )
