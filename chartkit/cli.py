@@ -579,7 +579,10 @@ def _check(args: argparse.Namespace) -> int:
     ledger = DispositionLedger()
     try:
         for result in results:
-            outcome = check_result(result, mode=mode)
+            try:
+                outcome = check_result(result, mode=mode)
+            except ChartkitError as exc:  # an engine's query failed past the door
+                raise _Exit(EXIT_UNREADABLE, _unfinished(name, exc, args.engine)) from None
             outcomes.append(outcome)
             ledger.add(outcome)
             progress.advance()
@@ -593,6 +596,20 @@ def _check(args: argparse.Namespace) -> int:
     else:
         _print_check(sys.stdout, name, mode, results, outcomes, ledger)
     return code
+
+
+def _unfinished(name: str, exc: ChartkitError, engine: str | None) -> str:
+    """One line for a check that could not finish: what failed (the engine's first line,
+    which names the column), and what to do."""
+    said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if engine:
+        fix = (
+            f"{engine} could not read the whole file (damaged, or changed since it was opened); "
+            "repair or rewrite it, or check it without --engine to read it in memory"
+        )
+    else:
+        fix = "the check could not finish; check the file, or report this with a few of its rows"
+    return f"{name}: {said}. {fix}"
 
 
 def _print_check(

@@ -1,0 +1,75 @@
+"""The command line as a new user meets it, run as a subprocess: an engine that fails past the
+door, a typed file as its own declaration, big files on the engine, and one voice per run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+duckdb = pytest.importorskip("duckdb")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+SAMPLE_PAST = 20_500  # rows: past DuckDB's ~20,000-row JSON sample
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chartkit", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def damaged_parquet(path: Path) -> Path:
+    """A Parquet file whose footer is whole (it opens, its rows are counted) but whose one
+    data page does not decompress: the engine fails only when the check reads the values."""
+    table = pa.table({"lun": pa.array([f"v{i}" for i in range(1000)])})
+    pq.write_table(table, path, compression="snappy", use_dictionary=False)
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    data = bytearray(path.read_bytes())
+    start = chunk.data_page_offset
+    data[start + 40 : start + chunk.total_compressed_size - 10] = b"\xff" * (
+        chunk.total_compressed_size - 50
+    )
+    path.write_bytes(bytes(data))
+    return path
+
+
+# ------------------------------------------------------------- 2. the engine fails past the door
+
+
+def test_an_engine_failing_past_the_door_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = damaged_parquet(tmp_path / "lun.parquet")
+    done = run_cli("check", str(path), "--engine", "duckdb", "--columns", '{"lun": "number"}')
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"chartkit check: {path}: duckdb could not run the check's ")
+    assert "'lun'" in line  # the column
+    assert line.endswith(
+        "duckdb could not read the whole file (damaged, or changed since it was opened); "
+        "repair or rewrite it, or check it without --engine to read it in memory"
+    )
+
+
+@pytest.mark.parametrize(("mode", "code"), [("warn", 0), ("enforce", 1)])
+def test_an_empty_string_past_an_integer_sample_is_a_finding_not_a_crash(
+    tmp_path: Path, mode: str, code: int
+) -> None:
+    rows: list[dict[str, Any]] = [{"lun": i} for i in range(SAMPLE_PAST)] + [{"lun": ""}]
+    path = tmp_path / "lun.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = run_cli(
+        "check", str(path), "--engine", "duckdb", "--columns", '{"lun": "number"}', "--mode", mode
+    )
+    assert (done.returncode, done.stderr) == (code, "")
+    assert '    most frequent offending values: "" ×1\n' in done.stdout
