@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Alta
     from chartkit.plan.rules import Alternative
     from chartkit.selection import RowsPage, Selection
     from chartkit.staging import Staged, StagedColumn, stage
-    from chartkit.view import View, ViewState, view
+    from chartkit.views import View, ViewState, view
 
 _LAZY: dict[str, str] = {
     "VEGALITE_TYPES": "chartkit.plan.encode",
@@ -67,9 +67,9 @@ _LAZY: dict[str, str] = {
     "Staged": "chartkit.staging",
     "StagedColumn": "chartkit.staging",
     "stage": "chartkit.staging",
-    "View": "chartkit.view",
-    "ViewState": "chartkit.view",
-    "view": "chartkit.view",
+    "View": "chartkit.views",
+    "ViewState": "chartkit.views",
+    "view": "chartkit.views",
     "view_payload_schema": "chartkit.payload",
 }
 """The public names whose modules draw (Altair and what it pulls in), by module: imported on

@@ -773,7 +773,7 @@ def _render(args: argparse.Namespace) -> int:
         )
     name, results = _read_in_place(args) if args.engine else _read(args.file, args.columns)
     result = _pick(name, results, args.tool, args.index)
-    from chartkit.view import view
+    from chartkit.views import view
 
     try:
         shown = view(

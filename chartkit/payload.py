@@ -22,7 +22,7 @@ from chartkit.plan.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.plan.encode import VEGALITE_TYPES, Channel, Encoding
 from chartkit.plan.rules import RULES
 from chartkit.plan.spec import NOTE_KINDS
-from chartkit.view import PAYLOAD_VERSION, ViewKind, ViewState
+from chartkit.views import PAYLOAD_VERSION, ViewKind, ViewState
 
 __all__ = ["view_payload_schema"]
 

@@ -67,7 +67,7 @@ from chartkit.plan.encode import VegaLiteType
 
 if TYPE_CHECKING:
     from chartkit.read.engines import EngineReading
-    from chartkit.view import View
+    from chartkit.views import View
 
 __all__ = [
     "DEFAULT_PAGE_SIZE",

@@ -35,7 +35,7 @@ from chartkit.check.integrity import CheckMode, CheckOutcome
 from chartkit.check.judge import ColumnViolation
 from chartkit.messages import COLUMN_TYPE_CEILING, offenders_text, render_sample
 from chartkit.result import ToolResult
-from chartkit.view import View, view
+from chartkit.views import View, view
 
 if TYPE_CHECKING:
     from chartkit.selection import Selection

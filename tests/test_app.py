@@ -21,7 +21,7 @@ import chartkit.explorer._logic as ex
 import chartkit.explorer.page as ep
 from chartkit import COLUMN_TYPE_CEILING, ToolResult, check_result
 from chartkit._literal import markdown_literal as md
-from chartkit.view import view
+from chartkit.views import view
 
 APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 

@@ -240,7 +240,7 @@ def test_the_opening_page_and_every_example_read_at_a_glance(
     """At 1400×1000 and 390×844: the whole chart in the first screen, nothing overflowing its
     container, no sentence said twice in a section; the tab names the example."""
     from chartkit.explorer._logic import examples, load_path
-    from chartkit.view import view
+    from chartkit.views import view
 
     titles = set()
     for name in ["opening", *(e.name for e in examples())]:

@@ -630,7 +630,7 @@ def test_import_and_a_check_leave_altair_streamlit_and_the_engines_unimported() 
         "assert [(v.column, v.affected) for v in found] == [('lun', 1)], found\n"
         "heavy = ['altair', 'streamlit', 'duckdb', 'polars', 'pyspark', 'ibis', 'vl_convert']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
-        "import chartkit.view\n"
+        "import chartkit.views\n"
         "from chartkit import View, view\n"
         "print(chartkit.view is view, callable(view), 'altair' in sys.modules)\n"
     )

@@ -286,7 +286,7 @@ def test_a_polars_int128_column_is_read() -> None:
 def test_an_unforeseen_failure_is_wrapped_in_a_chartkit_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    view_module = sys.modules["chartkit.view"]  # (chartkit.view is also the function)
+    view_module = sys.modules["chartkit.views"]
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")

@@ -83,7 +83,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "surfaces",
         (
-            "chartkit.view",
+            "chartkit.views",
             "chartkit.selection",
             "chartkit.payload",
             "chartkit._highlight",
@@ -428,22 +428,22 @@ def test_the_reader_sees_each_kind_of_import(tmp_path: Path) -> None:
         "from chartkit import columns\n"
         "from chartkit.check import _x, check_columns\n"
         "from . import errors\n"
-        "import chartkit.view\n"
+        "import chartkit.views\n"
         "if TYPE_CHECKING:\n"
-        "    from chartkit.view import View\n"
+        "    from chartkit.views import View\n"
         "def f():\n"
         "    from .plan import rules\n",
         encoding="utf-8",
     )
-    known = {"chartkit.columns", "chartkit.check", "chartkit.errors", "chartkit.view",
+    known = {"chartkit.columns", "chartkit.check", "chartkit.errors", "chartkit.views",
              "chartkit.plan", "chartkit.plan.rules", "chartkit"}  # fmt: skip
     seen = [(i.imported, i.names, i.type_only) for i in imports_of("chartkit.m", source, known)]
     assert seen == [
         ("chartkit.columns", (), False),
         ("chartkit.check", ("_x", "check_columns"), False),
         ("chartkit.errors", (), False),
-        ("chartkit.view", (), False),
-        ("chartkit.view", ("View",), True),
+        ("chartkit.views", (), False),
+        ("chartkit.views", ("View",), True),
         ("chartkit.plan.rules", (), False),
     ]
     assert stage_name("chartkit.plan.rules") == "plan"
@@ -459,4 +459,4 @@ def test_the_cycle_finder_finds_cycles_and_only_them() -> None:
 
 def test_private_means_a_leading_underscore_in_any_part() -> None:
     assert is_private("chartkit.plan._x") and is_private("chartkit._safe")
-    assert not is_private("chartkit.plan.__main__") and not is_private("chartkit.view")
+    assert not is_private("chartkit.plan.__main__") and not is_private("chartkit.views")

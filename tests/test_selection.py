@@ -11,7 +11,7 @@ import pytest
 
 from chartkit import ChartkitError, RowsPage, Selection, view
 from chartkit.selection import MAX_PAGE_SIZE, Equals, NoneOf, Placed, Range
-from chartkit.view import View
+from chartkit.views import View
 
 SPEC_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},

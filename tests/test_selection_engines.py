@@ -37,7 +37,7 @@ from chartkit.backends import (
 from chartkit.backends.clauses import where
 from chartkit.columns import ColumnDeclaration
 from chartkit.selection import MAX_PAGE_SIZE, Selection
-from chartkit.view import View
+from chartkit.views import View
 
 EXAMPLES = 200 if os.environ.get("CHARTKIT_HYPOTHESIS_PROFILE") == "soak" else 15
 SETTINGS = settings(

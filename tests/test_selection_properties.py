@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from chartkit import view
 from chartkit.selection import MAX_PAGE_SIZE, Selection
-from chartkit.view import View
+from chartkit.views import View
 
 EXAMPLES = 400 if os.environ.get("CHARTKIT_HYPOTHESIS_PROFILE") == "soak" else 40
 SETTINGS = settings(

@@ -209,7 +209,7 @@ def test_a_view_is_shown_as_it_is() -> None:
         import streamlit as st
 
         from chartkit.streamlit import show
-        from chartkit.view import view
+        from chartkit.views import view
 
         made = view([{"day": "2024-01-01", "n": 1}, {"day": "2024-01-02", "n": 2}],
                     {"day": "date", "n": "number"}, tool="daily")  # fmt: skip

@@ -36,7 +36,7 @@ from chartkit.read.schemas import declared_by_text
 from chartkit.result import ToolResult
 from chartkit.selection import RowsPage, Selection, positions_behind
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
-from chartkit.view import View, view
+from chartkit.views import View, view
 
 __all__ = ["main"]
 

@@ -46,7 +46,7 @@ from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
     from chartkit.selection import RowsPage, Selection
-    from chartkit.view import View
+    from chartkit.views import View
 
 __all__ = [
     "CHUNK_BYTES",

@@ -56,7 +56,7 @@ from chartkit.mcp._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chun
 from chartkit.messages import offenders_text
 from chartkit.page import view_html
 from chartkit.result import ToolResult
-from chartkit.view import View, view
+from chartkit.views import View, view
 
 try:
     import anyio

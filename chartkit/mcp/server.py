@@ -71,7 +71,7 @@ from chartkit.mcp.apps import (
     tool_result,
 )
 from chartkit.result import RUN_KEYS, ToolResult, read_results
-from chartkit.view import View, view
+from chartkit.views import View, view
 
 try:
     import anyio

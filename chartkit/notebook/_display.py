@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from chartkit.check.integrity import CheckOutcome, Finding
-    from chartkit.view import View
+    from chartkit.views import View
 
 __all__ = [
     "VEGALITE_MIME_FALLBACK",

@@ -31,7 +31,7 @@ from chartkit.errors import ChartkitError, MissingExtraError
 
 if TYPE_CHECKING:
     from chartkit.selection import RowsPage, Selection
-    from chartkit.view import View
+    from chartkit.views import View
 
 __all__ = ["WIDGET_JS", "ChartWidget"]
 
@@ -60,7 +60,7 @@ class ChartWidget(anywidget.AnyWidget):
     "interval", "interval": {field: [low, high]}}``, or ``{}`` (nothing selected)."""
 
     def __init__(self, view: View, **kwargs: Any) -> None:
-        from chartkit.view import View
+        from chartkit.views import View
 
         if not isinstance(view, View):
             raise ChartkitError(f"ChartWidget shows a chartkit View; got {type(view).__name__}")
