@@ -56,7 +56,12 @@ class ChartOptions:
     ``scale`` — ``"linear"`` or ``"log"`` for the measure axis (not picked, ``scale_picked``
     is False and the plan may put a scatter's axis spanning orders of magnitude on a log
     scale, ``chartkit.plan.choose.log_axis``); ``format`` — a d3-format
-    string for the measure (``","``, thousands separators, by default). ``log_columns``: the
+    string for the measure (``","``, thousands separators, by default); ``zero`` — whether the
+    measure axis of a line or a scatter starts at zero (True) or spans its values (False);
+    None (the default) decides: a scatter spans its values, a line starts at zero unless its
+    values, all of one sign, span less than half their largest magnitude (CO2 at 313–366
+    ppm), ``chartkit.draw.charts.FIT_SPAN``. Bars always start at zero: a bar's length is its
+    value. ``log_columns``: the
     columns whose axis the chart drilled from (``View.drill``) put on a log scale, kept there
     when every value drawn is above zero.
 
@@ -71,6 +76,7 @@ class ChartOptions:
     format: str = DEFAULT_FORMAT
     scale_picked: bool = False
     log_columns: tuple[str, ...] = ()
+    zero: bool | None = None
 
     @classmethod
     def make(
@@ -81,6 +87,7 @@ class ChartOptions:
         sort: object = None,
         scale: object = None,
         format: object = None,
+        zero: object = None,
     ) -> ChartOptions:
         if aggregate is not None and aggregate not in AGGREGATES:
             raise _allowed("aggregate", aggregate, AGGREGATES)
@@ -88,6 +95,11 @@ class ChartOptions:
             raise _allowed("time_unit", time_unit, TIME_UNITS)
         if scale is not None and scale not in SCALES:
             raise _allowed("scale", scale, SCALES)
+        if zero is not None and not isinstance(zero, bool):
+            raise ChartkitError(
+                f"zero={zero!r} is not allowed; use True (the measure axis starts at zero), "
+                "False (it spans the values drawn) or None (chartkit decides)"
+            )
         order: str | tuple[Any, ...] | None
         if sort is None or (isinstance(sort, str) and sort in SORTS):
             order = sort
@@ -124,6 +136,7 @@ class ChartOptions:
             scale=scale or "linear",
             format=format if isinstance(format, str) else DEFAULT_FORMAT,
             scale_picked=scale is not None,
+            zero=zero,
         )
 
 

@@ -282,14 +282,15 @@ def view_payload_schema() -> dict[str, Any]:
             "spec": {
                 "type": ["object", "null"],
                 "description": "The Vega-Lite spec (data inline), or null when there is no "
-                "chart: the exported spec (View.exported_spec()), so a chart that leaves rows "
-                "out or reads a flagged column says so on the picture, in its title's subtitle. "
+                "chart: View.spec, whose title's subtitle says on the picture what the chart "
+                "leaves out (rows, categories, measures) and the flagged columns it reads. "
                 "Its own schema is the URL in its '$schema'.",
             },
             "options": {
                 "type": "object",
                 "description": "How the chart was drawn (empty when there is no chart): the "
-                "measure's d3 format, its scale, the date bucket and the sort asked for.",
+                "measure's d3 format, its scale, the date bucket, the sort asked for, and "
+                "whether its measure axis was asked to start at zero (null: chartkit decides).",
                 "properties": {
                     "format": text,
                     "scale": {"enum": list(SCALES)},
@@ -301,6 +302,7 @@ def view_payload_schema() -> dict[str, Any]:
                             {"type": "null"},
                         ]
                     },
+                    "zero": {"type": ["boolean", "null"]},
                 },
                 "additionalProperties": False,
             },

@@ -270,7 +270,8 @@ def selectable_spec(shown: View) -> dict[str, Any]:
         brushed.append("y")
     if brushed:
         params.append({"name": BRUSH, "select": {"type": "interval", "encodings": brushed}})
-    unit["params"] = [*unit.get("params", []), *params]
+    have = {p.get("name") for p in unit.get("params", [])}  # the chart's own MARK (charts.SELECTED)
+    unit["params"] = [*unit.get("params", []), *(p for p in params if p["name"] not in have)]
     return out
 
 

@@ -8,6 +8,7 @@ and the check's outcome under the dial.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -21,7 +22,7 @@ import pandas as pd
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
 from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import ColumnViolation, check_columns
-from chartkit.draw.caption import caption_lines, captioned
+from chartkit.draw.caption import caption_lines
 from chartkit.draw.charts import (
     build_chart,
     chart_spec,
@@ -70,6 +71,8 @@ class View:
     notes: tuple[str, ...] = ()
     chart: alt.Chart | alt.FacetChart | None = field(default=None, repr=False)
     spec: dict[str, Any] | None = field(default=None, repr=False)
+    """The chart's Vega-Lite spec, as every host and export draws it: the ``caption`` is on
+    it (the title's subtitle), and its marks are selected by a click (``SELECTED``)."""
     frame: pd.DataFrame | None = field(default=None, repr=False)
     alternatives: tuple[Alternative, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -88,9 +91,10 @@ class View:
     """The check's violations the chart was planned with, every declared column judged (None
     when not known here: rows an engine reduced); a column with none offends in no row."""
     caption: tuple[str, ...] = ()
-    """What every export says on the image (the title's subtitle): the rows the chart leaves out
-    and why, and the flagged columns it reads or does not draw; empty when it places every row
-    and the check flagged nothing."""
+    """What the chart says on itself (the title's subtitle, in ``chart`` and ``spec`` and so in
+    every export and host): the rows the chart leaves out and why, the categories or measures
+    it leaves out, and the flagged columns it reads or does not draw; empty when it places
+    every row and the check flagged nothing."""
 
     @property
     def state(self) -> ViewState:
@@ -110,8 +114,9 @@ class View:
         """A JSON-serializable payload for agent UIs; no row data when refused.
 
         Its ``spec`` is ``exported_spec()``: the caption (rows left out, flagged columns) is on
-        the chart every host draws from it. ``facts`` carries the plan's notes as values (kind,
-        column, counts, sentence), so a UI places a note by its fields, never by its English.
+        the chart every host draws from it, as on ``spec`` itself. ``facts`` carries the plan's
+        notes as values (kind, column, counts, sentence), so a UI places a note by its fields,
+        never by its English.
         Its JSON Schema is ``chartkit.view_payload_schema()``.
         """
         long = _long_names(self)
@@ -173,33 +178,33 @@ class View:
         return table_of(self.reason, self.frame, self.result.result_columns)
 
     def exported_spec(self) -> dict[str, Any]:
-        """The Vega-Lite spec as every export writes it: ``spec`` with the ``caption`` on it.
+        """The Vega-Lite spec as every export writes it: a copy of ``spec``, the ``caption`` on it.
 
         An exported file travels without the notes, so what the chart leaves out is said on
         the image itself (the title's subtitle), not only in ``notes``.
         """
-        return captioned(self._need_spec("spec"), self.caption)
+        return copy.deepcopy(self._need_spec("spec"))
 
     def to_png(self, *, scale: float = 2.0) -> bytes:
         """The chart as PNG bytes, rendered offline (the caption on it); a table view's rows as
         a table under its reason."""
         if self.kind == "table":
             return table_png(self._table(), scale=scale)
-        return spec_to_png(captioned(self._need_spec("PNG"), self.caption), scale=scale)
+        return spec_to_png(self._need_spec("PNG"), scale=scale)
 
     def to_svg(self) -> str:
         """The chart as SVG text, rendered offline (the caption on it); a table view's rows as
         a table under its reason."""
         if self.kind == "table":
             return table_svg(self._table())
-        return spec_to_svg(captioned(self._need_spec("SVG"), self.caption))
+        return spec_to_svg(self._need_spec("SVG"))
 
     def to_html(self) -> str:
         """The chart as a self-contained HTML page that works offline (the caption on it); a
         table view's rows as an HTML table under its reason."""
         if self.kind == "table":
             return table_html(self._table(), f"{self.result.tool}: a table, not a chart")
-        return spec_to_html(captioned(self._need_spec("HTML page"), self.caption))
+        return spec_to_html(self._need_spec("HTML page"))
 
     def save(self, path: str | Path) -> Path:
         """Save the chart by suffix: ``.png``, ``.svg``, ``.html`` (offline) or ``.json`` (spec).
@@ -280,6 +285,7 @@ def view(
     sort: str | list[Any] | None = None,
     scale: str | None = None,
     format: str | None = None,
+    zero: bool | None = None,
     choose: int | None = None,
     max_points: int = 5000,
 ) -> View:
@@ -290,8 +296,10 @@ def view(
     ``color`` are your picks of columns (``y`` may list several measures); without them
     chartkit chooses. ``facet`` draws one small chart per value of a string or boolean column;
     ``aggregate`` (sum, mean, median, min, max, count), ``time_unit`` (minute … year),
-    ``sort`` ("-y", "y", "x", "-x" or a list of values), ``scale`` ("linear", "log") and
-    ``format`` (a d3-format string) say how; ``choose=N`` draws the view's Nth alternative.
+    ``sort`` ("-y", "y", "x", "-x" or a list of values), ``scale`` ("linear", "log"),
+    ``format`` (a d3-format string) and ``zero`` (True: the measure axis of a line or a scatter
+    starts at zero; False: it spans the values; None: chartkit decides, and bars always start
+    at zero) say how; ``choose=N`` draws the view's Nth alternative.
 
     >>> v = view([{"host_group": "vdi-a", "lun": ""}, {"host_group": "vdi-a", "lun": 3},
     ...           {"host_group": "vdi-b", "lun": 1}],
@@ -305,10 +313,12 @@ def view(
     Whatever the rows, the declaration or the picks, the only error raised is a
     ``ChartkitError``: a failure chartkit did not foresee is wrapped in one that names it.
     """
+
     def options() -> ChartOptions:
         return ChartOptions.make(
-            aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format
-        )
+            aggregate=aggregate, time_unit=time_unit, sort=sort, scale=scale, format=format,
+            zero=zero,
+        )  # fmt: skip
 
     picks = {"x": x, "y": y, "color": color, "facet": facet, "choose": choose}
     return _made(data, result_columns, tool, mode, picks, max_points, options)
@@ -503,12 +513,11 @@ def _view_of_plan(
     ``empty`` the columns on a measure or time axis missing a value, when the rows were
     reduced elsewhere (else they are read from ``frame``).
     """
-    chart = build_chart(plan) if plan.kind == "chart" else None
     every_fact = plan.facts
     dropped = plan.left_out if left_out is None else left_out
     found = outcome.violations if violations is None else violations
     caption: tuple[str, ...] = ()
-    if chart is not None:
+    if plan.kind == "chart":
         # every row of the result: the frame's, unless an engine reduced them first
         counted = [v.total for v in found] + [n.count("of") or 0 for n in every_fact]
         if left_out is None:
@@ -527,6 +536,7 @@ def _view_of_plan(
             if empty_noted
             else None,
         )
+    chart = build_chart(plan, zero=options.zero, caption=caption) if plan.kind == "chart" else None
     return View(
         kind=plan.kind,
         reason=plan.reason,
@@ -535,7 +545,8 @@ def _view_of_plan(
         mark=drawn_mark(plan) if plan.kind == "chart" else plan.mark,
         encodings=MappingProxyType(dict(plan.encodings)),
         refusals=plan.refusals,
-        notes=(*plan.notes, *_overflow_notes(plan), *notes),  # the caller's words last
+        # the caller's words last
+        notes=(*plan.notes, *_overflow_notes(plan), *_zero_notes(plan, options), *notes),
         chart=chart,
         spec=chart_spec(chart) if chart is not None else None,
         frame=frame,
@@ -569,7 +580,18 @@ def _options(plan: Plan, options: ChartOptions) -> dict[str, Any]:
         "scale": plan.scale,
         "timeUnit": plan.time_unit,
         "sort": sort,
+        "zero": options.zero,
     }
+
+
+def _zero_notes(plan: Plan, options: ChartOptions) -> tuple[str, ...]:
+    """A note when ``zero=False`` was asked of bars: their axis starts at zero all the same."""
+    if options.zero is not False or plan.kind != "chart" or drawn_mark(plan) not in ("bar", "area"):
+        return ()
+    return (
+        f"zero=False is not applied to this {drawn_mark(plan)} chart: a bar's length is its "
+        "value, so its axis starts at zero.",
+    )
 
 
 def _overflow_notes(plan: Plan) -> tuple[str, ...]:

@@ -99,7 +99,7 @@ def test_lun_blank_under_warn_is_a_quantitative_axis_with_one_row_left_out_and_n
     assert encoding(v, "x")["type"] == "nominal"
     assert v.encodings["y"].source == "declared"
     assert v.notes == (
-        "1 of 3 rows are left out of the y axis: logical_unit_number is declared number and "
+        "1 of 3 rows is left out of the y axis: logical_unit_number is declared number and "
         'they hold string (first: ""). Nothing was converted.',
     )
     assert plotted(v) == [
@@ -165,7 +165,7 @@ def test_mode_off_files_nothing_but_still_leaves_offenders_out_and_says_so() -> 
     assert v.check.findings == ()
     assert v.kind == "chart"
     assert v.encodings["y"].type == "quantitative"
-    assert v.notes[0].startswith("1 of 3 rows are left out of the y axis")
+    assert v.notes[0].startswith("1 of 3 rows is left out of the y axis")
 
 
 def test_enforce_with_clean_rows_charts_as_warn_does() -> None:
@@ -569,8 +569,9 @@ def test_the_notebook_bundle_is_vegalite_with_a_png_fallback() -> None:
     shown = view(LUN_ROWS, LUN_DECL)
     bundle = shown._repr_mimebundle_()
     assert set(bundle) == {"application/vnd.vegalite.v6+json", "image/png", "text/plain"}
-    # the exported chart, its caption on it; no script, no iframe
-    assert bundle["application/vnd.vegalite.v6+json"] == shown.exported_spec() != shown.spec
+    # the chart, its caption on it (as on View.spec itself); no script, no iframe
+    assert bundle["application/vnd.vegalite.v6+json"] == shown.exported_spec() == shown.spec
+    assert shown.spec is not None and shown.spec["title"]["subtitle"] == list(shown.caption)
     table = view([{"a": "x"}], {"a": "string"})._repr_mimebundle_()
     assert "No column is declared number: a is string." in table["text/html"]
     assert "image/png" not in table
@@ -628,9 +629,9 @@ def test_when_every_row_is_left_out_the_view_is_a_table_never_an_empty_chart() -
     v = view([{"k": 1, "n": 1}, {"k": "a", "n": ""}], {"k": "string", "n": "number"})
     assert v.kind == "table" and v.spec is None
     assert v.reason == (
-        "Every row is left out of the chart, so there is nothing to draw: 1 of 2 rows are left "
+        "Every row is left out of the chart, so there is nothing to draw: 1 of 2 rows is left "
         "out of the x axis: k is declared string and they hold number (first: 1). Nothing was "
-        "converted. 1 of 2 rows are left out of the y axis: n is declared number and they hold "
+        "converted. 1 of 2 rows is left out of the y axis: n is declared number and they hold "
         'string (first: ""). Nothing was converted.'
     )
     nullable = {"k": "string", "n": {"type": "number", "nullable": True}}
@@ -666,7 +667,7 @@ def test_an_undeclared_number_column_says_what_it_left_out() -> None:
 def test_some_quoted_numbers_are_named_as_such_in_the_note() -> None:
     v = view([{"v": "1240", "k": "a"}, {"v": 3, "k": "b"}], {"v": "number", "k": "string"})
     assert v.notes == (
-        "1 of 2 rows are left out of the y axis: v is declared number and they hold string "
+        "1 of 2 rows is left out of the y axis: v is declared number and they hold string "
         '(first: "1240") — numbers in quotes: the tool quotes its numbers. Nothing was converted.',
     )
 
@@ -717,15 +718,16 @@ def test_an_export_of_a_chart_that_leaves_rows_out_says_so_on_the_image(tmp_path
     title = v.exported_spec()["title"]
     assert title["subtitle"] == [LUN_LEFT_OUT]
     assert title["subtitleColor"] == CAPTION_COLOR
-    assert title["text"] == v.spec["title"]  # the chart's own title stays
+    assert title["text"].endswith("logical_unit_number by host_group")  # the chart's own stays
     assert LUN_LEFT_OUT in _svg_texts(v.to_svg())
     assert json.dumps(LUN_LEFT_OUT)[1:-1] in v.to_html()  # the page's spec, as JSON text
     assert json.loads(v.save(tmp_path / "c.json").read_text())["title"]["subtitle"] == [
         LUN_LEFT_OUT
     ]
     # the PNG is drawn from the captioned spec: a line taller than the bare chart
-    assert _png_height(v.to_png(scale=1)) > _png_height(spec_to_png(v.spec, scale=1))
-    assert not isinstance(v.spec.get("title"), dict)  # View.spec itself is left as drawn
+    bare = {**v.spec, "title": title["text"]}
+    assert _png_height(v.to_png(scale=1)) > _png_height(spec_to_png(bare, scale=1))
+    assert v.spec["title"] == title  # View.spec, what hosts embed, carries it too
 
 
 def test_the_lun_incident_at_scale_names_its_count_on_the_image() -> None:

@@ -27,6 +27,7 @@ __all__ = [
     "CAPTION_MAX_LINES",
     "CAPTION_NAME_CHARS",
     "caption_lines",
+    "caption_title",
     "captioned",
 ]
 
@@ -89,9 +90,16 @@ def caption_lines(
         counted = f"{left_out:,} of {total:,} rows" if total else f"{left_out:,} rows"
         what = f"{counted} {'is' if left_out == 1 else 'are'} left out"
         text.append(f"{what}: {'; '.join(dict.fromkeys(parts))}" if parts else what)
-    for note in facts:  # bars cut to the top categories: the others are not on the image
-        values, shown = note.count("values"), note.count("shown")
-        if note.kind == "top" and note.column is not None and values and shown:
+    for note in facts:  # bars cut to the top categories, measures past the panels a line
+        values, shown = note.count("values"), note.count("shown")  # draws: not on the image
+        if note.kind != "top" or not values or not shown:
+            continue
+        if note.column is None:
+            text.append(
+                f"{shown:,} of {values:,} measures are drawn; the other {values - shown:,} are "
+                "left out."
+            )
+        else:
             text.append(
                 f"{shown:,} of {values:,} values of {_name(note.column)} are shown; the other "
                 f"{values - shown:,} are left out."
@@ -143,13 +151,16 @@ def _wrapped(text: Sequence[str]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def captioned(spec: Mapping[str, Any], lines: Sequence[str]) -> dict[str, Any]:
-    """A copy of the spec whose title carries ``lines`` as its subtitle (the title's text
-    kept); the spec itself when there is nothing to say."""
-    out = copy.deepcopy(dict(spec))
+def caption_title(title: object, lines: Sequence[str]) -> Any:
+    """A chart's title carrying ``lines`` as its subtitle (the title's text kept), as plain
+    text: Vega-Lite draws a title's strings as they are, never as markup or an expression.
+    ``title`` itself when there is nothing to say.
+
+    >>> caption_title("gb by host", ["1 of 3 rows is left out: no value in gb"])["subtitle"]
+    ['1 of 3 rows is left out: no value in gb']
+    """
     if not lines:
-        return out
-    title = out.get("title")
+        return title
     text = title.get("text") if isinstance(title, dict) else title
     if isinstance(text, str | list) and text:
         head = dict(title) if isinstance(title, dict) else {"text": text}
@@ -157,5 +168,18 @@ def captioned(spec: Mapping[str, Any], lines: Sequence[str]) -> dict[str, Any]:
     else:  # no title to hang a subtitle on (Vega draws none under an empty one): the lines are it
         head = {"text": list(lines), "color": CAPTION_COLOR, "fontSize": 11, "fontWeight": "normal"}
     head["anchor"] = "start"
-    out["title"] = head
+    return head
+
+
+def captioned(spec: Mapping[str, Any], lines: Sequence[str]) -> dict[str, Any]:
+    """A copy of the spec whose title carries ``lines`` as its subtitle (``caption_title``);
+    the spec itself when there is nothing to say, or when its title already carries them (a
+    ``View``'s chart is drawn with its caption)."""
+    out = copy.deepcopy(dict(spec))
+    title = out.get("title")
+    if not lines or (isinstance(title, dict) and title.get("subtitle") == list(lines)):
+        return out
+    if isinstance(title, dict) and title.get("text") == list(lines):
+        return out
+    out["title"] = caption_title(title, lines)
     return out

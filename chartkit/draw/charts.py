@@ -8,11 +8,13 @@ and a spec never carries more than the plan's rows.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import html
 import json
 import math
 import sys
+from collections.abc import Sequence
 from typing import Any, Final
 
 import altair as alt
@@ -21,20 +23,24 @@ import pandas as pd
 import vl_convert
 
 from chartkit._safe import cap_text, renderable, script_json, visible
+from chartkit.draw.caption import caption_title
 from chartkit.errors import ChartkitError
 from chartkit.options import DEFAULT_FORMAT
 from chartkit.plan.choose import CHART_WIDTH, FACET_WIDTH  # the widths the plan buckets for
-from chartkit.plan.decide import ROWS, Plan
+from chartkit.plan.decide import MEASURE, ROWS, Plan
 from chartkit.plan.encode import Encoding
 
 __all__ = [
     "CHART_HEIGHT",
     "CHART_WIDTH",
     "DESCRIPTION_MAX_CHARS",
+    "FIT_SPAN",
     "LABEL_LIMIT",
     "PALETTE",
+    "SELECTED",
     "TITLE_MAX_CHARS",
     "TOOLTIP_TITLE_MAX_CHARS",
+    "UNSELECTED_OPACITY",
     "build_chart",
     "chart_spec",
     "drawn_mark",
@@ -67,6 +73,19 @@ PLAIN_BELOW: Final = 10_000
 as digits without a thousands separator; any other values get one (12,000; 1,234.5)."""
 _LENGTH_MARKS: Final = frozenset({"bar", "area"})
 """Marks whose measure is a length from zero: their measure axis keeps zero."""
+FIT_SPAN: Final = 0.5
+"""A line's measure axis spans its values instead of starting at zero when they are all of one
+sign and their span is under this share of their largest magnitude (CO2 at 313–366 ppm: from
+zero the line would fill a seventh of the chart's height and look flat)."""
+SELECTED: Final = "chartkit_mark"
+"""The chart's point selection: a click on a mark selects it (by every field of its record, so
+the datum names the mark exactly), and the marks not selected fade to ``UNSELECTED_OPACITY``.
+Every host that draws the spec (the explorer, the widget, the MCP Apps page) shows it."""
+UNSELECTED_OPACITY: Final = 0.3
+_BREAK_AT_MISSING: Final = "break-paths-show-domains"
+"""A line's ``invalid`` mode: its path breaks at a row of no value (the plan marks a regular
+series' missing times so, ``chartkit.plan.lines.broken_at_gaps``) instead of joining the valid
+points across the gap, whatever a host's Vega-Lite takes as its default."""
 PALETTE: Final = (
     "#1f77b4",  # blue
     "#ff7f0e",  # orange
@@ -92,12 +111,20 @@ _CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color}
 _SECOND: dict[str, Any] = {"x": alt.X2, "y": alt.Y2}
 
 
-def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
+def build_chart(
+    plan: Plan, *, zero: bool | None = None, caption: Sequence[str] = ()
+) -> alt.Chart | alt.FacetChart:
     """The Altair chart for a plan of kind ``"chart"``.
 
     Every mark has a tooltip (each encoded column, formatted; on an aggregated mark also the
     count of rows behind it); categorical colors come from ``PALETTE``, written into the spec so
-    a host theme cannot replace them; the spec's ``description`` is the plan's reason.
+    a host theme cannot replace them; the spec's ``description`` is the plan's reason. A mark
+    other than a line is selected by a click (``SELECTED``), the others faded.
+
+    ``zero`` forces the measure axis of a line or a scatter to start at zero (True) or to span
+    its values (False); None decides by the values (``FIT_SPAN``). Bars keep zero whatever it
+    says: a bar's length is its value. ``caption`` (``chartkit.draw.caption.caption_lines``)
+    is drawn as the title's subtitle, so every host of the spec shows it.
     """
     if plan.kind != "chart" or plan.data is None or plan.mark is None:
         raise ChartkitError(f"there is no chart to build: {plan.reason}")
@@ -112,16 +139,23 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
     mark = drawn_mark(plan)
     if mark == "line":
         mark_options["point"] = len(records) <= 200
+        mark_options["invalid"] = _BREAK_AT_MISSING
     if mark != plan.mark:
         mark_options["filled"] = True  # dots in place of bars on a log scale
     chart = getattr(chart, f"mark_{mark}")(**mark_options)
     channels: dict[str, Any] = {}
     facet: Encoding | None = None
+    panels = _panel_per_measure(plan)
     for channel, enc in plan.encodings.items():
         if channel == "facet":
             facet = enc
             continue
-        channels[channel] = _channel(channel, enc, plan)
+        if panels is not None and _over_palette(panels):  # a panel each, named by its header:
+            if channel == "color":  # (ten hues cannot tell more apart)
+                continue
+            if channel == _measure_channel(plan):  # (its title lists every measure: left out)
+                enc = dataclasses.replace(enc, title="")
+        channels[channel] = _channel(channel, enc, plan, zero)
         if enc.bin and channel in _SECOND:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
         if channel == "color" and enc.measures and plan.mark == "bar":  # dots too, on a log
@@ -130,27 +164,32 @@ def build_chart(plan: Plan) -> alt.Chart | alt.FacetChart:
                 field=enc.field, type="nominal", sort=list(enc.measures)
             )
     channels["tooltip"] = _tooltips(plan, set(plan.data.columns))
+    if mark != "line":  # (a line is one path per series: it is brushed, not clicked)
+        selected = alt.selection_point(name=SELECTED, fields=list(plan.data.columns))
+        channels["opacity"] = alt.condition(selected, alt.value(1), alt.value(UNSELECTED_OPACITY))
+        chart = chart.add_params(selected)
     chart = chart.encode(**channels)
-    panels = _panel_per_measure(plan) if facet is None else None
-    if panels is not None:
-        return _panelled(chart, panels, plan)
+    titled = _titled(plan, caption)
+    if panels is not None and facet is None:
+        return _panelled(chart, panels, plan, titled)
     if facet is not None:
         cell = chart.properties(width=FACET_WIDTH, height=FACET_HEIGHT)
         faceted: alt.FacetChart = cell.facet(
             facet=alt.Facet(field=facet.field, type="nominal", title=_title(facet.title)),
             columns=FACET_COLUMNS,
-        ).properties(
-            description=_described(plan.reason),
-            **({"title": _title(plan.title)} if plan.title else {}),
-        )
+        ).properties(description=_described(plan.reason), **titled)
         return faceted
     properties: dict[str, Any] = {"width": CHART_WIDTH, "description": _described(plan.reason)}
     if not plan.horizontal:
         properties["height"] = CHART_HEIGHT  # fixed, so long category labels cannot squash it
-    if plan.title:
-        properties["title"] = _title(plan.title)
-    built: alt.Chart = chart.properties(**properties)
+    built: alt.Chart = chart.properties(**properties, **titled)
     return built
+
+
+def _titled(plan: Plan, caption: Sequence[str]) -> dict[str, Any]:
+    """The chart's ``title`` property: the plan's title, the caption as its subtitle."""
+    title = caption_title(_title(plan.title) if plan.title else None, caption)
+    return {"title": title} if title else {}
 
 
 def drawn_mark(plan: Plan) -> str | None:
@@ -164,39 +203,56 @@ def drawn_mark(plan: Plan) -> str | None:
     return plan.mark
 
 
+def _over_palette(series: Encoding) -> bool:
+    """More measures than ``PALETTE`` has hues: each is drawn in a panel of its own."""
+    return series.field == MEASURE and len(series.measures) > len(PALETTE)
+
+
 def _panel_per_measure(plan: Plan) -> Encoding | None:
     """The series-per-measure encoding when its measures' magnitudes differ over
-    ``MAGNITUDE_RATIO`` (largest drawn absolute value of each): then each gets a panel. On a
-    log scale they share the axis: there each power of ten has the same room."""
+    ``MAGNITUDE_RATIO`` (largest drawn absolute value of each), or when there are more of
+    them than ``PALETTE`` has hues: then each gets a panel. On a log scale measures of one
+    palette share the axis: there each power of ten has the same room."""
     series = plan.encodings.get("color")
-    if series is None or len(series.measures) < 2 or plan.data is None or plan.scale == "log":
+    if series is None or len(series.measures) < 2 or plan.data is None:
         return None
+    if _over_palette(series) or _magnitudes_differ(plan, series):
+        return series
+    return None
+
+
+def _magnitudes_differ(plan: Plan, series: Encoding) -> bool:
+    """Whether the measures' largest drawn absolute values differ over ``MAGNITUDE_RATIO``
+    (never on a log scale, where each power of ten has the same room)."""
     value = plan.encodings.get(_measure_channel(plan))
-    if value is None or series.field not in plan.data.columns:
-        return None
-    if value.field not in plan.data.columns:
-        return None
+    if value is None or plan.data is None or plan.scale == "log":
+        return False
+    if series.field not in plan.data.columns or value.field not in plan.data.columns:
+        return False
     largest = plan.data[value.field].abs().groupby(plan.data[series.field]).max()
     sizes = [float(v) for v in largest if math.isfinite(v) and v > 0]
-    if len(sizes) < 2 or max(sizes) <= MAGNITUDE_RATIO * min(sizes):
-        return None
-    return series
+    return len(sizes) >= 2 and max(sizes) > MAGNITUDE_RATIO * min(sizes)
 
 
-def _panelled(chart: alt.Chart, series: Encoding, plan: Plan) -> alt.FacetChart:
-    """One panel per measure, one above the other, each with its own measure scale."""
-    cell = chart.properties(width=CHART_WIDTH, height=PANEL_HEIGHT)
-    faceted = cell.facet(
+def _panelled(
+    chart: alt.Chart, series: Encoding, plan: Plan, titled: dict[str, Any]
+) -> alt.FacetChart:
+    """One panel per measure, each with its own measure scale when their magnitudes differ:
+    one above the other, or small multiples of ``FACET_COLUMNS`` when there are more measures
+    than ``PALETTE`` has hues (their y shared unless their magnitudes differ)."""
+    many = _over_palette(series)
+    size = {"width": FACET_WIDTH, "height": FACET_HEIGHT} if many else {
+        "width": CHART_WIDTH, "height": PANEL_HEIGHT
+    }  # fmt: skip
+    faceted = chart.properties(**size).facet(
         facet=alt.Facet(field=series.field, type="nominal", title=None, sort=list(series.measures)),
-        columns=1,
+        columns=FACET_COLUMNS if many else 1,
     )
-    own = faceted.resolve_scale(x="independent") if plan.horizontal else (
-        faceted.resolve_scale(y="independent")
-    )  # fmt: skip
-    panelled: alt.FacetChart = own.properties(
-        description=_described(plan.reason),
-        **({"title": _title(plan.title)} if plan.title else {}),
-    )
+    if not many or _magnitudes_differ(plan, series):
+        faceted = faceted.resolve_scale(x="independent") if plan.horizontal else (
+            faceted.resolve_scale(y="independent")
+        )  # fmt: skip
+    panelled: alt.FacetChart = faceted.properties(description=_described(plan.reason), **titled)
     return panelled
 
 
@@ -273,7 +329,7 @@ def _described(text: str) -> str:
     return text[: DESCRIPTION_MAX_CHARS - 1] + "…"
 
 
-def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
+def _channel(channel: str, enc: Encoding, plan: Plan, zero: bool | None = None) -> Any:
     options: dict[str, Any] = {"field": enc.field, "type": enc.type, "title": _title(enc.title)}
     if enc.bin:
         options["bin"] = "binned"
@@ -301,7 +357,7 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
         )  # fmt: skip
         if logged:
             options["scale"] = alt.Scale(type="log")
-        elif not enc.bin and not _keeps_zero(channel, plan):
+        elif not enc.bin and not _keeps_zero(channel, plan, zero):
             options["scale"] = alt.Scale(zero=False)
     if channel == "color" and enc.aggregate == "count":
         options["scale"] = alt.Scale(scheme="blues")
@@ -312,14 +368,35 @@ def _channel(channel: str, enc: Encoding, plan: Plan) -> Any:
     return _CHANNELS[channel](**options)
 
 
-def _keeps_zero(channel: str, plan: Plan) -> bool:
-    """Whether a number axis starts at zero: only the measure axis of a bar, an area or a line
-    (a length, or a level read against zero); a scatter's axes and a line's number x (years)
-    span their values."""
+def _keeps_zero(channel: str, plan: Plan, zero: bool | None) -> bool:
+    """Whether a number axis starts at zero. Only a measure axis may: always a bar's or an
+    area's (a length); a line's or a scatter's as ``zero`` forces it; else a line's unless its
+    values fit (``_fits``), never a scatter's. A line's number x (years) spans its values."""
     mark = drawn_mark(plan)
-    if mark in ("point", "circle", "square"):
+    if channel != _measure_channel(plan):
         return False
-    return channel == _measure_channel(plan)
+    if mark in _LENGTH_MARKS:
+        return True
+    if zero is not None:
+        return zero
+    if mark == "line":
+        return not _fits(plan)
+    return mark not in ("point", "circle", "square")
+
+
+def _fits(plan: Plan) -> bool:
+    """Whether a line's drawn values, all of one sign, span less than ``FIT_SPAN`` of their
+    largest magnitude: then its axis spans them, as from zero the line would look flat."""
+    enc = plan.encodings.get(_measure_channel(plan))
+    if enc is None or plan.data is None or enc.field not in plan.data.columns:
+        return False
+    values = pd.to_numeric(plan.data[enc.field], errors="coerce").to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return False
+    lo, hi = float(values.min()), float(values.max())
+    largest = max(abs(lo), abs(hi))
+    return (lo > 0 or hi < 0) and hi - lo < FIT_SPAN * largest
 
 
 def _category_axis(channel: str, plan: Plan) -> alt.Axis:

@@ -7,7 +7,7 @@ tells a label of single rows from a series by the coverage of its values.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,7 @@ from chartkit.plan.reduce import (
     span_bucket_seconds,
     unit_codes,
 )
+from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
     bucketed_note,
@@ -71,6 +72,8 @@ class _Lines(_Part):
                 {xp.name, fp.name if fp else None, *(m.name for m in yps)}
             )
         how, unit = self.p.opts.aggregate, self.p.opts.time_unit
+        if len(yps) > MAX_FACETS:  # a panel each (charts.py) past ten: at most MAX_FACETS
+            yps = self._measures_kept(yps)
         if self.p.whole.grouped is not None:  # the rows stay in a backend: its groups
             return self.p.grouped_lines._line(xp, yps, cp, fp)
         if self.p.probe and self._head_varies(xp, yps, cp, fp):
@@ -198,6 +201,19 @@ class _Lines(_Part):
         return self._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
                            label, counted=counted, multi=multi)  # fmt: skip
 
+    def _measures_kept(self, yps: list[ColumnProfile]) -> list[ColumnProfile]:
+        """The first ``MAX_FACETS`` measures of a line per measure, the others left out and
+        said (a ``top`` note of no column: the caption says it on the picture)."""
+        kept, out = yps[:MAX_FACETS], [m.name for m in yps[MAX_FACETS:]]
+        named = _join([*out[:3], f"{len(out) - 3:,} more"] if len(out) > 3 else out)
+        self.p._say(
+            "top",
+            f"{len(yps):,} measures are picked; the first {MAX_FACETS} are drawn, a small chart "
+            f"each, and the other {len(out):,} ({named}) are left out.",
+            None, values=len(yps), shown=MAX_FACETS,
+        )  # fmt: skip
+        return kept
+
     def _drawn(
         self,
         xp: ColumnProfile,
@@ -262,6 +278,13 @@ class _Lines(_Part):
         if fp is not None:
             reason = f"{reason[:-1]}; one small chart per {fp.name}."
         data = self.p.points._log_check(data, fy, what)
+        if mark == "line":  # a regular series' missing times: the line breaks (or drops to 0)
+            series = [self.p.fields[q.name] for q in (cp, fp) if q is not None]
+            counted_zero = aggregate == "count" and not self.p.log_refused and (
+                self.p.opts.scale != "log"
+            )  # fmt: skip
+            data = broken_at_gaps(data, fx, fy, [*series, *([MEASURE] if multi else [])],
+                                  zero=counted_zero)  # fmt: skip
         return self.p.writing._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
 
     def _label_reason(
@@ -419,9 +442,9 @@ class _GroupedLines(_Part):
         got = grouped.line(xp.name, ms if counted else [m.name for m in yps], split, asked,
                            seconds, unit)  # fmt: skip
         data = self._data(xp, yps, cp, fp, got)
-        shared = counted or how is not None or (ROWS in data.columns and bool(
-            (data[ROWS] > 1).any()
-        ))
+        shared = (
+            counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
+        )
         period = unit or xp.name
         if bucketed:
             period = f"{choose.bucket_name(seconds)} bucket"
@@ -499,6 +522,98 @@ class _GroupedLines(_Part):
         if len(parts) > 1:
             data = data.sort_values(order, kind="stable", na_position="last")
         return data.reset_index(drop=True)
+
+
+GAP_STEP_SHARE: Final = 0.5
+"""A series is regular when its commonest step between consecutive times (a day, a month, a
+quarter, a bucket…) is at least this share of its steps and every step is a whole number of
+it: a longer step is then missing time points, where its line breaks."""
+
+
+def broken_at_gaps(
+    data: pd.DataFrame, fx: str, fy: str, series: list[str], *, zero: bool = False
+) -> pd.DataFrame:
+    """The line's rows with the missing time points of each regular series marked: a row of
+    no value (null ``fy``) at the first missing time of each gap, so the line breaks there
+    rather than drawing a straight ramp across it; with ``zero`` (rows counted per time) a 0
+    at both ends of the gap instead, as no row was counted there.
+
+    A series is regular by ``regular_step``; an irregular one (events at their own times) is
+    left as it is. One row per gap, whatever its length, so a decade missing adds one row.
+    A backend's groups and rows in memory are marked alike: both are the plan's data here.
+
+    >>> days = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-06"])
+    >>> line = pd.DataFrame({"t": days, "v": [1.0, 2.0, 3.0, 4.0]})
+    >>> broken_at_gaps(line, "t", "v", [])["v"].tolist()
+    [1.0, 2.0, 3.0, nan, 4.0]
+    """
+    if fx not in data.columns or fy not in data.columns or len(data) < 3:
+        return data
+    if data[fx].dtype.kind != "M":
+        return data
+    groups = data.groupby(series, sort=False, dropna=False) if series else [((), data)]
+    added: list[dict[str, Any]] = []
+    for key, rows in groups:
+        times = pd.DatetimeIndex(rows[fx].dropna().unique()).sort_values()
+        step = regular_step(times)
+        if step is None:
+            continue
+        unit, size = step
+        ordinal = _ordinals(times, unit)
+        keys = dict(zip(series, key if isinstance(key, tuple) else (key,), strict=True))
+        for i in map(int, np.flatnonzero(np.diff(ordinal) > size)):
+            ends = [_stepped(times[i], unit, size)]
+            if zero and ordinal[i + 1] - ordinal[i] > 2 * size:
+                ends.append(_stepped(times[i + 1], unit, -size))
+            added.extend({fx: at, fy: 0.0 if zero else np.nan, **keys} for at in ends)
+    if not added:
+        return data
+    gaps = pd.DataFrame(added)
+    if ROWS in data.columns:
+        gaps[ROWS] = 0  # no row behind a missing time point
+    gaps = gaps.astype({c: data[c].dtype for c in gaps.columns if c != fy and c in data.columns})
+    out = pd.concat([data, gaps], ignore_index=True)
+    return out.sort_values(fx, kind="stable").reset_index(drop=True)
+
+
+def regular_step(times: pd.DatetimeIndex) -> tuple[str, int] | None:
+    """``(unit, size)`` of the step of sorted distinct ``times`` when they are regular (see
+    ``GAP_STEP_SHARE``): ``("month", 3)`` for quarters, ``("month", 12)`` for years, both on a
+    fixed day of the month (or its last); else ``("ns", n)`` for a fixed length (a day, a
+    week, an hour, a time bucket). None for fewer than three times or irregular ones.
+
+    >>> regular_step(pd.to_datetime(["2020-01-01", "2020-04-01", "2020-10-01", "2021-01-01"]))
+    ('month', 3)
+    >>> regular_step(pd.to_datetime(["2020-01-01 00:00:01", "2020-01-01 00:00:04",
+    ...                              "2020-01-01 00:00:11"])) is None
+    True
+    """
+    if len(times) < 3:
+        return None
+    tod = times - times.normalize()
+    monthly = tod.nunique() == 1 and (times.day.nunique() == 1 or bool(times.is_month_end.all()))
+    unit = "month" if monthly else "ns"
+    steps = np.diff(_ordinals(times, unit))
+    sizes, counts = np.unique(steps, return_counts=True)
+    size = int(sizes[counts.argmax()])  # (the smallest of equally common steps)
+    if size <= 0 or counts.max() < GAP_STEP_SHARE * len(steps) or bool((steps % size).any()):
+        return None
+    return unit, size
+
+
+def _ordinals(times: pd.DatetimeIndex, unit: str) -> Any:
+    if unit == "month":
+        return np.asarray(times.year, dtype=np.int64) * 12 + np.asarray(times.month) - 1
+    return times.as_unit("ns").asi8
+
+
+def _stepped(at: pd.Timestamp, unit: str, size: int) -> pd.Timestamp:
+    """``at`` moved by ``size`` steps: calendar months (to the month's end when ``at`` is one),
+    or nanoseconds."""
+    if unit != "month":
+        return at + pd.Timedelta(size, "ns")
+    moved = at + pd.DateOffset(months=size)
+    return moved + pd.offsets.MonthEnd(0) if at.is_month_end else moved
 
 
 def line_label(times: pd.Series, labels: pd.Series) -> tuple[int, int] | None:
