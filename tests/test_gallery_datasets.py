@@ -33,15 +33,18 @@ from bench.datasets.criteria import (  # noqa: E402
     Facts,
     Verdict,
     both_factors_drawn,
+    few_values_not_continuous,
     grid_is_x,
     judge,
     like_measures_together,
     lines_break_at_gaps,
     log_scale_points,
+    map_orientation,
     one_unit_per_axis,
     panel_lines,
     scatter_for_measures,
     scatter_not_from_zero,
+    weights_summed,
     y_domain_fits,
     years_axis,
 )
@@ -291,32 +294,51 @@ def test_a_line_over_years_is_a_series_not_a_missing_scatter() -> None:
         assert scatter_for_measures(points, facts(name)).endswith("not a scatter of two measures")
 
 
+def _as(chart: Chart, mark: str, **channels: str) -> Chart:
+    """The chart drawn as ``mark`` with only these channels, each a plain field (no aggregate,
+    no fold): a drawing that keeps or breaks a property, whatever today's chooser draws."""
+    return replace(
+        chart, mark=mark, columns=channels, aggregates={}, measures={},
+        unit={**chart.unit, "encoding": {
+            ch: {"field": c, "type": "quantitative" if ch in ("x", "y") else "nominal"}
+            for ch, c in channels.items()
+        }},
+    )  # fmt: skip
+
+
 def test_latitude_on_x_fails_and_a_map_holds() -> None:
-    assert _why(_verdict("airports"), "coordinates are drawn as a map") == (
+    chart = Chart.of(default_view("airports", x="longitude", y="latitude"))
+    transposed = _as(chart, "point", x="latitude", y="longitude")
+    assert map_orientation(transposed, facts("airports")) == (
         "latitude and longitude are coordinates: a map draws longitude on x and latitude on y, "
-        "but the chart is a point of x=latitude, y=longitude, color=country"
+        "but the chart is a point of x=latitude, y=longitude"
     )
-    mapped = _verdict("airports", x="longitude", y="latitude")
-    assert _why(mapped, "coordinates are drawn as a map") == ""
+    mapped = _as(chart, "point", x="longitude", y="latitude")
+    assert map_orientation(mapped, facts("airports")) == ""
 
 
 def test_a_two_value_year_as_a_continuous_axis_fails() -> None:
-    assert _why(_verdict("barley"), "a number of few values is not a continuous axis") == (
+    chart = Chart.of(default_view("barley", x="yield", y="year"))
+    continuous = _as(chart, "point", x="yield", y="year")
+    assert few_values_not_continuous(continuous, facts("barley")) == (
         "year holds 2 distinct values (1931, 1932) and is the continuous y axis: a factor, "
         "drawn as categories, color or panels"
     )
-    iris = _verdict("iris")
-    assert _why(iris, "a number of few values is not a continuous axis") == ""
+    as_color = _as(chart, "point", x="yield", color="year")
+    assert few_values_not_continuous(as_color, facts("barley")) == ""  # yield: many values
+    iris = _as(Chart.of(default_view("iris")), "point", x="sepalLength", y="sepalWidth")
+    assert few_values_not_continuous(iris, facts("iris")) == ""
 
 
 def test_one_of_three_like_measures_alone_fails_and_the_three_together_hold() -> None:
-    assert _why(_verdict("crimea"), "like measures are drawn together") == (
+    alone = Chart.of(default_view("crimea", x="date", y="wounds"))
+    assert like_measures_together(alone, facts("crimea")) == (
         "wounds is drawn alone, but wounds, other, disease are 3 like measures over date "
         "(within 10x of each other): drawn together"
     )
     together = _verdict("crimea", x="date", y=["wounds", "other", "disease"])
     assert _why(together, "like measures are drawn together") == ""
-    two = Chart.of(default_view("crimea", x="date", y=["wounds", "other"]))
+    two = replace(Chart.of(default_view("crimea", x="date", y=["wounds", "other"])), said=())
     assert like_measures_together(two, facts("crimea")) == (
         "2 of the 3 like measures over date are drawn, and the picture does not say how many "
         "are left out (1)"
@@ -327,27 +349,29 @@ def test_one_of_three_like_measures_alone_fails_and_the_three_together_hold() ->
 
 def test_a_grid_on_y_or_without_the_response_fails() -> None:
     """fair: the marriage rating and the age bracket are grids; affairs is the response."""
-    assert _why(_verdict("fair"), "a grid is x and a measure is y") == (
+    chart = Chart.of(default_view("fair", x="rate_marriage", y="affairs"))
+    on_y = _as(chart, "rect", x="rate_marriage", y="age")
+    assert grid_is_x(on_y, facts("fair")) == (
         "age is a grid (6 ordered values, each repeated) drawn on y: a grid indexes the rows "
         "and is x, the response (affairs) is y"
     )
-    response = _verdict("fair", x="rate_marriage", y="affairs")
-    assert _why(response, "a grid is x and a measure is y") == ""
-    counted = replace(Chart.of(default_view("fair", x="rate_marriage", y="affairs")),
-                      aggregates={"x": None, "y": "count"})  # fmt: skip
+    counted = replace(_as(chart, "bar", x="rate_marriage", y="affairs"), aggregates={"y": "count"})
     assert grid_is_x(counted, facts("fair")) == (
         "rate_marriage (a grid) is x but y is count(affairs), not a measure: the response "
         "(affairs) is y"
     )
+    response = replace(counted, aggregates={"y": "mean"})
+    assert grid_is_x(response, facts("fair")) == ""
 
 
 def test_an_entity_over_a_grid_drawn_as_points_fails() -> None:
-    assert _why(_verdict("grunfeld"), "an entity over a grid is a line each") == (
+    chart = Chart.of(default_view("grunfeld", x="year", y="invest", color="firm"))
+    points = _as(chart, "point", x="invest", y="value")
+    assert panel_lines(points, facts("grunfeld")) == (
         "each of the 11 values of firm has a row at 80% or more of year's 20 values: a line "
         "per firm over year, but the chart is a point of x=invest, y=value"
     )
-    chart = Chart.of(default_view("grunfeld", x="year", y="invest", color="firm"))
-    lines = replace(chart, mark="line", columns={"x": "year", "y": "invest", "color": "firm"})
+    lines = _as(chart, "line", x="year", y="invest", color="firm")
     assert panel_lines(lines, facts("grunfeld")) == ""
 
 
@@ -362,13 +386,14 @@ def _medals() -> tuple[list[dict[str, Any]], dict[str, str]]:
 
 def test_a_count_over_a_unique_key_averaged_fails_and_summed_holds() -> None:
     rows, declared = _medals()
-    means = judge(view(rows, declared, x="nation", y="count"), Facts.of(rows, declared))
-    assert _why(means, "a count over a unique key is summed") == (
+    known = Facts.of(rows, declared)
+    sums = Chart.of(view(rows, declared, x="nation", y="count", aggregate="sum"))
+    assert weights_summed(sums, known) == ""
+    means = replace(sums, aggregates={"x": None, "y": "mean"})
+    assert weights_summed(means, known) == (
         "count is a count over a unique key of nation, medal (one row per combination, whole "
         "numbers, none negative): drawn as its mean, not its sum"
     )
-    sums = view(rows, declared, x="nation", y="count", aggregate="sum")
-    assert _why(judge(sums, Facts.of(rows, declared)), "a count over a unique key is summed") == ""
 
 
 def test_two_factors_and_a_measure_drawn_per_one_factor_fail() -> None:
@@ -379,13 +404,13 @@ def test_two_factors_and_a_measure_drawn_per_one_factor_fail() -> None:
     ]  # fmt: skip
     declared = {"supp": "string", "dose": "number", "len": "number"}
     known = Facts.of(rows, declared)
-    bars = judge(view(rows, declared, x="supp", y="len"), known)
-    assert _why(bars, "two factors are both drawn") == (
+    chart = Chart.of(view(rows, declared, x="supp", y="len", aggregate="mean"))
+    bars = replace(chart, mark="bar", columns={"x": "supp", "y": "len"}, aggregates={"y": "mean"})
+    assert both_factors_drawn(bars, known) == (
         "len is drawn per supp alone, but dose is a factor too: both factors are drawn (x and "
         "color or panels)"
     )
-    chart = Chart.of(view(rows, declared, x="supp", y="len"))
-    colored = replace(chart, columns={**chart.columns, "color": "dose"})
+    colored = replace(bars, columns={**bars.columns, "color": "dose"})
     assert both_factors_drawn(colored, known) == ""
 
 
@@ -399,35 +424,40 @@ def _quarters(missing: set[int]) -> tuple[list[dict[str, Any]], dict[str, str]]:
 
 def test_a_line_across_missing_quarters_fails_and_a_broken_one_holds() -> None:
     rows, declared = _quarters({9, 10, 17})
-    shown = view(rows, declared)
-    assert shown.mark == "line"
-    chart = Chart.of(shown)
-    assert lines_break_at_gaps(chart, Facts.of(rows, declared)) == (
+    known = Facts.of(rows, declared)
+    chart = Chart.of(view(rows, declared, x="quarter", y="rate"))
+    x, y = chart.channel("x")["field"], chart.channel("y")["field"]
+    points = [r for r in chart.records if r.get(y) is not None]
+    straight = replace(chart, mark="line", unit={**chart.unit, "mark": {"type": "line"}},
+                       records=points)  # fmt: skip
+    assert lines_break_at_gaps(straight, known) == (
         "the line of rate is drawn straight across 2 missing time points (the first after "
         "2002-01-01): it breaks there"
     )
-    field = chart.channel("x")["field"]
-    holes = [{field: f"{2002 + q // 4 - 2}-{3 * (q % 4) + 1:02d}-01", "rate": None}
-             for q in (9, 17)]  # fmt: skip
-    broken = replace(
-        chart, unit={**chart.unit, "mark": {"type": "line", "invalid": None}},
-        records=[*chart.records, *holes],
-    )  # fmt: skip
-    assert lines_break_at_gaps(broken, Facts.of(rows, declared)) == ""
+    holes = [{x: "2002-04-01", y: None}, {x: "2004-04-01", y: None}]
+    broken = replace(straight, unit={**chart.unit, "mark": {"type": "line", "invalid": None}},
+                     records=[*points, *holes])  # fmt: skip
+    assert lines_break_at_gaps(broken, known) == ""
     whole_rows, whole = _quarters(set())
-    assert lines_break_at_gaps(Chart.of(view(whole_rows, whole)), Facts.of(whole_rows, whole)) == ""
+    every = replace(Chart.of(view(whole_rows, whole, x="quarter", y="rate")), mark="line")
+    assert lines_break_at_gaps(every, Facts.of(whole_rows, whole)) == ""
 
 
 def test_a_line_far_from_zero_drawn_from_zero_fails_and_bars_keep_zero() -> None:
-    assert _why(_verdict("co2"), "lines and points fit their y axis, bars keep zero") == (
-        "co2 spans 313.28 to 373.46, a span small next to its distance from zero, and its axis "
-        "starts at zero: the lines fill 16% of the height"
+    rows = [{"week": f"2001-01-{d:02d}", "ppm": 360.0 + d % 7} for d in range(1, 29)]
+    declared = {"week": "date", "ppm": "number"}
+    known = Facts.of(rows, declared)
+    chart = Chart.of(view(rows, declared, x="week", y="ppm"))
+    y = {**chart.channel("y"), "scale": {}}
+    from_zero = replace(_undrawn(chart, y=y), mark="line")
+    assert y_domain_fits(from_zero, known) == (
+        "ppm spans 360 to 366, a span small next to its distance from zero, and its axis "
+        "starts at zero: the lines fill 2% of the height"
     )
-    chart = Chart.of(default_view("co2"))
-    fitted = _undrawn(chart, y={**chart.channel("y"), "scale": {"zero": False}})
-    assert y_domain_fits(fitted, facts("co2")) == ""
-    bars = replace(fitted, mark="bar")
-    assert y_domain_fits(bars, facts("co2")) == "bars of co2 do not start at zero"
+    fitted = replace(_undrawn(chart, y={**y, "scale": {"zero": False}}), mark="line")
+    assert y_domain_fits(fitted, known) == ""
+    assert y_domain_fits(replace(fitted, mark="bar"), known) == "bars of ppm do not start at zero"
+    assert y_domain_fits(replace(from_zero, mark="bar"), known) == ""
 
 
 def test_every_property_is_named_once() -> None:
