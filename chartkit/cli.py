@@ -68,6 +68,9 @@ packaged ``chartkit/explorer/streamlit_app.py``)."""
 
 RENDER_FORMATS = (".png", ".svg", ".html", ".json")
 
+_FILE_SCHEMA = "the file's schema"
+"""``declared_by`` of a typed file (Parquet) checked by its own schema, not by ``--columns``."""
+
 _PROGRESS_DELAY = 0.3  # seconds before a progress bar shows: a quick run shows none
 _READ_SLICE_LINES = 200  # a large .jsonl is read this many lines at a time, for the bar
 
@@ -312,7 +315,8 @@ def _parser() -> argparse.ArgumentParser:
         table_input.add_argument(
             "--columns",
             metavar="DECL",
-            help="the declaration a .csv (or .parquet) FILE is read by: a JSON object "
+            help="the declaration a .csv FILE is read by (a .parquet FILE is declared by its "
+            "own schema unless this is given): a JSON object "
             '({"lun": "number"}) or a .json file holding one — or a JSON Schema of the rows '
             "(an MCP outputSchema), read by chartkit.result_columns_from",
         )
@@ -336,6 +340,9 @@ def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
     try:
         table = open_table(args.file)
         declared, source = _declaration(args.columns) if args.columns is not None else (None, None)
+        if declared is None and Path(args.file).suffix.lower() == ".parquet":
+            declared = _schema_declaration(args.file)
+            source = _FILE_SCHEMA if declared is not None else None
         result = ToolResult(
             tool,
             table,
@@ -545,10 +552,18 @@ def _rows_count(result: ToolResult) -> str:
     return f"rows of type {type(rows).__name__}"
 
 
+def _declared_by(declared_by: str | None) -> str | None:
+    """Where the declaration came from, in words (``declared_by_text``), the file's schema
+    too."""
+    if declared_by == _FILE_SCHEMA:
+        return f"declared by {_FILE_SCHEMA}"
+    return declared_by_text(declared_by)
+
+
 def _title(index: int | None, result: ToolResult) -> str:
     number = f"{index}. " if index is not None else ""
     call = f", {_data(result.call_id)}" if result.call_id else ""
-    source = declared_by_text(result.declared_by)
+    source = _declared_by(result.declared_by)
     said = f", {source}" if source else ""
     return f"{number}{_data(result.tool)} ({_rows_count(result)}{call}{said})"
 
@@ -1023,7 +1038,9 @@ def _explore(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------- .csv, .parquet and stage
 
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
-    """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not)."""
+    """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not): by
+    ``columns`` when given, else by its own declaration or schema (``_schema_declaration``)."""
+    from chartkit.columns import assert_result_columns
     from chartkit.read.tables import is_table, read_table
 
     if not is_table(name):
@@ -1033,7 +1050,38 @@ def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
         )
     declared, source = _declaration(columns) if columns is not None else (None, None)
     result = read_table(data, name, declared)
+    if result.result_columns is None and Path(name).suffix.lower() == ".parquet":
+        own = _schema_declaration(data)  # (a file chartkit.stage wrote brings its own)
+        if own is not None:
+            return dataclasses.replace(
+                result,
+                result_columns=assert_result_columns(result.tool, own),
+                declared_by=_FILE_SCHEMA,
+            )
     return dataclasses.replace(result, declared_by=source) if source else result
+
+
+def _schema_declaration(source: str | bytes) -> object | None:
+    """The declaration a Parquet file's Arrow schema states, read from its footer only
+    (``result_columns_from``; a column no column type holds, a struct or a list, is left
+    undeclared); None when it declares no column, or pyarrow is not installed.
+
+    A typed file is its own declaration: its schema says exactly what every value is.
+    """
+    from chartkit.errors import SchemaColumnsError
+
+    try:
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    try:
+        schema = pq.read_schema(pa.BufferReader(source) if isinstance(source, bytes) else source)
+        return result_columns_from(schema, unmappable="leave")
+    except SchemaColumnsError:
+        return None
+    except (pa.ArrowException, OSError) as exc:
+        raise ChartkitError(f"the Parquet file's schema cannot be read: {exc}") from None
 
 
 def _declared_rows(results: list[ToolResult], name: str, columns: str) -> ToolResult:

@@ -73,3 +73,36 @@ def test_an_empty_string_past_an_integer_sample_is_a_finding_not_a_crash(
     )
     assert (done.returncode, done.stderr) == (code, "")
     assert '    most frequent offending values: "" ×1\n' in done.stdout
+
+
+# ------------------------------------------------------------ 15. a typed file declares itself
+
+
+def typed_parquet(path: Path) -> Path:
+    table = pa.table(
+        {
+            "lun": pa.array([0, 1, 2], pa.int64()),
+            "host": ["a", "b", None],
+            "mapped": [True, False, True],
+            "tags": [[1], [2], [3]],  # a list: no column type holds it, so left undeclared
+        }
+    )
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.mark.parametrize("engine", [[], ["--engine", "duckdb"]], ids=["memory", "duckdb"])
+def test_a_parquet_file_is_checked_by_its_own_schema_unless_columns_is_given(
+    tmp_path: Path, engine: list[str]
+) -> None:
+    path = typed_parquet(tmp_path / "luns.parquet")
+    done = run_cli("check", str(path), "--mode", "enforce", *engine)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[0] == (
+        "luns (3 rows, declared by the file's schema): clean under enforce — each of the 3 "
+        "declared columns holds its declared type"
+    )
+    given = ["--columns", '{"host": "number"}']
+    done = run_cli("check", str(path), "--mode", "enforce", *given, *engine)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0] == "luns (3 rows): refused under enforce, 1 finding"
