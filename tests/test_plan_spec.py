@@ -60,7 +60,7 @@ def test_offenders_left_out_are_a_note_with_their_counts() -> None:
     p = plan(frame, {"k": "string", "v": "number"})
     (left,) = p.spec.by_kind()["left-out"]
     assert (left.column, left.count("rows"), left.count("of")) == ("v", 1, 4)
-    assert left.sentence.startswith("1 of 4 rows are left out of the ")
+    assert left.sentence.startswith("1 of 4 rows is left out of the ")
     assert left.to_dict() == {
         "kind": "left-out", "column": "v", "counts": {"rows": 1, "of": 4},
         "sentence": left.sentence,

@@ -81,7 +81,7 @@ def test_show_renders_the_finding_the_chart_and_where_each_type_came_from() -> N
     ]
     assert [c.value for c in message.caption] == [
         md(
-            "1 of 3 rows are left out of the y axis: logical_unit_number is declared number and "
+            "1 of 3 rows is left out of the y axis: logical_unit_number is declared number and "
             'they hold string (first: ""). Nothing was converted.'
         )
     ]

@@ -810,7 +810,8 @@ def _left_out(
     return [
         Note(
             "left-out",
-            f"{broken[c].affected:,} of {reading.total:,} rows are left out of the chart in "
+            f"{broken[c].affected:,} of {reading.total:,} rows "
+            f"{'is' if broken[c].affected == 1 else 'are'} left out of the chart in "
             f"{reading.engine}: {c} is declared {declaration[c].type} and they "
             f"{describe_offenders(broken[c])}. Nothing was converted.",
             c,

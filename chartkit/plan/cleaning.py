@@ -89,7 +89,8 @@ class _Cleaning(_Part):
                 )
                 self.p._say(
                     "left-out",
-                    f"{int(bad.sum()):,} of {v.total:,} rows are left out of the {channel} axis: "
+                    f"{int(bad.sum()):,} of {v.total:,} rows {'is' if bad.sum() == 1 else 'are'} "
+                    f"left out of the {channel} axis: "
                     f"{q.name} is declared {q.declared} and they {describe_offenders(v)}"
                     f"{quoted}. Nothing was converted.",
                     q.name, rows=int(bad.sum()), of=v.total,
