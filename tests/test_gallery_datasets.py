@@ -54,14 +54,8 @@ OPEN: dict[str, str] = {
     "airports": "issue 40: coordinates are drawn as a map",
     "anes96": "issue 40: scatter for two measures; a grid is x and a measure is y",
     "barley": "issue 40: a number of few values is not a continuous axis",
-    "cars": "issue 40: a line breaks at missing time points",
-    "co2": (
-        "issue 40: a line breaks at missing time points; lines and points fit their y axis, "
-        "bars keep zero"
-    ),
     "cpunish": "issue 40: scatter for two measures",
     "crimea": "issue 40: like measures are drawn together",
-    "danish_data": "issue 40: lines and points fit their y axis, bars keep zero",
     "elnino": "issue 40: like measures are drawn together",
     "fair": "issue 40: a grid is x and a measure is y",
     "grunfeld": "issue 40: an entity over a grid is a line each",
@@ -72,10 +66,7 @@ OPEN: dict[str, str] = {
     "modechoice": "issue 40: scatter for two measures; a grid is x and a measure is y",
     "ohlc": "issue 40: like measures are drawn together",
     "randhie": "issue 40: scatter for two measures",
-    "seattle-temps": "issue 40: lines and points fit their y axis, bars keep zero",
-    "sf-temps": "issue 40: lines and points fit their y axis, bars keep zero",
     "stackloss": "issue 40: scatter for two measures; a grid is x and a measure is y",
-    "us-employment": "issue 40: lines and points fit their y axis, bars keep zero",
 }
 """Each dataset whose default is not acceptable today, with the properties it fails."""
 

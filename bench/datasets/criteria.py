@@ -575,8 +575,11 @@ def bucket_fits_width(chart: Chart, facts: Facts) -> str | None:
         return None
     field = x.get("field")
     split = [chart.channel(ch).get("field") for ch in ("color", "detail")]
+    y = chart.channel("y").get("field")
     per_series: dict[Any, set[Any]] = {}
     for record in chart.records:
+        if isinstance(y, str) and y in record and record[y] is None:
+            continue  # a gap's marker breaks the line; it draws no position
         key = tuple(record.get(f) for f in split if isinstance(f, str))
         per_series.setdefault(key, set()).add(record.get(field) if isinstance(field, str) else None)
     positions = max((len(v) for v in per_series.values()), default=0)
