@@ -454,6 +454,7 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
         chart = own = own.copy(deep=False)
         own.data = {"name": name}
     body = chart.to_dict(context={"top_level": False, "pre_transform": False, "datasets": datasets})
+    _params_in_cell(body)
     data = body.get("data")
     if isinstance(data, dict) and isinstance(data.get("values"), list):
         name = _dataset_name(data["values"])  # the caller turned consolidation off: do it here
@@ -465,6 +466,21 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
         spec["datasets"] = datasets
     safe: dict[str, Any] = renderable(spec)
     return safe
+
+
+def _params_in_cell(body: dict[str, Any]) -> None:
+    """A faceted chart's cell selection put back in its cell, where Vega-Lite reads a unit's
+    params: Altair lifts them to the top level, naming the cell (a hash of it) as their view,
+    and a host that adds its own selections to the cell (``chartkit.streamlit``) would then
+    hold the same name twice."""
+    cell = body.get("spec")
+    if "facet" not in body or not isinstance(cell, dict) or "params" not in body:
+        return
+    name = cell.get("name")
+    if not all(p.get("views") == [name] for p in body["params"]):
+        return
+    cell["params"] = [{k: v for k, v in p.items() if k != "views"} for p in body.pop("params")]
+    cell.pop("name", None)
 
 
 class _Rows(dict[str, Any]):
