@@ -57,7 +57,7 @@ def test_an_engine_failing_past_the_door_is_one_line_and_exit_2(tmp_path: Path) 
     assert "'lun'" in line  # the column
     assert line.endswith(
         "duckdb could not read the whole file (damaged, or changed since it was opened); "
-        "repair or rewrite it, or check it without --engine to read it in memory"
+        "repair or rewrite it, or check it with --engine none to read it in memory"
     )
 
 
@@ -106,3 +106,39 @@ def test_a_parquet_file_is_checked_by_its_own_schema_unless_columns_is_given(
     done = run_cli("check", str(path), "--mode", "enforce", *given, *engine)
     assert done.returncode == 1
     assert done.stdout.splitlines()[0] == "luns (3 rows): refused under enforce, 1 finding"
+
+
+# ------------------------------------------------------------------ 17. big files go to DuckDB
+
+
+def test_a_parquet_over_the_engine_rows_is_checked_in_duckdb_saying_so(tmp_path: Path) -> None:
+    path = tmp_path / "luns.parquet"
+    pq.write_table(pa.table({"lun": list(range(3000)), "host": ["a", "b", "c"] * 1000}), path)
+    over = {"CHARTKIT_ENGINE_ROWS": "1000"}
+    done = run_cli("check", str(path), "--mode", "enforce", env=over)
+    assert done.returncode == 0
+    assert done.stderr == (
+        "chartkit check: luns.parquet holds 3,000 rows, over 1,000, so it is read where it lies "
+        "with DuckDB (as --engine duckdb does); --engine none reads it into memory\n"
+    )
+    assert done.stdout.startswith("luns (3,000 rows, declared by the file's schema): clean")
+    chart = tmp_path / "chart.json"
+    done = run_cli("render", str(path), "-o", str(chart), "--x", "host", "--y", "lun", env=over)
+    assert done.returncode == 0 and chart.is_file()
+    assert done.stderr.startswith("chartkit render: luns.parquet holds 3,000 rows, over 1,000,")
+    # under the rows, or with --engine none, it is read in memory and nothing is said
+    for quiet in (run_cli("check", str(path)), run_cli("check", str(path), "--engine", "none",
+                                                         env=over)):  # fmt: skip
+        assert (quiet.returncode, quiet.stderr) == (0, "")
+
+
+def test_a_damaged_parquet_over_the_engine_rows_fails_in_duckdb(tmp_path: Path) -> None:
+    """Where the file was read shows in how it fails: DuckDB's words, not pyarrow's."""
+    path = damaged_parquet(tmp_path / "lun.parquet")
+    done = run_cli(
+        "check", str(path), "--columns", '{"lun": "number"}', env={"CHARTKIT_ENGINE_ROWS": "10"}
+    )
+    assert done.returncode == 2
+    notice, failed = done.stderr.splitlines()
+    assert notice.startswith("chartkit check: lun.parquet holds 1,000 rows, over 10, so it is")
+    assert failed.startswith(f"chartkit check: {path}: duckdb could not run the check's ")
