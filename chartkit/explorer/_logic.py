@@ -6,10 +6,13 @@ Streamlit page (``chartkit/explorer/page.py``) only lays it out.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import re
 import shlex
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +51,8 @@ __all__ = [
     "MCPListing",
     "RunLedger",
     "RunRow",
+    "cell_text",
+    "column_labels",
     "declaration_from_choices",
     "declaration_json",
     "display_value",
@@ -66,6 +71,7 @@ __all__ = [
     "mcp_tool_label",
     "offending_cells",
     "offending_rows",
+    "refused_axis",
     "result_label",
     "run_ledger",
     "size_text",
@@ -227,9 +233,10 @@ def load_bytes(data: bytes | str, name: str, *, limit: int | None = None) -> Loa
     return Loaded(name, tuple(results), size=size)
 
 
-READ_SUFFIXES = ("", ".json", ".jsonl", ".ndjson", ".txt")
-"""The file names read as JSON tool results (another name is read when it holds JSON);
-``.csv`` is read as a table of text cells."""
+READ_SUFFIXES = ("", ".json", ".jsonl", ".ndjson")
+"""The file names read as JSON tool results (another name, a ``.txt`` too, is read when it
+holds JSON, else refused as a file type the explorer does not read); ``.csv`` is read as a
+table of text cells."""
 
 
 def _not_a_result_file(name: str, suffix: str) -> str:
@@ -380,11 +387,16 @@ def _without_declarations(
 def result_label(index: int, result: ToolResult) -> str:
     """How a result is named in the picker: position, tool, call id and size."""
     rows = result.rows
-    size = f"{len(rows):,} rows" if isinstance(rows, list) else type(rows).__name__
+    size = _counted(len(rows), "row") if isinstance(rows, list) else type(rows).__name__
     call = f" ({result.call_id})" if result.call_id else ""
     source = declared_by_text(result.declared_by)
     declared = ", undeclared" if result.result_columns is None else f", {source}" if source else ""
     return visible_controls(f"{index + 1}. {result.tool}{call} — {size}{declared}")
+
+
+def _counted(n: int, noun: str) -> str:
+    """``n`` of ``noun``, in the page's one number format: ``1 row``, ``2,056 rows``."""
+    return f"{n:,} {noun}{'s' if n != 1 else ''}"
 
 
 def with_declaration(result: ToolResult, declaration: Mapping[str, Any] | None) -> ToolResult:
@@ -513,6 +525,89 @@ def display_value(value: Any) -> str | None:
         return json_literal(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError, RecursionError):
         return visible_controls(repr(value))
+
+
+def cell_text(value: Any, returned: Any = None) -> Any:
+    """A date or time value as ISO 8601 text — ``returned``, the text the tool sent, when it is
+    text — so a grid shows what was returned, not Arrow's epoch milliseconds; any other value
+    as it is.
+
+    >>> cell_text(dt.datetime(2024, 3, 14)), cell_text(dt.datetime(2024, 3, 14), "2024-03-14")
+    ('2024-03-14T00:00:00', '2024-03-14')
+    >>> cell_text(dt.date(2024, 3, 14)), cell_text(3), cell_text(None)
+    ('2024-03-14', 3, None)
+    """
+    if not isinstance(value, dt.date | dt.time):  # a datetime is a date
+        return value
+    return returned if isinstance(returned, str) else value.isoformat()
+
+
+def column_labels(columns: Sequence[str]) -> list[str]:
+    r"""Each column's label in a grid, by position, every label told apart from the others.
+
+    A label shows a name's control characters as escapes, so a name holding a NUL and one
+    holding the four characters ``\x00`` would read alike (and one would hide the other in a
+    grid keyed by label): names that read alike are labelled by their Python literal, and a
+    label still taken gets the column's position.
+
+    >>> column_labels(["lun\x00", "lun\\x00", "host"])
+    ["'lun\\x00'", "'lun\\\\x00'", 'host']
+    """
+    plain = [visible_controls(c) for c in columns]
+    alike = Counter(plain)
+    labels: list[str] = []
+    taken: set[str] = set()
+    for position, (column, label) in enumerate(zip(columns, plain, strict=True), 1):
+        if alike[label] > 1:
+            label = visible_controls(repr(column))
+        while label in taken:
+            label = f"{label} (column {position})"
+        taken.add(label)
+        labels.append(label)
+    return labels
+
+
+_PICK_HINT = re.compile(r"(?:^|; |\. )(pick [^;]*)$")
+"""The advice that ends an axis refusal's reason: ``pick y='lun' to chart lun …``."""
+
+
+def refused_axis(refused: Any, *, found: bool, drawn: Mapping[str, str]) -> tuple[str, str]:
+    """How a column's block names an axis the view did not draw it on: a label, and what
+    follows it.
+
+    Under the column's finding (``found``) a refusal the check caused says so in a few words
+    instead of repeating the finding, and keeps the API's advice (``pick y=…``). A measure the
+    default stepped around, which the advice offers on that very axis, is not drawn there by
+    default rather than refused; a column drawn on another axis (``drawn``: column to channel)
+    is not said to be undrawn.
+
+    >>> from chartkit.violations import ColumnViolation
+    >>> from chartkit.plan.encode import AxisRefusal
+    >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 5, 20)
+    >>> r = AxisRefusal("lun", "y", "lun is declared number, but 5 of 20 rows hold string "
+    ...     "(first: \"\"), so the chart opens on gb, which has no finding; pick y='lun' to "
+    ...     "chart lun with those rows left out.", v)
+    >>> label, said = refused_axis(r, found=True, drawn={"gb": "y", "k": "x"})
+    >>> print(label, "—", said)  # doctest: +NORMALIZE_WHITESPACE
+    not drawn on y by default — for the finding above, the chart opens on gb; pick y='lun' to
+    chart lun with those rows left out.
+    """
+    channel, column, reason = str(refused.channel), str(refused.column), str(refused.reason)
+    label = f"{channel} axis refused"
+    if not found or refused.violation is None:
+        return label, reason
+    advice = _PICK_HINT.search(reason)
+    hint = advice.group(1) if advice else None
+    opened = next((c for c, ch in drawn.items() if ch == channel), None)
+    if hint is not None and f"{channel}={column!r}" in hint and column not in drawn:
+        opens = f", the chart opens on {opened}" if opened else ""
+        return f"not drawn on {channel} by default", f"for the finding above{opens}; {hint}"
+    said = (
+        f"not drawn on {channel} (it is drawn on {drawn[column]}), for the finding above"
+        if column in drawn
+        else "not drawn, for the finding above"
+    )
+    return label, f"{said}; {hint}" if hint else f"{said}."
 
 
 # --- the declaration editor ------------------------------------------------------------------
@@ -697,7 +792,7 @@ def mcp_tool_label(tool: Any) -> str:
         return f"{name} — undeclared"
     source = declared_by_text(getattr(tool, "declared_by", None))
     said = f", {source}" if source else ""
-    return f"{name} — declares {len(tool.result_columns)} columns{said}"
+    return f"{name} — declares {_counted(len(tool.result_columns), 'column')}{said}"
 
 
 def mcp_call_tool(

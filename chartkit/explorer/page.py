@@ -14,7 +14,8 @@ import importlib.util
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ import pandas as pd
 import streamlit as st
 
 from chartkit._highlight import highlighted
-from chartkit._literal import file_stem, visible_controls, visible_frame
+from chartkit._literal import file_stem, visible_controls
 from chartkit._literal import markdown_literal as md
+from chartkit.backends.clauses import Placed, plain_value
 from chartkit.check.integrity import CHECK_MODES, CheckMode, CheckOutcome, check_result
 from chartkit.check.judge import check_columns
 from chartkit.columns import COLUMN_TYPES
@@ -323,7 +325,7 @@ def _pick_result(skey: str, results: Sequence[ToolResult]) -> int:
         return 0
     labels = [ex.result_label(i, r) for i, r in enumerate(results)]
     picked = st.selectbox(
-        f"Result ({len(results)} in this run)",
+        f"Result ({len(results):,} in this run)",
         range(len(results)),
         format_func=lambda i: labels[i],
         key=f"result:{skey}",
@@ -364,7 +366,8 @@ def _editor(rkey: str, result: ToolResult, *, reread: bool = False) -> dict[str,
 
     n = sum(st.session_state.get(tkey) not in (None, ex.UNDECLARED) for tkey, _ in keys.values())
     title = (
-        f"Declaration editor — resultColumns: {n} of {len(columns)} columns declared"
+        f"Declaration editor — resultColumns: {n:,} of {len(columns):,} column"
+        f"{'s' if len(columns) != 1 else ''} declared"
         if n
         else "Declaration editor — nothing is declared: write the resultColumns here"
     )
@@ -442,7 +445,7 @@ def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
     columns = list(dict.fromkeys(f.column for f in outcome.findings))
     named = ", ".join(repr(c) for c in columns[:4]) + (" …" if len(columns) > 4 else "")
     count = len(outcome.findings)
-    findings = f"{count} finding{'s' if count != 1 else ''}"
+    findings = f"{count:,} finding{'s' if count != 1 else ''}"
     if not outcome.armed:
         why = (
             "the dial is off"
@@ -467,7 +470,7 @@ def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
     else:
         declared = len(result.result_columns or {})
         st.success(
-            md(f"Passes: each of the {declared} declared column{'s' if declared != 1 else ''} "
+            md(f"Passes: each of the {declared:,} declared column{'s' if declared != 1 else ''} "
                "holds its declared type in every row — which is all the check can say (below)."),
             icon=":material/check_circle:",
         )  # fmt: skip
@@ -479,11 +482,6 @@ CEILING_REFERENCE = "(What the check can see is said once, under The check.)"
 def _without_ceiling(message: str) -> str:
     """A finding's sentence with the ceiling (shown once per page) replaced by a reference."""
     return message.replace(COLUMN_TYPE_CEILING, CEILING_REFERENCE)
-
-
-FINDING_REFERENCE = "not drawn, for the finding above."
-"""A refused axis's reason where the column's finding, just above, already says what it holds
-(its offenders summarized): the fact is said once."""
 
 
 def _note_columns(shown: View | None, columns: Sequence[str]) -> dict[str | None, list[str]]:
@@ -510,6 +508,7 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
         dict.fromkeys([f.column for f in outcome.findings] + [r.column for r in refusals])
     )
     about = _note_columns(shown, columns)
+    drawn = {e.column: c for c, e in shown.encodings.items()} if shown is not None else {}
     # a sentence every finding ends with: said once under the blocks when several would repeat it
     unchanged = sum(NOTHING_CHANGED in f.message for f in outcome.findings) > 1
     for column in columns:
@@ -527,8 +526,8 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
             if listed := offenders_text(finding.violation):
                 lines.append(f"**Offending values** — {md(listed)}")
         for refused in (r for r in refusals if r.column == column):
-            reason = FINDING_REFERENCE if found else refused.reason
-            lines.append(f"**{refused.channel} axis refused** — {md(reason)}")
+            label, said = ex.refused_axis(refused, found=bool(found), drawn=drawn)
+            lines.append(f"**{md(label, one_line=True)}** — {md(said)}")
         lines += [f"Note — {md(note)}" for note in about.get(column, [])]
         with st.container(border=True):
             st.markdown("\n\n".join(lines))
@@ -593,7 +592,7 @@ def _disposition(rows: Sequence[Any], *, key: str) -> None:
 def _ledger_section(skey: str, results: Sequence[ToolResult], mode: CheckMode) -> None:
     decls = json.dumps([ex.declaration_json(r.result_columns) for r in results])
     ledger = _ledger(skey, decls, mode, tuple(results))
-    st.subheader(f"Run ledger — {len(results)} results under {mode}")
+    st.subheader(f"Run ledger — {len(results):,} results under {mode}")
     table = pd.DataFrame(ledger.table())
     if len(table) <= LEDGER_TABLE_ROWS:  # a static table: long cells wrap, nothing is cut off
         st.table(table, hide_index=True)
@@ -695,9 +694,15 @@ def _choose(rkey: str, picks: dict[str, Any]) -> None:
 
 
 def _view_section(
-    rkey: str, decl: str, mode: CheckMode, result: ToolResult, outcome: CheckOutcome
+    rkey: str,
+    decl: str,
+    mode: CheckMode,
+    result: ToolResult,
+    outcome: CheckOutcome,
+    returned: Sequence[Mapping[str, Any]] | None = None,
 ) -> View | None:
-    """The chart (or the table's reason, or the refusal) first; its axes and exports under it."""
+    """The chart (or the table's reason, or the refusal) first; its axes and exports under it.
+    ``returned``: the rows as text (a CSV file's cells), for the rows behind a selection."""
     chart_box, controls = st.container(), st.container()
     with controls:
         x, y, color = _pickers(rkey, result)
@@ -721,7 +726,7 @@ def _view_section(
             st.caption("The rows are in the table below.")
         elif shown.kind == "chart":
             with _guard("The rows behind the selection"):
-                _behind_section(rkey, decl, result, shown)
+                _behind_section(rkey, decl, result, shown, returned)
     with controls:
         drawn = {e.column for e in shown.encodings.values()}
         refused = {r.column for r in shown.refusals}
@@ -781,10 +786,16 @@ def _behind_findings(
     return check_columns([rows[int(i)] for i in positions], _shown.result.result_columns or {})
 
 
-def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> None:
+def _behind_section(
+    rkey: str,
+    decl: str,
+    result: ToolResult,
+    shown: View,
+    returned: Sequence[Mapping[str, Any]] | None = None,
+) -> None:
     """Under the chart: the rows behind the clicked mark or the brushed range (or the rows
     left out), each offending cell highlighted, the offenders counted, and the findings for
-    just those rows."""
+    just those rows. ``returned``: the rows as text (a CSV file's cells), for their dates."""
     names = {p.get("name") for p in _params(selectable_spec(shown))}
     hint = SELECT_HINTS.get((MARK in names, BRUSH in names), "")
     picked, stale = _selection(rkey, shown)
@@ -792,7 +803,7 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         stale = "The selection names no mark of the chart as it is now; select again."
     if shown.left_out:
         st.toggle(
-            f"Show the {shown.left_out:,} rows left out of the chart",
+            f"Show the {_rows(shown.left_out)} left out of the chart",
             key=f"left-out:{rkey}",
             help="Rows the chart does not place: a value not of its declared type on an axis, "
             "a number no chart can place, no value on a measure or time axis.",
@@ -805,6 +816,7 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
     page = 0
     behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
     found = _behind_findings(rkey, decl, spec_key, chosen, shown, picked)
+    left = _left_out_within(rkey, decl, spec_key, chosen, shown, picked)
     # said first: what was selected, its count and findings; then the page picker, the table
     summary, again_box = st.container(), st.container()
     if behind.pages > 1:
@@ -817,23 +829,32 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
         if page:
             behind = _behind(rkey, decl, spec_key, chosen, page, shown, picked)
     with summary:
-        _behind_summary(picked, behind, found)
+        _behind_summary(picked, behind, found, left)
     if not behind.total:
         return
     if picked.kind == "interval":
         with again_box:
             _charted_again(rkey, decl, spec_key, chosen, shown, picked)
     offending = {c: n for c, n in behind.offenders.items() if n}
-    columns = ex.editor_columns(result)
     rows = result.rows
-    if isinstance(rows, list):
+    if isinstance(rows, list):  # in memory: the rows as the tool sent them
+        columns: Sequence[str] = ex.editor_columns(result)
         picked_rows = [rows[i] for i in behind.index]
-        frame, config = _rows_frame(picked_rows, columns, result, {v.column: v for v in found})
-    else:
-        frame, config = visible_frame(behind.rows), {}
+        violations: Mapping[str, Any] = {v.column: v for v in found}
+        texts = [returned[i] for i in behind.index] if returned is not None else None
+    else:  # an engine's page: its values made plain, offending cells shown as returned
+        columns = [str(c) for c in behind.rows.columns]
+        picked_rows = [
+            {str(k): plain_value(v) for k, v in record.items()}
+            for record in behind.rows.to_dict(orient="records")
+        ]
+        whole = _violations(rkey, decl, result)
+        violations = {c: whole.get(c) for c in offending}
+        texts = None
+    frame, config, labels = _rows_frame(picked_rows, columns, result, violations, returned=texts)
     frame.index = pd.Index([i + 1 for i in behind.index], name="row")
     marks = {
-        visible_controls(c): [c in cells for cells in behind.offending] for c in offending
+        labels[c]: [c in cells for cells in behind.offending] for c in offending if c in labels
     }
     if behind.pages > 1:
         first = page * SELECTED_ROWS
@@ -845,16 +866,75 @@ def _behind_section(rkey: str, decl: str, result: ToolResult, shown: View) -> No
     st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
 
 
-def _behind_summary(picked: Selection, behind: RowsPage, found: Sequence[Any]) -> None:
+def _rows(n: int) -> str:
+    """``n`` rows, counted: ``1 row``, ``2,056 rows``."""
+    return f"{n:,} row{'s' if n != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class LeftOutWithin:
+    """Rows a selection's own clauses hold of that the chart left out: how many, and the
+    view's sentences saying why, for the columns that left them out."""
+
+    rows: int = 0
+    why: tuple[str, ...] = ()
+
+
+_LEFT_OUT_KINDS = ("left-out", "no-value", "unplaced")
+"""The notes that say why rows are not drawn."""
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _left_out_within(
+    rkey: str, decl: str, spec_key: str, chosen: str, _shown: View, _picked: Selection
+) -> LeftOutWithin:
+    """The rows a clicked mark's or a brushed range's own clauses hold of (its category, its
+    range) that the chart does not place, so they are not behind it, and why.
+
+    Counted where the rows are (``rows_behind``): the selection with only the placement of the
+    columns it names, against the selection as drawn; each other column whose placement
+    leaves some of them out adds the view's notes about it."""
+    if not _shown.left_out or _picked.kind not in ("mark", "interval"):
+        return LeftOutWithin()
+    own = [c for c in _picked.clauses if not isinstance(c, Placed)]
+    named = {c.column for c in own}
+    placed = [c for c in _picked.clauses if isinstance(c, Placed)]
+    kept = [p for p in placed if p.column in named or p.optional]
+    judged = [p for p in placed if p.column not in named and not p.optional]
+    if not judged:
+        return LeftOutWithin()
+
+    def count(*clauses: Any) -> int:
+        selection = Selection((*clauses, *own), _picked.kind)
+        return _shown.rows_behind(selection, page_size=1).total
+
+    within = count(*kept)
+    rows = within - count(*kept, *judged)
+    if rows <= 0:
+        return LeftOutWithin()
+    why: list[str] = []
+    for p in judged:
+        if len(judged) == 1 or count(*kept, p) < within:
+            why += [
+                n.sentence
+                for n in _shown.facts
+                if n.column == p.column and n.kind in _LEFT_OUT_KINDS
+            ] or [f"{p.column} holds no value the chart can place on its axis."]
+    return LeftOutWithin(rows, tuple(dict.fromkeys(why)))
+
+
+def _behind_summary(
+    picked: Selection, behind: RowsPage, found: Sequence[Any], left: LeftOutWithin
+) -> None:
     """What was selected and how many rows are behind it; the check of just those rows; the
-    offending cells among the rows of this page, counted."""
+    offending cells among the rows of this page, counted; the rows the selection holds that
+    the chart left out, and why."""
     what = "The rows left out of the chart" if picked.kind == "left-out" else (
         f"The rows behind {picked.describe()}"
     )  # fmt: skip
     offending = {c: n for c, n in behind.offenders.items() if n}
     bad = sum(1 for cells in behind.offending if cells)
-    st.markdown(f"**{md(what, one_line=True)}** — {behind.total:,} row"
-                f"{'s' if behind.total != 1 else ''}")  # fmt: skip
+    st.markdown(f"**{md(what, one_line=True)}** — {_rows(behind.total)}")
     for v in found:  # the check of just these rows: first offender, offending values, counts
         listed = offenders_text(v)
         st.warning(
@@ -867,11 +947,21 @@ def _behind_summary(picked: Selection, behind: RowsPage, found: Sequence[Any]) -
         st.caption(f"Offending cells among them, per column: {counts}.")
     if bad:
         st.caption(
-            f"Offending cells are highlighted: {bad:,} of the {len(behind.index):,} rows "
-            f"shown hold one."
+            f"Offending cells are highlighted: {bad:,} of the {_rows(len(behind.index))} "
+            f"shown {'holds' if bad == 1 else 'hold'} one."
         )
     elif behind.total:
         st.caption("No cell of these rows breaks the declaration.")
+    if left.rows:
+        where = "in this range" if picked.kind == "interval" else "of this mark"
+        verb = "is" if left.rows == 1 else "are"
+        st.info(
+            md(
+                f"{_rows(left.rows)} {where} {verb} left out of the chart, so not among the "
+                f"rows above: " + " ".join(left.why)
+            ),
+            icon=":material/visibility_off:",
+        )
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -948,7 +1038,15 @@ def _downloads(rkey: str, result: ToolResult, shown: View) -> None:
         )
 
 
-def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> None:
+def _rows_section(
+    rkey: str,
+    decl: str,
+    result: ToolResult,
+    mode: CheckMode,
+    returned: Sequence[Mapping[str, Any]] | None = None,
+) -> None:
+    """The rows as returned, a window at a time, offending cells highlighted. ``returned``:
+    the rows as text when the result's rows were parsed from it (a CSV file's cells)."""
     st.subheader("The rows as returned")
     if mode == "enforce" and _violations(rkey, decl, result):
         st.caption(
@@ -1004,7 +1102,8 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
         )
     window = [int(i) for i in indexes[start : start + ex.STYLED_ROWS]]
     picked = [rows[i] for i in window]
-    frame, config = _rows_frame(picked, columns, result, violations)
+    texts = [returned[i] for i in window] if returned is not None else None
+    frame, config, labels = _rows_frame(picked, columns, result, violations, returned=texts)
     frame.index = pd.Index([i + 1 for i in window], name="row")
     marks = ex.offending_cells(picked, result.result_columns, list(violations))
     if len(window) < len(indexes) or len(indexes) < total:
@@ -1026,7 +1125,7 @@ def _rows_section(rkey: str, decl: str, result: ToolResult, mode: CheckMode) -> 
             f"`null` is a key that holds null; `{ex.ABSENT_TEXT}` is a row without the key. "
             "The check reads both as absent."
         )
-    marks = {visible_controls(k): v for k, v in marks.items()}
+    marks = {labels[k]: v for k, v in marks.items()}
     styled: Any = highlighted(frame, marks) if marks else frame
     st.dataframe(styled, column_config=config, key=f"rows:{rkey}")
 
@@ -1035,19 +1134,34 @@ def _rows_frame(
     rows: Sequence[dict[str, Any]],
     columns: Sequence[str],
     result: ToolResult,
-    violations: dict[str, Any],
-) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The window as a frame, and a column config from the declared types."""
+    violations: Mapping[str, Any],
+    *,
+    returned: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any], dict[str, str]]:
+    """The window as a frame, a column config from the declared types, and each column's
+    label in the frame.
+
+    The frame is keyed by position: each column gets its own label (``ex.column_labels``), so
+    two names that read alike both show. A column in ``violations`` (its violation, or None
+    when only its offending cells are known) is shown as JSON, quotes and all, as the tool
+    returned it. A date or time is ISO text: the cell of ``returned`` (the rows as text, a CSV
+    file's cells) when given, so it reads as the file wrote it.
+    """
     declared = result.result_columns or {}
+    labels = dict(zip(columns, ex.column_labels(columns), strict=True))
+    texts = returned if returned is not None else [{}] * len(rows)
     data: dict[str, list[Any]] = {}
     config: dict[str, Any] = {}
     cc = st.column_config
     for column in columns:
-        name = visible_controls(column)  # the frame's column: control characters shown
-        values = [r.get(column) for r in rows]
+        name = labels[column]
+        present = [column in r for r in rows]
+        values = [
+            ex.cell_text(r.get(column), t.get(column)) for r, t in zip(rows, texts, strict=True)
+        ]
         decl = declared.get(column)
         kinds = {type(v) for v in values if v is not None}
-        absent = any(column not in r for r in rows)  # shown as text: ‹absent› is not null
+        absent = not all(present)  # shown as text: ‹absent› is not null
         if (
             column in violations
             or absent
@@ -1056,13 +1170,11 @@ def _rows_frame(
             or _wide_ints(values)
         ):
             data[name] = [
-                ex.display_value(r[column]) if column in r else ex.ABSENT_TEXT for r in rows
+                ex.display_value(v) if p else ex.ABSENT_TEXT
+                for v, p in zip(values, present, strict=True)
             ]
             if column in violations:
-                v = violations[column]
-                listed = offenders_text(v)
-                help_ = md(violation_line(v) + (f" · offending values: {listed}" if listed else ""))
-                config[name] = cc.TextColumn(f"⚠ {name}", help=help_)
+                config[name] = cc.TextColumn(f"⚠ {name}", help=_offending_help(violations[column]))
             else:
                 config[name] = cc.TextColumn(name, help=_declared_help(decl))
             continue
@@ -1080,7 +1192,16 @@ def _rows_frame(
         else:
             config[name] = cc.TextColumn(name, help=_declared_help(decl))
     frame = pd.DataFrame(data, columns=list(data))
-    return frame, config
+    return frame, config, labels
+
+
+def _offending_help(violation: Any) -> str:
+    """A flagged column's tooltip: its violation's line and offending values, or (an engine's
+    rows, counted there) that some of its cells break the declaration."""
+    if violation is None:
+        return "Some cells of this column break the declaration; they are highlighted."
+    listed = offenders_text(violation)
+    return md(violation_line(violation) + (f" · offending values: {listed}" if listed else ""))
 
 
 def _wide_ints(values: Sequence[Any]) -> bool:
@@ -1146,6 +1267,7 @@ def main() -> None:
         result = original
     results[index] = result
     decl = ex.declaration_json(result.result_columns)
+    returned = _as_returned(loaded, index, result)
 
     with header:
         _header(result, loaded)
@@ -1155,14 +1277,27 @@ def main() -> None:
         _verdict(outcome, result)
     shown: View | None = None
     with chart, _guard("The view"):
-        shown = _view_section(rkey, decl, mode, result, outcome)
+        shown = _view_section(rkey, decl, mode, result, outcome, returned)
     with details, _guard("The check"):
         _check_section(outcome, result, shown)
     if len(results) > 1:
         with ledger, _guard("The run ledger"):
             _ledger_section(skey, results, mode)
     with rows, _guard("The rows"):
-        _rows_section(rkey, decl, result, mode)
+        _rows_section(rkey, decl, result, mode, returned)
+
+
+def _as_returned(
+    loaded: ex.Loaded, index: int, result: ToolResult
+) -> Sequence[Mapping[str, Any]] | None:
+    """A CSV file's rows as the file wrote them (its reading before any declaration: every
+    cell text), beside ``result``'s rows parsed by the declaration; None for other sources."""
+    if loaded.csv is None:
+        return None
+    text, rows = loaded.results[index].rows, result.rows
+    if isinstance(text, list) and isinstance(rows, list) and len(text) == len(rows):
+        return text
+    return None
 
 
 CHART_FIRST_KEY = "chart-first:done"
