@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from chartkit.columns import normalize_result_columns
-from chartkit.encode import profile_columns
+from chartkit.plan.encode import profile_columns
 from chartkit.plan.rules import RULES, Need, candidates, documented, rule_table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -25,23 +25,23 @@ def test_docs_rules_md_holds_the_table_generated_from_the_rules() -> None:
 
 
 def test_the_old_rule_table_copies_are_gone_from_the_docstrings() -> None:
-    import chartkit.decide
-    import chartkit.rules
+    import chartkit.plan.decide
+    import chartkit.plan.rules
 
-    for module in (chartkit.decide, chartkit.rules):
+    for module in (chartkit.plan.decide, chartkit.plan.rules):
         assert "=====" not in (module.__doc__ or ""), module.__name__
 
 
 def test_every_need_is_typed_and_read_a_changed_need_changes_the_candidates() -> None:
     frame = pd.DataFrame({"k": ["a", "b", "a"], "v": [1.0, 2.0, 3.0], "w": [3.0, 1.0, 2.0]})
     decl = {"k": "string", "v": "number", "w": "number"}
-    got = [(a.chart, a.x, a.y) for a in candidates(profiles(frame, decl))]  # type: ignore[arg-type]
+    got = [(a.chart, a.x, a.y, a.color) for a in candidates(profiles(frame, decl))]  # type: ignore[arg-type]
     assert got[:5] == [
-        ("scatter", "v", "w"),
-        ("bars", "k", "v"),
-        ("total bars", "k", "v"),
-        ("histogram", "v", None),
-        ("count bars", "k", None),
+        ("scatter", "v", "w", "k"),  # an optional color is bound, and left out: both ranked
+        ("scatter", "v", "w", None),
+        ("scatter", "w", "v", "k"),
+        ("bars", "k", "v", None),
+        ("bars", "k", "w", None),
     ]
     assert all(isinstance(n, Need) for r in RULES for n in r.needs)
     # a need admits by kind and bounds: a category of 12 values is no color of ten, a facet of 20

@@ -516,7 +516,7 @@ def _facet_refusal(q: ColumnProfile) -> Why | None:
 
 
 def opening(cands: Iterable[Alternative], *, count: bool) -> list[Alternative]:
-    """The candidates a result with no x and no y picked may open on, in the rule table's
+    """The candidates a result with no x and no y picked may open on, in their ranked
     order (every backend tries them so, passing over a chart of a single mark): those whose
     rule opens; with ``aggregate='count'`` (``count``), the count bars and the lines among
     them, count bars opening too.
@@ -527,7 +527,7 @@ def opening(cands: Iterable[Alternative], *, count: bool) -> list[Alternative]:
     ...     return ColumnProfile(name, vl, "declared", None, None, True, distinct, 100)
     >>> cols = {c.name: c for c in [q("host", "nominal", 4), q("gb", "quantitative")]}
     >>> [a.chart for a in opening(candidates(cols), count=False)]
-    ['bars', 'histogram']
+    ['bars', 'histogram', 'total bars']
     >>> [a.chart for a in opening(candidates(cols), count=True)]
     ['count bars']
     """

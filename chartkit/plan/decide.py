@@ -56,6 +56,7 @@ from chartkit.plan.encode import (
     Channel,
     ColumnProfile,
 )
+from chartkit.plan.facts import FrameFacts
 from chartkit.plan.kit import (
     _STATE,
     MAX_BAR_CATEGORIES,  # re-exported
@@ -83,6 +84,7 @@ from chartkit.plan.reduce import (
 )
 from chartkit.plan.refusing import _Refusing
 from chartkit.plan.refusing import stepped_around as stepped_around
+from chartkit.plan.roles import Roles, assign
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, Alternative, candidates
 from chartkit.plan.sentences import UNPLACEABLE_NUMBER as UNPLACEABLE_NUMBER
 from chartkit.plan.sentences import (  # re-exported
@@ -159,10 +161,13 @@ def plan_view(
     if choose is not None:
         check_choose(choose)
     opts = options or ChartOptions()
-    cands = candidates(profiles)
+    facts = whole.facts if whole is not None and whole.facts is not None else FrameFacts(frame)
+    roles = assign(profiles, facts)
+    cands = candidates(profiles, roles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data
     planner = _Planner(frame, profiles, max_points, opts, cands, probe=choose is not None)
     planner.whole = whole or Whole()
+    planner.roles = roles
     plan = planner.plan(x, ys, color, facet)
     if choose is None:
         return plan
@@ -230,6 +235,7 @@ class _Planner:
         self.prepared: dict[tuple[str, str], _Prepared] = {} if prepared is None else prepared
         self._quoted: dict[str, bool] = {}  # column → every value a number in quotes
         self.whole = Whole()  # what the frame stands for, when a backend reduced the rows
+        self.roles = Roles(())  # each column's role (plan_view's, read from the whole rows)
         self.lines = _Lines(self)
         self.grouped_lines = _GroupedLines(self)
         self.bars = _Bars(self)
@@ -260,6 +266,7 @@ class _Planner:
         profiles = {n: replace(q, violation=None) for n, q in self.profiles.items()}
         sub = _Planner(rows, profiles, self.max_points, self.opts, self.cands)
         sub.whole = Whole(facts=self.whole.facts)
+        sub.roles = self.roles
         self.fetched = rows
         for name in _STATE:
             setattr(sub, name, getattr(self, name))
@@ -317,6 +324,8 @@ class _Planner:
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
                 single = single or plan
                 continue
+            if plan.kind == "chart" and cand.why:
+                plan = replace(plan, reason=f"{plan.reason} {cand.why}")
             return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
         if single is not None:
             reason = (

@@ -32,6 +32,7 @@ from chartkit.plan.kit import (
     _safe_field,
     _said,
 )
+from chartkit.plan.roles import series_over
 from chartkit.plan.sentences import _join, _short
 
 
@@ -184,6 +185,17 @@ class _Points(_Part):
         faceted = f"; one small chart per {fp.name}" if fp is not None else ""
         data = self._log_check(data, fy, yp.name)
         self._log_axes(data, (("x", xp, fx), ("y", yp, fy)))
+        if series_over(self.p.roles, xp.name, [q.name for q in (cp, fp) if q is not None]):
+            grid = self.p.roles[xp.name]
+            per = f", one per {cp.name}" if cp is not None else ""
+            per += f", one small chart per {fp.name}" if fp is not None else ""
+            return self.p.writing._chart(
+                "line",
+                f"{said}: {grid.why}, so {yp.name} is a series over it: a line{per}.",
+                enc,
+                data.sort_values(fx, kind="stable"),
+                title=f"{yp.name} over {xp.name}",
+            )
         return self.p.writing._chart(
             "point",
             f"{said}: a scatter plot{colored}{faceted}.",

@@ -17,10 +17,12 @@ a test keeps the two equal.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from chartkit.plan.criteria import cost, criteria_table, deciding, like_measures, said
 from chartkit.plan.encode import ColumnProfile
+from chartkit.plan.roles import Roles, assign, holds_its_place, role_table
 
 __all__ = [
     "LOG_ORDERS",
@@ -28,6 +30,7 @@ __all__ = [
     "MAX_COLOR_CATEGORIES",
     "MAX_FACETS",
     "MAX_MEASURES",
+    "PER_CHART",
     "RULES",
     "SHARED_POSITIONS",
     "Alternative",
@@ -41,8 +44,9 @@ __all__ = [
 
 MAX_COLOR_CATEGORIES: Final = 10  # one palette hue family per series; more: facets or a top 10
 MAX_FACETS: Final = 20  # small multiples beyond this are too small to read
-MAX_MEASURES: Final = 5  # lines per measure draws at most this many
+MAX_MEASURES: Final = 10  # lines per measure draws at most this many (one hue each)
 MAX_CANDIDATES: Final = 9  # the automatic chart and eight alternatives at most
+PER_CHART: Final = 3  # of one chart, the three cheapest bindings at most
 SHARED_POSITIONS: Final = 0.8  # a scatter's groups that each hold this share of x's distinct
 # values or more (half the groups at least) are the same positions measured again: one panel
 # each, as colors would be drawn over each other (Anscombe's four sets)
@@ -76,9 +80,8 @@ class Need:
     not (a facet instead of colors). ``max_distinct``: a category of at most that many values;
     ``repeated``: a category some value of which repeats (a count of 1 each says nothing).
     A need on ``series`` binds no channel: the rule is offered only when such a column exists.
-    ``clean``: the rule opens a result only when the column bound here has no finding (a
-    result never opens on a scatter of a measure whose rows offend); bound to a flagged
-    column it is still offered as an alternative.
+    A candidate binding a column more than half of whose rows offend its declared type
+    (``roles.holds_its_place``) is offered as an alternative, never opened on.
     """
 
     slot: Slot
@@ -90,7 +93,6 @@ class Need:
     without: Slot | None = None
     max_distinct: int | None = None
     repeated: bool = False
-    clean: bool = False
 
     def admits(self, q: ColumnProfile) -> bool:
         """Whether the profiled column can fill this need (its kind, its distinct values)."""
@@ -106,8 +108,6 @@ class Need:
         if self.many > 1:
             what = f"{self.at_least} to {self.many} {what}s"
         bounds = []
-        if self.clean:
-            bounds.append("opens with no finding")
         if self.max_distinct is not None:
             bounds.append(f"≤ {self.max_distinct} values")
         if self.repeated:
@@ -151,6 +151,7 @@ class Rule:
                 return  # offered only when such a column exists
         required = [n for n in self.needs if not n.optional and n.slot != "series"]
         for bound in _bindings(required, columns, {}):
+            bare = dict(bound)
             taken = {name for names in bound.values() for name in names}
             for need in self.needs:
                 if not need.optional or (need.without is not None and need.without in bound):
@@ -164,6 +165,8 @@ class Rule:
                     bound[need.slot] = (fit,)
                     taken.add(fit)
             yield self._alternative(bound, columns)
+            if bound != bare:  # and without the optional channels: the criteria rank both
+                yield self._alternative(bare, columns)
 
     def _alternative(self, bound: Mapping[str, tuple[str, ...]], c: _Columns) -> Alternative:
         x = bound["x"][0]
@@ -181,6 +184,7 @@ class Rule:
             "y": ys[0] if ys else None,
             "ys": _join(ys) if ys else None,
             "facet": facet,
+            "color": color,
             "n": c.by_name[facet].distinct if facet is not None else None,
             "series": series,
         }
@@ -189,10 +193,7 @@ class Rule:
             many = any(n.slot == "y" and n.many > 1 for n in self.needs)
             y = ys if many else ys[0]
         flagged = any(
-            c.by_name[name].violation is not None
-            for need in self.needs
-            if need.clean
-            for name in bound.get(need.slot, ())
+            not holds_its_place(c.by_name[name]) for names in bound.values() for name in names
         )
         return Alternative(
             self.chart,
@@ -230,6 +231,7 @@ def _bindings(
 
 
 _SERIES = Need("color", "category", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
+_TRIES: Final = 16  # the columns of a kind a need tries: the criteria rank the bindings
 
 RULES: Final[tuple[Rule, ...]] = (
     Rule(
@@ -237,7 +239,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "line",
         (
             Need("x", "date"),
-            Need("y", "number"),
+            Need("y", "number", tries=_TRIES),
             _SERIES,
             Need("facet", "category", optional=True, without="color", max_distinct=MAX_FACETS),
         ),
@@ -265,14 +267,18 @@ RULES: Final[tuple[Rule, ...]] = (
         "lines per measure",
         "line",
         (Need("x", "date"), Need("y", "number", many=MAX_MEASURES, at_least=2)),
-        False,
+        True,
         "{ys} are all declared number and share {x}: one line per measure compares them.",
         "line per measure",
     ),
     Rule(
         "scatter",
         "point",
-        (Need("x", "number", clean=True), Need("y", "number", clean=True), _SERIES),
+        (
+            Need("x", "number", tries=_TRIES),
+            Need("y", "number", tries=_TRIES),
+            _SERIES,
+        ),
         True,
         "{x} and {y} are both declared number: a scatter plot shows how they move together"
         "{series}.",
@@ -280,9 +286,22 @@ RULES: Final[tuple[Rule, ...]] = (
         color_phrase=", colored by {color}",
     ),
     Rule(
+        "series lines",
+        "line",
+        (
+            Need("x", "number", tries=_TRIES),
+            Need("y", "number", tries=_TRIES),
+            Need("color", "category", tries=_TRIES, max_distinct=MAX_FACETS),
+        ),
+        True,
+        "{x} and {y} are declared number and each {color} is one series over {x}: a line "
+        "of {y} per {color}.",
+        "line per entity (small charts past ten)",
+    ),
+    Rule(
         "bars",
         "bar",
-        (Need("x", "category", tries=2), Need("y", "number", tries=2)),
+        (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES)),
         True,
         "{x} is {xt} and {y} number: bars of the mean of {y} per {x}; a mean does "
         "not change with how many rows the result holds.",
@@ -291,10 +310,37 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "total bars",
         "bar",
-        (Need("x", "category", tries=2), Need("y", "number", tries=2)),
-        False,
+        (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES)),
+        True,
         "Bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
         "sum per category",
+        aggregate="sum",
+    ),
+    Rule(
+        "grouped bars",
+        "bar",
+        (
+            Need("x", "category", tries=_TRIES),
+            Need("y", "number", tries=_TRIES),
+            Need("facet", "category", tries=_TRIES, max_distinct=MAX_COLOR_CATEGORIES),
+        ),
+        True,
+        "{x} and {facet} are both categories and {y} a number: bars of the mean of {y} per "
+        "{x}, one small chart per {facet} ({n} values), so both are drawn.",
+        "mean per category, small charts per the other",
+    ),
+    Rule(
+        "grouped total bars",
+        "bar",
+        (
+            Need("x", "category", tries=_TRIES),
+            Need("y", "number", tries=_TRIES),
+            Need("facet", "category", tries=_TRIES, max_distinct=MAX_COLOR_CATEGORIES),
+        ),
+        True,
+        "Bars of the total (sum) of {y} per {x}, one small chart per {facet} ({n} values): "
+        "what each pair adds up to.",
+        "sum per category, small charts per the other",
         aggregate="sum",
     ),
     Rule(
@@ -336,11 +382,13 @@ class Alternative:
     facet: str | None = None
     aggregate: str | None = None
     may_open: bool = field(default=True, compare=False)
+    # the criteria that ranked it above the candidates listed before it, in words
+    why: str = field(default="", compare=False)
 
     @property
     def opens(self) -> bool:
-        """Whether this chart may be the one a result opens on: its rule opens, and no column
-        a ``clean`` need holds has a finding."""
+        """Whether this chart may be the one a result opens on: its rule opens, and every
+        column it binds holds its declared type in most rows."""
         return _BY_CHART[self.chart].opens and self.may_open
 
     def picks(self) -> dict[str, Any]:
@@ -374,11 +422,13 @@ def _kind(q: ColumnProfile) -> Kind:
     return _KIND_OF_TYPE.get(q.type, "category")
 
 
-def _columns(profiles: Mapping[str, ColumnProfile]) -> _Columns:
+def _columns(profiles: Mapping[str, ColumnProfile], roles: Roles) -> _Columns:
     usable = [q for q in profiles.values() if q.usable]
-    measures = [q for q in usable if q.type == "quantitative"]
-    # a measure the check found nothing wrong with comes first (declared order otherwise)
-    measures.sort(key=lambda q: q.violation is not None)
+    # in the declaration's order: a few offenders move no column (the criteria rank them);
+    # a number that names rows is no axis
+    measures = [
+        q for q in usable if q.type == "quantitative" and roles.role(q.name) != "identifier"
+    ]
     # a category with one value splits nothing; an identifier is not a category
     categories = [q for q in usable if q.type == "nominal" and q.distinct >= 2 and not q.id_like]
     return _Columns(
@@ -402,9 +452,14 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]:
-    """The charts the rule table allows for these columns: one of each chart first, in the
-    table's order, then the next of each; at most ``MAX_CANDIDATES``.
+def candidates(
+    profiles: Mapping[str, ColumnProfile], roles: Roles | None = None
+) -> tuple[Alternative, ...]:
+    """The charts the rule table allows for these columns, ranked by their cost under the
+    criteria (``chartkit.plan.criteria``) over the columns' roles (``chartkit.plan.roles``,
+    read from the counts a backend answers; None: from the profiles alone): the cheapest
+    first, at most ``PER_CHART`` of one chart, at most ``MAX_CANDIDATES`` in all. The rule
+    table's order, then the declaration's, breaks ties only.
 
     >>> from chartkit.plan.encode import profile_columns
     >>> import pandas as pd
@@ -412,14 +467,31 @@ def candidates(profiles: Mapping[str, ColumnProfile]) -> tuple[Alternative, ...]
     >>> frame = pd.DataFrame({"k": ["a", "b"], "v": [1.0, 2.0]})
     >>> decl = normalize_result_columns({"k": "string", "v": "number"})
     >>> [a.chart for a in candidates(profile_columns(frame, decl, ()))]
-    ['bars', 'total bars', 'histogram', 'count bars']
+    ['bars', 'histogram', 'total bars']
     """
-    columns = _columns(profiles)
-    per_rule = [list(rule.bind(columns)) for rule in RULES]
+    roles = roles if roles is not None else assign(profiles, None)
+    columns = _columns(profiles, roles)
+    listed = [alt for rule in RULES for alt in rule.bind(columns)]
+    like = like_measures(roles)
+    if like:  # like measures drawn together: the lines of those, not of the first ten
+        alike = [columns.by_name[n] for n in like if n in columns.by_name]
+        only = _Columns({**columns.by_kind, "number": tuple(alike)}, columns.by_name)
+        listed += [a for a in _BY_CHART["lines per measure"].bind(only) if a not in listed]
+    costs = [cost(a, roles)[0] for a in listed]
+    order = sorted(range(len(listed)), key=lambda i: (round(costs[i], 6), i))
     out: list[Alternative] = []
-    for n in range(max((len(b) for b in per_rule), default=0)):  # one of each chart first
-        out.extend(b[n] for b in per_rule if n < len(b))
-    return tuple(out[:MAX_CANDIDATES])
+    per_chart: dict[str, int] = {}
+    for i in order:
+        a = listed[i]
+        if per_chart.get(a.chart, 0) >= PER_CHART:
+            continue
+        per_chart[a.chart] = per_chart.get(a.chart, 0) + 1
+        passed = [listed[j] for j in range(i) if costs[j] > costs[i]]
+        why = said(deciding(a, passed, roles), a) if passed else ""
+        out.append(replace(a, why=why) if why else a)
+        if len(out) == MAX_CANDIDATES:
+            break
+    return tuple(out)
 
 
 def rule_table() -> str:
@@ -437,11 +509,18 @@ def rule_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-_DOC_START = "<!-- rule table: generated by chartkit.plan.rules.rule_table() -->\n"
-_DOC_END = "<!-- end of rule table -->"
+_TABLES: Final[tuple[tuple[str, Any], ...]] = (
+    ("role table: generated by chartkit.plan.roles.role_table()", role_table),
+    ("criteria table: generated by chartkit.plan.criteria.criteria_table()", criteria_table),
+    ("rule table: generated by chartkit.plan.rules.rule_table()", rule_table),
+)
 
 
 def documented(text: str) -> str:
-    """``text`` (docs/rules.md) with its rule table replaced by ``rule_table()``."""
-    start = text.index(_DOC_START) + len(_DOC_START)
-    return text[:start] + rule_table() + text[text.index(_DOC_END, start) :]
+    """``text`` (docs/rules.md) with its role, criteria and rule tables replaced by the ones
+    made from ``ROLES``, ``CRITERIA`` and ``RULES``."""
+    for marker, table in _TABLES:
+        start_mark, end_mark = f"<!-- {marker} -->\n", f"<!-- end of {marker.split(':')[0]} -->"
+        start = text.index(start_mark) + len(start_mark)
+        text = text[:start] + table() + text[text.index(end_mark, start) :]
+    return text

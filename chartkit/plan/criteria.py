@@ -1,0 +1,348 @@
+"""The criteria a candidate chart is scored by, kept as records: the design knowledge as data.
+
+Each ``Criterion`` is a name, the sentence it adds to the reason when it decided, a weight, and
+a test over a candidate and the columns' roles that says how far the candidate breaks it (0:
+not at all). A candidate's cost is the weighted sum (``cost``); the default is the cheapest
+candidate, the alternatives the ranking, and the declaration's order breaks ties only. This is
+Draco 2's shape (``soft.lp`` names each preference, ``weights.lp`` weighs it), over the roles
+and counts a backend answers rather than a solver's facts. ``criteria_table()`` renders the
+table for docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from chartkit.plan.roles import Roles, series_over
+
+if TYPE_CHECKING:
+    from chartkit.plan.rules import Alternative
+
+__all__ = [
+    "CRITERIA",
+    "KIND_COST",
+    "Criterion",
+    "cost",
+    "criteria_table",
+    "deciding",
+    "like_measures",
+]
+
+LIKE_MAGNITUDE: Final = 10.0
+"""Measures whose largest values are within this factor of each other are alike (one unit)."""
+FEW_VALUES: Final = 3
+"""A number of at most this many distinct values is no continuous axis (a year of two)."""
+LINES_AT_MOST: Final = 10
+"""One chart draws at most this many lines of like measures (``rules.MAX_MEASURES``)."""
+FACTOR_COLORS: Final = 10
+"""A factor of at most this many values can split a chart (a color, small charts)."""
+
+_POINTS: Final = frozenset({"scatter", "series lines"})
+_BARS: Final = frozenset({"bars", "total bars", "grouped bars", "grouped total bars"})
+_LINES: Final = frozenset({"lines", "lines per measure", "faceted lines"})
+
+KIND_COST: Final[Mapping[str, float]] = {
+    "lines": 0.0,
+    "series lines": 0.1,
+    "lines per measure": 0.2,
+    "faceted lines": 0.6,
+    "scatter": 0.4,
+    "bars": 1.0,
+    "grouped bars": 0.9,
+    "total bars": 1.3,
+    "grouped total bars": 1.2,
+    "histogram": 2.0,
+    "count bars": 2.5,
+}
+"""What each chart costs before any criterion: a line over time first, then a scatter of two
+measures, bars, and one column's spread last."""
+
+
+@dataclass(frozen=True, slots=True)
+class Criterion:
+    """One preference: ``test(candidate, roles)`` is how far the candidate breaks it (0: it
+    holds), ``weight`` what breaking it costs, ``sentence`` what the reason says when it
+    decided (``str.format`` fields: ``x``, ``y``, ``color``, ``facet``), said only of a chart
+    among ``speaks_of``."""
+
+    name: str
+    sentence: str
+    weight: float
+    test: Callable[[Alternative, Roles], float]
+    speaks_of: frozenset[str] | None = None  # the charts its sentence is about (None: all)
+
+
+def _ys(a: Alternative) -> tuple[str, ...]:
+    return (a.y,) if isinstance(a.y, str) else tuple(a.y or ())
+
+
+def _kind(a: Alternative, roles: Roles) -> float:
+    return KIND_COST.get(a.chart, 1.0)
+
+
+def _measure_on_y(a: Alternative, roles: Roles) -> float:
+    """A grid, a factor's number or an identifier on y: the response belongs there."""
+    return float(sum(roles.role(y) not in ("measure", "weight", "coordinate") for y in _ys(a)))
+
+
+def _grid_on_x(a: Alternative, roles: Roles) -> float:
+    """A scatter of a measure over a measure while a grid is on neither axis is fine; a grid
+    drawn as y of a scatter whose x is a measure is the axes swapped."""
+    if a.chart != "scatter":
+        return 0.0
+    return float(roles.role(a.x) == "measure" and any(roles.role(y) == "grid" for y in _ys(a)))
+
+
+def _few_values(a: Alternative, roles: Roles) -> float:
+    """A number of ``FEW_VALUES`` values or fewer on a scatter's axis."""
+    if a.chart != "scatter":
+        return 0.0
+    axes = (a.x, *_ys(a))
+    return float(
+        sum(
+            (r := roles.get(n or "")) is not None and r.numbers.values > 0
+            and r.numbers.distinct <= FEW_VALUES
+            for n in axes
+        )
+    )  # fmt: skip
+
+
+def _map_orientation(a: Alternative, roles: Roles) -> float:
+    """Latitude on x or longitude on y."""
+    if a.chart != "scatter":
+        return 0.0
+    x, ys = roles.get(a.x or ""), [roles.get(y) for y in _ys(a)]
+    wrong = x is not None and x.axis == "y"
+    return float(wrong or any(y is not None and y.axis == "x" for y in ys))
+
+
+def _coordinates_apart(a: Alternative, roles: Roles) -> float:
+    """A coordinate drawn against anything but the other coordinate."""
+    if a.chart != "scatter":
+        return 0.0
+    axes = [roles.role(n) == "coordinate" for n in (a.x, *_ys(a))]
+    return float(any(axes) and not all(axes))
+
+
+def _map_missed(a: Alternative, roles: Roles) -> float:
+    """Both coordinates are there and the candidate is not their map."""
+    if len(roles.of("coordinate")) < 2:
+        return 0.0
+    axes = {a.x, *_ys(a)}
+    return float(a.chart != "scatter" or not axes <= set(roles.of("coordinate")))
+
+
+def _breakdown(a: Alternative, roles: Roles) -> bool:
+    """Bars over one of two categories that key the rows: the planner draws each bar as the
+    total of its rows, stacked by the other category (``plan.bars``' breakdown)."""
+    return (
+        a.chart == "bars" and a.color is None and a.facet is None and len(roles.key) == 2
+        and a.x in roles.key
+        and all(roles.role(k) in ("factor", "entity") for k in roles.key)
+        and all(roles[k].distinct <= FACTOR_COLORS for k in roles.key if k != a.x)
+    )  # fmt: skip
+
+
+def _weight_averaged(a: Alternative, roles: Roles) -> float:
+    """A weight averaged (a mean of counts reads a tenth of the total)."""
+    if a.chart not in ("bars", "grouped bars") or _breakdown(a, roles):
+        return 0.0
+    return float(any(roles.role(y) == "weight" for y in _ys(a)))
+
+
+def _measure_summed(a: Alternative, roles: Roles) -> float:
+    """A measure that is no count summed: the total of temperatures means nothing."""
+    if a.chart not in ("total bars", "grouped total bars"):
+        return 0.0
+    return float(any(roles.role(y) != "weight" for y in _ys(a)))
+
+
+def _factor_left_out(a: Alternative, roles: Roles) -> float:
+    """Bars over one factor while another factor of few values is drawn nowhere."""
+    if a.chart not in _BARS or _breakdown(a, roles):
+        return 0.0
+    drawn = {a.x, a.color, a.facet}
+    return float(
+        any(
+            n not in drawn and 2 <= roles[n].distinct <= FACTOR_COLORS
+            for n in roles.of("factor", "entity")
+        )
+    )
+
+
+def like_measures(roles: Roles) -> tuple[str, ...]:
+    """The largest set of measures alike in magnitude (largest values within
+    ``LIKE_MAGNITUDE`` of each other), when there are three or more: one unit, drawn together."""
+    tops = [
+        (n, abs(r.numbers.high or 0.0) or 1.0)
+        for n in roles.of("measure", "weight")
+        if (r := roles[n]).numbers.values
+    ]
+    best: tuple[str, ...] = ()
+    for _, top in tops:
+        group = tuple(n for n, t in tops if top <= t <= top * LIKE_MAGNITUDE)
+        if len(group) > len(best):
+            best = group
+    return best if len(best) >= 3 else ()
+
+
+def _like_apart(a: Alternative, roles: Roles) -> float:
+    """A line over time while three or more like measures are not all drawn (one of them
+    alone, or only the first ``MAX_MEASURES``: the picture then says how many are left out)."""
+    if a.chart not in ("lines", "lines per measure") or roles.role(a.x) != "time":
+        return 0.0
+    like, drawn = set(like_measures(roles)), set(_ys(a))
+    full = len(drawn) >= LINES_AT_MOST and drawn <= like  # the first ten, the rest said
+    return float(bool(like) and not (like <= drawn or full))
+
+
+def _series_missed(a: Alternative, roles: Roles) -> float:
+    """A grid that keys the rows (alone, or with an entity) and a measure, and the candidate
+    is not that series: each entity's line over the grid."""
+    grids = [n for n in roles.of("grid") if roles[n].keys_with is not None]
+    if not grids or not roles.of("measure", "weight"):
+        return 0.0
+    split = [s for s in (a.color, a.facet) if s is not None]
+    return float(not _ys(a) or not series_over(roles, a.x, split))
+
+
+def _no_series(a: Alternative, roles: Roles) -> float:
+    """Series lines whose x and color are not a series (each value one line over x)."""
+    if a.chart != "series lines":
+        return 0.0
+    return float(not series_over(roles, a.x, [a.color]))
+
+
+def _time_unused(a: Alternative, roles: Roles) -> float:
+    """A time column and a measure, and the chart is not over time."""
+    if not roles.of("time") or not roles.of("measure", "weight"):
+        return 0.0
+    return float(roles.role(a.x) != "time")
+
+
+def _measures_unpaired(a: Alternative, roles: Roles) -> float:
+    """Two measures or more, and a scatter of which one axis is none (a grid of levels on
+    x beside a measure on y is a strip, not how two measures move together)."""
+    if a.chart != "scatter" or len(roles.of("measure")) < 2 or roles.of("coordinate"):
+        return 0.0
+    if series_over(roles, a.x, [s for s in (a.color, a.facet) if s is not None]):
+        return 0.0  # a series over its grid, drawn as a line
+    return float(any(roles.role(n) != "measure" for n in (a.x, *_ys(a))))
+
+
+CRITERIA: Final[tuple[Criterion, ...]] = (
+    Criterion("kind", "", 1.0, _kind),
+    Criterion("not-a-series", "", 6.0, _no_series),
+    Criterion("time-on-x", "a measure over time is drawn over its time", 2.0, _time_unused, _LINES),
+    Criterion(
+        "measure-on-y",
+        "a measure is y, what it is measured over x",
+        3.0,
+        _measure_on_y,
+        _POINTS | _BARS,
+    ),
+    Criterion(
+        "grid-on-x", "a grid the rows are measured over is x, not y", 2.0, _grid_on_x, _POINTS
+    ),
+    Criterion(
+        "few-values-no-axis",
+        "a number of 3 values or fewer is no continuous axis",
+        3.0,
+        _few_values,
+        _POINTS,
+    ),
+    Criterion(
+        "map-orientation",
+        "longitude is x and latitude y, as on a map",
+        4.0,
+        _map_orientation,
+        _POINTS,
+    ),
+    Criterion(
+        "coordinates-together",
+        "latitude and longitude are drawn together",
+        2.0,
+        _coordinates_apart,
+        _POINTS,
+    ),
+    Criterion("map-first", "latitude and longitude are drawn as a map", 2.5, _map_missed, _POINTS),
+    Criterion(
+        "series-drawn",
+        "a series over a grid is drawn as a line, one per entity",
+        2.0,
+        _series_missed,
+        _POINTS,
+    ),
+    Criterion(
+        "weights-summed",
+        "a count over categories that key the rows is summed, never averaged",
+        4.0,
+        _weight_averaged,
+        _BARS,
+    ),
+    Criterion(
+        "measures-averaged",
+        "a measure that is no count is averaged, not summed",
+        1.0,
+        _measure_summed,
+        _BARS,
+    ),
+    Criterion(
+        "scatter-of-measures", "a scatter pairs two measures", 1.5, _measures_unpaired, _POINTS
+    ),
+    Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
+    Criterion(
+        "like-measures-together", "like measures are drawn together", 2.0, _like_apart, _LINES
+    ),
+)
+"""The criteria, one record each; ``cost`` weighs them."""
+
+
+def cost(a: Alternative, roles: Roles) -> tuple[float, tuple[tuple[str, float], ...]]:
+    """The candidate's cost, and each criterion it breaks with what that costs."""
+    broken = tuple((c.name, c.weight * got) for c in CRITERIA if (got := c.test(a, roles)))
+    return sum(w for _, w in broken), broken
+
+
+def deciding(
+    chosen: Alternative, others: Sequence[Alternative], roles: Roles
+) -> tuple[Criterion, ...]:
+    """The criteria (those with a sentence) the ``others`` break and ``chosen`` holds: why
+    ``chosen`` ranks above candidates listed before it."""
+    held = {name for name, _ in cost(chosen, roles)[1]}
+    out: dict[str, Criterion] = {}
+    for other in others:
+        for name, _ in cost(other, roles)[1]:
+            c = _BY_NAME[name]
+            speaks = c.speaks_of is None or chosen.chart in c.speaks_of
+            if name not in held and c.sentence and speaks:
+                out[name] = c
+    return tuple(c for c in CRITERIA if c.name in out)
+
+
+_BY_NAME: Final[Mapping[str, Criterion]] = {c.name: c for c in CRITERIA}
+
+
+def said(criteria: Sequence[Criterion], a: Alternative) -> str:
+    """The deciding criteria's sentences for candidate ``a``, as one sentence ("" if none)."""
+    words: dict[str, Any] = {"x": a.x, "y": _ys(a)[0] if _ys(a) else None,
+                             "color": a.color, "facet": a.facet}  # fmt: skip
+    ranked = sorted(criteria, key=lambda c: -c.weight)[:3]
+    parts = [c.sentence.format(**words) for c in ranked]
+    if not parts:
+        return ""
+    text = "; ".join(parts)
+    return f"Chosen over the others because {text}."
+
+
+def criteria_table() -> str:
+    """The criteria as Markdown, made from ``CRITERIA``: what docs/rules.md holds."""
+    lines = ["| criterion | weight | what the reason says when it decided |", "|---|---:|---|"]
+    for c in CRITERIA:
+        sentence = c.sentence.replace("|", "\\|") or "— (the chart kinds' own costs, below)"
+        lines.append(f"| {c.name} | {c.weight:g} | {sentence} |")
+    lines += ["", "| chart | cost |", "|---|---:|"]
+    lines += [f"| {k} | {v:g} |" for k, v in KIND_COST.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,312 @@
+"""Roles: what each column is for in a chart, from its declared type, counts a backend makes
+and, where names are the convention, its name.
+
+``ROLES`` is the closed vocabulary, one record per role. ``assign`` gives each usable column
+one role, reading its profile (the declared type, its distinct values), the ``NumberFacts`` a
+backend counts over the values that hold their type, and whether categories key the rows
+(``Facts.unique_key``). Values never change a declared type: a column declared number is a
+measure, a grid, a weight, a coordinate or an identifier — never a category — and a stray
+value that offends its declaration is left out of every count read here, so it moves no role.
+
+>>> import pandas as pd
+>>> from chartkit.columns import normalize_result_columns
+>>> from chartkit.plan.encode import profile_columns
+>>> from chartkit.plan.facts import FrameFacts
+>>> frame = pd.DataFrame({"subject": list("aaabbbccc"), "days": [0, 1, 2] * 3,
+...                       "reaction": [250.5, 258.7, 250.8, 222.7, 205.3, 203.0, 199.1, 194.3,
+...                                    234.3]})
+>>> decl = normalize_result_columns({"subject": "string", "days": "number", "reaction": "number"})
+>>> roles = assign(profile_columns(frame, decl, ()), FrameFacts(frame))
+>>> [(r.column, r.role) for r in roles.values()]
+[('subject', 'entity'), ('days', 'grid'), ('reaction', 'measure')]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from chartkit.plan.encode import ColumnProfile
+from chartkit.plan.facts import NO_NUMBERS, Facts, NumberFacts
+
+__all__ = [
+    "GRID_MAX",
+    "ROLES",
+    "ColumnRole",
+    "Role",
+    "RoleRecord",
+    "Roles",
+    "assign",
+    "holds_its_place",
+    "role_table",
+    "series_over",
+]
+
+Role = Literal[
+    "time", "grid", "factor", "entity", "weight", "measure", "coordinate", "identifier"
+]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class RoleRecord:
+    """One role of the vocabulary: its name, what it is, and where a chart puts it."""
+
+    role: Role
+    means: str
+    placed: str
+
+
+ROLES: Final[tuple[RoleRecord, ...]] = (
+    RoleRecord("time", "a column declared date", "x of a line"),
+    RoleRecord(
+        "grid",
+        "a number of few ordered values (2 to 12, repeated: doses, levels), or of evenly "
+        "spaced whole values (years, days) that key the rows alone or with an entity",
+        "x (a line per entity over it), never y",
+    ),
+    RoleRecord(
+        "factor",
+        "a category (declared string or boolean) of 2 values or more",
+        "x of bars, a color or small charts",
+    ),
+    RoleRecord(
+        "entity",
+        "a factor each value of which is one series over the time or the grid (the two key "
+        "the rows)",
+        "a line each (a color up to 10, small charts up to 20)",
+    ),
+    RoleRecord(
+        "weight",
+        "a whole, non-negative number over categories that key the rows: a count per combination",
+        "y, summed (never averaged)",
+    ),
+    RoleRecord("measure", "any other number", "y; two of them a scatter"),
+    RoleRecord(
+        "coordinate",
+        "a number named latitude or longitude (lat, lon, lng, long) within its range",
+        "longitude on x and latitude on y, as on a map",
+    ),
+    RoleRecord(
+        "identifier",
+        "a category whose values are mostly distinct, or a whole number named id whose "
+        "values all are",
+        "no axis: it names rows",
+    ),
+)
+"""The closed vocabulary of roles; ``role_table()`` renders it for docs/rules.md."""
+
+GRID_MAX: Final = 12
+"""A number of at most this many distinct values, each repeated, is a grid (days, doses)."""
+SEQUENCE_MIN: Final = 5
+"""An evenly spaced whole number keying the rows is a grid from this many values (a series)."""
+SEQUENCE_STEP: Final = 10
+"""The widest even step of such a grid: a year, five, a decade; a day, a week is 7."""
+MAX_SERIES: Final = 20
+"""A factor of at most this many values can be an entity (small multiples beyond ten)."""
+MAX_KEYS: Final = 6
+CROSSED: Final = 0.5
+"""Categories key a table of counts when its rows hold this share of their combinations."""
+MEASURE_MIN: Final = 10
+"""A number of fewer distinct values, some repeated, is a grid of levels, not a measure."""
+"""Categories that key the rows are looked for among at most this many columns."""
+STEPS_ASIDE: Final = 0.5
+"""A column steps aside from the chart only when more than this share of its rows offend its
+declared type; below it, it keeps its place and its offenders are left out and said."""
+
+_LATITUDE = re.compile(r"(?i)^(lat|latitude)$|(^|[_\s])lat(itude)?$")
+_LONGITUDE = re.compile(r"(?i)^(lon|lng|long|longitude)$|(^|[_\s])(lon|lng|long|longitude)$")
+_IDENTIFIER = re.compile(r"(?i)^id$|(^|[_\s])id$|^.+Id$")
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRole:
+    """One column's role, the sentence that says why, and the facts it was read from."""
+
+    column: str
+    role: Role
+    why: str
+    numbers: NumberFacts = NO_NUMBERS
+    distinct: int = 0  # the distinct values a category or a number holds
+    axis: Literal["x", "y"] | None = None  # a coordinate's axis on a map
+    # a grid that keys the rows: alone (()), or with the entity named; None for any other
+    keys_with: tuple[str, ...] | None = None
+
+
+class Roles(Mapping[str, ColumnRole]):
+    """Each usable column's role, in the profiles' order (the declaration's), and the
+    categories that key the rows (``key``: empty when none do)."""
+
+    def __init__(self, roles: Sequence[ColumnRole], key: tuple[str, ...] = ()) -> None:
+        self._roles = {r.column: r for r in roles}
+        self.key = key
+
+    def __getitem__(self, name: str) -> ColumnRole:
+        return self._roles[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._roles)
+
+    def __len__(self) -> int:
+        return len(self._roles)
+
+    def of(self, *roles: Role) -> tuple[str, ...]:
+        """The columns holding any of ``roles``, in order."""
+        return tuple(n for n, r in self._roles.items() if r.role in roles)
+
+    def role(self, name: str | None) -> Role | None:
+        """The role of ``name``, or None (no column, or one that steps aside)."""
+        got = self._roles.get(name) if name is not None else None
+        return got.role if got is not None else None
+
+
+def holds_its_place(q: ColumnProfile) -> bool:
+    """Whether a column keeps its place in a chart: it is there, and most of its rows hold
+    their declared type (a few offenders are left out and said, never a reason to move)."""
+    if not q.usable:
+        return False
+    v = q.violation
+    return v is None or v.affected <= STEPS_ASIDE * v.total
+
+
+def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
+    """Each usable column's role (see the module's docstring); ``facts`` answers the counts
+    (None: the profiles only, and every number is a measure)."""
+    usable = [q for q in profiles.values() if q.usable]
+    numbers_asked = [q.name for q in usable if q.type == "quantitative" and q.source == "declared"]
+    counted: Mapping[str, NumberFacts] = (
+        facts.numbers(numbers_asked) if facts is not None and numbers_asked else {}
+    )
+    first: dict[str, ColumnRole] = {q.name: _first_role(q, counted.get(q.name)) for q in usable}
+    if facts is None:
+        return Roles(list(first.values()))
+    factors = [n for n, r in first.items() if r.role == "factor" and r.distinct <= MAX_SERIES]
+    times = [n for n, r in first.items() if r.role == "time"]
+    # a whole, evenly spaced number (years, days, weeks) that keys the rows, alone or with a
+    # factor whose values are each one series over it: a grid, and that factor an entity
+    entities: dict[str, str] = {}
+    for n, r in list(first.items()):
+        if times or not (r.role == "grid" or (r.role == "measure" and _sequence(r.numbers))):
+            continue  # (rows over time are series over their time, not over a number)
+        if facts.unique_key([n]):
+            first[n] = _grid(n, r, ())
+            continue
+        for f in factors:
+            if f not in entities and facts.unique_key([f, n]):
+                first[n] = _grid(n, r, (f,))
+                entities[f] = n
+                break
+    for t in times:
+        if facts.unique_key([t]):
+            continue
+        for f in factors:
+            if f not in entities and facts.unique_key([f, t]):
+                entities[f] = t
+    # categories crossed as a contingency table is: one row per combination, most present
+    keys = [n for n, r in first.items() if r.role == "factor" and r.distinct >= 2]
+    crossed = math.prod(max(1, first[n].distinct) for n in keys)
+    rows = max((q.rows for q in usable), default=0)
+    key: tuple[str, ...] = ()
+    if keys and len(keys) <= MAX_KEYS and rows >= CROSSED * crossed and facts.unique_key(keys):
+        key = tuple(keys)
+    out: list[ColumnRole] = []
+    for q in usable:
+        r = first[q.name]
+        if q.name in entities:
+            r = ColumnRole(
+                q.name, "entity",
+                f"each value of {q.name} is one series over {entities[q.name]}",
+                distinct=r.distinct,
+            )  # fmt: skip
+        elif r.role == "measure" and key and _counts(r.numbers):
+            r = ColumnRole(
+                q.name, "weight",
+                f"{q.name} holds whole, non-negative numbers over {_join(key)}, which key the "
+                "rows: a count per combination",
+                r.numbers, r.distinct,
+            )  # fmt: skip
+        out.append(r)
+    return Roles(out, key)
+
+
+def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bool:
+    """Whether points over ``x`` are a series to draw as a line: ``x`` is an evenly spaced
+    grid that keys the rows alone, or with the one column that splits the chart whose values
+    are each a series over it (an entity)."""
+    r = roles.get(x or "")
+    if r is None or r.role != "grid" or not _sequence(r.numbers):
+        return False
+    split = [s for s in splits if s is not None]
+    return r.keys_with is not None and tuple(split) == r.keys_with
+
+
+def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:
+    keyed = f"keys the rows with {keys_with[0]}" if keys_with else "keys the rows"
+    return ColumnRole(
+        name, "grid",
+        f"{name} holds {r.numbers.distinct} evenly spaced whole values and {keyed}",
+        r.numbers, r.distinct, keys_with=keys_with,
+    )  # fmt: skip
+
+
+def _sequence(n: NumberFacts) -> bool:
+    """Whole numbers, five or more, whose span fits an even step between them: years, days."""
+    if not (n.whole and n.distinct >= SEQUENCE_MIN and n.low is not None and n.high is not None):
+        return False
+    step = (n.high - n.low) / (n.distinct - 1)
+    return 1 <= step <= SEQUENCE_STEP and step == int(step)
+
+
+def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
+    """The role a column's own profile and facts give it, before the rows' keys are read."""
+    if q.type == "temporal":
+        return ColumnRole(q.name, "time", f"{q.name} is declared date")
+    if q.type == "nominal":
+        if q.id_like:
+            return ColumnRole(
+                q.name, "identifier", f"{q.name} holds mostly distinct values: it names rows",
+                distinct=q.distinct,
+            )  # fmt: skip
+        return ColumnRole(q.name, "factor", f"{q.name} is a category", distinct=q.distinct)
+    n = nf or NO_NUMBERS
+    if nf is None:  # nothing counted: a number is a measure
+        return ColumnRole(q.name, "measure", f"{q.name} is declared number", n)
+    if n.values and n.low is not None and n.high is not None:
+        if _LATITUDE.search(q.name) and -90 <= n.low and n.high <= 90:
+            return ColumnRole(q.name, "coordinate", f"{q.name} is a latitude", n, n.distinct, "y")
+        if _LONGITUDE.search(q.name) and -180 <= n.low and n.high <= 180:
+            return ColumnRole(q.name, "coordinate", f"{q.name} is a longitude", n, n.distinct, "x")
+    if _IDENTIFIER.search(q.name) and n.whole and n.values > 1 and n.distinct == n.values:
+        return ColumnRole(
+            q.name, "identifier", f"{q.name} is named an id and each row holds its own", n,
+            n.distinct,
+        )  # fmt: skip
+    if (
+        2 <= n.distinct <= GRID_MAX
+        and n.values > n.distinct
+        and (n.distinct < MEASURE_MIN or n.values >= 2 * n.distinct)
+    ):
+        return ColumnRole(
+            q.name, "grid",
+            f"{q.name} holds {n.distinct} ordered values, each repeated: a grid the rows are "
+            "measured over",
+            n, n.distinct,
+        )  # fmt: skip
+    return ColumnRole(q.name, "measure", f"{q.name} is declared number", n, n.distinct)
+
+
+def _counts(n: NumberFacts) -> bool:
+    return n.values > 0 and n.whole and n.nonnegative
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def role_table() -> str:
+    """The role vocabulary as Markdown, made from ``ROLES``: what docs/rules.md holds."""
+    lines = ["| role | what it is | where a chart puts it |", "|---|---|---|"]
+    lines += [f"| {r.role} | {r.means} | {r.placed} |" for r in ROLES]
+    return "\n".join(lines) + "\n"
