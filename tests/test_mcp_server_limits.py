@@ -24,7 +24,7 @@ import mcp.types as mcp_types
 import pytest
 from mcp.client.stdio import stdio_client
 
-import chartkit.mcp_server as chart_server
+import chartkit.mcp.server as chart_server
 from chartkit import ToolResult, view
 
 Call = tuple[str, dict[str, Any]]
@@ -222,7 +222,8 @@ def test_decoding_is_capped_before_it_happens(tmp_path: Path) -> None:
     fix = "chart a smaller extract (fewer rows or columns), or pass the rows to chart_rows"
     assert error(bomb, "chart_file") == (
         "'bomb.parquet' would decode to about 2.0 GiB in memory, over the 512.0 MiB chart_file "
-        f"decodes; {fix}"
+        "decodes (2.0 GiB of it in column 'blob', column 1 of 1 in its Parquet schema); "
+        f"{fix}"
     )
     assert error(many, "chart_file") == (
         "'many.parquet' holds 1,000,001 rows, over the 1,000,000 chart_file charts; chart a "

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -325,49 +326,190 @@ def refuse_over(shown: str, cost: int) -> None:
 def check_parquet(data: bytes, shown: str) -> None:
     """Refuse a Parquet file whose rows or decoded size pass the caps, without decoding it whole.
 
-    The metadata's row count, value count and uncompressed size are judged first; then the
-    file is decoded ``PARQUET_BATCH_ROWS`` rows at a time (its text columns as dictionaries,
-    each cell's length counted as if decoded) and refused as soon as a cap is passed, so a
-    file whose metadata understates its contents is caught one batch in.
+    Every leaf column is judged by its position in the Parquet schema (a field inside a struct,
+    a list or a map, and each of two columns named alike, apart): first from the metadata alone
+    (rows, values, uncompressed sizes, fixed widths); two columns of one level named alike
+    are refused (no reader can tell them apart by name); then the text leaves are read
+    ``PARQUET_BATCH_ROWS`` rows at a time as dictionaries, each cell's length counted as if
+    decoded but never decoded, so a few bytes that repeat one long string are refused before
+    it is repeated. A text leaf Arrow cannot read as a dictionary (``DELTA_BYTE_ARRAY``, whose
+    each value extends the one before it) is read in batches small enough that one batch cannot
+    pass the cap.
     """
     import pyarrow as pa  # type: ignore[import-untyped]
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
     try:
         probe = pq.ParquetFile(pa.BufferReader(data))
+        meta = probe.metadata
+        groups = [meta.row_group(g) for g in range(meta.num_row_groups)]
+        rows = max(meta.num_rows, sum(group.num_rows for group in groups))
+        check_rows(shown, rows)
+        leaves = _parquet_leaves(meta.schema, groups)
     except (pa.ArrowException, OSError) as exc:
         raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
-    meta = probe.metadata
-    check_rows(shown, meta.num_rows)
-    values = uncompressed = 0
-    for g in range(meta.num_row_groups):
-        group = meta.row_group(g)
-        uncompressed += group.total_byte_size
-        values += sum(group.column(c).num_values for c in range(group.num_columns))
-    refuse_over(shown, meta.num_rows * ROW_COST + values * VALUE_COST + uncompressed)
-    schema = probe.schema_arrow
-    names = schema.names
-    texts = [
-        f.name
-        for f in schema
-        if names.count(f.name) == 1
-        and (
-            pa.types.is_string(f.type)
-            or pa.types.is_large_string(f.type)
-            or pa.types.is_binary(f.type)
-            or pa.types.is_large_binary(f.type)
-        )
-    ]
-    reader = pq.ParquetFile(pa.BufferReader(data), read_dictionary=texts)
-    rows = decoded = 0
+    base = rows * ROW_COST + sum(leaf.cost for leaf in leaves)
+    if base > MAX_DECODED_BYTES:
+        widest = max(leaves, key=lambda leaf: leaf.cost)
+        raise _column_too_large(shown, base, widest, widest.cost, len(leaves))
+    _refuse_names_alike(shown, probe.schema_arrow)
+    texts = [leaf for leaf in leaves if leaf.text]
+    if not texts:
+        return
+    batch_rows = _batch_rows(shown, base, texts, len(leaves))
+    indices = [leaf.index for leaf in texts]
+    dictionaries = [leaf.index for leaf in texts if leaf.dictionary]
+    reader = pq.ParquetFile(pa.BufferReader(data), read_dictionary=dictionaries).reader
+    seen = 0
+    total = base
     try:
-        for batch in reader.iter_batches(batch_size=PARQUET_BATCH_ROWS, use_threads=False):
-            rows += batch.num_rows
-            check_rows(shown, rows)
-            decoded += sum(_decoded_bytes(column) for column in batch.columns)
-            refuse_over(shown, rows * (ROW_COST + VALUE_COST * batch.num_columns) + decoded)
-    except pa.ArrowException as exc:
+        batches = reader.iter_batches(batch_rows, list(range(len(groups))), indices, False)
+        for batch in batches:
+            seen += batch.num_rows
+            check_rows(shown, seen)
+            arrays = [array for column in batch.columns for array in _leaf_arrays(column)]
+            for leaf, array in zip(texts, arrays, strict=True):
+                part = _decoded_bytes(array)
+                leaf.decoded += part
+                total += part
+            if total > MAX_DECODED_BYTES:
+                widest = max(texts, key=lambda leaf: leaf.decoded)
+                raise _column_too_large(shown, total, widest, widest.decoded, len(leaves))
+    except NotServed:
+        raise
+    except (pa.ArrowException, OSError, ValueError) as exc:
         raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
+
+
+_TEXT_LOGICAL: Final = frozenset({"NONE", "STRING", "JSON", "BSON", "ENUM"})
+"""Logical types of a ``BYTE_ARRAY`` leaf that Arrow reads as text or bytes."""
+_DICTIONARY_READ: Final = frozenset(
+    {"PLAIN", "PLAIN_DICTIONARY", "RLE_DICTIONARY", "RLE", "BIT_PACKED"}
+)
+"""Encodings of a text column chunk that Arrow can read as a dictionary."""
+_PLAIN_BATCH_BYTES: Final = 8 * 2**20
+"""The most one batch of text leaves not read as dictionaries may decode to."""
+
+
+@dataclass
+class _Leaf:
+    """One leaf column of a Parquet schema, by position, and what it is counted at so far."""
+
+    index: int
+    path: str
+    text: bool
+    """A ``BYTE_ARRAY`` of text or bytes: its decoded size is counted batch by batch."""
+    repeated: bool
+    width: int
+    """Bytes each value decodes to beside ``VALUE_COST``: a ``FIXED_LEN_BYTE_ARRAY``'s length."""
+    dictionary: bool = True
+    """Read as a dictionary: a text leaf whose every chunk Arrow can read so."""
+    cost: int = 0
+    """The metadata's estimate: values, uncompressed bytes and fixed widths, every row group."""
+    reach: int = 0
+    """The most one row of it can decode to: a value is never longer than its chunk's bytes."""
+    decoded: int = 0
+    """Bytes its text cells decode to, counted from the batches read so far."""
+
+
+def _parquet_leaves(schema: Any, groups: Sequence[Any]) -> list[_Leaf]:
+    """Every leaf column of ``schema``, counted from the metadata of each row group in ``groups``.
+
+    Once per leaf and per column chunk (linear in the columns): a file is judged column by
+    column whatever its width, and no column is looked up by its name.
+    """
+    leaves = []
+    for index in range(len(schema)):
+        column = schema.column(index)
+        kind = column.physical_type
+        leaves.append(
+            _Leaf(
+                index=index,
+                path=column.path,
+                text=kind == "BYTE_ARRAY" and column.logical_type.type in _TEXT_LOGICAL,
+                repeated=column.max_repetition_level > 0,
+                width=max(column.length, 0) if kind == "FIXED_LEN_BYTE_ARRAY" else 0,
+            )
+        )
+    for group in groups:
+        if group.num_columns != len(leaves):
+            raise OSError(f"a row group holds {group.num_columns} of {len(leaves)} columns")
+        for leaf in leaves:
+            chunk = group.column(leaf.index)
+            values = max(chunk.num_values, 0)
+            size = max(chunk.total_uncompressed_size, 0)
+            leaf.cost += values * (VALUE_COST + leaf.width) + size
+            if leaf.text:
+                # A value's bytes, or its dictionary entry, or the suffixes that extend the value
+                # before it (DELTA_BYTE_ARRAY), lie in its chunk.
+                leaf.reach = max(leaf.reach, size * (values if leaf.repeated else 1))
+                leaf.dictionary &= _DICTIONARY_READ.issuperset(chunk.encodings)
+    return leaves
+
+
+def _refuse_names_alike(shown: str, schema: Any) -> None:
+    """Refuse a file two of whose columns, or two fields of one struct, share a name.
+
+    Tables, rows and charts name a column by its name, so such a file cannot be charted; and
+    Arrow's reader looks columns up by name in time that grows with the square of their count.
+    Each level is counted once (``Counter``), so this is linear in the columns.
+    """
+    import pyarrow as pa
+
+    levels: list[tuple[str, list[Any]]] = [("", list(schema))]
+    while levels:
+        where, fields = levels.pop()
+        for name, count in Counter(field.name for field in fields).items():
+            if count > 1:
+                raise NotServed(
+                    f"{shown} holds {count:,} columns named {shown_path(where + name)}; a "
+                    "column is read by its name, so give each column a name of its own"
+                )
+        for field in fields:
+            kinds = [field.type]
+            while kinds:
+                kind = kinds.pop()
+                if pa.types.is_struct(kind):
+                    inner = [kind.field(i) for i in range(kind.num_fields)]
+                    levels.append((f"{where}{field.name}.", inner))
+                elif pa.types.is_map(kind):
+                    kinds += [kind.key_type, kind.item_type]
+                elif hasattr(kind, "value_type") and not pa.types.is_dictionary(kind):
+                    kinds.append(kind.value_type)
+
+
+def _batch_rows(shown: str, base: int, texts: Sequence[_Leaf], width: int) -> int:
+    """Rows read at a time: ``PARQUET_BATCH_ROWS``, fewer when a leaf not read as a dictionary
+    could decode one batch to more than ``_PLAIN_BATCH_BYTES``; such a leaf one row of which
+    could pass the cap is refused.
+
+    Arrow holds a few times a batch while it decodes one, and the allocator keeps what it
+    freed, so a batch is kept small beside the cap it is judged against.
+    """
+    plain = [leaf for leaf in texts if not leaf.dictionary]
+    if not plain:
+        return PARQUET_BATCH_ROWS
+    reach = max(plain, key=lambda leaf: leaf.reach)
+    room = MAX_DECODED_BYTES - base
+    if reach.reach > room:
+        raise _column_too_large(shown, base + reach.reach, reach, reach.reach, width)
+    return max(1, min(PARQUET_BATCH_ROWS, _PLAIN_BATCH_BYTES // reach.reach))
+
+
+def _leaf_arrays(array: Any) -> Iterable[Any]:
+    """The leaf arrays of ``array`` in the order of the Parquet schema's leaf columns."""
+    import pyarrow as pa
+
+    if isinstance(array, pa.ExtensionArray):
+        array = array.storage
+    kind = array.type
+    if pa.types.is_struct(kind):
+        for i in range(kind.num_fields):
+            yield from _leaf_arrays(array.field(i))
+    elif isinstance(array, pa.ListArray | pa.LargeListArray | pa.FixedSizeListArray):
+        yield from _leaf_arrays(array.values)  # a map's values are its key-value struct
+    else:
+        yield array
 
 
 def _decoded_bytes(column: Any) -> int:
@@ -380,6 +522,15 @@ def _decoded_bytes(column: Any) -> int:
         total = pc.sum(pc.take(lengths, column.indices)).as_py() or 0
         return int(total) + int(column.indices.nbytes)
     return int(column.nbytes)
+
+
+def _column_too_large(shown: str, cost: int, leaf: _Leaf, part: int, width: int) -> NotServed:
+    return NotServed(
+        f"{shown} would decode to about {size_text(cost)} in memory, over the "
+        f"{size_text(MAX_DECODED_BYTES)} chart_file decodes ({size_text(part)} of it in column "
+        f"{shown_path(leaf.path)}, column {leaf.index + 1:,} of {width:,} in its Parquet "
+        "schema); chart a smaller extract (fewer rows or columns), or pass the rows to chart_rows"
+    )
 
 
 def _first_line(exc: BaseException) -> str:
