@@ -1,8 +1,9 @@
 """Wide results and long names: the check, the view and the payload stay linear in width.
 
 3 rows × N declared columns (every step must be linear in N), and one column named with L
-characters exported to SVG. Prints the seconds each took; with --budget SECONDS, exits 1 when
-the widest case or the longest name takes longer (``make soak`` runs it that way).
+characters exported to SVG; with --parquet-widths (and pyarrow), ``chart_file``'s Parquet guard
+on a file of 3 rows × N columns. Prints the seconds each took; with --budget SECONDS, exits 1
+when the widest case or the longest name takes longer (``make soak`` runs it that way).
 """
 
 from __future__ import annotations
@@ -40,10 +41,28 @@ def long_name(length: int) -> float:
     return time.perf_counter() - t
 
 
+def parquet_guard(n: int) -> float:
+    """Seconds ``check_parquet`` takes on a Parquet file of 3 rows × ``n`` text columns."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from chartkit.mcp._served import check_parquet
+
+    column = pa.array(["eu", "us", "ap"])
+    sink = pa.BufferOutputStream()
+    table = pa.Table.from_arrays([column] * n, [f"column_{i}" for i in range(n)])
+    pq.write_table(table, sink, write_statistics=False)
+    data = sink.getvalue().to_pybytes()
+    t = time.perf_counter()
+    check_parquet(data, "'wide.parquet'")
+    return time.perf_counter() - t
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--widths", default="1000,10000,100000")
     parser.add_argument("--lengths", default="1000,60000,1000000")
+    parser.add_argument("--parquet-widths", default="", help="e.g. 10000,50000 (needs pyarrow)")
     parser.add_argument("--budget", type=float, default=None)
     args = parser.parse_args()
     worst = 0.0
@@ -55,6 +74,10 @@ def main() -> int:
         took_s = long_name(length)
         worst = max(worst, took_s)
         print(f"a {length:>9,}-character column name, view + SVG: {took_s:.2f}s")
+    for n in map(int, filter(None, args.parquet_widths.split(","))):
+        took_s = parquet_guard(n)
+        worst = max(worst, took_s)
+        print(f"a Parquet file of 3 rows x {n:>7,} columns, chart_file's guard: {took_s:.2f}s")
     if args.budget is not None:
         verdict = "within" if worst <= args.budget else "OVER"
         print(f"slowest case {worst:.2f}s: {verdict} the budget of {args.budget:.0f}s")
