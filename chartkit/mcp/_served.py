@@ -13,8 +13,9 @@ Two rules, each in one place here:
   ``MAX_FILE_BYTES`` are read from disk; what they decode to is estimated *before* decoding —
   about ``ROW_COST`` bytes per row or container and ``VALUE_COST`` per value, plus the text —
   and refused over ``MAX_DECODED_BYTES``; a result holds at most ``MAX_ROWS`` rows. Parquet is
-  judged by its metadata first, then decoded in batches of ``PARQUET_BATCH_ROWS`` rows (text
-  columns kept dictionary-encoded, their decoded length counted), single-threaded, from memory.
+  judged by its metadata first, every leaf column by its position, then its text columns are
+  read in batches of ``PARQUET_BATCH_ROWS`` rows as dictionaries (their decoded length counted,
+  never decoded), single-threaded, from memory.
 
 Every refusal is a ``NotServed`` error whose message says what was wrong, which roots are
 served or which cap was passed, and what to do instead.
