@@ -48,8 +48,9 @@ import numpy as np
 import pandas as pd
 
 from chartkit import Selection, view
-from chartkit.backends import QueryBackend, backend_for
+from chartkit.backends import backend_for
 from chartkit.backends.clauses import where
+from chartkit.backends.query import QueryBackend
 
 
 def timed(fn: Callable[[], Any], rounds: int) -> tuple[float, Any]:

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import importlib
 import logging
-import sys
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from chartkit import _moved
 from chartkit._version import __version__ as __version__
 from chartkit.bundled import example_names, example_path
 from chartkit.check.events import IntegrityEvent, Subscription, subscribe
@@ -25,7 +22,7 @@ from chartkit.check.integrity import (
     Finding,
     check_result,
 )
-from chartkit.check.judge import ColumnViolation, check_columns
+from chartkit.check.judge import check_columns
 from chartkit.columns import (
     COLUMN_TYPES,
     ColumnDeclaration,
@@ -41,12 +38,13 @@ from chartkit.errors import (
     ToolResultError,
 )
 from chartkit.messages import COLUMN_TYPE_CEILING
-from chartkit.notebook import install as _notebook_displays
 from chartkit.read.csvread import read_csv
-from chartkit.read.rowset import RowsetReading, read_rowset
+from chartkit.read.reading import RowsetReading
+from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import output_schema, result_columns_from
 from chartkit.read.speedups import speedups_enabled
 from chartkit.result import ToolResult, read_results
+from chartkit.violations import ColumnViolation
 
 if TYPE_CHECKING:  # imported on first use (``__getattr__``): drawing needs Altair, a check not
     from chartkit.payload import view_payload_schema
@@ -143,22 +141,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(ModuleType):
-    """The package, keeping ``chartkit.view`` the function: importing the submodule of the
-    same name (from anywhere) binds the module on its package, which would hide it."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, ModuleType) and _LAZY.get(name) == value.__name__:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-_moved.install()  # the old paths of moved modules (``chartkit.rowset``, ...) import the new
-_notebook_displays()  # CheckOutcome's notebook HTML, from the notebook surface (not the check)
-
 
 
 # A library logs and lets the application decide where logs go: without this, Python's

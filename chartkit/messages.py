@@ -90,7 +90,7 @@ def _nullable_hint(v: ColumnViolation) -> str:
 def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more: int = 0) -> str:
     """The warn-mode finding for one violation, ceiling and call id included.
 
-    >>> from chartkit.check import ColumnViolation
+    >>> from chartkit.violations import ColumnViolation
     >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 1, 2)
     >>> print(finding_message(v, tool="t", call_id="call-1"))  # doctest: +NORMALIZE_WHITESPACE
     't' declares column 'lun' as number, and 1 of 2 rows hold something else — the first is ""
@@ -138,7 +138,7 @@ def finding_head(message: str) -> str:
     ``NOTHING_CHANGED``) once, beside each finding's own part; the message itself keeps both,
     word for word.
 
-    >>> from chartkit.check import ColumnViolation
+    >>> from chartkit.violations import ColumnViolation
     >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 1, 2)
     >>> print(finding_head(finding_message(v, tool="t", call_id="c-1")))
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -238,7 +238,7 @@ def not_rows_sentence(tool: str, what: str) -> str:
 def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
     """The enforce-mode refusal: the whole payload the model reads instead of the rows.
 
-    >>> from chartkit.check import ColumnViolation
+    >>> from chartkit.violations import ColumnViolation
     >>> v = ColumnViolation("column-type-mismatch", "lun", "number", False, "", "string", 2, 2)
     >>> print(refusal_sentence("t", [v]))  # doctest: +NORMALIZE_WHITESPACE
     Result rejected: t returned rows that disagree with the columns it declares — 'lun' is

@@ -576,7 +576,7 @@ def _behind(view: View, selection: Selection) -> _Evaluated:
         if cells.judged(name, decl):
             bad[name] = cells.offends(name, decl)[chosen]
         else:  # a column the chart does not judge: only the rows behind are
-            from chartkit.check import offending_mask
+            from chartkit.check.judge import offending_mask
 
             bad[name] = offending_mask(frame[name].iloc[chosen], decl)
     got = _Evaluated(chosen, bad, {n: int(b.sum()) for n, b in bad.items()})

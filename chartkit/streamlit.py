@@ -217,7 +217,7 @@ def violation_line(v: ColumnViolation) -> str:
 
     Plain text (escape it before it reaches Markdown).
 
-    >>> from chartkit.check import ColumnViolation
+    >>> from chartkit.violations import ColumnViolation
     >>> print(violation_line(ColumnViolation("column-type-mismatch", "lun", "number", False, "",
     ...                                      "string", 166, 2056)))
     Column 'lun' · declared number · first offender "" (string) · 166 of 2,056 rows affected

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from chartkit import events
 from chartkit.agents import ToolDial, trace_attributes
+from chartkit.check import events
 from chartkit.errors import ChartkitError, ResultColumnsError
 
 FRAMEWORKS = ("pydantic_ai", "agents", "langchain", "langchain_core", "langgraph", "openai")

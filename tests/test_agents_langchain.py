@@ -23,8 +23,8 @@ from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool, tool
 from pydantic import Field
 
-from chartkit import events
 from chartkit.agents.langchain import ColumnCheck, ColumnCheckedTool
+from chartkit.check import events
 from chartkit.errors import ChartkitError, ResultColumnsError
 
 DECLARED = {"logical_unit_number": "number", "host_group": "string"}

@@ -19,8 +19,8 @@ from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.tracing import Span, Trace, TracingProcessor, set_trace_processors
 from agents.tracing.processors import default_processor
 
-from chartkit import events
 from chartkit.agents.openai_agents import GUARDRAIL_NAME, SPAN_NAME, ColumnCheck
+from chartkit.check import events
 from chartkit.errors import ChartkitError, ResultColumnsError
 
 DECLARED = {"logical_unit_number": "number", "host_group": "string"}

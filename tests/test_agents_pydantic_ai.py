@@ -34,12 +34,12 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.instrumented import InstrumentationSettings
 from pydantic_ai.models.test import TestModel
 
-from chartkit import events
 from chartkit.agents.pydantic_ai import (
     ColumnCheckToolset,
     IntegrityCheckEvent,
     result_columns,
 )
+from chartkit.check import events
 from chartkit.errors import ResultColumnsError
 from chartkit.messages import COLUMN_TYPE_CEILING
 

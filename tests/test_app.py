@@ -653,7 +653,7 @@ def test_an_uploaded_csv_is_read_again_by_the_declaration_written_in_the_editor(
 
 
 def test_a_csv_is_read_again_by_each_declaration_the_way_the_command_line_reads_it() -> None:
-    from chartkit.csvread import read_csv
+    from chartkit.read.csvread import read_csv
 
     loaded = ex.load_bytes(BAD_CSV, "bad.csv")
     declared = {"logical_unit_number": "number", "capacity_gb": "number"}

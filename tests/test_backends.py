@@ -24,25 +24,24 @@ import polars as pl
 import pytest
 from test_dataframes import DECLARATIONS, assert_same
 
-from chartkit import ChartkitError, check_columns
+from chartkit import ChartkitError, ColumnViolation, check_columns
 from chartkit.backends import (
     MAX_PAGE,
     MAX_SAMPLE,
     Backend,
     Condition,
     Grouping,
-    MemoryBackend,
-    QueryBackend,
     backend_for,
 )
 from chartkit.backends._contract import AnyOf
 from chartkit.backends.counts import PlacedCounts
-from chartkit.check import ColumnViolation
+from chartkit.backends.memory import MemoryBackend
+from chartkit.backends.query import QueryBackend
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
-from chartkit.decide import ChartOptions, plan_view
-from chartkit.encode import profile_columns
 from chartkit.plan import choose
 from chartkit.plan.bins import ArrayCounts, cell_edges, histogram_edges
+from chartkit.plan.decide import ChartOptions, plan_view
+from chartkit.plan.encode import profile_columns
 
 N = 400
 START = dt.datetime(2024, 1, 1)

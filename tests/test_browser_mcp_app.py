@@ -28,7 +28,7 @@ from mcp.client.extension import advertise
 from mcp.client.stdio import stdio_client
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID
 
-from chartkit.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, VIEW_URI
+from chartkit.mcp.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, VIEW_URI
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 import vl_convert
 
 from chartkit import ChartkitError, View, view
-from chartkit.charts import PALETTE
+from chartkit.draw.charts import PALETTE
 
 ROWS = [
     {

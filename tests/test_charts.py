@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chartkit import ChartkitError, view
-from chartkit.charts import build_chart, spec_to_png, spec_to_svg
-from chartkit.decide import Plan
-from chartkit.encode import Encoding
+from chartkit.draw.charts import build_chart, spec_to_png, spec_to_svg
+from chartkit.plan.decide import Plan
+from chartkit.plan.encode import Encoding
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.datasets import default_view, facts

@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 
 from chartkit import ChartkitError, ColumnViolation, check_columns, read_rowset
-from chartkit.check import OFFENDERS_LISTED, OffendingValue, value_type_name
+from chartkit.check.judge import value_type_name
+from chartkit.violations import OFFENDERS_LISTED, OffendingValue
 
 
 def one(value: Any, declared: Any) -> tuple[ColumnViolation, ...]:

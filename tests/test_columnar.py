@@ -181,7 +181,7 @@ DATE_OBJECTS: dict[str, list[Any]] = {
     + [pytest.param(v, object, id=k) for k, v in DATE_OBJECTS.items()],
 )
 def test_one_date_parse_agrees_with_the_two_steps(values: list[Any], dtype: Any) -> None:
-    from chartkit.encode import any_aware, as_wall_clock, wall_clock
+    from chartkit.plan.encode import any_aware, as_wall_clock, wall_clock
 
     series = pd.Series(values, dtype=dtype, index=range(10, 10 + len(values)))
     got, aware = wall_clock(series)
@@ -190,7 +190,7 @@ def test_one_date_parse_agrees_with_the_two_steps(values: list[Any], dtype: Any)
 
 
 def test_a_datetime_column_keeps_its_zone_through_one_parse() -> None:
-    from chartkit.encode import wall_clock
+    from chartkit.plan.encode import wall_clock
 
     series = pd.Series(pd.date_range("2024-01-01", periods=3, freq="h", tz="Europe/Paris"))
     got, aware = wall_clock(series)
@@ -201,7 +201,7 @@ def test_a_datetime_column_keeps_its_zone_through_one_parse() -> None:
 def test_the_compiled_reader_counts_the_dates_that_carry_a_zone() -> None:
     """How many of a date column's values carried a zone, counted while they were parsed: the
     plan reads it (``encode._parsed_zones``) instead of searching the text again."""
-    from chartkit.encode import _parsed_zones
+    from chartkit.plan.encode import _parsed_zones
 
     days = ["2024-05-13T02:00:00+02:00", "2024-05-13T01:00:00", "2024-05-14T03:00:00Z"]
     (mixed, zoned, naive, broken) = columnar.read_census(

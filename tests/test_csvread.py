@@ -11,7 +11,7 @@ import pytest
 
 from chartkit import ToolResultError, check_result, view
 from chartkit._isodate import is_iso, parse_iso
-from chartkit.csvread import (
+from chartkit.read.csvread import (
     ACCEPT,
     BOOLEAN_FALSE,
     BOOLEAN_TRUE,

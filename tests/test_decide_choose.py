@@ -15,10 +15,9 @@ import pandas as pd
 import pytest
 
 import chartkit.plan.choose as choose
-from chartkit import view
-from chartkit.check import ColumnViolation
+from chartkit import ColumnViolation, view
 from chartkit.columns import ColumnDeclaration
-from chartkit.encode import ColumnProfile
+from chartkit.plan.encode import ColumnProfile
 
 
 def q(

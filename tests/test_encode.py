@@ -23,7 +23,7 @@ from chartkit import (
     check_columns,
     read_rowset,
 )
-from chartkit.encode import (
+from chartkit.plan.encode import (
     _NUMERIC_TEXT,
     _OFFSET,
     ASCII_NUMBER_TEXT,
@@ -100,7 +100,7 @@ def test_numbers_are_read_never_coerced_from_text() -> None:
 
 
 def test_several_measures_describe_themselves_and_the_series_that_tells_them_apart() -> None:
-    from chartkit.encode import Encoding
+    from chartkit.plan.encode import Encoding
 
     y = Encoding("p50", "quantitative", "declared", aggregate="mean", field="value",
                  declared="number", measures=("p50", "p95"))  # fmt: skip

@@ -15,8 +15,8 @@ import pytest
 
 import chartkit.check._frame_check as frame_check
 from chartkit import check_columns, view
-from chartkit.engines import query_errors, read_engine_frame
 from chartkit.errors import ChartkitError
+from chartkit.read.engines import query_errors, read_engine_frame
 
 DECLARED = {
     "at": "date",

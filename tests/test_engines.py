@@ -26,8 +26,8 @@ from test_dataframes import DECLARATIONS, assert_same
 
 from chartkit import ChartkitError, check_columns, read_rowset
 from chartkit.columns import ColumnDeclaration, ColumnType
-from chartkit.csvread import read_csv
-from chartkit.engines import EngineReading, TextTable, open_table
+from chartkit.read.csvread import read_csv
+from chartkit.read.engines import EngineReading, TextTable, open_table
 
 
 def test_an_engine_frame_is_read_in_place_not_converted() -> None:
@@ -380,7 +380,7 @@ def test_a_json_array_file_opens_too(tmp_path: Path) -> None:
 
 def test_a_module_the_answers_need_gets_its_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from chartkit import MissingExtraError
-    from chartkit.engines import missing_extra
+    from chartkit.read.engines import missing_extra
 
     error = missing_extra(
         "pyspark", ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow")
@@ -566,7 +566,7 @@ def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) 
     where csvread keeps the text (an offender): numbers read as Python's float reads them,
     plain ISO dates as fromisoformat, booleans by the six spellings."""
     from chartkit.backends.pushdown import _TYPED, _typed
-    from chartkit.csvread import parse_cell
+    from chartkit.read.csvread import parse_cell
 
     rng = random.Random(7)
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from chartkit import ChartkitError, ToolResult, check_result, view
-from chartkit.events import (
+from chartkit.check.events import (
     CONTEXT_ERROR,
     DISPOSITION,
     EVENT_NAMES,

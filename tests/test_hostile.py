@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from chartkit import COLUMN_TYPE_CEILING, ChartkitError, check_columns, view
 from chartkit._safe import SAMPLE_MAX_TEXT, cap_sample, visible
-from chartkit.charts import spec_to_html
-from chartkit.integrity import FINDINGS_MAX, check_result
+from chartkit.check.integrity import FINDINGS_MAX, check_result
+from chartkit.draw.charts import spec_to_html
 from chartkit.messages import (
     NAME_MAX_CHARS,
     NOTHING_CHANGED,
@@ -118,7 +118,7 @@ def test_the_html_page_keeps_every_value_as_data() -> None:
 
 def test_a_render_failure_is_a_chartkit_error() -> None:
     with pytest.raises(ChartkitError, match="could not be rendered as SVG"):
-        from chartkit.charts import spec_to_svg
+        from chartkit.draw.charts import spec_to_svg
 
         spec_to_svg({"mark": "no-such-mark", "data": {"values": [{}]}})
 
@@ -547,7 +547,7 @@ def test_a_csv_column_named_like_the_checks_helper_cannot_pass_the_cli_check(tmp
 
 @pytest.mark.parametrize("helper", HELPER_LIKE)
 def test_a_column_named_like_a_helper_never_answers_the_check(tmp_path: Any, helper: str) -> None:
-    from chartkit.engines import open_table
+    from chartkit.read.engines import open_table
 
     table = open_table(_evil_csv(tmp_path / "evil.csv", helper))
     (violation,) = check_columns(table, {"lun": "number", "host": "string"})
@@ -570,7 +570,7 @@ def test_a_column_named_like_a_helper_never_answers_the_check(tmp_path: Any, hel
 
 @pytest.mark.parametrize("helper", ["__chartkit_jt0", "__chartkit_jv0", "__chartkit_js0", "jt0"])
 def test_a_jsonl_column_named_like_the_json_helpers_cannot_pass(tmp_path: Any, helper: str) -> None:
-    from chartkit.engines import open_table
+    from chartkit.read.engines import open_table
 
     path = tmp_path / "evil.jsonl"
     lines = [{"lun": i if i % 2 == 0 else {"EVIL": i}, helper: "BIGINT"} for i in range(6)]
@@ -625,7 +625,7 @@ def test_an_object_that_is_not_a_tool_result_lists_its_keys_bounded(keys: int) -
 
 @pytest.mark.parametrize("length", [121, 60_000])
 def test_titles_are_capped_and_the_tooltip_keeps_the_longer_name(length: int) -> None:
-    from chartkit.charts import TITLE_MAX_CHARS, TOOLTIP_TITLE_MAX_CHARS
+    from chartkit.draw.charts import TITLE_MAX_CHARS, TOOLTIP_TITLE_MAX_CHARS
 
     name = "é" * (length - 1) + "Z"
     rows = [{name: i, "g": f"g{i % 3}"} for i in range(6)]

@@ -288,7 +288,7 @@ def test_enforce_refuses_a_declared_answer_it_cannot_read_as_rows(
 
 def test_enforce_refuses_what_cannot_be_read_on_every_channel() -> None:
     pytest.importorskip("mcp")
-    from chartkit.apps import tool_result
+    from chartkit.mcp.apps import tool_result
 
     rows = [{"logical_unit_number": "SECRET"}, None]
     shown = view(rows, {"logical_unit_number": "number"}, tool="host_group_mappings",

@@ -29,7 +29,7 @@ from chartkit._isodate import (
     is_iso,
     parse_iso,
 )
-from chartkit.csvread import DATE, parse_cell
+from chartkit.read.csvread import DATE, parse_cell
 
 ACCEPTED = [
     "2024-01-05", "2024-01-05T10:30", "2024-01-05 10:30", "2024-01-05T10:30:00",

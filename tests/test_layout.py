@@ -39,7 +39,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "chartkit._progress",
             "chartkit._isodate",
             "chartkit._unreadable",
-            "chartkit._moved",
             "chartkit._version",
             "chartkit.violations",
         ),
@@ -60,24 +59,17 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # profiles → rules → a typed chart spec
     (
         "plan",
-        (
-            "chartkit.plan",
-            "chartkit.rules",
-        ),
+        ("chartkit.plan",),
     ),
     # one contract, answered in memory and in each query engine
     (
         "backends",
-        (
-            "chartkit.backends",
-        ),
+        ("chartkit.backends",),
     ),
     # spec → Altair → Vega-Lite, and the exports
     (
         "draw",
-        (
-            "chartkit.draw",
-        ),
+        ("chartkit.draw",),
     ),
     # the places that show charts, each importing public names
     (
@@ -141,24 +133,8 @@ def module_name(path: Path) -> str:
 
 
 @functools.cache
-def moved() -> dict[str, str]:
-    """``chartkit._moved.MOVED``, read from its source: old import path → the module's path."""
-    tree = ast.parse((PACKAGE / "_moved.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "MOVED":
-            assert node.value is not None
-            table: dict[str, str] = ast.literal_eval(node.value)
-            return table
-    raise AssertionError("chartkit/_moved.py has no MOVED table")
-
-
-@functools.cache
 def modules() -> dict[str, Path]:
-    """Every chartkit module by name: its source, or the stub of a compiled one (``_speedups``).
-
-    An old path's stub (``chartkit/rowset.pyi``) is no module: ``import chartkit.rowset`` is the
-    moved module (``chartkit._moved``), and inside chartkit nothing imports it.
-    """
+    """Every chartkit module by name: its source, or the stub of a compiled one (``_speedups``)."""
     found = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
     for stub in sorted(PACKAGE.rglob("*.pyi")):
         if stub.with_suffix(".c").exists():
@@ -335,7 +311,7 @@ def long_classes() -> set[str]:
 
 
 def is_re_export(path: Path) -> bool:
-    """A module kept at an old import path: a docstring, imports from chartkit, ``__all__``."""
+    """A module with only a docstring, imports from chartkit and ``__all__``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     body = tree.body
     if not body or path.name == "__init__.py":
@@ -393,31 +369,15 @@ def test_no_class_passes_300_lines() -> None:
     only_listed(long_classes(), ALLOWED_LONG_CLASSES, "classes over 300 lines")
 
 
-def test_old_import_paths_re_export_and_nothing_inside_imports_them() -> None:
-    """A module kept at its old path only re-exports; chartkit imports the new path."""
-    kept = re_exports()
-    assert "chartkit.rules" in kept
-    assert [(i.importer, i.imported) for i in all_imports() if i.imported in kept] == []
-    old = set(moved())
-    known = set(modules()) | old
-    taken = [
-        (name, i.imported)
-        for name, path in sources().items()
-        for i in imports_of(name, path, known)
-        if i.imported in old
-    ]
-    assert taken == []
+def test_no_module_only_re_exports() -> None:
+    """A module that holds nothing but imports and ``__all__`` is another module's old path."""
+    assert re_exports() == set()
 
 
-def test_each_moved_module_is_at_its_new_path_with_a_stub_at_its_old() -> None:
-    for old, new in moved().items():
-        assert new in modules(), f"{old} moved to {new}, which is not there"
-        assert old not in modules(), f"{old} is both moved and still there"
-        stub = ROOT / (old.replace(".", "/") + ".pyi")
-        assert stub.read_text(encoding="utf-8").splitlines()[1:] == [
-            f"from {new} import *",
-            f"from {new} import __all__ as __all__",
-        ]
+def test_a_stub_types_a_compiled_module_only() -> None:
+    """A ``.pyi`` beside the package types a C extension (``_speedups``), never an old path."""
+    stubs = sorted(PACKAGE.rglob("*.pyi"))
+    assert [str(s.relative_to(ROOT)) for s in stubs if not s.with_suffix(".c").exists()] == []
 
 
 def test_the_reader_sees_each_kind_of_import(tmp_path: Path) -> None:

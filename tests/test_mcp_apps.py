@@ -24,10 +24,9 @@ from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import Context, MCPServer
 
 import chartkit.mcp._served as served
-import chartkit.mcp_server as chart_server
+import chartkit.mcp.server as chart_server
 from chartkit import ResultColumnsError
-from chartkit.apps import ROWS_BEHIND_TOOL, VIEW_URI, chart_tool, view_html
-from chartkit.mcp import chart_tool as re_exported
+from chartkit.mcp.apps import ROWS_BEHIND_TOOL, VIEW_URI, chart_tool, view_html
 
 REPO = Path(__file__).resolve().parent.parent
 WEB = REPO / "web"
@@ -95,7 +94,6 @@ def dumped(result: Any) -> str:
 
 
 def test_one_call_attaches_the_page_and_the_declaration_rides_beside_it() -> None:
-    assert re_exported is chart_tool
     tools, resources, page = listing(storage("warn", MAPPINGS))
     # The tool, and beside it the page's own app-only tool (the rows behind a mark).
     assert sorted(t.name for t in tools) == [ROWS_BEHIND_TOOL, "host_group_mappings"]

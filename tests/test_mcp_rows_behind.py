@@ -20,8 +20,7 @@ from mcp.client.extension import advertise
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
 
-import chartkit.mcp_server as chart_server
-from chartkit.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, VIEW_URI, chart_tool
+import chartkit.mcp.server as chart_server
 from chartkit.mcp._app_rows import (
     CHUNK_BYTES,
     CHUNK_COLUMNS,
@@ -30,6 +29,7 @@ from chartkit.mcp._app_rows import (
     MODEL_CONTEXT_CHARS,
     REQUEST_BYTES,
 )
+from chartkit.mcp.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, VIEW_URI, chart_tool
 
 APPS = [advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})]
 DECLARED = {"region": "string", "p95_ms": "number", "owner": "string"}

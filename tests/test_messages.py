@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from chartkit import COLUMN_TYPE_CEILING, ColumnViolation, check_columns
-from chartkit.check import OffendingValue
 from chartkit.messages import (
     NOTHING_CHANGED,
     finding_message,
@@ -18,6 +17,7 @@ from chartkit.messages import (
     refusal_sentence,
     render_sample,
 )
+from chartkit.violations import OffendingValue
 
 # Copied from the user's specification ("The ceiling"); the one literal copy.
 SPEC_CEILING = (

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 
 from chartkit.columns import normalize_result_columns
-from chartkit.decide import ChartOptions, plan_view
-from chartkit.encode import profile_columns
+from chartkit.plan.decide import ChartOptions, plan_view
+from chartkit.plan.encode import profile_columns
 from chartkit.plan.spec import NOTE_KINDS, Note, Reduction
 
 

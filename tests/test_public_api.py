@@ -1,18 +1,27 @@
-"""The public surface: every module's ``__all__`` is true, and the package re-exports work."""
+"""The public surface: every module's ``__all__`` is true, each public name has one path.
+
+A name is exported (in ``__all__``) by the module that defines it — or, for a name a stage
+package's private module defines, by that package — and the package's own names by
+``chartkit`` too. No other path imports: no old module path, no re-export.
+"""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 import inspect
 import pkgutil
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import chartkit
-from chartkit._moved import MOVED
 from chartkit.errors import MissingExtraError
+
+PACKAGE = Path(chartkit.__file__).resolve().parent
 
 STAGE_PACKAGES = (
     "chartkit.read",
@@ -88,19 +97,6 @@ def test_every_public_function_and_class_a_module_defines_is_in_its_all(name: st
     )
 
 
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_a_moved_module_is_imported_at_its_old_path_as_the_very_module(old: str) -> None:
-    new = importlib.import_module(MOVED[old])
-    namespace: dict[str, object] = {}
-    exec(f"import {old} as module", namespace)
-    assert namespace["module"] is new
-    assert importlib.import_module(old) is new and new.__name__ == MOVED[old]
-    assert new.__spec__ is not None and new.__spec__.name == MOVED[old]
-    first = new.__all__[0]
-    exec(f"from {old} import {first} as name", namespace)
-    assert namespace["name"] is getattr(new, first)
-
-
 def test_every_name_the_package_exports_is_importable_from_it() -> None:
     for n in chartkit.__all__:
         namespace: dict[str, object] = {}
@@ -161,20 +157,197 @@ def test_the_version_is_the_one_pyproject_declares() -> None:
     assert chartkit.__version__ == declared
 
 
-# what chartkit.decide (chartkit.plan.decide) held before its parts moved into modules of
-# their own (plan/kit.py, sentences.py, lines.py, refusing.py …): every name still imports
-DECIDE_NAMES = (
-    "AGGREGATES", "COUNT_BARS_UNDER", "DEFAULT_FORMAT", "HISTOGRAM_BINS", "HORIZONTAL_OVER",
-    "MAX_BAR_CATEGORIES", "MAX_COLOR_CATEGORIES", "MAX_PICKED_COLOR_CATEGORIES", "MEASURE",
-    "ROWS", "SCALES", "SORTS", "TIME_UNITS", "UNPLACEABLE_NUMBER", "VALUE", "ChartOptions",
-    "Plan", "Whole", "bucketed_note", "check_choose", "chosen_alternative", "line_label",
-    "no_measure_reason", "no_value_note", "nothing_to_draw", "over_max_points", "plan_view",
-    "points_per_bucket", "shared_note", "stacked_counts", "stepped_around", "top_note",
-    "unplaced_note",
-)  # fmt: skip
+OLD_PATHS = (
+    "chartkit.apps",
+    "chartkit.backends.selection",
+    "chartkit.charts",
+    "chartkit.csvread",
+    "chartkit.decide",
+    "chartkit.encode",
+    "chartkit.engines",
+    "chartkit.events",
+    "chartkit.integrity",
+    "chartkit.mcp_server",
+    "chartkit.rowset",
+    "chartkit.rules",
+    "chartkit.schemas",
+    "chartkit.speedups",
+    "chartkit.tables",
+    "chartkit.view",
+    "chartkit.widget",
+)
+"""Module paths that are not chartkit's: the flat paths from before the stage folders, and
+``chartkit.view`` (the function; its module is ``chartkit.views``)."""
 
 
-@pytest.mark.parametrize("path", ["chartkit.decide", "chartkit.plan.decide"])
-def test_every_name_decide_held_still_imports_from_it(path: str) -> None:
-    module = importlib.import_module(path)
-    assert [n for n in DECIDE_NAMES if not hasattr(module, n)] == []
+@pytest.mark.parametrize("old", OLD_PATHS)
+def test_an_old_module_path_does_not_import(old: str) -> None:
+    with pytest.raises(ModuleNotFoundError, match=old.replace(".", r"\.")):
+        importlib.import_module(old)
+    assert not (PACKAGE.parent / (old.replace(".", "/") + ".pyi")).exists(), f"a stub for {old}"
+
+
+def test_importing_chartkit_installs_no_import_hook_and_keeps_a_plain_module() -> None:
+    assert [f for f in sys.meta_path if type(f).__module__.startswith("chartkit")] == []
+    assert type(chartkit) is ModuleType
+    views = importlib.import_module("chartkit.views")  # binds chartkit.views, not chartkit.view
+    assert chartkit.view is views.view and callable(chartkit.view)
+
+
+def test_a_check_outcome_shows_itself_as_html_by_its_own_method() -> None:
+    from chartkit.check.integrity import CheckOutcome
+
+    own = CheckOutcome.__dict__["_repr_html_"]
+    assert own.__qualname__ == "CheckOutcome._repr_html_"
+    outcome = chartkit.check_result(
+        chartkit.ToolResult("t", [{"lun": "<b>"}], {"lun": "number"}), mode="warn"
+    )
+    assert outcome._repr_html_().startswith("<p><b>1 finding under warn</b></p>")
+    assert "<b>" not in outcome._repr_html_().split("</b></p>", 1)[1]
+
+
+def all_of(path: Path) -> tuple[list[str], dict[str, str]]:
+    """A module's ``__all__`` and where each name it imports comes from, read from its source."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    listed: list[str] = []
+    imported: dict[str, str] = {}
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                listed = list(ast.literal_eval(node.value))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.update({a.asname or a.name: node.module for a in node.names})
+    return listed, imported
+
+
+def module_of(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+SOURCES = {module_of(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def re_exports() -> dict[str, set[str]]:
+    """Per module, the names its ``__all__`` lists that it imports from elsewhere.
+
+    A package's ``__init__`` exporting what its own private modules define
+    (``chartkit.backends._contract``) is their one public path, not a re-export; ``chartkit``
+    re-exports by design and is left out.
+    """
+    found: dict[str, set[str]] = {}
+    for name, path in SOURCES.items():
+        if name == "chartkit":
+            continue
+        listed, imported = all_of(path)
+        own_private = f"{name}._" if path.name == "__init__.py" else None
+        names = {
+            n
+            for n in listed
+            if n in imported and not (own_private and imported[n].startswith(own_private))
+        }
+        if names:
+            found[name] = names
+    return found
+
+
+ALLOWED_RE_EXPORTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "chartkit.backends._native": (("quote",), "its one quoting function, from read.dialects"),
+    "chartkit.check.judge": (
+        ("OFFENDERS_LISTED", "VIOLATION_KINDS", "ColumnViolation", "OffendingValue",
+         "ViolationKind", "most_frequent"),
+        "the violation values, defined in chartkit.violations",
+    ),
+    "chartkit.draw.charts": (("CHART_WIDTH",), "the plot width, defined in plan.choose"),
+    "chartkit.examples.build_agent_ui": (
+        ("page_with_payloads", "script_json"), "the page helpers, defined in chartkit.page"
+    ),
+    "chartkit.explorer._logic": (
+        ("offending_cells", "offending_rows"), "the highlights, defined in chartkit._highlight"
+    ),
+    "chartkit.mcp.apps": (
+        ("APP_MIME_TYPE", "CHUNK_BYTES", "EXTENSION_ID", "KeptViews", "view_html"),
+        "the SDK's Apps constants, _app_rows' chunks and chartkit.page's page",
+    ),
+    "chartkit.mcp.server": (
+        ("FILE_SUFFIXES", "MAX_DECODED_BYTES", "MAX_FILE_BYTES", "MAX_ROWS"),
+        "the file rules and caps, defined in mcp._served",
+    ),
+    "chartkit.messages": (("NAME_MAX_CHARS",), "the name cap, defined in chartkit._safe"),
+    "chartkit.plan.decide": (
+        ("AGGREGATES", "DEFAULT_FORMAT", "MAX_BAR_CATEGORIES", "MAX_COLOR_CATEGORIES", "ROWS",
+         "SCALES", "SORTS", "TIME_UNITS", "ChartOptions", "Plan", "Whole", "bucketed_note",
+         "line_label", "no_measure_reason", "no_value_note", "nothing_to_draw",
+         "over_max_points", "points_per_bucket", "shared_note", "stacked_counts", "top_note",
+         "unplaced_note"),
+        "the names decide held before its parts moved to options, kit, lines, sentences",
+    ),
+    "chartkit.read.rowset": (
+        ("RowsetReading", "narwhals_to_pandas"), "the reading, defined in read.reading"
+    ),
+    "chartkit.selection": (
+        ("Clause", "Equals", "NoneOf", "Placed", "Range", "Zone"),
+        "the clauses, defined in backends.clauses",
+    ),
+    "chartkit.staging": (
+        ("METADATA_KEY", "read_parquet"), "the typed Parquet reader, defined in read.parquet"
+    ),
+}  # fmt: skip
+"""Module → the names its ``__all__`` still re-exports, and from where. The list only shrinks:
+a new re-export fails, and so does a listed one that is gone (delete it: the house got
+better)."""
+
+
+def test_no_module_re_exports_a_name_beyond_the_shrinking_list() -> None:
+    found = re_exports()
+    allowed = {module: set(names) for module, (names, _) in ALLOWED_RE_EXPORTS.items()}
+    new = {m: sorted(n - allowed.get(m, set())) for m, n in found.items()}
+    gone = {m: sorted(n - found.get(m, set())) for m, n in allowed.items()}
+    assert {m: n for m, n in new.items() if n} == {}, "export each name from its own module"
+    assert {m: n for m, n in gone.items() if n} == {}, "delete these entries: they are gone"
+
+
+def test_each_name_the_package_exports_has_one_home_module() -> None:
+    """Exactly one module defines and exports it (re-exports: the test above), and the package's
+    name is that module's very object."""
+    homes: dict[str, list[str]] = {n: [] for n in chartkit.__all__}
+    for name, path in SOURCES.items():
+        listed, imported = all_of(path)
+        for n in listed:
+            if n in homes and n not in imported:
+                homes[n].append(name)
+    assert {n: m for n, m in homes.items() if len(m) != 1} == {}
+    for n, (module,) in homes.items():
+        assert getattr(importlib.import_module(module), n) is getattr(chartkit, n), n
+
+
+STAGE_PACKAGES_ALL = (
+    "chartkit.agents",
+    "chartkit.backends",
+    "chartkit.check",
+    "chartkit.draw",
+    "chartkit.examples",
+    "chartkit.explorer",
+    "chartkit.mcp",
+    "chartkit.notebook",
+    "chartkit.plan",
+    "chartkit.read",
+)
+
+
+@pytest.mark.parametrize("name", STAGE_PACKAGES_ALL)
+def test_a_stage_package_holds_only_its_own_names(name: str) -> None:
+    """A class or function on a stage package is defined there or in its private modules: a
+    name from one of its public modules is imported from that module, never the package."""
+    package = load(name)
+    foreign = sorted(
+        n
+        for n, obj in vars(package).items()
+        if not n.startswith("_")
+        and (inspect.isclass(obj) or inspect.isfunction(obj))
+        and obj.__module__.startswith(f"{name}.")
+        and not obj.__module__.startswith(f"{name}._")
+    )
+    assert foreign == [], f"{name} holds {foreign}: import them from the module defining them"

@@ -24,11 +24,15 @@ from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
 
 import chartkit.mcp._app_rows as app_rows
-import chartkit.mcp_server as chart_server
+import chartkit.mcp.server as chart_server
 from chartkit import view
 from chartkit._version import __version__
-from chartkit.apps import DRILL_META_KEY, ROWS_BEHIND_TOOL, chart_tool
-from chartkit.mcp.apps import app_tools_for_apps_clients
+from chartkit.mcp.apps import (
+    DRILL_META_KEY,
+    ROWS_BEHIND_TOOL,
+    app_tools_for_apps_clients,
+    chart_tool,
+)
 
 APPS = [advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})]
 DECLARED = {"region": "string", "p95_ms": "number"}

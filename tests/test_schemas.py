@@ -19,7 +19,7 @@ from chartkit import (
     output_schema,
     result_columns_from,
 )
-from chartkit.schemas import rows_property
+from chartkit.read.schemas import rows_property
 
 LUN = {
     "logical_unit_number": "number",

@@ -30,11 +30,11 @@ from chartkit.backends import (
     AnyOf,
     Backend,
     Condition,
-    MemoryBackend,
     backend_for,
     negated,
 )
 from chartkit.backends.clauses import where
+from chartkit.backends.memory import MemoryBackend
 from chartkit.columns import ColumnDeclaration
 from chartkit.selection import MAX_PAGE_SIZE, Selection
 from chartkit.views import View

@@ -30,7 +30,7 @@ import chartkit
 import chartkit.read.columnar as columnar
 from chartkit import check_columns, read_rowset, view
 from chartkit._isodate import is_iso, parse_iso
-from chartkit.encode import any_aware, as_wall_clock, wall_clock
+from chartkit.plan.encode import any_aware, as_wall_clock, wall_clock
 from chartkit.read.columnar import ABSENT, CENSUS_CLASSES
 
 REQUIRED = os.environ.get("CHARTKIT_SPEEDUPS") == "required"

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from chartkit import COLUMN_TYPE_CEILING, MissingExtraError
+from chartkit import COLUMN_TYPE_CEILING, ColumnViolation, MissingExtraError
 from chartkit._literal import markdown_literal as md
-from chartkit.check import ColumnViolation
 from chartkit.streamlit import violation_line
 
 LUN_ROWS = [

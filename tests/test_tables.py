@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from chartkit import ToolResult, ToolResultError, check_result, stage
-from chartkit.tables import is_table, read_table
+from chartkit.read.tables import is_table, read_table
 
 
 def test_a_csv_is_read_by_the_declaration_given(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from test_properties import _COMMON, CHECKS
 import chartkit.read.columnar as columnar
 from chartkit import check_columns
 from chartkit._safe import sample_text
-from chartkit.check import OffendingValue, most_frequent, offending_mask
+from chartkit.check.judge import offending_mask
 from chartkit.check.verdicts import (
     ABSENCE_TYPE_NAMES,
     VALUE_TYPES,
@@ -43,6 +43,7 @@ from chartkit.check.verdicts import (
 )
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration
 from chartkit.read.columnar import ABSENT, CENSUS_CLASSES, CENSUS_VALUE_TYPES
+from chartkit.violations import OffendingValue, most_frequent
 
 declarations = st.builds(
     lambda t, n: ColumnDeclaration(t, nullable=n), st.sampled_from(COLUMN_TYPES), st.booleans()

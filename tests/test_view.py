@@ -24,8 +24,8 @@ from chartkit import (
     vegalite_type,
     view,
 )
-from chartkit.charts import PALETTE, spec_to_png, spec_to_svg
 from chartkit.draw.caption import CAPTION_COLOR, captioned
+from chartkit.draw.charts import PALETTE, spec_to_png, spec_to_svg
 
 LUN_ROWS = [
     {"logical_unit_number": "", "host_group": "vdi-a"},

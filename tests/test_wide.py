@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from chartkit import ToolResult, check_result, view
-from chartkit.integrity import FINDINGS_MAX
+from chartkit.check.integrity import FINDINGS_MAX
 
 
 class CountedName(str):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from chartkit import ChartkitError, view
-from chartkit.widget import WIDGET_JS, ChartWidget
+from chartkit.notebook.widget import WIDGET_JS, ChartWidget
 from tests._browser import REPO
 
 ROWS = [{"g": "a", "n": 1}, {"g": "a", "n": 3}, {"g": "b", "n": 2}, {"g": "b", "n": "x"}]

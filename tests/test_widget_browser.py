@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 SETUP = """\
 from chartkit import view
-from chartkit.widget import ChartWidget
+from chartkit.notebook.widget import ChartWidget
 rows = [{"t": f"2024-01-{1 + i // 24:02d}T{i % 24:02d}:00:00", "m": (i * 7) % 50,
          "host": "h1"} for i in range(120)]
 rows[5]["m"] = "n/a"

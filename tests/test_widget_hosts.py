@@ -36,7 +36,7 @@ def _():
     import marimo as mo
 
     from chartkit import view
-    from chartkit.widget import ChartWidget
+    from chartkit.notebook.widget import ChartWidget
 
     rows = {ROWS}
     bars = mo.ui.anywidget(ChartWidget(view(rows, {{"g": "string", "n": "number"}}, mode="off")))
@@ -109,7 +109,7 @@ def test_in_notebook_7_the_widget_draws_its_caption_and_hands_a_click_to_the_ker
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
-            "from chartkit import view\nfrom chartkit.widget import ChartWidget\n"
+            "from chartkit import view\nfrom chartkit.notebook.widget import ChartWidget\n"
             f'b = ChartWidget(view({ROWS}, {{"g": "string", "n": "number"}}, mode="off"))\nb'
         ),
         nbformat.v4.new_code_cell(

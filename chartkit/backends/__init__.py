@@ -38,8 +38,6 @@ from chartkit.backends._contract import (
     Term,
     negated,
 )
-from chartkit.backends.memory import MemoryBackend
-from chartkit.backends.query import QueryBackend
 from chartkit.errors import ChartkitError
 
 __all__ = [
@@ -52,8 +50,6 @@ __all__ = [
     "Condition",
     "Grouping",
     "Groups",
-    "MemoryBackend",
-    "QueryBackend",
     "Term",
     "backend_for",
     "negated",
@@ -66,6 +62,8 @@ def backend_for(data: object) -> Backend:
 
     Raises ``ChartkitError`` for anything that is not rows.
     """
+    from chartkit.backends.memory import MemoryBackend
+    from chartkit.backends.query import QueryBackend
     from chartkit.read.engines import EngineReading, read_engine_frame
     from chartkit.read.rowset import RowsetReading, read_rowset
 

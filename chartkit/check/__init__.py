@@ -7,33 +7,12 @@
   absent | offends) every path reads.
 - ``chartkit.check.integrity``: the dial ``off | warn | enforce`` → ``CheckOutcome``, findings,
   disposition rows; ``chartkit.check.events``: each of them published to a framework's bus.
+- ``chartkit.check.report``: an outcome and its findings as escaped HTML (``_repr_html_``).
 
-``chartkit.check`` itself keeps the names it always had (``check_columns``, ``ColumnViolation``,
-...), the judge's.
+Each name is imported from its module (or from ``chartkit``); importing this package imports
+none of them.
 """
 
 from __future__ import annotations
 
-from chartkit.check.judge import (
-    OFFENDERS_LISTED,
-    VIOLATION_KINDS,
-    ColumnViolation,
-    OffendingValue,
-    ViolationKind,
-    check_columns,
-    most_frequent,
-    offending_mask,
-    value_type_name,
-)
-
-__all__ = [
-    "OFFENDERS_LISTED",
-    "VIOLATION_KINDS",
-    "ColumnViolation",
-    "OffendingValue",
-    "ViolationKind",
-    "check_columns",
-    "most_frequent",
-    "offending_mask",
-    "value_type_name",
-]
+__all__: list[str] = []

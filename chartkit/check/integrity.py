@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 
 from chartkit.check.events import publish
 from chartkit.check.judge import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
+from chartkit.check.report import outcome_html
 from chartkit.errors import ChartkitError
 from chartkit.messages import (
     COLUMN_TYPE_CEILING,
@@ -114,12 +115,15 @@ class CheckOutcome:
     def __repr__(self) -> str:
         """A short line (never the rows): what the dial did, the counts.
 
-        In a notebook an outcome shows as HTML: ``_repr_html_``, attached by the notebook
-        surface (``chartkit.notebook.install``), so the check imports no surface."""
+        In a notebook an outcome shows as HTML (``_repr_html_``)."""
         return (
             f"CheckOutcome(mode={self.mode!r}, status={self.status!r}, armed={self.armed}, "
             f"findings={len(self.findings)}, refused={self.refused})"
         )
+
+    def _repr_html_(self) -> str:
+        """The outcome as escaped HTML, for a notebook (``chartkit.check.report``)."""
+        return outcome_html(self)
 
     @property
     def refused(self) -> bool:

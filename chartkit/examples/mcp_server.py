@@ -33,7 +33,8 @@ from mcp.server.apps import Apps
 from mcp.server.mcpserver import MCPServer
 
 from chartkit.bundled import EXAMPLES_DIR
-from chartkit.mcp import chart_tool, declare_tool
+from chartkit.mcp import declare_tool
+from chartkit.mcp.apps import chart_tool
 
 __all__ = ["EXAMPLES", "SERVER_NAME", "build_server", "main"]
 

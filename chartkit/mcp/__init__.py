@@ -26,8 +26,8 @@ served from a remote catalogue arms the check exactly as a locally defined one d
 and Streamlit, where no event loop is running.
 
 The package is chartkit's MCP surface: this module (declared tools, the client), and beside it
-``chartkit.mcp.server`` (``chartkit mcp``, the ready server; also ``chartkit.mcp_server``),
-``chartkit.mcp.apps`` (MCP Apps: ``chart_tool`` and the page; also ``chartkit.apps``) with
+``chartkit.mcp.server`` (``chartkit mcp``, the ready server), ``chartkit.mcp.apps`` (MCP Apps:
+``chart_tool`` and the page) with
 ``chartkit.mcp._app_rows`` (the rows behind a mark, in chunks) and ``chartkit.mcp._served``
 (the server's file rules and caps).
 """
@@ -66,14 +66,10 @@ except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by t
         "install it with: pip install 'chartkit[mcp]'"
     ) from None
 
-# chartkit as an MCP App: attach chartkit's UI to a declared tool in one call (chartkit.mcp.apps).
-from chartkit.mcp.apps import VIEW_URI, chart_tool
-
 __all__ = [
     "DECLARED_BY_META",
     "DECLARED_BY_SCHEMA",
     "META_KEY",
-    "VIEW_URI",
     "DeclarationConflictWarning",
     "DeclarationDroppedWarning",
     "DeclaredBy",
@@ -82,7 +78,6 @@ __all__ = [
     "ServerSpec",
     "call_tool",
     "call_tool_sync",
-    "chart_tool",
     "declare_tool",
     "list_tools",
     "list_tools_sync",

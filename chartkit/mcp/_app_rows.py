@@ -330,7 +330,7 @@ def offending_values(shown: View, selection: Selection) -> list[dict[str, str]] 
     None when the rows are not in memory (an engine holds them: its chunks count offending
     cells per column, ``columns[].offending``, and list no values).
     """
-    from chartkit.check import check_columns
+    from chartkit.check.judge import check_columns
     from chartkit.messages import offenders_text
 
     frame, rows = shown.frame, shown.result.rows

@@ -22,10 +22,9 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from collections.abc import Sequence
+from chartkit.check.report import findings_html
 
-    from chartkit.check.integrity import CheckOutcome, Finding
+if TYPE_CHECKING:
     from chartkit.views import View
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
     "chart_bundle",
     "ipython_display",
     "mimebundle",
-    "outcome_html",
     "vegalite_mime",
     "words",
 ]
@@ -53,72 +51,14 @@ def vegalite_mime(spec: dict[str, Any]) -> str:
     return f"application/vnd.vegalite.v{found.group(1)}+json" if found else VEGALITE_MIME_FALLBACK
 
 
-def _findings_html(findings: Sequence[Finding], said: str | None) -> list[str]:
-    """Each finding's own part (one already ``said`` as the refusal is not said again), then
-    the sentences every finding ends with, once."""
-    from chartkit.messages import COLUMN_TYPE_CEILING, NOTHING_CHANGED, finding_head
-
-    lines: list[str] = []
-    for f in findings:
-        own = finding_head(f.message)
-        if said is None or not own.startswith(said):
-            lines.append(f"<p>⚠ {html.escape(own)}</p>")
-    ends = [
-        s for s in (COLUMN_TYPE_CEILING, NOTHING_CHANGED) if any(s in f.message for f in findings)
-    ]
-    if ends:
-        lines.append(f"<p><i>Every finding: {html.escape(' '.join(ends))}</i></p>")
-    return lines
-
-
 def words(view: View) -> str:
     """The reason, findings, refused axes and notes as escaped HTML paragraphs; the refusal
     and the ceiling are said once."""
     lines = [f"<p><b>{html.escape(view.kind)}</b>: {html.escape(view.reason)}</p>"]
     refusal = view.check.refusal if view.kind == "refused" else None
-    lines += _findings_html(view.check.findings, refusal)
+    lines += findings_html(view.check.findings, refusal)
     lines += [f"<p>Refused {r.channel} axis: {html.escape(r.reason)}</p>" for r in view.refusals]
     lines += [f"<p>Note: {html.escape(n)}</p>" for n in view.notes]
-    return "".join(lines)
-
-
-_DISPOSITION_HEAD = (
-    ("check", "the check"),
-    ("seam", "where it is checked (write: as the tool's result is written into the run)"),
-    ("checked", "results read against their declaration"),
-    ("findings", "findings filed"),
-    ("not applicable", "results it could not look at (dial off, nothing declared, not rows)"),
-)
-
-
-def outcome_html(outcome: CheckOutcome) -> str:
-    """A ``CheckOutcome`` in a notebook (its ``_repr_html_``, ``chartkit.notebook.install``):
-    the verdict, the refusal, each finding's own part, the ceiling once, the disposition with
-    its words explained; every string escaped."""
-    found = len(outcome.findings)
-    if outcome.refused:
-        verdict = f"refused under {outcome.mode}"
-    elif found:
-        verdict = f"{found} finding{'' if found == 1 else 's'} under {outcome.mode}"
-    elif outcome.armed:
-        verdict = f"clean under {outcome.mode}: each declared column holds its declared type"
-    else:
-        verdict = "not checked: the dial is off, nothing is declared, or the result is not rows"
-    lines = [f"<p><b>{html.escape(verdict)}</b></p>"]
-    if outcome.refusal is not None:
-        lines.append(f"<p>{html.escape(outcome.refusal)}</p>")
-    lines += _findings_html(outcome.findings, outcome.refusal)
-    head = "".join(
-        f'<th title="{html.escape(gloss)}">{html.escape(name)}</th>'
-        for name, gloss in _DISPOSITION_HEAD
-    )
-    body = "".join(
-        f"<tr><td>{html.escape(d.check)}</td><td>{html.escape(d.seam)}</td>"
-        f"<td>{d.checked}</td><td>{d.findings}</td><td>{d.not_applicable}</td></tr>"
-        for d in outcome.disposition
-    )
-    glossary = "; ".join(f"{name}: {gloss}" for name, gloss in _DISPOSITION_HEAD[1:])
-    lines.append(f"<table><tr>{head}</tr>{body}</table><p><small>{html.escape(glossary)}</small></p>")
     return "".join(lines)
 
 

@@ -16,22 +16,10 @@ values whose sentence is made once, from their fields.
   rows in memory (its numpy fast paths, ``reduce``) or asks the backend that holds them
   (``decide.Whole``: ``bins.Counts``, ``groups.Grouped``, ``groups.Fetched``,
   ``groups.Said``, ``facts.Facts``), the same rules either way.
+
+Each name is imported from its module; importing this package imports none of them.
 """
 
 from __future__ import annotations
 
-from chartkit.plan.rules import RULES, Alternative, Need, Rule, candidates, rule_table
-from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, Reduction
-
-__all__ = [
-    "RULES",
-    "Alternative",
-    "ChannelSpec",
-    "ChartSpec",
-    "Need",
-    "Note",
-    "Reduction",
-    "Rule",
-    "candidates",
-    "rule_table",
-]
+__all__: list[str] = []
