@@ -369,6 +369,40 @@ def test_no_class_passes_300_lines() -> None:
     only_listed(long_classes(), ALLOWED_LONG_CLASSES, "classes over 300 lines")
 
 
+def imported_on_load(tree: ast.Module) -> Iterator[str]:
+    """The modules a module's own code imports when it is loaded: not in a function, not
+    under ``if TYPE_CHECKING:``."""
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if isinstance(stmt, ast.If) and is_type_checking(stmt):
+            stack.extend(stmt.orelse)
+            continue
+        if isinstance(stmt, ast.Import):
+            yield from (alias.name for alias in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            yield stmt.module
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(stmt, field, ()))
+
+
+def test_only_the_draw_stage_imports_altair_when_loaded() -> None:
+    """Planning reads profiles, not Altair: a module outside ``chartkit.draw`` imports Altair
+    inside the function that uses it, so a check or a plan never loads it."""
+    loading = sorted(
+        name
+        for name, path in sources().items()
+        if stage_name(name) != "draw"
+        and any(
+            m == "altair" or m.startswith("altair.")
+            for m in imported_on_load(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    )
+    assert loading == []
+
+
 def test_no_module_only_re_exports() -> None:
     """A module that holds nothing but imports and ``__all__`` is another module's old path."""
     assert re_exports() == set()

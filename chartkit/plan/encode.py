@@ -16,7 +16,6 @@ from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
-from altair.utils.core import infer_vegalite_type_for_pandas
 
 from chartkit._isodate import parse_iso
 from chartkit._safe import sample_text
@@ -263,6 +262,8 @@ def _series(frame: pd.DataFrame, name: str) -> pd.Series:
 
 def _infer(series: pd.Series | None) -> VegaLiteType:
     """Altair's own inference for an undeclared column, narrowed to the three types we draw."""
+    from altair.utils.core import infer_vegalite_type_for_pandas
+
     if series is None:
         return "nominal"
     with warnings.catch_warnings():  # "I don't know how to infer … Defaulting to nominal."
