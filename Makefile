@@ -25,6 +25,7 @@ explore: $(VENV)/.app-installed
 test: $(VENV)/.dev-installed
 	$(BIN)/ruff check chartkit tests bench app examples
 	$(BIN)/mypy
+	$(BIN)/mkdocs build --strict --quiet  # the docs site (mkdocs.yml): a broken link or a stale name fails
 	$(BIN)/pytest
 
 # The property suite run long (over 100,000 generated examples); prints how many ran. Then

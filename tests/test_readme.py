@@ -1,4 +1,5 @@
-"""The README and docs/ run as a new user runs them: from the installed wheel, in empty folders.
+"""The README and the docs site run as a new user runs them: from the installed wheel, in empty
+folders.
 
 chartkit's wheel is built and installed into a fresh venv (the session fixture ``wheel_bin``,
 tests/conftest.py), and every code block runs with that installation — not the checkout — in
@@ -6,7 +7,10 @@ an empty temporary folder of its own, so a block works only with what the wheel 
 bundled examples: ``chartkit examples --copy DIR``, ``chartkit.example_path(NAME)``,
 ``python -m chartkit.examples.mcp_server``) and what the block itself writes.
 
-The conventions, for whoever edits README.md or docs/*.md:
+Every page of the site (each ``.md`` under docs/, at any depth: tests/test_docs_site.py holds the
+site's navigation to exactly these pages) is read the same way as the README.
+
+The conventions, for whoever edits README.md or a page under docs/:
 
 - A ```python block runs in a fresh namespace, in its own empty folder. What it prints must
   equal the ```text block right after it (only blank lines between), or be nothing when no
@@ -34,7 +38,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
 RUN_LANGS = {"python", "console", "shell", "sh"}
 FENCE = re.compile(r"^```([\w+-]*)\s*$")
 NOT_RUN = re.compile(r"^<!--\s*not run:\s*(\S.*?)\s*-->\s*$")
