@@ -9,6 +9,9 @@ A large table goes to the engine: without ``--engine``, a ``.parquet`` FILE of m
 is installed, as ``--engine duckdb`` does, and one line on stderr says so; ``--engine none``
 reads it into memory. A ``.parquet`` FILE without ``--columns`` is declared by its own schema.
 
+``check`` and ``render`` say the ceiling and the disposition's legend once per run; with
+``--quiet`` they say one line per result.
+
 Exit codes: 0 — done (clean, or findings under ``warn``); 1 — findings under ``enforce``, or
 ``render`` found no chart to draw; 2 — unreadable input or a usage error (one line on stderr,
 without a traceback).
@@ -326,6 +329,12 @@ def _parser() -> argparse.ArgumentParser:
             '({"lun": "number"}) or a .json file holding one — or a JSON Schema of the rows '
             "(an MCP outputSchema), read by chartkit.result_columns_from",
         )
+    for said in (check, render):
+        said.add_argument(
+            "-q", "--quiet", action="store_true",
+            help="one line per result: no offending values, notes, ceiling or disposition "
+            "(--json, or a run without it, has every word)",
+        )  # fmt: skip
     for in_place in (check, render):
         in_place.add_argument(
             "--engine",
@@ -696,9 +705,36 @@ def _check(args: argparse.Namespace) -> int:
     if args.json:
         payload = _check_payload(name, mode, results, outcomes, ledger, code)
         _print_lines(_json_text(payload))
+    elif args.quiet:
+        _print_quiet(sys.stdout, mode, results, outcomes)
     else:
         _print_check(sys.stdout, name, mode, results, outcomes, ledger)
     return code
+
+
+def _print_quiet(
+    out: TextIO, mode: CheckMode, results: Sequence[ToolResult], outcomes: Sequence[CheckOutcome]
+) -> None:
+    """``--quiet``: one line per result — its title, what the check said, and each kind of
+    finding with the columns it was filed on."""
+    from chartkit._safe import name_list
+
+    several = len(results) > 1
+    for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1):
+        title = _title(n if several else None, result)
+        found = _count(len(outcome.findings), "finding")
+        by_kind: dict[str, list[str]] = {}
+        for f in outcome.findings:
+            by_kind.setdefault(f.kind, []).append(f.column)
+        kinds = "; ".join(f"{kind} on {name_list(columns)}" for kind, columns in by_kind.items())
+        if outcome.refused:
+            print(f"{title}: refused under enforce, {found}: {kinds}", file=out)
+        elif outcome.findings:
+            print(f"{title}: {found} under {mode}: {kinds}", file=out)
+        elif outcome.armed:
+            print(f"{title}: clean under {mode}", file=out)
+        else:
+            print(f"{title}: not checked — {_not_checked(result, mode)}", file=out)
 
 
 def _unfinished(name: str, exc: ChartkitError, engine: str | None) -> str:
@@ -909,7 +945,7 @@ def _render(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
         lines = [f"wrote {output}: a table of {result.tool}, not a chart. {shown.reason}"]
-        words = lines + refusals + notes + findings
+        words = lines if args.quiet else lines + refusals + notes + findings
         print("\n".join(terminal_literal(line) for line in words), file=sys.stderr)
         return EXIT_FINDINGS
     if shown.kind != "chart":
@@ -918,7 +954,7 @@ def _render(args: argparse.Namespace) -> int:
             f"chartkit render: no chart for {result.tool}, so {output} was not written: "
             f"the view is {what}. {shown.reason}"
         ]
-        if shown.kind != "refused":
+        if shown.kind != "refused" and not args.quiet:
             lines += refusals + notes + findings
         print("\n".join(terminal_literal(line) for line in lines), file=sys.stderr)
         return EXIT_FINDINGS
@@ -928,6 +964,11 @@ def _render(args: argparse.Namespace) -> int:
         raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
+    if args.quiet:  # the one line, with how many findings the full run would list
+        found = len(shown.check.findings)
+        said = f" ({_count(found, 'finding')} under {args.mode})" if found else ""
+        print(f"wrote {output}: a {shown.mark} chart of {result.tool}{said}. {shown.reason}")
+        return EXIT_OK
     print(f"wrote {output}: a {shown.mark} chart of {result.tool}. {shown.reason}")
     for channel, encoding in shown.encodings.items():
         print(f"  {channel}: {encoding.describe()}")

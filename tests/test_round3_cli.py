@@ -142,3 +142,50 @@ def test_a_damaged_parquet_over_the_engine_rows_fails_in_duckdb(tmp_path: Path) 
     notice, failed = done.stderr.splitlines()
     assert notice.startswith("chartkit check: lun.parquet holds 1,000 rows, over 10, so it is")
     assert failed.startswith(f"chartkit check: {path}: duckdb could not run the check's ")
+
+
+# ------------------------------------------------------------------- 19. said once, one voice
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "chartkit" / "examples"
+RUN = EXAMPLES / "run_incident.jsonl"
+
+
+@pytest.mark.parametrize(("mode", "code"), [("warn", 0), ("enforce", 1)])
+def test_quiet_check_says_one_line_per_result_and_a_full_one_the_ceiling_once(
+    mode: str, code: int
+) -> None:
+    from chartkit.messages import COLUMN_TYPE_CEILING
+
+    full = run_cli("check", str(RUN), "--mode", mode)
+    assert full.returncode == code
+    assert full.stdout.count("  - column-type-mismatch") == 4  # findings of three results
+    assert full.stdout.count(COLUMN_TYPE_CEILING) == (1 if mode == "warn" else 0)
+    assert full.stdout.count("(seam write: checked where") == 1  # the disposition's legend
+    done = run_cli("check", str(RUN), "--mode", mode, "--quiet")
+    assert (done.returncode, done.stderr) == (code, "")
+    said = "refused under enforce, {n}:" if mode == "enforce" else "{n} under warn:"
+    assert done.stdout.splitlines() == [
+        f"1. host_group_mappings (2,056 rows, call-1): {said.format(n='1 finding')} "
+        "column-type-mismatch on 'logical_unit_number'",
+        f"2. capacity_view (60 rows, call-2): clean under {mode}",
+        f"3. volume_io_stats (200 rows, call-3): {said.format(n='3 findings')} "
+        "column-type-mismatch on 'read_iops', 'write_iops', 'latency_ms'",
+        f"4. latency_by_region (1,152 rows, call-4): clean under {mode}",
+        f"5. host_group_mappings (40 rows, call-5): {said.format(n='1 finding')} "
+        "missing-column on 'logical_unit_number'",
+    ]
+
+
+def test_quiet_render_says_one_line(tmp_path: Path) -> None:
+    chart = tmp_path / "chart.png"
+    done = run_cli("render", str(EXAMPLES / "host_group_mappings.json"), "-o", str(chart), "-q")
+    assert (done.returncode, done.stderr) == (0, "")
+    (line,) = done.stdout.splitlines()
+    assert line.startswith(
+        f"wrote {chart}: a point chart of host_group_mappings (1 finding under warn). "
+    )
+    refused = run_cli("render", str(EXAMPLES / "host_group_mappings.json"), "-o", str(chart),
+                      "-q", "--mode", "enforce")  # fmt: skip
+    assert refused.returncode == 1
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("chartkit render: no chart for host_group_mappings, so ")
