@@ -45,9 +45,9 @@ import typing
 from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
-from chartkit._safe import NAME_MAX_CHARS, NAMES_MAX_LISTED, cap_text
+from chartkit._safe import NAME_MAX_CHARS, NAMES_MAX_LISTED, cap_text, sample_text
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType, ResultColumns
 from chartkit.columns import assert_result_columns as _assert
 from chartkit.errors import SchemaColumnsError
@@ -55,6 +55,7 @@ from chartkit.errors import SchemaColumnsError
 __all__ = [
     "DECLARATION_SOURCES",
     "ROWS_PROPERTY",
+    "SCHEMA_MAX_NODES",
     "Unmappable",
     "declared_by_text",
     "looks_like_json_schema",
@@ -83,6 +84,12 @@ DECLARATION_SOURCES: Mapping[str, str] = MappingProxyType(
 _ALLOWED = ", ".join(COLUMN_TYPES)
 _DATE_FORMATS = frozenset({"date", "date-time"})
 _MAX_DEPTH = 32  # $ref chains and nested anyOf deeper than this are refused, never followed
+
+SCHEMA_MAX_NODES: Final = 1_000_000
+"""Nodes one reading of a JSON Schema visits at most: each subschema entered, each ``$ref``
+followed, each entry of a list read. A ``$ref``'s target is read once however often it is
+referred to, so a schema costs about as many nodes as it holds; past this many it is refused
+as too large to read (``SchemaColumnsError``), whatever ``unmappable`` says."""
 
 
 class _Refused(Exception):
@@ -234,30 +241,151 @@ def rows_property(schema: Mapping[str, Any]) -> str | None:
     ...     "items": {"type": "object", "properties": {}}}, "total": {"type": "integer"}}})
     'rows'
     """
+    walk = _Walk(schema)
     try:
-        return _rows_of(schema)[0]
+        return _rows_of(walk)[0]
     except _Refused as exc:
         raise SchemaColumnsError(f"the JSON Schema's rows cannot be read: it {exc}") from None
+    except _TooLarge:
+        raise SchemaColumnsError(_too_large(None)) from None
 
 
-def _rows_of(schema: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]]:
+class _TooDeep(_Refused):
+    """A column's schema nests (through ``$ref``, ``anyOf``, ``allOf``) past ``_MAX_DEPTH``."""
+
+
+class _TooLarge(Exception):
+    """Reading the schema visited more than ``SCHEMA_MAX_NODES`` nodes."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Known:
+    """What one schema node was read as, and from how deep, so it is read once."""
+
+    node: Mapping[str, Any]  # held, so its id() names it for as long as the reading lasts
+    depth: int  # the depth it was read at
+    height: int  # how much deeper than ``depth`` reading it went
+    outcome: _Mapped | _Refused
+
+
+_UNRESOLVED: Any = object()
+
+
+class _Walk:
+    """One reading of a JSON Schema: what each ``$ref`` and each node turned out to be, and the
+    nodes left to visit.
+
+    A ``$ref`` is resolved once and a node read once however often it is referred to, so a
+    schema whose ``anyOf`` branches refer to the same definitions level after level is read in
+    time linear in its size, not exponential in its depth. ``spend`` bounds what is left: past
+    ``SCHEMA_MAX_NODES`` the reading stops with ``_TooLarge``.
+    """
+
+    __slots__ = ("deepest", "known", "left", "root", "targets")
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+        self.left = SCHEMA_MAX_NODES
+        self.targets: dict[str, Any] = {}  # $ref → its target, or the _Refused that says why not
+        self.known: dict[int, _Known] = {}
+        self.deepest = 0
+
+    def spend(self, nodes: int = 1) -> None:
+        self.left -= nodes
+        if self.left < 0:
+            raise _TooLarge
+
+    def deref(self, s: Any, depth: int) -> Any:
+        """``s`` with a local ``$ref`` (``#/$defs/Row``, ``#/definitions/Row``) followed."""
+        while isinstance(s, Mapping) and "$ref" in s:
+            self.spend()
+            if depth > _MAX_DEPTH:
+                raise _TooDeep("refers through a $ref chain too deep to follow")
+            ref = s["$ref"]
+            if not isinstance(ref, str):
+                raise _Refused(f"has a $ref that is not a string ({sample_text(ref)})")
+            target = self.targets.get(ref, _UNRESOLVED)
+            if target is _UNRESOLVED:
+                target = self.targets[ref] = _resolve(ref, self.root)
+            if isinstance(target, _Refused):
+                raise _Refused(*target.args)
+            s = target
+            depth += 1
+        return s
+
+    def schema(self, s: Any, depth: int) -> Mapping[str, Any]:
+        """``s`` followed through its ``$ref``s, as a mapping (``true``, or no schema: ``{}``)."""
+        s = self.deref(s, depth)
+        if s is False:
+            return _NOTHING
+        return s if isinstance(s, Mapping) else _ANYTHING
+
+    def types(self, s: Mapping[str, Any]) -> set[str]:
+        """The JSON type names ``s`` states (its ``type``, a name or a list of them)."""
+        t = s.get("type")
+        if isinstance(t, str):
+            return {t}
+        if isinstance(t, list):
+            self.spend(len(t))
+            return {x for x in t if isinstance(x, str)}
+        return set()
+
+    def reach(self, depth: int) -> None:
+        self.deepest = max(self.deepest, depth)
+
+
+_ANYTHING: Mapping[str, Any] = MappingProxyType({})
+_NOTHING: Mapping[str, Any] = MappingProxyType({"not": _ANYTHING})
+
+
+def _resolve(ref: str, root: Mapping[str, Any]) -> Any:
+    """What a local ``$ref`` points to in ``root``, or the ``_Refused`` that says why not."""
+    if not ref.startswith("#"):
+        return _Refused(f"refers to {cap_text(ref, 80)!r}, outside the schema")
+    if ref != "#" and not ref.startswith("#/"):
+        return _Refused(f"refers to {cap_text(ref, 80)!r}, which the schema does not have")
+    target: Any = root
+    for part in ref[2:].split("/") if ref != "#" else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(target, Mapping) or part not in target:
+            return _Refused(f"refers to {cap_text(ref, 80)!r}, which the schema does not have")
+        target = target[part]
+    return target
+
+
+def _too_large(column: str | None) -> str:
+    where = "" if column is None else f" (it went past that reading column {_quoted(column)})"
+    return (
+        f"the JSON Schema is too large to read: chartkit visits at most {SCHEMA_MAX_NODES:,} "
+        "of a schema's nodes (each subschema, each $ref followed, each entry of a list; a "
+        f"$ref's target is read once however often it is referred to){where}. Publish a "
+        "smaller schema, or write the declaration by hand."
+    )
+
+
+def _quoted(name: str) -> str:
+    return repr(cap_text(name, NAME_MAX_CHARS))
+
+
+def _rows_of(walk: _Walk) -> tuple[str | None, Mapping[str, Any]]:
     """Where the rows are (a property, or None for the array itself) and their row schema."""
-    root = _deref(schema, schema, 0)
-    row = _array_items(root, schema)
+    root = walk.schema(walk.root, 0)
+    row = _array_items(root, walk)
     if row is not None:
         return None, row
-    if _types(root) == {"object"} or "properties" in root:
+    if walk.types(root) == {"object"} or "properties" in root:
         props = root.get("properties")
         found = []
         if isinstance(props, Mapping):
             for key, sub in props.items():
-                items = _array_items(_deref(sub, schema, 0), schema) if _is_schema(sub) else None
+                walk.spend()
+                items = _array_items(walk.schema(sub, 0), walk) if _is_schema(sub) else None
                 if items is not None:
                     found.append((str(key), items))
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            names = ", ".join(repr(cap_text(k, NAME_MAX_CHARS)) for k, _ in found[:8])
+            names = ", ".join(_quoted(k) for k, _ in found[:8])
             raise SchemaColumnsError(
                 f"the JSON Schema is an object with {len(found)} properties that are arrays of "
                 f"objects ({names}); chartkit cannot tell which holds the rows. Publish the "
@@ -274,125 +402,157 @@ def _is_schema(value: object) -> bool:
     return isinstance(value, Mapping) or isinstance(value, bool)
 
 
-def _types(s: Mapping[str, Any]) -> set[str]:
-    t = s.get("type")
-    if isinstance(t, str):
-        return {t}
-    if isinstance(t, list):
-        return {x for x in t if isinstance(x, str)}
-    return set()
-
-
-def _array_items(s: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _array_items(s: Mapping[str, Any], walk: _Walk) -> Mapping[str, Any] | None:
     """The row schema of an array of objects (with ``output_schema``'s open branch read
     through), or None when ``s`` is not one."""
-    if _types(s) != {"array"}:
+    if walk.types(s) != {"array"}:
         return None
     items = s.get("items")
     if not isinstance(items, Mapping):
         return None
-    items = _deref(items, root, 0)
-    declared = _declared_branch(items, root)
+    items = walk.schema(items, 0)
+    declared = _declared_branch(items, walk)
     if declared is not None:
         return declared
-    return items if _types(items) == {"object"} or "properties" in items else None
+    return items if walk.types(items) == {"object"} or "properties" in items else None
 
 
-def _declared_branch(items: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def _declared_branch(items: Mapping[str, Any], walk: _Walk) -> Mapping[str, Any] | None:
     """The declared row of ``anyOf: [<declared row>, <any object>]`` — the form
     ``output_schema`` publishes — or None."""
     branches = items.get("anyOf")
     if not isinstance(branches, list) or len(branches) != 2:
         return None
-    resolved = [_deref(b, root, 0) if isinstance(b, Mapping) else {} for b in branches]
-    open_ = [i for i, b in enumerate(resolved) if _is_open_object(b)]
+    resolved = [walk.schema(b, 0) if isinstance(b, Mapping) else _ANYTHING for b in branches]
+    open_ = [i for i, b in enumerate(resolved) if _is_open_object(b, walk)]
     if len(open_) != 1:
         return None
     declared = resolved[1 - open_[0]]
     return declared if "properties" in declared else None
 
 
-def _is_open_object(s: Mapping[str, Any]) -> bool:
+def _is_open_object(s: Mapping[str, Any], walk: _Walk) -> bool:
     rest = set(s) - {"type", "title", "description", "additionalProperties"}
     return (
-        _types(s) == {"object"}
+        walk.types(s) == {"object"}
         and not rest
         and s.get("additionalProperties", True) is True
         and isinstance(s.get("type"), str)
     )
 
 
-def _deref(s: Any, root: Mapping[str, Any], depth: int) -> Mapping[str, Any]:
-    """``s`` with a local ``$ref`` (``#/$defs/Row``, ``#/definitions/Row``) followed."""
-    while isinstance(s, Mapping) and "$ref" in s:
-        if depth > _MAX_DEPTH:
-            raise _Refused("refers through a $ref chain too deep to follow")
-        ref = s["$ref"]
-        if not isinstance(ref, str) or not ref.startswith("#"):
-            raise _Refused(f"refers to {cap_text(str(ref), 80)!r}, outside the schema")
-        target: Any = root
-        for part in ref[1:].split("/")[1:] if ref != "#" else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, Mapping) or part not in target:
-                raise _Refused(f"refers to {cap_text(ref, 80)!r}, which the schema does not have")
-            target = target[part]
-        s = target
-        depth += 1
-    if isinstance(s, bool):
-        return {} if s else {"not": {}}
-    return s if isinstance(s, Mapping) else {}
-
-
 def _json_columns(schema: Mapping[str, Any]) -> Iterator[tuple[str, _Mapped | str]]:
+    walk = _Walk(schema)
     try:
-        _, row = _rows_of(schema)
+        _, row = _rows_of(walk)
     except _Refused as exc:
         raise SchemaColumnsError(f"the JSON Schema's rows cannot be read: it {exc}") from None
+    except _TooLarge:
+        raise SchemaColumnsError(_too_large(None)) from None
     props = row.get("properties")
     required = row.get("required")
-    needed = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+    needed: set[str] = set()
+    if isinstance(required, list):
+        walk.spend(len(required))
+        needed = {r for r in required if isinstance(r, str)}
     if not isinstance(props, Mapping):
         return
     for name, sub in props.items():
         if not isinstance(name, str) or name not in needed:
             continue  # may be absent from a row: a column to leave undeclared
         try:
-            yield name, _json_type(sub, schema, 0)
+            yield name, _json_type(sub, walk, 0)
         except _Refused as exc:
             yield name, str(exc)
+        except _TooLarge:
+            raise SchemaColumnsError(
+                _too_large(name), refused=((name, _NOT_READ.format(SCHEMA_MAX_NODES)),)
+            ) from None
 
 
-def _json_type(s: Any, root: Mapping[str, Any], depth: int) -> _Mapped:
+_NOT_READ = "is not read: the schema has more than {:,} nodes to visit"
+
+
+def _json_type(s: Any, walk: _Walk, depth: int) -> _Mapped:
+    """The column type the schema ``s`` states; each node is read once in a reading.
+
+    A node read before is answered from ``walk.known`` — unless that reading was cut short by
+    the depth limit further down than here, when it is read again from here.
+    """
+    walk.spend()
+    walk.reach(depth)
     if depth > _MAX_DEPTH:
-        raise _Refused("nests anyOf/allOf too deep to follow")
-    if s is False:
+        raise _TooDeep("nests anyOf/allOf too deep to follow")
+    node = walk.deref(s, depth)
+    if node is False:
         raise _Refused("accepts no value at all (the schema false)")
-    s = _deref(s, root, depth)
+    if node is True:
+        raise _Refused("has no type (it accepts any value)")
+    if not isinstance(node, Mapping):
+        raise _Refused(f"is {sample_text(node)}, which is not a schema")
+    known = walk.known.get(id(node))
+    if known is None or (isinstance(known.outcome, _TooDeep) and depth < known.depth):
+        known = _read_node(node, walk, depth)
+    walk.reach(depth + known.height)
+    if isinstance(known.outcome, _TooDeep) or depth + known.height <= _MAX_DEPTH:
+        if isinstance(known.outcome, _Refused):  # raised afresh: a stored one would grow its trace
+            raise type(known.outcome)(*known.outcome.args)
+        return known.outcome
+    raise _TooDeep("nests anyOf/allOf too deep to follow")
+
+
+def _read_node(node: Mapping[str, Any], walk: _Walk, depth: int) -> _Known:
+    """Read ``node`` at ``depth`` into ``walk.known``: its outcome, and how deep it went."""
+    outer = walk.deepest
+    walk.deepest = depth
+    outcome: _Mapped | _Refused
+    try:
+        outcome = _node_type(node, walk, depth)
+    except _Refused as exc:
+        outcome = exc
+    known = _Known(node, depth, walk.deepest - depth, outcome)
+    walk.deepest = max(outer, walk.deepest)
+    walk.known[id(node)] = known
+    return known
+
+
+def _node_type(s: Mapping[str, Any], walk: _Walk, depth: int) -> _Mapped:
     if "enum" in s or "const" in s:
         values = s["enum"] if "enum" in s else [s["const"]]
         if not isinstance(values, list) or not values:
             raise _Refused("has an enum with no values")
+        walk.spend(len(values))
         return _enum_type(values, what="an enum")
+    if "type" in s and not _is_type_names(s["type"]):
+        raise _Refused(
+            f"has the type {sample_text(s['type'])}, which is neither a JSON type name nor a "
+            "list of them"
+        )
     all_of = s.get("allOf")
     if isinstance(all_of, list):
-        if len(all_of) == 1 and not (_types(s) or "anyOf" in s or "oneOf" in s):
-            return _json_type(all_of[0], root, depth + 1)
+        if len(all_of) == 1 and not (walk.types(s) or "anyOf" in s or "oneOf" in s):
+            return _json_type(all_of[0], walk, depth + 1)
         raise _Refused("combines schemas with allOf, which a column type cannot say")
     for key in ("anyOf", "oneOf"):
         branches = s.get(key)
         if isinstance(branches, list) and branches:
-            if _types(s):
+            if walk.types(s):
                 raise _Refused(f"has both a type and {key}, which a column type cannot say")
             members = [
-                _NULL if _is_null(b, root) else _json_type(b, root, depth + 1) for b in branches
+                _NULL if _is_null(b, walk) else _json_type(b, walk, depth + 1) for b in branches
             ]
-            return _union(members, _branch_names(branches, root))
-    names = _types(s)
+            return _union(members, _branch_names(branches, walk))
+    names = walk.types(s)
     if not names:
         if "not" in s:
             raise _Refused("is defined by not, which a column type cannot say")
         raise _Refused("has no type (it accepts any value)")
     fmt = s.get("format")
+    if "format" in s and not isinstance(fmt, str):
+        raise _Refused(
+            f"has the format {sample_text(fmt)}, which is not a string (a format is a name, "
+            'such as "date")'
+        )
     mapped: list[_Mapped] = []
     for name in sorted(names):
         if name == "null":
@@ -412,33 +572,42 @@ def _json_type(s: Any, root: Mapping[str, Any], depth: int) -> _Mapped:
     return _union(mapped, sorted(names - {"null"}))
 
 
+def _is_type_names(value: object) -> bool:
+    """A JSON Schema ``type``: one name, or a list of names."""
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(x, str) for x in value)
+    )
+
+
 _NULL: Any = ("null", True)  # a member that holds only null: it makes a union nullable
 
 
-def _is_null(branch: Any, root: Mapping[str, Any]) -> bool:
+def _is_null(branch: Any, walk: _Walk) -> bool:
     """A union member that holds only null (``{"type": "null"}``, ``{"const": null}``)."""
-    s = _deref(branch, root, 0)
+    s = walk.schema(branch, 0)
     if "const" in s:
         return s["const"] is None
     if "enum" in s:
         return bool(s["enum"] == [None])
-    return _types(s) == {"null"} and not any(k in s for k in ("anyOf", "oneOf", "allOf"))
+    return walk.types(s) == {"null"} and not any(k in s for k in ("anyOf", "oneOf", "allOf"))
 
 
-def _branch_names(branches: list[Any], root: Mapping[str, Any]) -> list[str]:
-    out = []
+def _branch_names(branches: list[Any], walk: _Walk) -> list[str]:
+    """The JSON types of a union's members, each named once, for a sentence."""
+    out: dict[str, None] = {}
     for b in branches:
         try:
-            s = _deref(b, root, 0)
+            s = walk.schema(b, 0)
         except _Refused:
-            out.append("a $ref")
+            out["a $ref"] = None
             continue
-        t = sorted(_types(s) - {"null"})
-        if t == ["string"] and s.get("format") in _DATE_FORMATS:
-            t = [f"string ({s['format']})"]
+        t = sorted(walk.types(s) - {"null"})
+        fmt = s.get("format")
+        if t == ["string"] and isinstance(fmt, str) and fmt in _DATE_FORMATS:
+            t = [f"string ({fmt})"]
         if t:
-            out.append("/".join(t))
-    return out
+            out["/".join(t)] = None
+    return list(out)
 
 
 def _union(mapped: list[_Mapped], names: list[str]) -> _Mapped:
