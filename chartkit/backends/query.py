@@ -518,10 +518,18 @@ def _unique_key(reading: EngineReading, names: Sequence[str]) -> bool:
     if not names:
         return True
     alias = aliases(reading)
+    schema = dict(reading.schema)
     keys = list(dict.fromkeys(alias[n] for n in names))
+    real = {alias[n]: n for n in names}
+    # a NaN is a missing value, one with null (as a pandas key holds both)
+    held = [
+        nw.when(~nw.col(k).is_nan()).then(nw.col(k)).alias(k)
+        if schema[real[k]].is_float() else nw.col(k)
+        for k in keys
+    ]  # fmt: skip
     largest = collect(
         reading, list(names), "unique key",
-        positional(reading).select(*keys).group_by(*keys, drop_null_keys=False)
+        positional(reading).select(*held).group_by(*keys, drop_null_keys=False)
         .agg(nw.len().alias("n")).select(nw.col("n").max()),
         named=False,
     )  # fmt: skip
@@ -534,7 +542,8 @@ def _numbers(
 ) -> dict[str, NumberFacts]:
     """``NumberFacts`` of number columns in one query: their finite values counted, their
     distinct values, span, whether all are whole and none negative (as
-    ``chartkit.plan.facts.number_facts`` tells them in memory)."""
+    ``chartkit.plan.facts.number_facts`` tells them in memory: an integer column's values
+    exactly, a float or decimal column's as floats)."""
     import narwhals as nw
 
     alias = aliases(reading)
@@ -543,8 +552,9 @@ def _numbers(
         col = nw.col(alias[name])
         finite: Any = col
         whole: Any = nw.lit(True)
-        if schema[name].is_float():
-            finite = nw.when(col.is_finite().fill_null(False)).then(col + 0.0)
+        if not schema[name].is_integer():  # a float, or a decimal counted as floats
+            as_float = col.cast(nw.Float64)
+            finite = nw.when(as_float.is_finite().fill_null(False)).then(as_float + 0.0)
             whole = (finite.floor() == finite).fill_null(True).min()
         exprs += [
             finite.count().alias(f"v{i}"),

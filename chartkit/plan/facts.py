@@ -29,6 +29,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Protocol
 
 import numpy as np
@@ -206,22 +207,27 @@ def number_facts(series: pd.Series) -> NumberFacts:
     """``NumberFacts`` of a column's values: numbers only (a string, a bool, a date is an
     offender or not a number, and left out), finite only.
 
+    Whole numbers are counted as the integers they are (two ids past 2**53 that one float
+    would hold are two values), as an engine counts an integer column; any other number as
+    a float (a ``Decimal`` too), as an engine counts a float or decimal column.
+
     >>> number_facts(pd.Series([1, 2, 2, "", None, float("inf"), True], dtype=object))
     NumberFacts(values=3, distinct=2, low=1.0, high=2.0, whole=True, nonnegative=True)
+    >>> number_facts(pd.Series([2**62, 2**62 + 1, None], dtype=object)).distinct
+    2
     """
-    if series.dtype.kind in "iuf":
-        values = series.to_numpy(dtype=float, na_value=np.nan)
-    elif series.dtype.kind == "b":
+    kind = series.dtype.kind
+    if kind == "b":
         return NO_NUMBERS
+    if kind in "iu":
+        return _integer_facts(series.dropna().to_numpy())
+    if kind == "f":
+        values = series.to_numpy(dtype=float, na_value=np.nan)
     else:
-        kept = [
-            v for v in series.tolist()
-            if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
-        ]  # fmt: skip
-        try:
-            values = np.asarray(kept, dtype=float)
-        except OverflowError:  # an integer past a float's range: kept as the largest float
-            values = np.asarray([_clip(v) for v in kept], dtype=float)
+        kept = [v for v in series.tolist() if _is_number(v)]
+        if all(isinstance(v, int | np.integer) for v in kept):
+            return _integer_facts(np.asarray(kept, dtype=object))
+        values = np.asarray([_clip(v) for v in kept], dtype=float)
     values = values[np.isfinite(values)]
     if not len(values):
         return NO_NUMBERS
@@ -235,6 +241,32 @@ def number_facts(series: pd.Series) -> NumberFacts:
     )
 
 
+def _is_number(v: Any) -> bool:
+    """A value a number column holds as a number (a bool is no number)."""
+    return isinstance(v, int | float | np.integer | np.floating | Decimal) and not isinstance(
+        v, bool | np.bool_
+    )
+
+
+def _integer_facts(values: np.ndarray[Any, Any]) -> NumberFacts:
+    """``NumberFacts`` of whole numbers counted exactly (an integer array, or Python ints)."""
+    if not len(values):
+        return NO_NUMBERS
+    if values.dtype.kind in "iu":
+        distinct = len(np.unique(values))
+    else:  # Python ints, past int64 too
+        distinct = len({int(v) for v in values.tolist()})
+    low, high = min(values.tolist()), max(values.tolist())
+    return NumberFacts(
+        values=len(values),
+        distinct=distinct,
+        low=_clip(low),
+        high=_clip(high),
+        whole=True,
+        nonnegative=bool(low >= 0),
+    )
+
+
 def _column(frame: pd.DataFrame, name: str) -> pd.Series:
     """The column ``name`` of ``frame`` (the first, where the label is duplicated)."""
     s = frame[name]
@@ -242,10 +274,14 @@ def _column(frame: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _clip(v: Any) -> float:
+    """``v`` as a float: an integer past a float's range as the largest float of its sign, a
+    ``Decimal`` that is no number (``sNaN``) as NaN."""
     try:
         return float(v)
     except OverflowError:
         return float(np.finfo(float).max) * (1 if v > 0 else -1)
+    except ValueError:
+        return float("nan")
 
 
 def unique_key(frame: pd.DataFrame, names: list[str]) -> bool:
@@ -258,9 +294,21 @@ def unique_key(frame: pd.DataFrame, names: list[str]) -> bool:
     """
     if not names:
         return len(frame) <= 1
-    picked = pd.DataFrame({str(i): frame[n].astype(str) if frame[n].dtype == object
-                           else frame[n] for i, n in enumerate(names)})  # fmt: skip
+    picked = pd.DataFrame({str(i): _keyed(_column(frame, n)) for i, n in enumerate(names)})
     return not picked.duplicated().any()
+
+
+def _keyed(series: pd.Series) -> pd.Series:
+    """A column's values as a key compares them: every missing value one (None, NaN, NA), as
+    an engine's ``GROUP BY`` holds a null; values Python cannot hash by their text."""
+    if series.dtype != object:
+        return series
+    kept = series.where(series.notna(), None)
+    try:
+        hash(tuple(kept.tolist()))
+    except TypeError:  # a list or a dict: compared by its text
+        return kept.map(lambda v: v if v is None else str(v))
+    return kept
 
 
 class Facts(Protocol):
