@@ -37,11 +37,11 @@ def test_every_need_is_typed_and_read_a_changed_need_changes_the_candidates() ->
     decl = {"k": "string", "v": "number", "w": "number"}
     got = [(a.chart, a.x, a.y, a.color) for a in candidates(profiles(frame, decl))]  # type: ignore[arg-type]
     assert got[:5] == [
-        ("scatter", "v", "w", "k"),  # an optional color is bound, and left out: both ranked
-        ("scatter", "v", "w", None),
+        ("scatter", "v", "w", "k"),  # (uncolored, it ranks after: drawn, it would be colored)
         ("scatter", "w", "v", "k"),
         ("bars", "k", "v", None),
         ("bars", "k", "w", None),
+        ("histogram", "v", None, None),
     ]
     assert all(isinstance(n, Need) for r in RULES for n in r.needs)
     # a need admits by kind and bounds: a category of 12 values is no color of ten, a facet of 20

@@ -128,15 +128,19 @@ class QueryBackend:
         return got
 
     def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
-        """``NumberFacts`` of each named number column, counted in the engine in one query
-        (``_numbers``); a column the engine holds as no number holds none."""
+        """``NumberFacts`` of each named number column the engine holds as numbers, counted in
+        the engine in one query (``_numbers``); a column it holds as another type (text, JSON
+        values judged one by one as they leave it) is left out of the answer: not counted."""
         wanted = [n for n in dict.fromkeys(names) if ("numbers", n, "") not in self._asked]
         check_names(wanted, self.columns)
         numeric = [n for n in wanted if self._schema[n].is_numeric()]
         got = _numbers(self.reading, numeric, self._schema) if numeric else {}
         for n in wanted:
-            self._asked[("numbers", n, "")] = got.get(n, NO_NUMBERS)
-        return {n: self._asked[("numbers", n, "")] for n in dict.fromkeys(names)}
+            self._asked[("numbers", n, "")] = got.get(n)
+        return {
+            n: facts for n in dict.fromkeys(names)
+            if (facts := self._asked[("numbers", n, "")]) is not None
+        }  # fmt: skip
 
     def unique_key(self, names: Sequence[str]) -> bool:
         """Whether no two rows share the values of all ``names``: the largest group of one

@@ -34,8 +34,9 @@ LIKE_MAGNITUDE: Final = 10.0
 """Measures whose largest values are within this factor of each other are alike (one unit)."""
 FEW_VALUES: Final = 3
 """A number of at most this many distinct values is no continuous axis (a year of two)."""
-LINES_AT_MOST: Final = 10
-"""One chart draws at most this many lines of like measures (``rules.MAX_MEASURES``)."""
+PANELS_AT_MOST: Final = 20
+"""Like measures are drawn at most this many (ten lines, then a small chart each: lines.py);
+past it the picture says how many are left out."""
 FACTOR_COLORS: Final = 10
 """A factor of at most this many values can split a chart (a color, small charts)."""
 
@@ -83,8 +84,17 @@ def _kind(a: Alternative, roles: Roles) -> float:
 
 
 def _measure_on_y(a: Alternative, roles: Roles) -> float:
-    """A grid, a factor's number or an identifier on y: the response belongs there."""
-    return float(sum(roles.role(y) not in ("measure", "weight", "coordinate") for y in _ys(a)))
+    """A grid of levels or a coordinate's partner on a scatter's y: the response belongs
+    there (a line over time or bars may draw a number of few values)."""
+    if a.chart not in _POINTS:
+        return 0.0
+    return float(sum(_levels(roles, y) or roles.role(y) == "identifier" for y in _ys(a)))
+
+
+def _levels(roles: Roles, name: str | None) -> bool:
+    """A grid of few repeated levels (doses, days of a design), not a series' own index."""
+    r = roles.get(name or "")
+    return r is not None and r.role == "grid" and r.keys_with is None
 
 
 def _grid_on_x(a: Alternative, roles: Roles) -> float:
@@ -92,17 +102,17 @@ def _grid_on_x(a: Alternative, roles: Roles) -> float:
     drawn as y of a scatter whose x is a measure is the axes swapped."""
     if a.chart != "scatter":
         return 0.0
-    return float(roles.role(a.x) == "measure" and any(roles.role(y) == "grid" for y in _ys(a)))
+    return float(roles.role(a.x) == "measure" and any(_levels(roles, y) for y in _ys(a)))
 
 
 def _few_values(a: Alternative, roles: Roles) -> float:
-    """A number of ``FEW_VALUES`` values or fewer on a scatter's axis."""
+    """A number of ``FEW_VALUES`` values or fewer, repeated, on a scatter's axis."""
     if a.chart != "scatter":
         return 0.0
     axes = (a.x, *_ys(a))
     return float(
         sum(
-            (r := roles.get(n or "")) is not None and r.numbers.values > 0
+            (r := roles.get(n or "")) is not None and r.numbers.values > r.numbers.distinct
             and r.numbers.distinct <= FEW_VALUES
             for n in axes
         )
@@ -194,7 +204,7 @@ def _like_apart(a: Alternative, roles: Roles) -> float:
     if a.chart not in ("lines", "lines per measure") or roles.role(a.x) != "time":
         return 0.0
     like, drawn = set(like_measures(roles)), set(_ys(a))
-    full = len(drawn) >= LINES_AT_MOST and drawn <= like  # the first ten, the rest said
+    full = len(drawn) >= PANELS_AT_MOST and drawn <= like  # the first 20, the rest said
     return float(bool(like) and not (like <= drawn or full))
 
 
@@ -217,7 +227,7 @@ def _no_series(a: Alternative, roles: Roles) -> float:
 
 def _time_unused(a: Alternative, roles: Roles) -> float:
     """A time column and a measure, and the chart is not over time."""
-    if not roles.of("time") or not roles.of("measure", "weight"):
+    if not roles.of("time") or not roles.of("measure", "weight", "grid"):
         return 0.0
     return float(roles.role(a.x) != "time")
 
@@ -232,8 +242,14 @@ def _measures_unpaired(a: Alternative, roles: Roles) -> float:
     return float(any(roles.role(n) != "measure" for n in (a.x, *_ys(a))))
 
 
+def _no_values(a: Alternative, roles: Roles) -> float:
+    """A number bound that holds no finite value in any row: nothing to draw of it."""
+    return float(any((r := roles.get(n or "")) is not None and r.empty for n in (a.x, *_ys(a))))
+
+
 CRITERIA: Final[tuple[Criterion, ...]] = (
     Criterion("kind", "", 1.0, _kind),
+    Criterion("holds-values", "a number that holds no value is not drawn", 10.0, _no_values),
     Criterion("not-a-series", "", 6.0, _no_series),
     Criterion("time-on-x", "a measure over time is drawn over its time", 2.0, _time_unused, _LINES),
     Criterion(
@@ -241,7 +257,7 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         "a measure is y, what it is measured over x",
         3.0,
         _measure_on_y,
-        _POINTS | _BARS,
+        _POINTS,
     ),
     Criterion(
         "grid-on-x", "a grid the rows are measured over is x, not y", 2.0, _grid_on_x, _POINTS

@@ -130,6 +130,7 @@ __all__ = [
     "unplaced_note",
 ]
 
+
 def plan_view(
     frame: pd.DataFrame,
     profiles: Mapping[str, ColumnProfile],
@@ -304,6 +305,8 @@ class _Planner:
         count = self.opts.aggregate == "count"
         picked = {n for n in (color, facet) if n is not None}
         single: Plan | None = None
+        empty: Plan | None = None
+        empty_first = True  # whether the first candidate passed over drew nothing at all
         for cand in choose.opening(self.cands, count=count):
             self._reset()
             self.refusing._note_id_like(
@@ -320,13 +323,26 @@ class _Planner:
                 else:
                     plan = self._draw(x, ys, auto, split, auto_x=True, auto_color=False)
             except _NothingToDraw as nothing:
-                plan = self.writing._table(str(nothing))
+                # every row left out of this candidate: the next may draw (a measure of no
+                # value is passed over); the first such table is the answer when none does
+                empty = empty or (
+                    self._finish(
+                        self.writing._table(str(nothing)),
+                        picked_x=False,
+                        picked_y=False,
+                        picked=picked,
+                    )
+                )
+                continue
             if plan.kind == "chart" and plan.data is not None and len(plan.data) <= 1:
                 single = single or plan
+                empty_first = empty_first and empty is not None
                 continue
             if plan.kind == "chart" and cand.why:
                 plan = replace(plan, reason=f"{plan.reason} {cand.why}")
             return self._finish(plan, picked_x=False, picked_y=False, picked=picked)
+        if empty is not None and (single is None or empty_first):
+            return empty
         if single is not None:
             reason = (
                 f"{single.reason[:-1]} — but that chart would hold a single mark, and so would "

@@ -327,7 +327,8 @@ class Facts(Protocol):
         ...
 
     def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
-        """``NumberFacts`` of each named column declared number, asked together."""
+        """``NumberFacts`` of each named column declared number, asked together; a column the
+        backend cannot count (an engine holding it as text) is left out of the answer."""
         ...
 
     def unique_key(self, names: Sequence[str]) -> bool:

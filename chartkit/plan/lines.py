@@ -123,6 +123,8 @@ class _Lines(_Part):
                     times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
             if coded is None:
                 label = line_label(times, data[fc])
+            if self.p.roles.role(cp.name) == "entity":  # its values key the rows with the time
+                label = None  # (a stray value's single row does not unmake the series)
         # a label's rows are points while each has a pixel and they fit max_points; else the
         # rows counted per bucket (as a backend that reduced them counted them)
         counted = label is not None and (not yps or line_bucketed or over)
@@ -424,6 +426,8 @@ class _GroupedLines(_Part):
             pairs = grouped.line(xp.name, ms, split, asked, at, unit)
             valued = pairs.frame[np.asarray(pairs.rows[0]) > 0]  # (groups of rows placed)
             label = line_label(valued[xp.name], valued[cp.name])
+            if p.roles.role(cp.name) == "entity":  # its values key the rows with the time
+                label = None  # (a stray value's single row does not unmake the series)
         counted = label is not None  # (a label's rows as points fit max_points: fetched above)
         drawn_ys = yps
         fy, what = p.writing._measure(yps)

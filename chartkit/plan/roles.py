@@ -102,13 +102,16 @@ GRID_MAX: Final = 12
 """A number of at most this many distinct values, each repeated, is a grid (days, doses)."""
 SEQUENCE_MIN: Final = 5
 """An evenly spaced whole number keying the rows is a grid from this many values (a series)."""
+SEQUENCE_FILLED: Final = 0.9
+"""Such a grid's values fill at least this share of its even step's slots."""
 SEQUENCE_STEP: Final = 10
 """The widest even step of such a grid: a year, five, a decade; a day, a week is 7."""
 MAX_SERIES: Final = 20
 """A factor of at most this many values can be an entity (small multiples beyond ten)."""
 MAX_KEYS: Final = 6
 CROSSED: Final = 0.5
-"""Categories key a table of counts when its rows hold this share of their combinations."""
+"""Two categories or more key a table of counts when its rows hold this share of their
+combinations (one row per category is no table of counts: its mean is its sum)."""
 MEASURE_MIN: Final = 10
 """A number of fewer distinct values, some repeated, is a grid of levels, not a measure."""
 """Categories that key the rows are looked for among at most this many columns."""
@@ -133,6 +136,7 @@ class ColumnRole:
     axis: Literal["x", "y"] | None = None  # a coordinate's axis on a map
     # a grid that keys the rows: alone (()), or with the entity named; None for any other
     keys_with: tuple[str, ...] | None = None
+    empty: bool = False  # a number counted to hold no finite value in any row
 
 
 class Roles(Mapping[str, ColumnRole]):
@@ -209,7 +213,8 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     crossed = math.prod(max(1, first[n].distinct) for n in keys)
     rows = max((q.rows for q in usable), default=0)
     key: tuple[str, ...] = ()
-    if keys and len(keys) <= MAX_KEYS and rows >= CROSSED * crossed and facts.unique_key(keys):
+    crossing = 2 <= len(keys) <= MAX_KEYS and rows >= CROSSED * crossed
+    if crossing and facts.unique_key(keys):
         key = tuple(keys)
     out: list[ColumnRole] = []
     for q in usable:
@@ -252,11 +257,15 @@ def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:
 
 
 def _sequence(n: NumberFacts) -> bool:
-    """Whole numbers, five or more, whose span fits an even step between them: years, days."""
+    """Whole numbers, five or more, that fill most slots of an even step over their span
+    (years, days; a few missing ones do not unmake a series)."""
     if not (n.whole and n.distinct >= SEQUENCE_MIN and n.low is not None and n.high is not None):
         return False
-    step = (n.high - n.low) / (n.distinct - 1)
-    return 1 <= step <= SEQUENCE_STEP and step == int(step)
+    for step in range(1, SEQUENCE_STEP + 1):
+        slots = (n.high - n.low) / step + 1
+        if slots == int(slots) and n.distinct <= slots <= n.distinct / SEQUENCE_FILLED:
+            return True
+    return False
 
 
 def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
@@ -273,6 +282,10 @@ def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
     n = nf or NO_NUMBERS
     if nf is None:  # nothing counted: a number is a measure
         return ColumnRole(q.name, "measure", f"{q.name} is declared number", n)
+    if not n.values:
+        return ColumnRole(
+            q.name, "measure", f"{q.name} holds no number in any row", n, 0, empty=True
+        )
     if n.values and n.low is not None and n.high is not None:
         if _LATITUDE.search(q.name) and -90 <= n.low and n.high <= 90:
             return ColumnRole(q.name, "coordinate", f"{q.name} is a latitude", n, n.distinct, "y")

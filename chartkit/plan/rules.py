@@ -20,7 +20,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
-from chartkit.plan.criteria import cost, criteria_table, deciding, like_measures, said
+from chartkit.plan.criteria import (
+    KIND_COST,
+    cost,
+    criteria_table,
+    deciding,
+    like_measures,
+    said,
+)
 from chartkit.plan.encode import ColumnProfile
 from chartkit.plan.roles import Roles, assign, holds_its_place, role_table
 
@@ -476,7 +483,11 @@ def candidates(
     if like:  # like measures drawn together: the lines of those, not of the first ten
         alike = [columns.by_name[n] for n in like if n in columns.by_name]
         only = _Columns({**columns.by_kind, "number": tuple(alike)}, columns.by_name)
-        listed += [a for a in _BY_CHART["lines per measure"].bind(only) if a not in listed]
+        rule = _BY_CHART["lines per measure"]  # (past ten lines: a small chart each, to 20)
+        wide = replace(rule, needs=tuple(
+            replace(n, many=MAX_FACETS) if n.many > 1 else n for n in rule.needs
+        ))  # fmt: skip
+        listed += [a for a in wide.bind(only) if a not in listed]
     costs = [cost(a, roles)[0] for a in listed]
     order = sorted(range(len(listed)), key=lambda i: (round(costs[i], 6), i))
     out: list[Alternative] = []
@@ -485,8 +496,19 @@ def candidates(
         a = listed[i]
         if per_chart.get(a.chart, 0) >= PER_CHART:
             continue
+        if a.color is None and any(
+            (k.chart, k.x, k.y, k.facet) == (a.chart, a.x, a.y, a.facet) and k.color
+            for k in out
+        ):  # the same chart colored ranks first: drawn from its picks it would be colored too
+            continue
         per_chart[a.chart] = per_chart.get(a.chart, 0) + 1
-        passed = [listed[j] for j in range(i) if costs[j] > costs[i]]
+        # the candidates listed first that this one passes over, though their chart alone
+        # costs no more: the criteria, not the kind of chart, decided
+        kind = KIND_COST.get(a.chart, 1.0)
+        passed = [
+            listed[j] for j in range(i)
+            if costs[j] > costs[i] and KIND_COST.get(listed[j].chart, 1.0) <= kind
+        ]  # fmt: skip
         why = said(deciding(a, passed, roles), a) if passed else ""
         out.append(replace(a, why=why) if why else a)
         if len(out) == MAX_CANDIDATES:
