@@ -268,7 +268,7 @@ class _Lines(_Part):
             reason = f"{_said(xp, True)} and {said}: {what_drawn}, {line} per measure."
         elif label is not None and cp is not None:
             mark = "bar" if counted else "point"
-            reason = self._label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
+            reason = _label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
         else:
             series_text = (
                 f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
@@ -288,34 +288,6 @@ class _Lines(_Part):
             data = broken_at_gaps(data, fx, fy, [*series, *([MEASURE] if multi else [])],
                                   zero=counted_zero)  # fmt: skip
         return self.p.writing._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
-
-    def _label_reason(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile,
-        label: tuple[int, int],
-        *,
-        counted: bool,
-        period: str,
-    ) -> str:
-        """Why a category that is not an entity colors points, or stacks counted rows, rather
-        than drawing a line per value."""
-        covered, points = label
-        not_entity = (
-            f"{cp.name} ({_said(cp)}, {cp.distinct} values) is a label of single rows, not "
-            f"a series: one of its values is found at {covered:,} of the {points:,} points of "
-            f"{xp.name}, so a line per {cp.name} would join points far apart"
-        )
-        if counted:
-            return (
-                f"{_said(xp, True)}; {not_entity}. The rows are counted per {period}, "
-                f"stacked by {cp.name}."
-            )
-        return (
-            f"{_said(xp, True)} and {_said(yps[0], True)}; {not_entity}. Each row is "
-            f"a point, colored by {cp.name}."
-        )
 
     def _head_varies(
         self,
@@ -618,6 +590,34 @@ def _stepped(at: pd.Timestamp, unit: str, size: int) -> pd.Timestamp:
         return at + pd.Timedelta(size, "ns")
     moved = at + pd.DateOffset(months=size)
     return moved + pd.offsets.MonthEnd(0) if at.is_month_end else moved
+
+
+def _label_reason(
+    xp: ColumnProfile,
+    yps: list[ColumnProfile],
+    cp: ColumnProfile,
+    label: tuple[int, int],
+    *,
+    counted: bool,
+    period: str,
+) -> str:
+    """Why a category that is not an entity colors points, or stacks counted rows, rather
+    than drawing a line per value."""
+    covered, points = label
+    not_entity = (
+        f"{cp.name} ({_said(cp)}, {cp.distinct} values) is a label of single rows, not "
+        f"a series: one of its values is found at {covered:,} of the {points:,} points of "
+        f"{xp.name}, so a line per {cp.name} would join points far apart"
+    )
+    if counted:
+        return (
+            f"{_said(xp, True)}; {not_entity}. The rows are counted per {period}, "
+            f"stacked by {cp.name}."
+        )
+    return (
+        f"{_said(xp, True)} and {_said(yps[0], True)}; {not_entity}. Each row is "
+        f"a point, colored by {cp.name}."
+    )
 
 
 def line_label(times: pd.Series, labels: pd.Series) -> tuple[int, int] | None:
