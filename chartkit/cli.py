@@ -1019,6 +1019,11 @@ def _chart_options(render: argparse.ArgumentParser) -> None:
     render.add_argument("--scale", choices=SCALES, help="the measure axis's scale")
     render.add_argument("--format", metavar="D3", help="a d3-format string for the measure")
     render.add_argument(
+        "--zero", choices=("true", "false"),
+        help="whether a line's or a scatter's measure axis starts at zero (default: decided "
+        "from the values; bars always start at zero)",
+    )  # fmt: skip
+    render.add_argument(
         "--choose", type=int, metavar="N", help="draw the Nth alternative (see --alternatives)"
     )
     render.add_argument(
@@ -1040,6 +1045,7 @@ def _chart_args(args: argparse.Namespace) -> dict[str, Any]:
         "sort": sort,
         "scale": args.scale,
         "format": args.format,
+        "zero": None if args.zero is None else args.zero == "true",
         "choose": args.choose,
     }
 
