@@ -1,6 +1,6 @@
 """One highlighter for the cells the check rejects: the notebook's table, the explorer's rows.
 
-Which cells offend is the check's own verdict (``chartkit.check.offending_mask``), so a
+Which cells offend is the check's own verdict (``chartkit.check.judge.offending_mask``), so a
 highlight can never disagree with a finding; how an offending cell looks is ``HIGHLIGHT``,
 one style for every surface. ``offending_cells`` reads rows (dicts, where a row without the
 key offends like a null unless the column is nullable), ``frame_offending_cells`` a frame's

@@ -18,7 +18,7 @@ N), and its ``resultColumns`` ride the tool's ``_meta`` through ``chartkit.mcp.d
 the undeclared example is served without one.
 
 With ``--ui`` each declared tool is attached to chartkit's MCP App page instead
-(``chartkit.mcp.chart_tool``): a host that renders MCP Apps draws the checked chart inline,
+(``chartkit.mcp.apps.chart_tool``): a host that renders MCP Apps draws the checked chart inline,
 and the model reads the verdict and the rows as text.
 """
 

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 CHART_WIDTH: Final = 560
-"""The width of a chart's plot, in pixels (``chartkit.charts`` draws it so)."""
+"""The width of a chart's plot, in pixels (``chartkit.draw.charts`` draws it so)."""
 FACET_WIDTH: Final = 220
 """The width of one small chart of a faceted chart, in pixels."""
 BAR_PIXELS: Final = 10
