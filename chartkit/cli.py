@@ -54,6 +54,15 @@ from chartkit.check.integrity import (
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text, looks_like_json_schema, result_columns_from
+from chartkit.read.table_files import (
+    ENGINE_MB,
+    ENGINE_ROWS,
+    ENGINE_ROWS_ENV,
+    declared_by_words,
+    large_table,
+    open_declared,
+    with_own_declaration,
+)
 from chartkit.result import ToolResult, read_results
 
 __all__ = [
@@ -76,9 +85,6 @@ EXPLORER_ENV = "CHARTKIT_EXPLORER"
 packaged ``chartkit/explorer/streamlit_app.py``)."""
 
 RENDER_FORMATS = (".png", ".svg", ".html", ".json")
-
-_FILE_SCHEMA = "the file's schema"
-"""``declared_by`` of a typed file (Parquet) checked by its own schema, not by ``--columns``."""
 
 _PROGRESS_DELAY = 0.3  # seconds before a progress bar shows: a quick run shows none
 _READ_SLICE_LINES = 200  # a large .jsonl is read this many lines at a time, for the bar
@@ -349,16 +355,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-ENGINE_ROWS = 1_000_000
-"""A ``.parquet`` FILE of more rows than this is checked and charted in DuckDB (when installed
-and no ``--engine`` is given): in memory, 5,000,000 rows took 12.5 s and 2.9 GB; in DuckDB
-0.5 s and 189 MB."""
-ENGINE_MB = 100
-"""A ``.parquet`` or ``.csv`` FILE of more megabytes than this goes to DuckDB alike."""
-ENGINE_ROWS_ENV = "CHARTKIT_ENGINE_ROWS"
-"""Sets the rows over which a ``.parquet`` FILE goes to DuckDB (default ``ENGINE_ROWS``)."""
-
-
 def _results(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
     """FILE's results: in DuckDB with ``--engine duckdb`` or when FILE is a large table
     (``_large_table``, said in one line on stderr), else in memory."""
@@ -379,74 +375,22 @@ def _results(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
 
 
 def _large_table(file: str) -> str | None:
-    """Why FILE is read in DuckDB without being asked (a table over ``ENGINE_ROWS`` rows or
-    ``ENGINE_MB`` megabytes, and DuckDB installed), or None to read it in memory."""
+    """Why FILE is read in DuckDB without being asked (``large_table``), or None to read it in
+    memory; standard input is always read in memory."""
+    if file == "-":
+        return None
     path = Path(file)
-    suffix = path.suffix.lower()
-    if file == "-" or suffix not in (".parquet", ".csv"):
-        return None
-    if importlib.util.find_spec("duckdb") is None:
-        return None
     try:
-        info = path.stat()
-    except OSError:
-        return None  # the reader says what is wrong with it
-    if not stat.S_ISREG(info.st_mode):
-        return None
-    name = _data(path.name, 1000)
-    if info.st_size > ENGINE_MB * 1_000_000:
-        return f"{name} is {info.st_size / 1_000_000:,.0f} MB, over {ENGINE_MB} MB"
-    limit = _engine_rows()
-    rows = _parquet_rows(path) if suffix == ".parquet" else None
-    if rows is not None and rows > limit:
-        return f"{name} holds {rows:,} rows, over {limit:,}"
-    return None
-
-
-def _engine_rows() -> int:
-    raw = os.environ.get(ENGINE_ROWS_ENV)
-    if not raw:
-        return ENGINE_ROWS
-    try:
-        rows = int(raw)
-    except ValueError:
-        rows = -1
-    if rows < 0:
-        raise _Exit(
-            EXIT_UNREADABLE, f"{ENGINE_ROWS_ENV} is {raw!r}, not a whole number of rows (>= 0)"
-        )
-    return rows
-
-
-def _parquet_rows(path: Path) -> int | None:
-    """A Parquet file's rows, from its footer; None when it cannot be read (the reader says
-    why) or pyarrow is not installed."""
-    try:
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
-
-        return int(pq.read_metadata(path).num_rows)
-    except Exception:  # not Parquet, damaged, no pyarrow: the reading that follows says so
-        return None
+        return large_table(path, _data(path.name, 1000))
+    except ChartkitError as exc:  # CHARTKIT_ENGINE_ROWS is not a number of rows
+        raise _Exit(EXIT_UNREADABLE, str(exc)) from None
 
 
 def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
-    """``--engine duckdb``: FILE opened as a table by ``chartkit.read.engines.open_table``."""
-    from chartkit.columns import assert_result_columns
-    from chartkit.read.engines import open_table
-
-    tool = Path(args.file).stem or "table"
+    """``--engine duckdb``: FILE opened where it lies as one result (``open_declared``)."""
     try:
-        table = open_table(args.file)
         declared, source = _declaration(args.columns) if args.columns is not None else (None, None)
-        if declared is None and Path(args.file).suffix.lower() == ".parquet":
-            declared, source = _own_declaration(args.file)
-        result = ToolResult(
-            tool,
-            table,
-            result_columns=assert_result_columns(tool, declared) if declared else None,
-            declared_by=source,
-        )
-        read_rowset(table)  # the schema and row count: a file DuckDB cannot scan fails here
+        result = open_declared(args.file, declared, source)
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     return args.file, [result]
@@ -652,9 +596,7 @@ def _rows_count(result: ToolResult) -> str:
 def _declared_by(declared_by: str | None) -> str | None:
     """Where the declaration came from, in words (``declared_by_text``), the file's schema
     too."""
-    if declared_by == _FILE_SCHEMA:
-        return f"declared by {_FILE_SCHEMA}"
-    return declared_by_text(declared_by)
+    return declared_by_words(declared_by) or declared_by_text(declared_by)
 
 
 def _title(index: int | None, result: ToolResult) -> str:
@@ -1174,8 +1116,7 @@ def _explore(args: argparse.Namespace) -> int:
 
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
     """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not): by
-    ``columns`` when given, else by its own declaration or schema (``_schema_declaration``)."""
-    from chartkit.columns import assert_result_columns
+    ``columns`` when given, else by its own declaration or schema (``with_own_declaration``)."""
     from chartkit.read.tables import is_table, read_table
 
     if not is_table(name):
@@ -1186,47 +1127,10 @@ def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
     declared, source = _declaration(columns) if columns is not None else (None, None)
     result = read_table(data, name, declared)
     if result.result_columns is None and Path(name).suffix.lower() == ".parquet":
-        own, by = _own_declaration(data)  # (read_table read a staged file's own already)
-        if own is not None:
-            return dataclasses.replace(
-                result, result_columns=assert_result_columns(result.tool, own), declared_by=by
-            )
+        own = with_own_declaration(result, data)  # (read_table read a staged file's own)
+        if own is not result:
+            return own
     return dataclasses.replace(result, declared_by=source) if source else result
-
-
-def _own_declaration(source: str | bytes) -> tuple[object | None, str | None]:
-    """The declaration a Parquet file carries, read from its footer only, and where it came
-    from (``declared_by``): the one ``chartkit.stage`` wrote into its metadata, else the one
-    its Arrow schema states (``result_columns_from``; a column no column type holds, a struct
-    or a list, is left undeclared). ``(None, None)`` when it declares no column, or pyarrow
-    is not installed.
-
-    A typed file is its own declaration: its schema says exactly what every value is.
-    """
-    from chartkit.errors import SchemaColumnsError
-    from chartkit.read.parquet import METADATA_KEY
-
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        return None, None
-    try:
-        schema = pq.read_schema(pa.BufferReader(source) if isinstance(source, bytes) else source)
-    except (pa.ArrowException, OSError) as exc:
-        raise ChartkitError(f"the Parquet file's schema cannot be read: {exc}") from None
-    staged = (schema.metadata or {}).get(METADATA_KEY.encode())
-    if staged is not None:
-        try:
-            record = json.loads(staged.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            record = None
-        if isinstance(record, dict) and record.get("resultColumns") is not None:
-            return record["resultColumns"], None
-    try:
-        return result_columns_from(schema, unmappable="leave"), _FILE_SCHEMA
-    except SchemaColumnsError:
-        return None, None
 
 
 def _declared_rows(results: list[ToolResult], name: str, columns: str) -> ToolResult:
