@@ -1,59 +1,326 @@
-"""The check and the chart where the data lives: DuckDB, polars lazy and Spark against pandas.
+"""view() of an engine frame against the queries a person writes by hand, on several table shapes.
 
-    .venv/bin/python bench/engines.py [--rows 100_000_000] [--small 10_000_000] [--skip-spark]
+    .venv/bin/python bench/engines.py [--table-rows N] [--rows N] [--repeat K] [--trace]
+    .venv/bin/python bench/engines.py --contenders [--small N] [--large N] [--skip-spark]
 
-A Parquet table is generated inside DuckDB (never in Python): ``at`` (one timestamp a second),
-``gb`` (a double, null on every 97th row — the finding), ``host`` (three strings) and ``lun``
-(a bigint). Every contender runs in its own process, so its peak RSS is its own (``wait4``):
+The issue's goal is ``view()`` within 1.3x of the hand-written queries on every shape and size,
+so each shape is one DuckDB table generated inside DuckDB (never in Python) — ``ts`` one
+timestamp a second, ``latency`` the measure, ``region`` 4 strings — drawn by ``view()`` as a
+line of the mean latency per time bucket per region, against the two queries a person writes
+with DuckDB's Python API: one profile query (the rows, each column's values, the span, the
+regions) and one ``GROUP BY`` of the bucket ``view()`` picks for that span and ``max_points``,
+fetched as a pandas frame. The shapes (``SHAPES``): a nullable DOUBLE (a null every 100,000
+rows), a DECIMAL with no nulls, a number held as VARCHAR with a few non-numbers (the
+offenders), and TIMESTAMPTZ times. ``--rows N`` adds the scale run: the nullable-DOUBLE shape
+written to Parquet and read by ``con.read_parquet``, fewer rounds.
 
-- **chartkit on DuckDB**: ``check_columns`` and ``view`` (a line of ``gb`` over ``at``, one
-  series per ``host``) on ``duckdb.read_parquet(...)`` — the check's counts and first offender
-  and at most ``max_points`` aggregated rows leave DuckDB.
-- **chartkit on polars lazy**: the same on ``pl.scan_parquet(...)``.
-- **chartkit on Spark local**: the same on ``spark.read.parquet(...)`` (``local[2]``); the time
-  excludes the JVM's start, the RSS is the Python process's (the JVM's peak is printed apart)
-  and its CPU column counts the Python process only.
-- **pandas first**: ``pd.read_parquet`` (pyarrow), then ``check_columns`` and ``view`` on the
-  pandas frame — what a user does without an engine path. At the large size it is run only
-  when the machine's memory allows; otherwise its measured 10M-row RSS is scaled by rows and
-  labelled as such.
+Rounds interleave the two contenders; the ratio is the median of each round's wall ratio (a
+busy neighbour slows a round's contenders alike), with the ratio of CPU times beside it. Both
+must draw the same number of points or the script exits with an error. Before the rounds, one
+untimed call of each is counted: its queries from DuckDB's own query log, its scans from
+``EXPLAIN`` of each logged query (its table and Parquet scan operators). ``--trace`` prints, per
+chartkit query, the chartkit functions that asked it (caught at ``duckdb._seam.submit``) and
+its first characters, so the stage asking each extra question can be named.
 
-At the small size each contender then draws the other chart kinds (``CHARTS``: bars of a sum,
-a line per day, a histogram, a heatmap — each computed in the engine for the engines), timed
-after its peak RSS above was read; their table gives the peak RSS with them.
-
-Then the peer a user writes by hand (issue 19, item 5): a 20,000,000-row DuckDB table (``ts``,
-one timestamp a second; ``latency``, a double; ``region``, 4 strings), drawn by ``view()`` as a
-line of the mean latency per time bucket per region, against **the two queries that draw the
-same chart by hand**: one profile query (the rows, each column's non-null count, the span and
-the regions) and one ``GROUP BY`` of the bucket ``view()`` picks for that span and
-``max_points`` (fetched as a pandas frame). Rounds interleaved in this process, median wall and
-CPU time, and ``view()``'s ratio to the peer (goal: within 1.3x), printed three ways: the
-median of each round's wall-clock ratio, the ratio of the median walls, and the ratio of CPU.
-Both must draw the same number of points or the script exits with an error. ``--peer-rows N``
-sets the size, ``--peer-only`` runs it alone.
-
-First, in this process: ``check_columns`` on 1,000,000 × 4 typed cells held by a polars
-DataFrame, a pyarrow Table and a polars LazyFrame (decided from the dtypes and null counts),
-against converting the polars frame to pandas first (the old path).
-
-Times are wall clock, with the process's CPU time (all its threads) in parentheses: on a
-shared machine the wall time says how loaded it was, the CPU time what the work cost. The load
-average is printed after each set. Every contender must report the same finding (column,
-affected, total) or the script exits with an error. Figures in README.md / bench/README.md
-come from this script's output.
+``--contenders`` runs the older, slow comparison instead (not in ``make bench``): the check on
+typed in-memory frames, then ``check_columns`` and ``view`` on a Parquet file through DuckDB,
+polars lazy, Spark local and pandas, each in its own process for its peak RSS.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime as dt
 import json
 import os
+import platform
+import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+# the automatic bucket ladder (seconds) and the chart's width in pixels: the hand-written peer
+# picks its bucket as view() does — the finest that draws the span in one position per pixel
+PEER_BUCKETS = (
+    1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
+    86400, 7 * 86400, 30 * 86400, 91 * 86400, 365 * 86400,
+)  # fmt: skip
+PEER_WIDTH = 560
+MAX_POINTS = 5000
+REGIONS = "['eu-west', 'eu-north', 'us-east', 'ap-south'][(range % 4) + 1] AS region"
+VALUE = "(range % 1000) * 0.5 + (range % 7)"  # a DECIMAL in DuckDB
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    """One table shape: its columns (SQL over ``range``), its declaration, the hand's measure."""
+
+    name: str
+    columns: str
+    declared: dict[str, Any]
+    measure: str = "latency"  # how the person writing by hand reads the measure as a number
+    time: str = "ts"  # and the time
+    bucket_origin: str = "TIMESTAMP '1970-01-01'"
+    text: bool = False  # every column VARCHAR, read as a CSV's text is (``TextTable``)
+
+
+SHAPES = (
+    Shape(
+        "nullable DOUBLE (null every 100,000 rows)",
+        "TIMESTAMP '2024-01-01' + to_seconds(range) AS ts, "
+        f"CASE WHEN range % 100000 = 0 THEN NULL ELSE ({VALUE})::DOUBLE END AS latency, {REGIONS}",
+        {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"},
+    ),
+    Shape(
+        "DECIMAL, no nulls",
+        f"TIMESTAMP '2024-01-01' + to_seconds(range) AS ts, {VALUE} AS latency, {REGIONS}",
+        {"ts": "date", "latency": "number", "region": "string"},
+    ),
+    Shape(
+        "text (as a CSV's), 'n/a' every 1,000,000 rows",
+        "strftime(TIMESTAMP '2024-01-01' + to_seconds(range), '%Y-%m-%d %H:%M:%S') AS ts, "
+        f"CASE WHEN range % 1000000 = 7 THEN 'n/a' ELSE ({VALUE})::VARCHAR END AS latency, "
+        f"{REGIONS}",
+        {"ts": "date", "latency": "number", "region": "string"},
+        measure="TRY_CAST(latency AS DOUBLE)",
+        time="TRY_CAST(ts AS TIMESTAMP)",
+        text=True,
+    ),
+    Shape(
+        "TIMESTAMPTZ, DOUBLE",
+        "TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(range) AS ts, "
+        f"({VALUE})::DOUBLE AS latency, {REGIONS}",
+        {"ts": "date", "latency": "number", "region": "string"},
+        bucket_origin="TIMESTAMPTZ '1970-01-01 00:00:00+00'",
+    ),
+)
+
+
+def by_hand(con: Any, source: str, shape: Shape) -> int:
+    """The two queries that draw the chart by hand: the profile, then one GROUP BY."""
+    m, ts = shape.measure, shape.time
+    n, n_ts, n_text, n_num, n_reg, span, regions = con.execute(
+        f"SELECT count(*), count({ts}), count(latency), count({m}), count(region), "
+        f"epoch(max({ts})) - epoch(min({ts})), count(DISTINCT region) FROM {source}"
+    ).fetchone()
+    assert n == n_ts == n_reg, (n, n_ts, n_reg)  # the rows a person would stop at
+    assert n - n_num < n // 1000 + 2, (n, n_text, n_num)  # a few holes or offenders at most
+    per = max(1, min(PEER_WIDTH, MAX_POINTS // max(1, regions)))
+    seconds = next((s for s in PEER_BUCKETS if span / s + 1 <= per), PEER_BUCKETS[-1])
+    frame = con.execute(
+        f"SELECT time_bucket(INTERVAL '{seconds} seconds', {ts}, {shape.bucket_origin}) AS ts, "
+        f"region, avg({m}) AS latency, count(*) AS rows FROM {source} "
+        f"WHERE {ts} IS NOT NULL AND {m} IS NOT NULL GROUP BY ALL ORDER BY ALL"
+    ).df()
+    return len(frame)
+
+
+def chartkit(relation: Any, shape: Shape) -> int:
+    """``view()`` of the relation as a line; the number of points it draws."""
+    from chartkit import view
+
+    v = view(relation, shape.declared, mode="off", max_points=MAX_POINTS)
+    if v.mark != "line":
+        raise SystemExit(f"{shape.name}: view() drew a {v.mark!r}, not the line measured here")
+    (values,) = v.spec["datasets"].values()
+    return len(values)
+
+
+# a plan's operators that read a table or a file (DuckDB 2's box headers, and the older names);
+# a count(*) answered from metadata is a "Column Data Scan" and reads neither
+SCAN = re.compile(
+    r"─ (?:Seq Scan|Table Scan|Read Parquet|Parquet Scan) |\b(?:SEQ_SCAN|TABLE_SCAN)\b"
+)
+
+
+def counted(con: Any, call: Callable[[], int]) -> tuple[int, int | None, list[tuple[str, str]]]:
+    """One untimed call: the queries DuckDB logged, their table scans, and who asked each.
+
+    The queries come from DuckDB's own query log; the scans from ``EXPLAIN`` of each (None when
+    one cannot be explained again); who asked, from the chartkit frames on the stack whenever a
+    statement reaches ``duckdb._seam.submit`` (DuckDB's one way in for a relation's query).
+    """
+    import duckdb
+
+    submit = getattr(getattr(duckdb, "_seam", None), "submit", None)
+    code = getattr(submit, "__code__", None)
+    asked: list[tuple[str, str]] = []
+
+    def hook(frame: Any, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code is code:
+            stack, f = [], frame.f_back
+            while f is not None:
+                if f"{os.sep}chartkit{os.sep}" in f.f_code.co_filename:
+                    where = f.f_code.co_filename.split(f"{os.sep}chartkit{os.sep}")[-1]
+                    stack.append(f"{where.removesuffix('.py')}.{f.f_code.co_name}")
+                f = f.f_back
+            asked.append((" < ".join(stack[:7]) or "(not chartkit)", str(frame.f_locals["sql"])))
+
+    con.execute("CALL truncate_duckdb_logs()")
+    con.execute("CALL enable_logging('QueryLog')")
+    sys.setprofile(hook)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+        con.execute("CALL disable_logging()")
+    logged = [
+        sql
+        for (sql,) in con.execute(
+            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY timestamp"
+        ).fetchall()
+        if not sql.startswith("CALL ")
+    ]
+    scans: int | None = 0
+    for sql in logged:
+        try:
+            plan = "\n".join(r[1] for r in con.execute(f"EXPLAIN {sql}").fetchall())
+        except duckdb.Error:
+            scans = None
+            break
+        assert scans is not None
+        scans += len(SCAN.findall(plan))
+    asked = [(who, sql) for who, sql in asked if not sql.lstrip().upper().startswith("CALL ")]
+    return len(logged), scans, asked
+
+
+def race(
+    con: Any, relation: Any, source: str, shape: Shape, rows: int, repeat: int, trace: bool
+) -> dict[str, Any]:
+    """Interleaved rounds of view() and the hand queries on one table; the row of the table."""
+    contenders = {
+        "view": lambda: chartkit(relation, shape),
+        "hand": lambda: by_hand(con, source, shape),
+    }
+    counts = {name: counted(con, call) for name, call in contenders.items()}
+    if trace:
+        print(f"\n{shape.name}, {rows:,} rows: the queries view() ran, and who asked each\n")
+        for i, (who, sql) in enumerate(counts["view"][2], 1):
+            print(f"{i}. {who}\n   {' '.join(sql.split())[:160]}")
+    wall: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
+    points: dict[str, set[int]] = {name: set() for name in contenders}
+    ratio: list[float] = []
+    for _ in range(repeat):
+        for name, call in contenders.items():
+            a, b = time.perf_counter(), time.process_time()
+            points[name].add(call())
+            wall[name].append(time.perf_counter() - a)
+            cpu[name].append(time.process_time() - b)
+        ratio.append(wall["view"][-1] / wall["hand"][-1])
+    if points["view"] != points["hand"] or len(points["view"]) != 1:
+        raise SystemExit(f"{shape.name}: view() and the hand queries draw {points} points")
+
+    def med(xs: list[float]) -> float:
+        return statistics.median(xs)
+
+    return {
+        "shape": shape.name,
+        "rows": rows,
+        "view": (med(wall["view"]), med(cpu["view"])),
+        "hand": (med(wall["hand"]), med(cpu["hand"])),
+        "ratio": med(ratio),
+        "cpu ratio": med(cpu["view"]) / med(cpu["hand"]),
+        "queries": (counts["view"][0], counts["hand"][0]),
+        "scans": (counts["view"][1], counts["hand"][1]),
+        "points": points["view"].pop(),
+    }
+
+
+COLUMNS = (
+    "shape", "rows", "view wall (CPU)", "by hand wall (CPU)", "ratio", "CPU ratio",
+    "queries view / hand", "scans view / hand", "points",
+)  # fmt: skip
+
+
+def machine() -> str:
+    """Cores, CPU model, memory and versions: what the seconds were measured on."""
+    import duckdb
+
+    model, mem = platform.processor() or "?", "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name"))
+        with open("/proc/meminfo") as f:
+            kib = int(next(ln.split()[1] for ln in f if ln.startswith("MemTotal")))
+        mem = f"{kib / 2**20:.0f} GiB"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return (
+        f"{os.cpu_count()} cores ({model}), {mem}, {platform.system()} {platform.release()}, "
+        f"Python {sys.version.split()[0]}, duckdb {duckdb.__version__}"
+    )
+
+
+def load() -> str:
+    """The load averages as ``uptime`` prints them."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def print_table(results: list[dict[str, Any]]) -> None:
+    def fmt(pair: tuple[float, float]) -> str:
+        return f"{pair[0]:.2f} s ({pair[1]:.2f} s)"
+
+    def slash(pair: tuple[object, object]) -> str:
+        return " / ".join("?" if x is None else str(x) for x in pair)
+
+    print("| " + " | ".join(COLUMNS) + " |")
+    print("|---|" + "---:|" * (len(COLUMNS) - 1))
+    for r in results:
+        cells = (
+            r["shape"], f"{r['rows']:,}", fmt(r["view"]), fmt(r["hand"]), f"{r['ratio']:.2f}x",
+            f"{r['cpu ratio']:.2f}x", slash(r["queries"]), slash(r["scans"]), f"{r['points']:,}",
+        )  # fmt: skip
+        print("| " + " | ".join(cells) + " |")
+
+
+def shapes(table_rows: int, rows: int | None, repeat: int, trace: bool) -> None:
+    """Every shape as a DuckDB table, then the scale run on Parquet; one table of the results."""
+    import duckdb
+
+    from chartkit.read.engines import TextTable
+
+    started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{started}, load average {load()} (1, 5, 15 min)\n{machine()}")
+    results = []
+    for shape in SHAPES:
+        con = duckdb.connect()
+        con.execute("SET TimeZone = 'UTC'")
+        t = time.perf_counter()
+        con.execute(f"CREATE TABLE m AS SELECT {shape.columns} FROM range({table_rows})")
+        print(f"generated {shape.name}: {table_rows:,} rows in {time.perf_counter() - t:.1f} s")
+        relation = TextTable(con.table("m")) if shape.text else con.table("m")
+        results.append(race(con, relation, "m", shape, table_rows, repeat, trace))
+        con.close()
+    if rows:
+        with tempfile.TemporaryDirectory(prefix="chartkit-bench-") as tmp:
+            path = Path(tmp) / "scale.parquet"
+            con = duckdb.connect()
+            con.execute("SET TimeZone = 'UTC'")
+            t = time.perf_counter()
+            shape = SHAPES[0]
+            con.execute(
+                f"COPY (SELECT {shape.columns} FROM range({rows})) TO '{path}' "
+                "(FORMAT parquet, ROW_GROUP_SIZE 1000000)"
+            )
+            print(f"wrote {rows:,} rows of Parquet in {time.perf_counter() - t:.1f} s")
+            scale = dataclasses.replace(shape, name=f"Parquet: {shape.name}")
+            source = "read_parquet('" + str(path).replace("'", "''") + "')"
+            relation = con.read_parquet(str(path))
+            results.append(race(con, relation, source, scale, rows, max(1, repeat - 2), trace))
+            con.close()
+    print(
+        f"\nview() against the two queries by hand (median of {repeat} interleaved rounds; "
+        f"goal: within 1.3x), started {started}, load average {load()} at the end\n"
+    )
+    print_table(results)
+
 
 DECL = {"at": "date", "gb": "number", "host": "string", "lun": "number"}
 # the other chart kinds, each computed in the engine over max_points (bench at the small size)
@@ -172,100 +439,6 @@ def eager(rows: int = 1_000_000, repeat: int = 15) -> None:
         print(f"| {name} | {statistics.median(ts) * 1000:.1f} ms |")
 
 
-PEER_DECL = {"ts": "date", "latency": "number", "region": "string"}
-# the automatic bucket ladder (seconds) and the chart's width in pixels: the hand-written peer
-# picks its bucket as view() does — the finest that draws the span in one position per pixel
-PEER_BUCKETS = (
-    1, 5, 15, 30, 60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
-    86400, 7 * 86400, 30 * 86400, 91 * 86400, 365 * 86400,
-)  # fmt: skip
-PEER_WIDTH = 560
-
-
-def by_hand(con: object, max_points: int = 5000) -> int:
-    """The two queries that draw the chart by hand: the profile, then one GROUP BY."""
-    n, n_ts, n_lat, n_reg, lo, hi, regions = con.execute(  # type: ignore[attr-defined]
-        "SELECT count(*), count(ts), count(latency), count(region), min(ts), max(ts), "
-        "count(DISTINCT region) FROM m"
-    ).fetchone()
-    assert n == n_ts == n_lat == n_reg, (n, n_ts, n_lat, n_reg)
-    span = (hi - lo).total_seconds()
-    per = max(1, min(PEER_WIDTH, max_points // max(1, regions)))
-    seconds = next((s for s in PEER_BUCKETS if span / s + 1 <= per), PEER_BUCKETS[-1])
-    frame = con.execute(  # type: ignore[attr-defined]
-        f"SELECT time_bucket(INTERVAL '{seconds} seconds', ts, TIMESTAMP '1970-01-01') AS ts, "
-        "region, avg(latency) AS latency, count(*) AS rows FROM m "
-        "WHERE ts IS NOT NULL AND latency IS NOT NULL GROUP BY ALL ORDER BY ALL"
-    ).df()
-    return len(frame)
-
-
-def peer(rows: int = 20_000_000, repeat: int = 5) -> None:
-    """view() of a DuckDB table against the two queries that draw the same chart by hand."""
-    import statistics
-
-    import duckdb
-
-    from chartkit import view
-
-    con = duckdb.connect()
-    t = time.perf_counter()
-    con.execute(
-        f"""
-        CREATE TABLE m AS
-        SELECT TIMESTAMP '2024-01-01' + to_seconds(range) AS ts,
-               (range % 1000) * 0.5 + (range % 7) AS latency,
-               ['eu-west', 'eu-north', 'us-east', 'ap-south'][(range % 4) + 1] AS region
-        FROM range({rows})
-        """
-    )
-    print(f"\ngenerated a {rows:,}-row DuckDB table in {time.perf_counter() - t:.1f} s")
-
-    def chartkit() -> int:
-        v = view(con.table("m"), PEER_DECL, mode="off")
-        assert v.mark == "line", v.mark
-        (values,) = v.spec["datasets"].values()
-        return len(values)
-
-    contenders = {
-        "chartkit view(table)": chartkit,
-        "peer: profile query + GROUP BY": lambda: by_hand(con),
-    }
-    wall: dict[str, list[float]] = {name: [] for name in contenders}
-    cpu: dict[str, list[float]] = {name: [] for name in contenders}
-    ratio: list[float] = []
-    points: dict[str, set[int]] = {name: set() for name in contenders}
-    for _ in range(repeat):  # rounds interleaved
-        for name, call in contenders.items():
-            a, b = time.perf_counter(), time.process_time()
-            points[name].add(call())
-            wall[name].append(time.perf_counter() - a)
-            cpu[name].append(time.process_time() - b)
-        ratio.append(wall["chartkit view(table)"][-1] / wall["peer: profile query + GROUP BY"][-1])
-    if len({frozenset(p) for p in points.values()}) != 1:
-        raise SystemExit(f"view() and the peer draw different numbers of points: {points}")
-    print(
-        f"\nview() of a {rows:,}-row DuckDB table (time x measure x 4 regions) against the "
-        f"two queries that draw it by hand (median of {repeat} interleaved rounds)\n"
-    )
-    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores after this set)\n")
-    print("| contender | wall | CPU | points |")
-    print("|---|---:|---:|---:|")
-    for name in contenders:
-        print(
-            f"| {name} | {statistics.median(wall[name]):.2f} s | "
-            f"{statistics.median(cpu[name]):.2f} s | {min(points[name]):,} |"
-        )
-    me, them = "chartkit view(table)", "peer: profile query + GROUP BY"
-    walls = statistics.median(wall[me]) / statistics.median(wall[them])
-    cpus = statistics.median(cpu[me]) / statistics.median(cpu[them])
-    print(
-        f"\nview() ÷ the peer (goal: within 1.3x): {statistics.median(ratio):.2f}x as the median "
-        f"of each round's wall-clock ratio; {walls:.2f}x as the ratio of the median walls; "
-        f"{cpus:.2f}x in CPU time"
-    )
-
-
 def generate(path: Path, rows: int) -> float:
     import duckdb
 
@@ -352,56 +525,67 @@ def others(title: str, results: dict[str, dict[str, object]]) -> None:
         print(f"| {kind} | " + " | ".join(cells) + f" | {gib(r['others_rss'])} |")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", type=int, default=100_000_000)
-    parser.add_argument("--small", type=int, default=10_000_000)
-    parser.add_argument("--skip-spark", action="store_true")
-    parser.add_argument("--pandas-large", action="store_true", help="pull the large table too")
-    parser.add_argument("--large-only", action="store_true", help="only the --rows table")
-    parser.add_argument("--peer-rows", type=int, default=20_000_000)
-    parser.add_argument("--peer-only", action="store_true", help="only view() against by hand")
-    args = parser.parse_args()
+def contenders(small: int, large: int, skip_spark: bool, pandas_large: bool) -> None:
+    """The check and view() on one Parquet file in DuckDB, polars lazy, Spark and pandas."""
     import duckdb
     import pandas
     import polars
 
     print(
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, duckdb {duckdb.__version__}, "
-        f"polars {polars.__version__}, pandas {pandas.__version__}"
+        f"polars {polars.__version__}, pandas {pandas.__version__}, load average {load()}"
     )
-    if args.peer_only:
-        peer(args.peer_rows)
-        return
     eager()
-    peer(args.peer_rows)
     with tempfile.TemporaryDirectory(prefix="chartkit-bench-") as tmp:
-        small, large = Path(tmp) / "small.parquet", Path(tmp) / "large.parquet"
-        results: dict[str, dict[str, object]] = {}
-        if not args.large_only:
-            print(f"generated {args.small:,} rows in DuckDB in {generate(small, args.small):.1f} s")
-            kinds = ["duckdb", "polars lazy"] + ([] if args.skip_spark else ["spark"]) + ["pandas"]
-            results = {k: run(k, small, args.small, charts=True) for k in kinds}
-            findings = {json.dumps(r["found"]) for r in results.values()}
-            if len(findings) != 1:
-                raise SystemExit(f"contenders disagree on the findings: {findings}")
-            table(f"{args.small:,} rows, same table, each contender in its own process", results)
-            print(f"\nfinding everywhere: {results['duckdb']['found']}")
-            others(f"{args.small:,} rows: view() of the other chart kinds", results)
-
-        print(f"\ngenerated {args.rows:,} rows in DuckDB in {generate(large, args.rows):.1f} s")
-        big = {"duckdb": run("duckdb", large, args.rows)}
-        if args.pandas_large:
-            big["pandas"] = run("pandas", large, args.rows)
-        elif results:
-            scale = args.rows / args.small
-            measured = results["pandas"]
+        small_path, large_path = Path(tmp) / "small.parquet", Path(tmp) / "large.parquet"
+        print(f"generated {small:,} rows in DuckDB in {generate(small_path, small):.1f} s")
+        kinds = ["duckdb", "polars lazy"] + ([] if skip_spark else ["spark"]) + ["pandas"]
+        results = {k: run(k, small_path, small, charts=True) for k in kinds}
+        findings = {json.dumps(r["found"]) for r in results.values()}
+        if len(findings) != 1:
+            raise SystemExit(f"contenders disagree on the findings: {findings}")
+        table(f"{small:,} rows, same table, each contender in its own process", results)
+        print(f"\nfinding everywhere: {results['duckdb']['found']}")
+        others(f"{small:,} rows: view() of the other chart kinds", results)
+        if not large:
+            return
+        print(f"\ngenerated {large:,} rows in DuckDB in {generate(large_path, large):.1f} s")
+        big = {"duckdb": run("duckdb", large_path, large)}
+        if pandas_large:
+            big["pandas"] = run("pandas", large_path, large)
+        else:
+            scale = large / small
             big["pandas (scaled)"] = {
-                "self_rss": float(measured["self_rss"]) * scale,  # type: ignore[arg-type]
-                "scaled": f"not run: its {args.small:,}-row peak RSS x {scale:g}",
+                "self_rss": float(results["pandas"]["self_rss"]) * scale,  # type: ignore[arg-type]
+                "scaled": f"not run: its {small:,}-row peak RSS x {scale:g}",
             }
-        table(f"{args.rows:,} rows", big)
+        table(f"{large:,} rows", big)
         print(f"\nfinding: {big['duckdb']['found']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--table-rows", type=int, default=10_000_000, help="rows of each shape")
+    parser.add_argument(
+        "--rows", type=int, default=10_000_000, help="rows of the Parquet scale run (0: none)"
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per shape")
+    parser.add_argument("--trace", action="store_true", help="print who asked each query")
+    parser.add_argument("--contenders", action="store_true", help="the slow engine comparison")
+    parser.add_argument("--small", type=int, default=10_000_000, help="with --contenders")
+    parser.add_argument("--large", type=int, default=100_000_000, help="with --contenders")
+    parser.add_argument("--skip-spark", action="store_true", help="with --contenders")
+    parser.add_argument("--pandas-large", action="store_true", help="with --contenders")
+    args = parser.parse_args()
+    for flag in ("table_rows", "repeat"):
+        if getattr(args, flag) < 1:
+            parser.error(f"--{flag.replace('_', '-')} must be at least 1")
+    if args.rows < 0:
+        parser.error("--rows must be 0 (no scale run) or more")
+    if args.contenders:
+        contenders(args.small, args.large, args.skip_spark, args.pandas_large)
+    else:
+        shapes(args.table_rows, args.rows or None, args.repeat, args.trace)
 
 
 if __name__ == "__main__":
