@@ -119,7 +119,7 @@ def assert_offline(seen: Visit, page_file: Path) -> None:
 # -- a chart with a finding ---------------------------------------------------------------
 
 
-def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding(
+def test_the_lun_example_under_warn_draws_its_points_offline_and_shows_the_finding(
     tmp_path: Path, open_page: Callable[..., Visit]
 ) -> None:
     lun = payload("host_group_mappings.json", "warn")
@@ -134,10 +134,11 @@ def test_the_lun_example_under_warn_draws_its_bars_offline_and_shows_the_finding
     assert article.get_attribute("data-state") == "drawn"
 
     (dataset,) = lun["spec"]["datasets"].values()
-    bars = page.locator(".chart svg .mark-rect.role-mark path")
-    assert bars.count() == len(dataset) == 8
-    axis_labels = page.locator(".chart svg .role-axis-label text").all_text_contents()
-    assert {row["host_group"] for row in dataset} <= set(axis_labels)
+    # the flagged LUN column keeps its place (issue 40): a point per row holding a LUN
+    points = page.locator(".chart svg .mark-symbol.role-mark path")
+    assert points.count() == len(dataset) == 2056 - 166
+    legend = page.locator(".chart svg .role-legend-label text").all_text_contents()
+    assert {row["host_group"] for row in dataset} <= set(legend)
     assert page.evaluate("window.chartkit.views.length") == 1
 
     assert page.locator(".verdict").inner_text() == "1 finding — shown as a chart."

@@ -226,10 +226,20 @@ def _no_series(a: Alternative, roles: Roles) -> float:
 
 
 def _time_unused(a: Alternative, roles: Roles) -> float:
-    """A time column and a measure, and the chart is not over time."""
-    if not roles.of("time") or not roles.of("measure", "weight", "grid"):
-        return 0.0
+    """A time that keys the rows (a series) and a measure, and the chart is not over time."""
+    series = [t for t in roles.of("time") if roles[t].keys_with is not None]
+    if not series or not roles.of("measure", "weight", "grid"):
+        return 0.0  # (rows of many per time point are no series to follow)
     return float(roles.role(a.x) != "time")
+
+
+def _time_unkeyed(a: Alternative, roles: Roles) -> float:
+    """A line over a time that keys no row (many rows a time point, no entity to tell them
+    apart): a mean per time point, where a scatter of the rows shows them."""
+    if a.chart not in _LINES:
+        return 0.0
+    r = roles.get(a.x or "")
+    return float(r is not None and r.role == "time" and r.keys_with is None)
 
 
 def _measures_unpaired(a: Alternative, roles: Roles) -> float:
@@ -252,6 +262,13 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
     Criterion("holds-values", "a number that holds no value is not drawn", 10.0, _no_values),
     Criterion("not-a-series", "", 6.0, _no_series),
     Criterion("time-on-x", "a measure over time is drawn over its time", 2.0, _time_unused, _LINES),
+    Criterion(
+        "time-keys-rows",
+        "a line follows a time that keys the rows (alone, or with one series each)",
+        1.0,
+        _time_unkeyed,
+        _POINTS,
+    ),
     Criterion(
         "measure-on-y",
         "a measure is y, what it is measured over x",

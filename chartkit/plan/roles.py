@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
@@ -134,7 +134,7 @@ class ColumnRole:
     numbers: NumberFacts = NO_NUMBERS
     distinct: int = 0  # the distinct values a category or a number holds
     axis: Literal["x", "y"] | None = None  # a coordinate's axis on a map
-    # a grid that keys the rows: alone (()), or with the entity named; None for any other
+    # a grid or a time that keys the rows: alone (()), or with the entity named; None else
     keys_with: tuple[str, ...] | None = None
     empty: bool = False  # a number counted to hold no finite value in any row
 
@@ -202,12 +202,15 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                 first[n] = _grid(n, r, (f,))
                 entities[f] = n
                 break
-    for t in times:
+    for t in times:  # a time keys the rows alone (one series), or with its entity
         if facts.unique_key([t]):
+            first[t] = replace(first[t], keys_with=())
             continue
         for f in factors:
             if f not in entities and facts.unique_key([f, t]):
                 entities[f] = t
+                first[t] = replace(first[t], keys_with=(f,))
+                break
     # categories crossed as a contingency table is: one row per combination, most present
     keys = [n for n, r in first.items() if r.role == "factor" and r.distinct >= 2]
     crossed = math.prod(max(1, first[n].distinct) for n in keys)
