@@ -12,6 +12,10 @@ Two tools for the model, both drawn inline by hosts that render MCP Apps
   ``.parquet``. The roots are the ``--root`` directories; without one, the roots the client
   offers; without those, the working directory (never ``/``). ``chartkit.mcp._served`` holds the
   rules and the caps: ``MAX_FILE_BYTES`` read, ``MAX_DECODED_BYTES`` decoded, ``MAX_ROWS`` rows.
+  A Parquet file without ``resultColumns`` is declared by its own schema, and a large table
+  (``chartkit.read.table_files.large_table``: a Parquet of more than ``ENGINE_ROWS`` rows) is
+  checked and charted where it lies in DuckDB when it is installed, its memory capped at
+  ``MAX_DECODED_BYTES``; the answer says both, as ``chartkit check`` does.
 
 A third, ``chartkit_rows_behind``, is the page's alone (app-only: hosts keep it out of the
 model's tools): the rows behind a mark the user clicked, in chunks (``chartkit.mcp.apps``). It is
@@ -69,6 +73,12 @@ from chartkit.mcp.apps import (
     app_tools_for_apps_clients,
     session_of,
     tool_result,
+)
+from chartkit.read.table_files import (
+    declared_by_words,
+    large_table,
+    open_declared,
+    with_own_declaration,
 )
 from chartkit.result import RUN_KEYS, ToolResult, read_results
 from chartkit.views import View, view
@@ -229,8 +239,10 @@ def build_server(
         description=(
             "Chart a data file: .json (rows, or chartkit tool results), .jsonl, .csv or "
             f".parquet, up to {MAX_FILE_BYTES // 2**20} MiB on disk, {MAX_DECODED_BYTES // 2**20}"
-            f" MiB decoded and {MAX_ROWS:,} rows. Pass resultColumns to check the columns "
-            "against their declared types (a CSV's cells are read by it). Serves only "
+            f" MiB decoded and {MAX_ROWS:,} rows (a larger Parquet is charted in DuckDB when it "
+            "is installed). Pass resultColumns to check the columns against their declared "
+            "types (a CSV's cells are read by it); a Parquet file without them is checked by "
+            "its own schema. Serves only "
             f"{_served_words(granted)}; never a dot-file, never through a link out of a root."
         ),
     )
@@ -255,7 +267,7 @@ def build_server(
         if resultColumns is not None and not isinstance(resultColumns, dict):
             _result("file", [], resultColumns)  # the same error as chart_rows gives
         async with gate:
-            result, shown = await anyio.to_thread.run_sync(
+            result, shown, said = await anyio.to_thread.run_sync(
                 functools.partial(
                     _chart_file,
                     path,
@@ -268,7 +280,7 @@ def build_server(
                     color=color,
                 )
             )
-        return _answer(ctx, "chart_file", shown, result.rows, kept)
+        return _answer(ctx, "chart_file", shown, result.rows, kept, said=said)
 
     accepted = {
         "chart_rows": _arguments(chart_rows),
@@ -522,14 +534,28 @@ def _chart_file(
     x: str | None,
     y: str | None,
     color: str | None,
-) -> tuple[ToolResult, View]:
-    """Read, check and chart one file: the whole of one call's work, under the gate."""
-    result = _read_file(path, roots, declaration, index=index)
-    return result, _view(result, mode=mode, x=x, y=y, color=color)
+) -> tuple[ToolResult, View, list[str]]:
+    """Read, check and chart one file: the whole of one call's work, under the gate; the
+    sentences that say how it was read (``_read_file``) go with the answer."""
+    said: list[str] = []
+    result = _read_file(path, roots, declaration, index=index, said=said)
+    source = declared_by_words(result.declared_by)
+    if source is not None:
+        said.append(
+            f"{visible(result.tool)}'s columns are {source}, which states every column's "
+            "type; pass resultColumns to check them against another declaration."
+        )
+    return result, _view(result, mode=mode, x=x, y=y, color=color), said
 
 
 def _answer(
-    ctx: Context[Any], tool: str, shown: View, rows: Any, kept: KeptViews
+    ctx: Context[Any],
+    tool: str,
+    shown: View,
+    rows: Any,
+    kept: KeptViews,
+    *,
+    said: Iterable[str] = (),
 ) -> mcp_types.CallToolResult:
     findings = shown.check.findings
     if findings:
@@ -543,7 +569,7 @@ def _answer(
             name_list(columns),
         )
     # The agent holds (or did not ask for) the rows: the text says what was drawn, not the rows.
-    return tool_result(
+    answer = tool_result(
         shown,
         rows=rows,
         include_rows=False,
@@ -551,6 +577,11 @@ def _answer(
         kept=kept,
         session=session_of(ctx),
     )
+    lines = list(said)
+    first = answer.content[0] if answer.content else None
+    if lines and isinstance(first, mcp_types.TextContent):
+        first.text = "\n".join([first.text, *lines])
+    return answer
 
 
 def _result(tool: str, rows: Any, declaration: Any, like: ToolResult | None = None) -> ToolResult:
@@ -635,9 +666,18 @@ def _roots_of(offered: mcp_types.ListRootsResult | None) -> Roots:
 
 
 def _read_file(
-    path: str, roots: Roots, declaration: Any = None, *, index: int | None = None
+    path: str,
+    roots: Roots,
+    declaration: Any = None,
+    *,
+    index: int | None = None,
+    said: list[str] | None = None,
 ) -> ToolResult:
-    """Read ``path`` as one tool result: rows, a result, or one result of a run (``index``)."""
+    """Read ``path`` as one tool result: rows, a result, or one result of a run (``index``).
+
+    A large table (``large_table``) is opened where it lies in DuckDB (``_in_place``), and a
+    sentence saying so is added to ``said``; any other file is read into memory, bounded.
+    """
     shown = shown_path(path)
     suffix = Path(path).suffix.lower()
     if suffix not in FILE_SUFFIXES:
@@ -648,6 +688,15 @@ def _read_file(
         )
     try:
         file = locate(path, roots)
+        why = _engine_reason(file, shown)
+        if why is not None:
+            result = _in_place(file, Path(path).stem, declaration)
+            if said is not None:
+                said.append(
+                    f"{why}, so it was checked and charted where it lies with DuckDB: only "
+                    "counts and aggregated rows were read from it."
+                )
+            return result
         data = read_bounded(file, path, roots)
         if suffix in (".csv", ".parquet"):
             result = _table(data, Path(path).name, shown, declaration)
@@ -689,7 +738,32 @@ def _table(data: bytes, name: str, shown: str, declaration: Any) -> ToolResult:
                 "install it with: pip install pyarrow (or send the rows to chart_rows)"
             )
         check_parquet(data, shown)
+        if declaration is None:
+            return with_own_declaration(read_table(data, name), data)
     return read_table(data, name, declaration)
+
+
+_GLOB: Final = re.compile(r"[*?\[\]{}]")
+"""Characters DuckDB reads in a file path as a pattern, which could name files beside it."""
+
+
+def _engine_reason(file: Path, shown: str) -> str | None:
+    """Why the located ``file`` is charted in DuckDB (``large_table``), or None to read it into
+    memory: not a large table, DuckDB not installed, or a path DuckDB would read as a pattern."""
+    if _GLOB.search(str(file)):
+        return None
+    return large_table(file, shown)
+
+
+def _in_place(file: Path, tool: str, declaration: Any) -> ToolResult:
+    """The table file opened where it lies (``open_declared``), on a DuckDB connection whose
+    memory is capped at ``MAX_DECODED_BYTES`` and that writes nothing to disk."""
+    import duckdb
+
+    connection = duckdb.connect(
+        config={"memory_limit": f"{MAX_DECODED_BYTES // 2**20}MiB", "temp_directory": ""}
+    )
+    return open_declared(file, declaration, tool=tool or "table", connection=connection)
 
 
 def _json_result(data: bytes, name: str, shown: str, *, index: int | None) -> ToolResult:
