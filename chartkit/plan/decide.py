@@ -307,8 +307,13 @@ class _Planner:
         single: Plan | None = None
         empty: Plan | None = None
         empty_first = True  # whether the first candidate passed over drew nothing at all
+        asked = self.opts
         for cand in choose.opening(self.cands, count=count):
             self._reset()
+            # a candidate that sums (a weight's totals) is drawn summed unless one was asked
+            self.opts = asked if asked.aggregate or not cand.aggregate else replace(
+                asked, aggregate=cand.aggregate
+            )  # fmt: skip
             self.refusing._note_id_like(
                 skip_if=any(q.type == "temporal" for q in self.profiles.values())
             )

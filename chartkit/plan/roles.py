@@ -109,6 +109,9 @@ SEQUENCE_STEP: Final = 10
 MAX_SERIES: Final = 20
 """A factor of at most this many values can be an entity (small multiples beyond ten)."""
 MAX_KEYS: Final = 6
+PANEL: Final = 0.8
+"""A grid keys the rows with an entity when the rows hold this share of their pairs or more:
+each entity measured over (most of) the grid, as a panel is."""
 CROSSED: Final = 0.5
 """Two categories or more key a table of counts when its rows hold this share of their
 combinations (one row per category is no table of counts: its mean is its sum)."""
@@ -188,6 +191,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         return Roles(list(first.values()))
     factors = [n for n, r in first.items() if r.role == "factor" and r.distinct <= MAX_SERIES]
     times = [n for n, r in first.items() if r.role == "time"]
+    rows = max((q.rows for q in usable), default=0)
     # a whole, evenly spaced number (years, days, weeks) that keys the rows, alone or with a
     # factor whose values are each one series over it: a grid, and that factor an entity
     entities: dict[str, str] = {}
@@ -198,7 +202,8 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             first[n] = _grid(n, r, ())
             continue
         for f in factors:
-            if f not in entities and facts.unique_key([f, n]):
+            panel = rows >= PANEL * first[f].distinct * r.numbers.distinct  # each covers it
+            if f not in entities and panel and facts.unique_key([f, n]):
                 first[n] = _grid(n, r, (f,))
                 entities[f] = n
                 break
@@ -214,7 +219,6 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     # categories crossed as a contingency table is: one row per combination, most present
     keys = [n for n, r in first.items() if r.role == "factor" and r.distinct >= 2]
     crossed = math.prod(max(1, first[n].distinct) for n in keys)
-    rows = max((q.rows for q in usable), default=0)
     key: tuple[str, ...] = ()
     crossing = 2 <= len(keys) <= MAX_KEYS and rows >= CROSSED * crossed
     if crossing and facts.unique_key(keys):
@@ -264,6 +268,8 @@ def _sequence(n: NumberFacts) -> bool:
     (years, days; a few missing ones do not unmake a series)."""
     if not (n.whole and n.distinct >= SEQUENCE_MIN and n.low is not None and n.high is not None):
         return False
+    if not math.isfinite(n.high - n.low):
+        return False  # (whole values near a float's limits span no countable grid)
     for step in range(1, SEQUENCE_STEP + 1):
         slots = (n.high - n.low) / step + 1
         if slots == int(slots) and n.distinct <= slots <= n.distinct / SEQUENCE_FILLED:
