@@ -18,8 +18,9 @@ declaration, mapping exactly what maps:
   column whose ``null`` is ``YES``.
 
 Everything else is refused, naming the column and the reason — a nested object, an array, a
-union of two types the vocabulary cannot tell apart, an enum of mixed types, ``Any`` or a
-schema with no type — with one ``SchemaColumnsError`` that names every refused column.
+union of two types the vocabulary cannot tell apart, an enum of mixed types, ``Any``, a
+schema with no type, or a keyword whose value is of the wrong JSON type (``"format":
+["date"]``) — with one ``SchemaColumnsError`` that names every refused column.
 ``unmappable="leave"`` leaves those columns undeclared instead (a declaration is open, so an
 undeclared column is allowed and never judged).
 
@@ -110,7 +111,9 @@ def result_columns_from(source: object, *, unmappable: Unmappable = "refuse") ->
     a dataclass, a ``pyarrow.Schema`` (``pyarrow.parquet.read_schema(path)`` for a Parquet
     file) or a DuckDB relation of ``DESCRIBE`` output. A column whose type maps to no column
     type raises ``SchemaColumnsError`` naming every such column and why (``unmappable="leave"``
-    leaves them undeclared instead); so does a schema that declares no column at all.
+    leaves them undeclared instead); so does a schema that declares no column at all, and a
+    JSON Schema whose reading visits more than ``SCHEMA_MAX_NODES`` nodes (each ``$ref`` is
+    read once, so only a schema that large, or one repeating long lists, gets there).
 
     >>> from typing import TypedDict
     >>> class Mapping(TypedDict):
