@@ -482,9 +482,9 @@ def test_the_explorer_labels_say_a_declaration_came_from_the_tools_output_schema
     by_schema = ToolResult("mappings", [{"lun": 0}], declared, declared_by="outputSchema")
     by_meta = ToolResult("mappings", [{"lun": 0}], declared, declared_by="_meta.resultColumns")
     assert result_label(0, by_schema) == (
-        "1. mappings — 1 rows, declared by the tool's outputSchema"
+        "1. mappings — 1 row, declared by the tool's outputSchema"
     )
-    assert result_label(0, by_meta) == "1. mappings — 1 rows"
+    assert result_label(0, by_meta) == "1. mappings — 1 row"
     listed = ListedTool("mappings", "storage", result_columns=declared, declared_by="outputSchema")
     assert mcp_tool_label(listed) == (
         "mappings — declares 1 columns, declared by the tool's outputSchema"

@@ -217,7 +217,7 @@ def number_facts(series: pd.Series) -> NumberFacts:
     2
     """
     kind = series.dtype.kind
-    if kind == "b":
+    if kind in "bmM":  # booleans, durations and dates hold no number
         return NO_NUMBERS
     if kind in "iu":
         return _integer_facts(series.dropna().to_numpy())
@@ -244,7 +244,7 @@ def number_facts(series: pd.Series) -> NumberFacts:
 def _is_number(v: Any) -> bool:
     """A value a number column holds as a number (a bool is no number)."""
     return isinstance(v, int | float | np.integer | np.floating | Decimal) and not isinstance(
-        v, bool | np.bool_
+        v, bool | np.bool_ | np.timedelta64  # (numpy counts a duration among its integers)
     )
 
 
