@@ -487,5 +487,5 @@ def test_the_explorer_labels_say_a_declaration_came_from_the_tools_output_schema
     assert result_label(0, by_meta) == "1. mappings — 1 row"
     listed = ListedTool("mappings", "storage", result_columns=declared, declared_by="outputSchema")
     assert mcp_tool_label(listed) == (
-        "mappings — declares 1 columns, declared by the tool's outputSchema"
+        "mappings — declares 1 column, declared by the tool's outputSchema"
     )
