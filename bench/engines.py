@@ -12,15 +12,15 @@ regions) and one ``GROUP BY`` of the bucket ``view()`` picks for that span and `
 fetched as a pandas frame. The shapes (``SHAPES``): a nullable DOUBLE (a null every 100,000
 rows), a DECIMAL with no nulls, a number held as VARCHAR with a few non-numbers (the
 offenders), and TIMESTAMPTZ times. ``--rows N`` adds the scale run: the nullable-DOUBLE shape
-written to Parquet and read by ``con.read_parquet``, fewer rounds.
+written to Parquet and read by ``con.read_parquet``.
 
 Rounds interleave the two contenders; the ratio is the median of each round's wall ratio (a
 busy neighbour slows a round's contenders alike), with the ratio of CPU times beside it. Both
 must draw the same number of points or the script exits with an error. Before the rounds, one
 untimed call of each is counted: its queries from DuckDB's own query log, its scans from
 ``EXPLAIN`` of each logged query (its table and Parquet scan operators). ``--trace`` prints, per
-chartkit query, the chartkit functions that asked it (caught at ``duckdb._seam.submit``) and
-its first characters, so the stage asking each extra question can be named.
+chartkit query, the chartkit functions that asked it (caught at ``duckdb._seam.submit``), the
+seconds it took and its first characters, so the stage asking each extra question can be named.
 
 ``--contenders`` runs the older, slow comparison instead (not in ``make bench``): the check on
 typed in-memory frames, then ``check_columns`` and ``view`` on a Parquet file through DuckDB,
@@ -139,28 +139,38 @@ SCAN = re.compile(
 )
 
 
-def counted(con: Any, call: Callable[[], int]) -> tuple[int, int | None, list[tuple[str, str]]]:
+def counted(
+    con: Any, call: Callable[[], int]
+) -> tuple[int, int | None, list[tuple[str, float, str]]]:
     """One untimed call: the queries DuckDB logged, their table scans, and who asked each.
 
     The queries come from DuckDB's own query log; the scans from ``EXPLAIN`` of each (None when
     one cannot be explained again); who asked, from the chartkit frames on the stack whenever a
-    statement reaches ``duckdb._seam.submit`` (DuckDB's one way in for a relation's query).
+    statement reaches ``duckdb._seam.submit`` (DuckDB's one way in for a relation's query),
+    with the seconds it took to return.
     """
     import duckdb
 
     submit = getattr(getattr(duckdb, "_seam", None), "submit", None)
     code = getattr(submit, "__code__", None)
-    asked: list[tuple[str, str]] = []
+    asked: list[tuple[str, float, str]] = []
+    started: dict[int, tuple[str, float, str]] = {}
 
     def hook(frame: Any, event: str, arg: object) -> None:
-        if event == "call" and frame.f_code is code:
+        if frame.f_code is not code:
+            return
+        if event == "call":
             stack, f = [], frame.f_back
             while f is not None:
                 if f"{os.sep}chartkit{os.sep}" in f.f_code.co_filename:
                     where = f.f_code.co_filename.split(f"{os.sep}chartkit{os.sep}")[-1]
                     stack.append(f"{where.removesuffix('.py')}.{f.f_code.co_name}")
                 f = f.f_back
-            asked.append((" < ".join(stack[:7]) or "(not chartkit)", str(frame.f_locals["sql"])))
+            who = " < ".join(stack[:7]) or "(not chartkit)"
+            started[id(frame)] = (who, time.perf_counter(), str(frame.f_locals["sql"]))
+        elif event == "return" and id(frame) in started:
+            who, t, sql = started.pop(id(frame))
+            asked.append((who, time.perf_counter() - t, sql))
 
     con.execute("CALL truncate_duckdb_logs()")
     con.execute("CALL enable_logging('QueryLog')")
@@ -186,7 +196,7 @@ def counted(con: Any, call: Callable[[], int]) -> tuple[int, int | None, list[tu
             break
         assert scans is not None
         scans += len(SCAN.findall(plan))
-    asked = [(who, sql) for who, sql in asked if not sql.lstrip().upper().startswith("CALL ")]
+    asked = [a for a in asked if not a[2].lstrip().upper().startswith("CALL ")]
     return len(logged), scans, asked
 
 
@@ -201,8 +211,8 @@ def race(
     counts = {name: counted(con, call) for name, call in contenders.items()}
     if trace:
         print(f"\n{shape.name}, {rows:,} rows: the queries view() ran, and who asked each\n")
-        for i, (who, sql) in enumerate(counts["view"][2], 1):
-            print(f"{i}. {who}\n   {' '.join(sql.split())[:160]}")
+        for i, (who, seconds, sql) in enumerate(counts["view"][2], 1):
+            print(f"{i}. {seconds:.2f} s: {who}\n   {' '.join(sql.split())[:160]}")
     wall: dict[str, list[float]] = {name: [] for name in contenders}
     cpu: dict[str, list[float]] = {name: [] for name in contenders}
     points: dict[str, set[int]] = {name: set() for name in contenders}
@@ -313,7 +323,7 @@ def shapes(table_rows: int, rows: int | None, repeat: int, trace: bool) -> None:
             scale = dataclasses.replace(shape, name=f"Parquet: {shape.name}")
             source = "read_parquet('" + str(path).replace("'", "''") + "')"
             relation = con.read_parquet(str(path))
-            results.append(race(con, relation, source, scale, rows, max(1, repeat - 2), trace))
+            results.append(race(con, relation, source, scale, rows, repeat, trace))
             con.close()
     print(
         f"\nview() against the two queries by hand (median of {repeat} interleaved rounds; "
@@ -565,11 +575,11 @@ def contenders(small: int, large: int, skip_spark: bool, pandas_large: bool) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--table-rows", type=int, default=10_000_000, help="rows of each shape")
+    parser.add_argument("--table-rows", type=int, default=5_000_000, help="rows of each shape")
     parser.add_argument(
         "--rows", type=int, default=10_000_000, help="rows of the Parquet scale run (0: none)"
     )
-    parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per shape")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds per shape")
     parser.add_argument("--trace", action="store_true", help="print who asked each query")
     parser.add_argument("--contenders", action="store_true", help="the slow engine comparison")
     parser.add_argument("--small", type=int, default=10_000_000, help="with --contenders")
