@@ -45,6 +45,16 @@ def page(server: str) -> Iterator[Any]:
 
 WAIT_MS = 60_000
 BARS = ".vega-embed svg g.mark-rect path"
+POINTS = ".vega-embed svg g.mark-symbol path"
+
+
+def lun_as_bars(page: Any) -> None:
+    """The LUN example drawn as bars of capacity per host group (it opens on its LUNs since
+    issue 40: the flagged column keeps its place)."""
+    page.wait_for_selector(POINTS, timeout=WAIT_MS)
+    select(page, "x", "host_group")
+    select(page, "y", "capacity_gb")
+    page.wait_for_selector(BARS, timeout=WAIT_MS)
 REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
     "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string"
@@ -84,9 +94,9 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
         expect(page.get_by_role("heading", name="host_group_mappings")).to_be_visible(
             timeout=WAIT_MS
         )
-        page.wait_for_selector(BARS, timeout=WAIT_MS)
-        bars = page.locator(BARS).count()
-        assert bars == 8  # one bar per host group: the mean capacity of each (never a mean LUN)
+        page.wait_for_selector(POINTS, timeout=WAIT_MS)
+        # a point per row holding a LUN: the flagged column keeps its place (issue 40)
+        assert page.locator(POINTS).count() == 2056 - 166
         assert page.locator(".vega-embed canvas").count() == 0  # drawn as SVG elements
         expect(page.get_by_text("column-type-mismatch", exact=True).first).to_be_visible()
 
@@ -97,7 +107,8 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
         assert payload["kind"] == "chart"
         assert payload["findings"][0]["column"] == "logical_unit_number"
         spec = json.loads(download(page, "Vega-Lite spec", tmp_path).read_text())
-        assert spec["encoding"]["x"]["field"] == "capacity_gb"  # the measure the check found clean
+        assert spec["encoding"]["x"]["field"] == "capacity_gb"  # five sizes: a grid, on x
+        assert spec["encoding"]["y"]["field"] == "logical_unit_number"
 
         sidebar_radio(page, "The dial", "enforce")
         expect(page.get_by_text(REFUSAL).first).to_be_visible(timeout=WAIT_MS)
@@ -105,7 +116,7 @@ def test_the_lun_example_in_a_real_browser(server: str, page: Any, tmp_path: Pat
         page.screenshot(path=tmp_path / "enforce.png")
 
         sidebar_radio(page, "The dial", "warn")
-        page.wait_for_selector(BARS, timeout=WAIT_MS)
+        page.wait_for_selector(POINTS, timeout=WAIT_MS)
         expect(page.get_by_text(REFUSAL)).to_have_count(0)
 
         select(page, "x", "initiator_wwn")
@@ -293,8 +304,9 @@ def test_an_uploaded_csv_declared_in_the_editor_is_read_by_that_declaration(
     assert page.get_by_text("7 of 7 rows").count() == 0
     assert page.get_by_text("The result declares nothing").count() == 0
     assert page.get_by_text("undeclared, inferred").count() == 0
-    page.wait_for_selector(BARS, timeout=WAIT_MS)
-    assert page.locator(BARS).count() == 4  # the mean capacity of each of the 4 host groups
+    page.wait_for_selector(POINTS, timeout=WAIT_MS)
+    # the LUNs hold numbers in 5 of 7 rows: they keep their place, a point per row holding one
+    assert page.locator(POINTS).count() == 5
 
 
 def test_clicking_a_bar_shows_the_rows_behind_it_with_the_offenders_highlighted(
@@ -310,9 +322,9 @@ def test_clicking_a_bar_shows_the_rows_behind_it_with_the_offenders_highlighted(
     from chartkit.selection import Selection
 
     result = load_path(EXAMPLES_DIR / "host_group_mappings.json").results[0]
-    shown = view(result)
+    shown = view(result, x="host_group", y="capacity_gb")
     page.goto(f"{server}/?example=host_group_mappings")
-    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    lun_as_bars(page)
     settle(page)
     bars = page.locator(BARS)
     assert bars.count() == 8
@@ -509,7 +521,7 @@ def test_under_enforce_the_bar_clicked_before_reaches_no_row(server: str, page: 
 
     page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
     page.goto(f"{server}/?example=host_group_mappings")
-    page.wait_for_selector(BARS, timeout=WAIT_MS)
+    lun_as_bars(page)
     settle(page)
     page.locator(BARS).nth(1).click()
     expect(page.get_by_text(re.compile("^The rows behind host_group = "))).to_be_visible(
