@@ -263,18 +263,18 @@ def test_a_selection_is_evaluated_once_for_every_page_and_its_positions(
 def test_a_clean_column_is_not_judged_again_and_an_unused_one_only_over_the_rows_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import chartkit.check as check
+    import chartkit.check.judge as judge
 
     rows = [{"g": "ab"[i % 2], "m": float(i), "note": "" if i % 3 else 4} for i in range(90)]
     v = view(rows, {"g": "string", "m": "number", "note": "string"}, x="g", y="m", mode="off")
     judged: list[int] = []
-    real = check.offending_mask
+    real = judge.offending_mask
 
     def counted(series: pd.Series, decl: Any) -> Any:
         judged.append(len(series))
         return real(series, decl)
 
-    monkeypatch.setattr(check, "offending_mask", counted)
+    monkeypatch.setattr(judge, "offending_mask", counted)
     page = v.rows_behind(Selection.of_mark(v, 0), page_size=10)
     # g and m are clean (the check found no offender): not judged; note, which the chart does
     # not draw, is judged over the 45 rows behind the bar only
