@@ -6,6 +6,10 @@ that counts how often it is hashed (its ``str()`` is itself, so it survives ``st
 set or dict the check, the view and the payload build over the names hashes each name a fixed
 number of times, so doubling the width doubles the count; a set built per column squares it.
 ``bench/wide.py`` (run by ``make soak``) times the same cases at full width.
+
+The check refuses to read rows keyed by a ``str`` whose hash is its own (JSON might write it
+unlike its text: ``chartkit.read.rowset``), so the test lets this one name type through that
+door — its hash is ``str``'s, only counted; everything past the door is what is measured.
 """
 
 from __future__ import annotations
@@ -13,6 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+import chartkit.read.rowset
 from chartkit import ToolResult, check_result, view
 from chartkit.check.integrity import FINDINGS_MAX
 
@@ -46,6 +53,16 @@ def hashes_of_a_wide_result(width: int) -> int:
     return CountedName.hashed
 
 
+@pytest.fixture
+def counted_names_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rowset door takes a ``CountedName`` key as the plain string it spells."""
+    plain = chartkit.read.rowset._plain_key
+    monkeypatch.setattr(
+        chartkit.read.rowset, "_plain_key", lambda key: type(key) is CountedName or plain(key)
+    )
+
+
+@pytest.mark.usefixtures("counted_names_are_read")
 def test_the_names_are_hashed_a_number_of_times_linear_in_the_width() -> None:
     narrow, wide = hashes_of_a_wide_result(100), hashes_of_a_wide_result(400)
     assert narrow > 100  # the names are hashed at all: the count measures something
