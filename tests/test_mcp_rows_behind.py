@@ -55,7 +55,9 @@ class Session:
         self.client = client
 
     async def chart(self, rows: list[dict[str, Any]], **arguments: Any) -> Any:
-        arguments = {"rows": rows, "resultColumns": DECLARED, "tool": "p95", **arguments}
+        """Chart ``rows`` as a bar per region (picked: the default chart may be another)."""
+        arguments = {"rows": rows, "resultColumns": DECLARED, "tool": "p95", "x": "region",
+                     "y": "p95_ms", **arguments}  # fmt: skip
         return await self.client.call_tool("chart_rows", arguments)
 
     async def behind(self, chart: str, selection: Any, offset: int | None = None) -> Any:
