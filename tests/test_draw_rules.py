@@ -180,8 +180,11 @@ def _groups_of_points(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], bo
     rows = []
     for g in range(groups):
         for i in range(positions):
-            x = float(i) if shared else float(g * positions + i)
-            rows.append({"x": x, "y": float((i * 7 + g * 3) % 11) + 0.5, "set": f"set {g}"})
+            # (x off the whole numbers: a whole, evenly spaced x keying each group's rows is a
+            # grid the groups are series over, drawn as lines — not this test's subject)
+            x = float(i) + 0.5 if shared else float(g * positions + i) + 0.5
+            y = float((i * 7 + g * 3) % 11) + 0.5 + 0.01 * g  # (a measure, not 11 levels)
+            rows.append({"x": x, "y": y, "set": f"set {g}"})
     return pd.DataFrame(rows), {"x": "number", "y": "number", "set": "string"}, shared
 
 

@@ -242,7 +242,8 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                 f"each value of {q.name} is one series over {entities[q.name]}",
                 distinct=r.distinct,
             )  # fmt: skip
-        elif r.role == "measure" and key and _counts(r.numbers):
+        elif key and r.role in ("measure", "grid") and r.keys_with is None and _counts(r.numbers):
+            # (a count of few values is a weight too: a grid only when it keys no table)
             r = ColumnRole(
                 q.name, "weight",
                 f"{q.name} holds whole, non-negative numbers over {_join(key)}, which key the "
