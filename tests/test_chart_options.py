@@ -136,7 +136,7 @@ def test_a_measure_that_is_not_a_number_is_refused_and_the_rest_drawn() -> None:
 
 
 def test_time_unit_buckets_the_dates_and_orders_them_as_dates() -> None:
-    v = view(ROWS, DECL, time_unit="month", color="region")
+    v = view(ROWS, DECL, x="ts", y="p50", time_unit="month", color="region")
     points = marks(v, "symbol")
     assert len(points) == 12  # the rows hold 12 (region, month) pairs
     assert len({p["description"].split(";")[0] for p in points}) == 6  # six months
@@ -193,10 +193,23 @@ def test_format_applies_to_the_axis_and_tooltips_and_thousands_are_separated_by_
 
 
 def test_facet_draws_one_small_chart_per_value() -> None:
-    v = view(ROWS, DECL, facet="region")
-    cells = [g for g in scene(v) if g["role"] == "scope" or g.get("name") == "cell"]
-    assert sum(len(g["items"]) for g in cells) == 4
-    assert len(lines(v)) == 4
+    v = view(ROWS, DECL, x="ts", y="p50", facet="region")
+    assert v.encodings["facet"].column == "region"
+    cells = [c for g in scene(v) if g.get("name") == "cell" for c in g["items"]]
+    regions = [{m["description"].rsplit("region: ", 1)[1] for m in _symbols(c)} for c in cells]
+    assert sorted(r for (r,) in regions) == ["ap-south", "eu-west", "sa-east", "us-east"]
+    assert [len(_symbols(c)) for c in cells] == [12] * 4  # each region's own 12 rows
+
+
+def _symbols(node: Any) -> list[dict[str, Any]]:
+    """The points Vega lays out anywhere under ``node`` (one small chart's group)."""
+    if isinstance(node, list):
+        return [s for n in node for s in _symbols(n)]
+    if not isinstance(node, dict):
+        return []
+    if node.get("role") == "mark" and node.get("marktype") == "symbol":
+        return list(node["items"])
+    return [s for n in node.values() for s in _symbols(n)]
 
 
 def test_a_color_with_more_values_than_the_palette_becomes_facets_with_a_note() -> None:
@@ -229,7 +242,7 @@ def _family(color: str) -> str:
 
 def test_the_palette_gives_ten_series_ten_hue_families_and_is_set_in_the_spec() -> None:
     assert len({_family(c) for c in PALETTE}) == len(PALETTE) == 10
-    v = view(ROWS, DECL)
+    v = view(ROWS, DECL, x="ts", y="p50", color="region")
     assert v.spec is not None and v.spec["encoding"]["color"]["scale"]["range"] == list(PALETTE)
     assert {line[0]["stroke"] for line in lines(v)} == set(PALETTE[:4])
 
