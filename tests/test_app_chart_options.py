@@ -85,16 +85,22 @@ def test_the_alternatives_are_labelled_choices_and_one_click_draws_one(capacity:
     buttons = [b for b in capacity.button if b.key and b.key.startswith("alternative-")]
     labels = [b.label.replace("\\", "") for b in buttons]
     assert labels == [
-        "bars of pool × size_gb", "total bars of pool × size_gb", "histogram of size_gb",
-        "count bars of pool", "bars of pool × used_pct", "total bars of pool × used_pct",
-        "histogram of used_pct", "count bars of thin",
+        "grouped bars of pool × size_gb, per thin", "grouped bars of pool × used_pct, per thin",
+        "grouped bars of thin × size_gb, per pool", "bars of pool × size_gb",
+        "bars of pool × used_pct", "bars of thin × size_gb", "histogram of size_gb",
+        "histogram of used_pct",
     ]  # fmt: skip
     assert len(set(labels)) == len(labels)
     assert len(capacity.get("image")) == 0
-    capacity.button(key=f"alternative-1:{RKEY}").click()  # the total bars
+    capacity.button(key=f"alternative-2:{RKEY}").click()  # thin's bars, per pool
     at = ok(capacity.run())
-    assert at.selectbox(key=f"chart-aggregate:{RKEY}").value == "sum"
-    assert chart(at)["encoding"]["y"]["title"] == "sum of size_gb"
+    assert at.selectbox(key=f"chart-facet:{RKEY}").value == "pool"
+    spec = chart(at)
+    assert spec["facet"]["field"] == "pool"
+    assert (spec["spec"]["encoding"]["x"]["field"], spec["spec"]["encoding"]["y"]["title"]) == (
+        "thin",
+        "mean of size_gb",
+    )
     others = [b for b in at.button if (b.key or "").startswith("alternative-")]
     scatter = next(b for b in others if b.label.replace("\\", "").startswith("scatter"))
     scatter.click()  # the scatter, now one of the others
