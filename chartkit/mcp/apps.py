@@ -45,7 +45,7 @@ import functools
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 from weakref import WeakKeyDictionary, WeakSet
 
 from chartkit._safe import cap_text, name_list, visible
@@ -167,6 +167,23 @@ OffsetArg = Annotated[
 ]
 
 
+def _context_of_any() -> Any:
+    """``Context[Any, Any]``, parametrized inside a function.
+
+    pydantic files a generic model parametrized at a module's top level into that module's
+    namespace, as the public name 'Context[Any, Any]'; the SDK's ``typing.get_type_hints``
+    evaluates a tool's annotations there. Made here and named privately, the annotation is a
+    name to look up, and pydantic's cache answers any later ``Context[Any]`` with this class.
+    """
+    return Context[Any, Any]
+
+
+if TYPE_CHECKING:
+    _AnyContext: TypeAlias = Context[Any, Any]
+else:
+    _AnyContext = _context_of_any()
+
+
 def add_rows_behind_tool(apps: Apps) -> KeptViews:
     """Register ``ROWS_BEHIND_TOOL`` on ``apps`` (once) and answer the charts it keeps.
 
@@ -194,7 +211,7 @@ def add_rows_behind_tool(apps: Apps) -> KeptViews:
         ),
     )
     async def chartkit_rows_behind(
-        ctx: Context[Any], chart: ChartArg, selection: SelectionArg, offset: OffsetArg = 0
+        ctx: _AnyContext, chart: ChartArg, selection: SelectionArg, offset: OffsetArg = 0
     ) -> mcp_types.CallToolResult:
         if not client_supports_apps(ctx):
             raise ToolError(
