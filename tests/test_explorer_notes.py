@@ -40,14 +40,18 @@ def test_a_note_sits_in_the_block_of_its_column_even_when_its_sentence_names_ano
     explorer: AppTest,
 ) -> None:
     shown = view(RESULT["rows"], RESULT["resultColumns"], tool="latency")
-    [left] = shown.facts
-    assert (left.kind, left.column) == ("left-out", "ms")
+    left, other = shown.facts  # both columns are drawn, each leaving its offenders out
+    assert [(f.kind, f.column) for f in (left, other)] == [
+        ("left-out", "ms"),
+        ("left-out", "latency_ms"),
+    ]
     assert (left.count("rows"), left.count("of")) == (9, 60)
     assert '"latency_ms"' in left.sentence  # the sentence names the other column's name
     found = blocks(paste(explorer, RESULT))
     assert list(found) == ["ms", "latency_ms"]
     assert found["ms"].endswith(f"Note — {left.sentence}")
     assert left.sentence not in found["latency_ms"]
+    assert found["latency_ms"].endswith(f"Note — {other.sentence}")
 
 
 def test_a_note_about_a_column_without_a_block_is_said_under_the_blocks(
