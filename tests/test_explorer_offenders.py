@@ -14,8 +14,9 @@ from chartkit import check_columns, check_result, view
 from chartkit.messages import offenders_text
 from chartkit.result import ToolResult
 
-# the issue's own column: four spellings of nothing in a number column, and real numbers
-SPELLINGS = [None, "n/a", "N/A", "-", 3.0] * 10
+# the issue's own column: four spellings of nothing in a number column, and real numbers —
+# more of them than offenders, so the chart keeps lun and leaves the offenders out
+SPELLINGS = [None, "n/a", "N/A", "-", 3.0, 5.0, 8.0, 13.0, 21.0, 34.0] * 10
 RESULT = {
     "tool": "luns",
     "rows": [{"host": f"h{i % 4}", "lun": v} for i, v in enumerate(SPELLINGS)],
