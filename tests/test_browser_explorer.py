@@ -203,6 +203,9 @@ LAYOUT_PROBLEMS = """
   if (page.scrollWidth > window.innerWidth + 1) overflowing.push('the page scrolls sideways');
   const sections = [[]];
   for (const el of main.querySelectorAll('h1, h2, h3, [data-testid="stMarkdownContainer"]')) {
+    // a button with help is in the page twice, one copy not displayed: what is not shown is
+    // not read (innerText of an undisplayed element is its whole text)
+    if (!el.checkVisibility()) continue;
     if (/^H[123]$/.test(el.tagName)) { sections.push([]); continue; }
     if (el.closest('h1, h2, h3')) continue;
     const text = (el.innerText || '').trim();
