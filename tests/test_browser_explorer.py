@@ -504,7 +504,10 @@ def test_brushing_a_time_range_shows_its_rows_offenders_findings_and_charts_them
     drilled = page.locator(".vega-embed").nth(1)
     drilled.locator("g.mark-symbol.role-mark path").first.wait_for(timeout=WAIT_MS)
     settle(page)
-    assert drilled.locator("g.role-title text").all_text_contents() == [again.spec["title"]]
+    title = again.spec["title"]  # the caption rides as the title's subtitle
+    assert title["subtitle"] == ["The check also flagged queue_depth, not drawn."]
+    texts = drilled.locator("g.role-title text").all_text_contents()
+    assert texts == [title["text"], *title["subtitle"]]
     labels = drilled.locator("g.mark-symbol.role-mark path").evaluate_all(
         "paths => paths.map(p => p.getAttribute('aria-label'))"
     )
