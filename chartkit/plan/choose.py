@@ -29,6 +29,7 @@ from chartkit.plan.rules import (
     LOG_ORDERS,
     MAX_COLOR_CATEGORIES,
     MAX_FACETS,
+    RULES,
     SHARED_POSITIONS,
     Alternative,
 )
@@ -62,6 +63,8 @@ __all__ = [
     "too_wide",
     "x_candidates",
 ]
+
+_BY_CHART_OPENS: Final = {r.chart: r.opens for r in RULES}
 
 CHART_WIDTH: Final = 560
 """The width of a chart's plot, in pixels (``chartkit.draw.charts`` draws it so)."""
@@ -518,8 +521,9 @@ def _facet_refusal(q: ColumnProfile) -> Why | None:
 def opening(cands: Iterable[Alternative], *, count: bool) -> list[Alternative]:
     """The candidates a result with no x and no y picked may open on, in their ranked
     order (every backend tries them so, passing over a chart of a single mark): those whose
-    rule opens; with ``aggregate='count'`` (``count``), the count bars and the lines among
-    them, count bars opening too.
+    rule opens (those binding a column most of whose rows offend last); with
+    ``aggregate='count'`` (``count``), the count bars and the lines among them, count bars
+    opening too.
 
     >>> from chartkit.plan.encode import ColumnProfile
     >>> from chartkit.plan.rules import candidates
@@ -532,6 +536,9 @@ def opening(cands: Iterable[Alternative], *, count: bool) -> list[Alternative]:
     ['count bars']
     """
     out = [a for a in cands if a.opens or (count and a.chart == "count bars")]
+    # last, the charts of a column most of whose rows offend: drawn (offenders left out and
+    # said) only when nothing else can be, as a column that can make a chart is never skipped
+    out += [a for a in cands if not a.may_open and _BY_CHART_OPENS.get(a.chart, False)]
     return [a for a in out if a.chart in ("count bars", "lines")] if count else out
 
 

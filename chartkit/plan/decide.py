@@ -308,7 +308,12 @@ class _Planner:
         empty: Plan | None = None
         empty_first = True  # whether the first candidate passed over drew nothing at all
         asked = self.opts
-        for cand in choose.opening(self.cands, count=count):
+        opening = choose.opening(self.cands, count=count)
+        # a column picked as color or facet keeps that channel: charts drawing it on an axis
+        # come after the others (stable, so the ranking holds among each)
+        opening.sort(key=lambda a: bool(picked & {a.x, *(a.y if isinstance(a.y, tuple) else
+                                                         (a.y,))}))  # fmt: skip
+        for cand in opening:
             self._reset()
             # a candidate that sums (a weight's totals) is drawn summed unless one was asked
             self.opts = asked if asked.aggregate or not cand.aggregate else replace(
