@@ -748,15 +748,15 @@ def test_a_result_of_a_single_mark_is_the_same_table_on_every_engine(
 ) -> None:
     """Two constant measures past max_points (and a category of one value): every chart would
     hold a single mark, so every engine answers memory's table, whose reason names the chart
-    memory tried first — the heatmap of all the rows, not a scatter of their one point."""
+    memory tried first — the cheapest, bars counting the rows of a's one value."""
     frame = pd.DataFrame({"a": [1.0] * _N, "b": [2.0] * _N, "g": ["x"] * _N})[["a", "b", *extra]]
     decl = {"a": "number", "b": "number", **extra}
     want = view(frame, decl, max_points=100)
     assert (want.kind, want.reason) == (
         "table",
-        f"a is declared number and b is declared number: a binned heatmap, as there are {_N} "
-        "rows — but that chart would hold a single mark, and so would every other chart its "
-        "declared types allow; a single mark is not a chart, so the rows are shown as a table.",
+        "a is declared number, with 1 distinct value: a bar counting the rows of each — but "
+        "that chart would hold a single mark, and so would every other chart its declared types "
+        "allow; a single mark is not a chart, so the rows are shown as a table.",
     )
     for engine in ENGINES:
         got = view(holder(engine, pl.from_pandas(frame)), decl, max_points=100)
@@ -957,14 +957,17 @@ def test_an_undeclared_column_with_no_declared_measure_is_asked_to_be_declared()
         ), engine
 
 
-@pytest.mark.parametrize(("joint", "choose"), [(0, None), (1, None), (1, 1)])
+@pytest.mark.parametrize(
+    ("joint", "picks", "mark"),
+    [(0, {"x": "x", "y": "y"}, None), (1, {"x": "x", "y": "y"}, "point"), (1, {}, "bar")],
+)
 def test_two_measures_no_row_holds_together_chart_as_memory_on_every_engine(
-    joint: int, choose: int | None
+    joint: int, picks: dict[str, str], mark: str | None
 ) -> None:
-    """Two nullable measures that (almost) never share a row, past max_points: the scatter of
-    the two places no row — memory's table, with its reason — or one point, a single mark
-    passed over for the histogram of the first; every engine answers the same (it raised,
-    asking its counts of a scatter it had not binned)."""
+    """Two nullable measures that (almost) never share a row, past max_points: their scatter,
+    picked, places no row — memory's table, with its reason — or one point (a pick is drawn);
+    the default, the histogram of the first, is bars; every engine answers the same (it
+    raised, asking its counts of a scatter it had not binned)."""
     i = np.arange(1500, dtype=float)
     x = np.where(i % 2 == 0, i, np.nan)
     y = np.where(i % 2 == 1, i, np.nan)
@@ -972,10 +975,10 @@ def test_two_measures_no_row_holds_together_chart_as_memory_on_every_engine(
         y[0] = 5.0
     frame = pd.DataFrame({"x": x, "y": y})
     decl = {"x": {"type": "number", "nullable": True}, "y": {"type": "number", "nullable": True}}
-    kw = {} if choose is None else {"choose": choose}
+    kw: dict[str, Any] = dict(picks)
     want = view(frame, decl, max_points=100, **kw)
     if joint:
-        assert want.kind == "chart" and want.mark == "bar"
+        assert want.kind == "chart" and want.mark == mark
     else:
         assert (want.kind, want.reason) == (
             "table",

@@ -178,7 +178,9 @@ class QueryBackend:
         """A profile per declared column, in the declaration's order, then per undeclared
         column of the engine (as ``profile_columns`` orders them): the declared type, or the
         one the engine's type says for a column the declaration leaves out; categories'
-        distinct values counted."""
+        distinct values counted — of a declared category the check flagged, among the cells
+        of its type only (the chart leaves its offenders out: a CSV's typed reading holds
+        them as nulls, a text column as text)."""
         from chartkit.check.verdicts import dtype_value_type as value_type
 
         declared = dict(declaration or {})
@@ -210,6 +212,10 @@ class QueryBackend:
                 continue
             vl, source = kinds[name]
             distinct = (counted[name].distinct or 0) if name in counted else 0
+            decl, flagged = declared.get(name), broken.get(name)
+            if name in counted and decl is not None and flagged is not None and flagged.affected:
+                valid = [Condition(name, "valid", decl)]
+                distinct = self.facts([name], distinct=[name], where=valid)[name].distinct or 0
             out[name] = ColumnProfile(
                 name, vl, source, declared.get(name), broken.get(name), True, distinct, self.rows
             )

@@ -19,7 +19,7 @@ import pandas as pd
 
 from chartkit._isodate import parse_iso
 from chartkit._safe import sample_text
-from chartkit.check.judge import ABSENCE_TYPE_NAMES, ColumnViolation
+from chartkit.check.judge import ABSENCE_TYPE_NAMES, ColumnViolation, offending_mask
 from chartkit.columns import COLUMN_TYPES, ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
@@ -219,6 +219,10 @@ def profile_columns(
         source: Source = "declared" if decl is not None else "inferred"
         distinct = 0
         if series is not None and vl == "nominal":
+            flagged = by_column.get(name)
+            if decl is not None and flagged is not None and flagged.affected:
+                # the chart leaves a category's offenders out, and an engine counts so
+                series = series[~offending_mask(series, decl)]
             distinct = distinct_values(series)
         out[name] = ColumnProfile(
             name,
