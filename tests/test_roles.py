@@ -141,3 +141,25 @@ def test_the_ranking_is_the_criteria_cheapest_first(seed: int) -> None:
     roles = assign(profiles, FrameFacts(frame))
     costs = [cost(a, roles)[0] for a in candidates(profiles, roles)]
     assert costs == sorted(costs)
+
+
+def test_a_column_most_of_whose_rows_offend_is_still_drawn_when_nothing_else_can_be() -> None:
+    rows = [{"host": "ab"[i % 2], "lun": v}
+            for i, v in enumerate([None, "n/a", "N/A", "-", 3.0] * 10)]  # fmt: skip
+    shown = view(rows, {"host": "string", "lun": {"type": "number", "nullable": True}})
+    assert (shown.kind, shown.mark) == ("chart", "bar")
+    assert channels(shown)["y"] == ("lun", "mean")
+    assert (
+        '30 of 50 rows are left out of the y axis: lun is declared number and they hold string '
+        '(first: "n/a"). Nothing was converted.'
+    ) in shown.notes
+
+
+def test_a_column_picked_as_facet_keeps_its_channel_in_the_default() -> None:
+    rnd = random.Random(5)
+    rows = [{"region": "abcd"[i % 4], "ok": "yn"[i % 2], "p50": rnd.uniform(10, 90)}
+            for i in range(48)]  # fmt: skip
+    declared = {"region": "string", "ok": "string", "p50": "number"}
+    shown = view(rows, declared, facet="region")
+    assert shown.encodings["facet"].column == "region" and shown.refusals == ()
+    assert shown.encodings["x"].column != "region"
