@@ -626,12 +626,13 @@ def test_a_number_color_on_a_line_is_refused_and_the_series_still_bucketed() -> 
 
 
 def test_when_every_row_is_left_out_the_view_is_a_table_never_an_empty_chart() -> None:
-    v = view([{"k": 1, "n": 1}, {"k": "a", "n": ""}], {"k": "string", "n": "number"})
+    rows = [{"k": "a", "n": ""}, {"k": "b", "n": ""}, {"k": 1, "n": 1}]
+    v = view(rows, {"k": "string", "n": "number"})
     assert v.kind == "table" and v.spec is None
     assert v.reason == (
-        "Every row is left out of the chart, so there is nothing to draw: 1 of 2 rows is left "
+        "Every row is left out of the chart, so there is nothing to draw: 1 of 3 rows is left "
         "out of the x axis: k is declared string and they hold number (first: 1). Nothing was "
-        "converted. 1 of 2 rows is left out of the y axis: n is declared number and they hold "
+        "converted. 2 of 3 rows are left out of the y axis: n is declared number and they hold "
         'string (first: ""). Nothing was converted.'
     )
     nullable = {"k": "string", "n": {"type": "number", "nullable": True}}
