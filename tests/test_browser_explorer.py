@@ -56,6 +56,8 @@ def lun_as_bars(page: Any) -> None:
     select(page, "x", "host_group")
     select(page, "y", "capacity_gb")
     page.wait_for_selector(BARS, timeout=WAIT_MS)
+
+
 REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
     "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string"
@@ -164,9 +166,13 @@ def test_hostile_names_are_text_and_the_page_fetches_nothing_outside(
     for markup in (".katex", "img[src*='beacon']", "a[href*='beacon']", "strong:text-is('b')",
                    "code:text-is('c')"):  # fmt: skip
         found = page.locator(markup)
-        assert found.count() == 0, (markup, found.evaluate_all(
-            "els => els.map(e => [e.closest('[data-testid]')?.getAttribute('data-testid'),"
-            " e.closest('[data-testid=stElementContainer]')?.innerText.slice(0, 80)])"))
+        assert found.count() == 0, (
+            markup,
+            found.evaluate_all(
+                "els => els.map(e => [e.closest('[data-testid]')?.getAttribute('data-testid'),"
+                " e.closest('[data-testid=stElementContainer]')?.innerText.slice(0, 80)])"
+            ),
+        )
     outside = [u for u in page.requests_seen if not u.startswith((server, "data:", "blob:"))]
     assert outside == []
 
@@ -519,7 +525,6 @@ def test_brushing_a_time_range_shows_its_rows_offenders_findings_and_charts_them
         (f"{QUEUES['rows'][i]['p95_ms']:,.0f}", QUEUES["rows"][i]["region"]) for i in inside
     )
     expect(page.get_by_text(again.reason).last).to_be_visible()
-
 
 
 def test_under_enforce_the_bar_clicked_before_reaches_no_row(server: str, page: Any) -> None:
