@@ -656,7 +656,9 @@ function showToolResult(result) {
   drawn.length = 0;
   statusLine.textContent = "";
   clearErrors();
-  if (result?.isError) {
+  // An enforce refusal is a tool error that still carries its View payload (kind "refused"):
+  // shown as the refusal it is. Any other error is shown as an error.
+  if (result?.isError && !isPayload(result?.structuredContent)) {
     showError(contentText(result) || "The tool answered with an error and no message.");
     return Promise.resolve(null);
   }
