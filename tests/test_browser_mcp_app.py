@@ -358,7 +358,8 @@ def _bar(frame: Any, region: str) -> Any:
 def test_clicking_a_bar_asks_the_app_only_tool_shows_its_rows_and_tells_the_model(
     drill: Host, live: Live, session: dict[str, Any]
 ) -> None:
-    arguments, result = _chart(live, OWNED)
+    # (bars of p95 per region, picked: these rows open on bars split by owner, issue 40)
+    arguments, result = _chart(live, OWNED, x="region", y="p95_ms")
     handle = result["_meta"][DRILL_META_KEY]["chart"]
     drill.load(session["page"].text)
     drill.show(arguments, result)
@@ -602,7 +603,11 @@ def test_what_the_page_offers_to_select_is_the_payloads_drill(
     """The page reads ``drill`` (``View.to_dict()["drill"]``): a scatter whose x the drill names
     brushable is clicked and brushed; the same chart whose drill names nothing brushable is
     only clicked; a payload without a drill offers nothing, whatever its handle."""
-    rows: list[dict[str, Any]] = [{"a": float(i), "b": float((i * 7) % 13)} for i in range(30)]
+    # (a off the whole numbers: a whole, evenly spaced a keying the rows is a grid, drawn as
+    # a line)
+    rows: list[dict[str, Any]] = [
+        {"a": float(i) + 0.5, "b": float((i * 7) % 13)} for i in range(30)
+    ]
     arguments = {"rows": rows, "resultColumns": {"a": "number", "b": "number"}, "tool": "pairs"}
     result = live.call("chart_rows", arguments)
     payload = result["structuredContent"]
