@@ -136,6 +136,11 @@ class Selection:
                 f"mark {index!r} is not a mark of this chart; it has {len(marks)} (0 to "
                 f"{len(marks) - 1})"
             )
+        if _gaps(view, marks)[index]:
+            raise ChartkitError(
+                f"mark {index} is a gap in the line: a missing time point, drawn as a break, "
+                "with no row behind it; select one of the line's points, or brush its time axis"
+            )
         row = marks.iloc[index]
         return cls((*_placed(view, row), *_keys(view, row, marks)), "mark")
 
@@ -629,6 +634,24 @@ def _marks(view: View) -> pd.DataFrame:
     return view.marks
 
 
+def _gaps(view: View, marks: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which of the marks are a line's gaps: the row of no value its plan adds at a missing
+    time point (``chartkit.plan.lines.broken_at_gaps``) so the line breaks there.
+
+    Such a row is in the chart's data, as Vega-Lite needs it, but stands for no row of the
+    result, so it is no mark to select. Every other mark holds its measure: a row of no value
+    on a measure is left out of the chart, never drawn.
+    """
+    measured = [
+        e.field for e in view.encodings.values()
+        if e.field in marks.columns and not e.bin
+        and (e.aggregate is not None or e.type == "quantitative")
+    ]  # fmt: skip
+    if not measured:
+        return np.zeros(len(marks), dtype=bool)
+    return np.asarray(marks[measured].isna().any(axis=1), dtype=bool)
+
+
 def _records(spec: Mapping[str, Any]) -> list[Any]:
     """The chart's records as the spec holds them (inline, or a named dataset)."""
     data = spec.get("data") or {}
@@ -764,7 +787,7 @@ def _covered(view: View, enc: Any, marks: pd.DataFrame, lo: Any, hi: Any) -> Cla
     """The rows of the marks whose drawn position on ``enc``'s axis lies in ``[lo, hi]``."""
     zone = _zone(view, enc.column) if enc.type == "temporal" else None
     if enc.type == "temporal":
-        drawn = pd.to_datetime(marks[enc.field])
+        drawn = pd.to_datetime(marks[enc.field][~_gaps(view, marks)])
         starts = drawn[(drawn >= lo) & (drawn <= hi)]
         if not enc.bin and _bucket_end(view, pd.Timestamp("2000-01-01")) is None:
             return Range(enc.column, "temporal", lo.to_pydatetime(), hi.to_pydatetime(), "both",

@@ -433,3 +433,20 @@ def test_the_rows_behind_a_labels_counted_bar_are_the_rows_it_counted() -> None:
         assert page.rows["m"].notna().all()
     left = v.rows_behind(Selection.left_out(v), page_size=MAX_PAGE_SIZE)
     assert left.total == v.left_out == 22 and left.rows["m"].isna().all()
+
+
+def test_a_lines_gap_is_no_mark_to_select_and_a_brush_across_it_reads_its_neighbours() -> None:
+    rows = [{"day": f"2024-01-{d:02d}", "n": d * 1.5} for d in range(1, 11) if d not in (5, 6)]
+    v = view(rows, {"day": "date", "n": "number"}, mode="off")
+    assert v.mark == "line" and v.marks is not None
+    # the line breaks at the missing days: one row of no value, in the chart's data
+    assert v.marks["n"].isna().tolist() == [False] * 4 + [True] + [False] * 4
+    refused = "mark 4 is a gap in the line: a missing time point, drawn as a break, with no row"
+    with pytest.raises(ChartkitError, match=refused):
+        Selection.of_mark(v, 4)
+    with pytest.raises(ChartkitError, match=refused):
+        Selection.from_datum(v, {"day": "2024-01-05T00:00:00.000"})
+    points = [v.rows_behind(Selection.of_mark(v, i)).total for i in range(9) if i != 4]
+    assert points == [1] * 8
+    across = v.rows_behind(Selection.from_interval(v, {"day": ["2024-01-04", "2024-01-07"]}))
+    assert across.rows["day"].tolist() == ["2024-01-04", "2024-01-07"]
