@@ -64,6 +64,10 @@ MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when 
 CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
 FACET_HEIGHT = 140
 FACET_COLUMNS = 3
+FACET_STACKED = 4  # small charts of at most this many panels stand two by two (a phone)
+FACET_FEW_COLUMNS = 2
+FACET_FEW_WIDTH = 120
+FACET_FEW_HEIGHT = 80
 PANEL_HEIGHT = 120  # pixels of each measure's panel when measures get an axis each
 MAGNITUDE_RATIO: Final = 10.0
 """Measures whose largest drawn values differ by more than this factor get a panel each, with
@@ -173,10 +177,18 @@ def build_chart(
     if panels is not None and facet is None:
         return _panelled(chart, panels, plan, titled)
     if facet is not None:
-        cell = chart.properties(width=FACET_WIDTH, height=FACET_HEIGHT)
+        # a few small charts stand two by two, smaller: they fit a phone's width and its first
+        # screen
+        few = plan.data is not None and facet.field in plan.data.columns and (
+            plan.data[facet.field].nunique(dropna=False) <= FACET_STACKED
+        )  # fmt: skip
+        cell = chart.properties(
+            width=FACET_FEW_WIDTH if few else FACET_WIDTH,
+            height=FACET_FEW_HEIGHT if few else FACET_HEIGHT,
+        )
         faceted: alt.FacetChart = cell.facet(
             facet=alt.Facet(field=facet.field, type="nominal", title=_title(facet.title)),
-            columns=FACET_COLUMNS,
+            columns=FACET_FEW_COLUMNS if few else FACET_COLUMNS,
         ).properties(description=_described(plan.reason), **titled)
         return faceted
     properties: dict[str, Any] = {"width": CHART_WIDTH, "description": _described(plan.reason)}
