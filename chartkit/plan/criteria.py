@@ -11,7 +11,7 @@ table for docs/rules.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -340,19 +340,17 @@ def cost(a: Alternative, roles: Roles) -> tuple[float, tuple[tuple[str, float], 
 
 
 def deciding(
-    chosen: Alternative, others: Sequence[Alternative], roles: Roles
+    chart: str, held: Collection[str], others: Iterable[Collection[str]]
 ) -> tuple[Criterion, ...]:
-    """The criteria (those with a sentence) the ``others`` break and ``chosen`` holds: why
-    ``chosen`` ranks above candidates listed before it."""
-    held = {name for name, _ in cost(chosen, roles)[1]}
-    out: dict[str, Criterion] = {}
-    for other in others:
-        for name, _ in cost(other, roles)[1]:
-            c = _BY_NAME[name]
-            speaks = c.speaks_of is None or chosen.chart in c.speaks_of
-            if name not in held and c.sentence and speaks:
-                out[name] = c
-    return tuple(c for c in CRITERIA if c.name in out)
+    """The criteria (those with a sentence, about ``chart``) the ``others`` break — each given
+    by the names of the criteria it breaks — and the chosen candidate holds (it breaks only
+    ``held``): why it ranks above candidates listed before it."""
+    out = {name for broken in others for name in broken if name not in held}
+    return tuple(c for c in CRITERIA if c.name in out and c.sentence and _speaks(c, chart))
+
+
+def _speaks(c: Criterion, chart: str) -> bool:
+    return c.speaks_of is None or chart in c.speaks_of
 
 
 _BY_NAME: Final[Mapping[str, Criterion]] = {c.name: c for c in CRITERIA}

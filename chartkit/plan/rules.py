@@ -240,6 +240,9 @@ def _bindings(
 _SERIES = Need("color", "category", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
 _TRIES: Final = 16  # the columns of a kind a need tries: the criteria rank the bindings
 
+_PER_CATEGORY: Final = (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES))
+"""What bars take: a category on x, a number on y (grouped bars add the other category)."""
+
 RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "lines",
@@ -308,7 +311,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "bars",
         "bar",
-        (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES)),
+        _PER_CATEGORY,
         True,
         "{x} is {xt} and {y} number: bars of the mean of {y} per {x}; a mean does "
         "not change with how many rows the result holds.",
@@ -317,7 +320,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "total bars",
         "bar",
-        (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES)),
+        _PER_CATEGORY,
         True,
         "Bars of the total (sum) of {y} per {x}: what each {x} adds up to.",
         "sum per category",
@@ -327,8 +330,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "grouped bars",
         "bar",
         (
-            Need("x", "category", tries=_TRIES),
-            Need("y", "number", tries=_TRIES),
+            *_PER_CATEGORY,
             Need("facet", "category", tries=_TRIES, max_distinct=MAX_COLOR_CATEGORIES),
         ),
         True,
@@ -340,8 +342,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "grouped total bars",
         "bar",
         (
-            Need("x", "category", tries=_TRIES),
-            Need("y", "number", tries=_TRIES),
+            *_PER_CATEGORY,
             Need("facet", "category", tries=_TRIES, max_distinct=MAX_COLOR_CATEGORIES),
         ),
         True,
@@ -488,7 +489,9 @@ def candidates(
             replace(n, many=MAX_FACETS) if n.many > 1 else n for n in rule.needs
         ))  # fmt: skip
         listed += [a for a in wide.bind(only) if a not in listed]
-    costs = [cost(a, roles)[0] for a in listed]
+    scored = [cost(a, roles) for a in listed]  # each candidate scored once
+    costs = [total for total, _ in scored]
+    broken = [{name for name, _ in b} for _, b in scored]
     order = sorted(range(len(listed)), key=lambda i: (round(costs[i], 6), i))
     out: list[Alternative] = []
     per_chart: dict[str, int] = {}
@@ -497,8 +500,7 @@ def candidates(
         if per_chart.get(a.chart, 0) >= PER_CHART:
             continue
         if a.color is None and any(
-            (k.chart, k.x, k.y, k.facet) == (a.chart, a.x, a.y, a.facet) and k.color
-            for k in out
+            (k.chart, k.x, k.y, k.facet) == (a.chart, a.x, a.y, a.facet) and k.color for k in out
         ):  # the same chart colored ranks first: drawn from its picks it would be colored too
             continue
         per_chart[a.chart] = per_chart.get(a.chart, 0) + 1
@@ -506,10 +508,10 @@ def candidates(
         # costs no more: the criteria, not the kind of chart, decided
         kind = KIND_COST.get(a.chart, 1.0)
         passed = [
-            listed[j] for j in range(i)
+            broken[j] for j in range(i)
             if costs[j] > costs[i] and KIND_COST.get(listed[j].chart, 1.0) <= kind
         ]  # fmt: skip
-        why = said(deciding(a, passed, roles), a) if passed else ""
+        why = said(deciding(a.chart, broken[i], passed), a) if passed else ""
         out.append(replace(a, why=why) if why else a)
         if len(out) == MAX_CANDIDATES:
             break
