@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from test_selection_properties import gap_refused
 
 from chartkit import ChartkitError, view
 from chartkit.backends import (
@@ -139,25 +140,13 @@ def _through_backend(backend: Backend) -> Rows:
     return rows
 
 
-def _gap(v: View, i: int) -> bool:
-    """Whether the ``i``-th mark is a line's gap: the row of no value at a missing time point,
-    which breaks the line; no row is behind it, and selecting it is refused."""
-    assert v.marks is not None
-    y = v.encodings.get("y")
-    if v.mark != "line" or y is None or not pd.isna(v.marks.iloc[i][y.field]):
-        return False
-    with pytest.raises(ChartkitError, match=f"mark {i} is a gap in the line: a missing time"):
-        Selection.of_mark(v, i)
-    return True
-
-
 def _check(v: View, n: int, rows_of: Rows | None = None) -> None:
     assert v.marks is not None
     rows_of = rows_of or _through_view(v)
     measure = next(e for e in v.encodings.values() if e.aggregate is not None)
     seen: set[int] = set()
     for i in range(len(v.marks)):
-        if _gap(v, i):
+        if gap_refused(v, i):
             continue
         s = Selection.of_mark(v, i)
         rows, total = rows_of(s)
@@ -243,7 +232,7 @@ def _check_brush(v: View, brush: dict[str, list[float]], rows_of: Rows, apart: s
     count = next((e.field for e in v.encodings.values() if e.aggregate == "count"), None)
     for i in range(len(v.marks)):
         mark = v.marks.iloc[i]
-        if _gap(v, i):
+        if gap_refused(v, i):
             continue
         if all(lo <= float(mark[f]) <= hi for f, (lo, hi) in brush.items()):
             covered |= set(rows_of(Selection.of_mark(v, i))[0]["id"])
@@ -280,7 +269,7 @@ def test_the_memory_backend_reads_each_marks_terms_as_the_view_drew_it(
     _check(v, len(frame), _through_backend(memory))
     assert v.marks is not None
     for i in range(len(v.marks)):  # the same rows as the view's own evaluation
-        if _gap(v, i):
+        if gap_refused(v, i):
             continue
         s = Selection.of_mark(v, i)
         assert list(memory.page(where(s.clauses, s.kind), 0, MAX_PAGE)["id"]) == list(

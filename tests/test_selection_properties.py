@@ -132,7 +132,7 @@ def _reaggregate(values: list[float], how: str) -> float:
     return max(values)
 
 
-def _gap(v: View, i: int) -> bool:
+def gap_refused(v: View, i: int) -> bool:
     """Whether the ``i``-th mark is a line's gap: the row of no value at a missing time point,
     which breaks the line; no row is behind it, and selecting it is refused."""
     assert v.marks is not None
@@ -151,7 +151,7 @@ def check_partition(v: View, rows: list[dict[str, Any]]) -> None:
     seen: dict[int, Selection] = {}
     by_key: dict[Selection, list[int]] = {}
     for i in range(len(v.marks)):
-        if _gap(v, i):
+        if gap_refused(v, i):
             continue
         by_key.setdefault(Selection.of_mark(v, i), []).append(i)
     for s, marks in by_key.items():
