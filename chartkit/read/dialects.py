@@ -17,16 +17,23 @@ say for every engine are a ``Dialect``'s, and only a dialect's:
 - ``exact_median``: whether the engine's median is exact (pyarrow's is a t-digest).
 
 ``EngineReading.dialect`` is the reading's, chosen once by ``dialect_of(engine)``; no other
-module branches on an engine's name. Only names chartkit chose itself (``_k0``, ``c0``,
-``__bucket``) ever reach SQL text, through ``quote``.
+module branches on an engine's name. DuckDB's queries are built of DuckDB's own expressions
+(names and values written into the query by DuckDB), with the text-cell builders the check and
+the chart share (``parsed_number`` …); the one piece of SQL text is ``at_position``'s.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit.errors import ChartkitError
+from chartkit.read.csvread import BOOLEAN, BOOLEAN_FALSE, BOOLEAN_TRUE, INTEGER, NUMBER
+
+if TYPE_CHECKING:
+    from duckdb import Expression
 
 __all__ = [
     "DIALECTS",
@@ -36,14 +43,25 @@ __all__ = [
     "Polars",
     "PyArrow",
     "Spark",
+    "as_text",
+    "at_position",
     "dialect_of",
+    "json_kind",
+    "json_text",
+    "parsed_boolean",
+    "parsed_date",
+    "parsed_number",
     "quote",
+    "reads_as_boolean",
+    "reads_as_date",
+    "reads_as_number",
+    "uncast_dates",
 ]
 
 
 def quote(name: str) -> str:
-    """An identifier in DuckDB SQL text: the one quoting function (only helper and alias names
-    reach it; tests/test_engine_names.py holds it to generated names)."""
+    """An identifier in DuckDB SQL text a person writes (a test's query, say): chartkit's own
+    queries are expressions, whose names DuckDB quotes itself."""
     if "\x00" in name:
         raise ChartkitError("a DuckDB identifier cannot hold a NUL character")
     return '"' + name.replace('"', '""') + '"'
@@ -109,14 +127,20 @@ class Dialect:
         the frame keeps no such metadata (a query counts them)."""
         return None
 
-    def project(self, native: Any, exprs: Sequence[tuple[str, str]]) -> Any:
-        """``native`` projected to SQL expressions over positions (``sql_helpers`` dialects)."""
-        raise ChartkitError(f"{self.engine} takes no SQL text (only DuckDB's dialect does)")
+    def project(self, native: Any, exprs: Sequence[Any]) -> Any:
+        """``native`` projected to DuckDB expressions (``sql_helpers`` dialects)."""
+        raise ChartkitError(
+            f"{self.engine} takes no SQL text nor DuckDB expression (only DuckDB's dialect does)"
+        )
+
+    def with_columns(self, native: Any, exprs: Sequence[Any]) -> Any:
+        """``native``'s columns and then DuckDB expressions (``sql_helpers`` dialects)."""
+        return self.project(native, exprs)
 
 
 class DuckDB(Dialect):
     engine = "duckdb"
-    sql_helpers = True
+    sql_helpers = True  # helper columns built of DuckDB's expressions
 
     def native_types(self, native: Any) -> dict[str, str]:
         return {c: str(t).strip('"') for c, t in zip(native.columns, native.types, strict=True)}
@@ -124,65 +148,232 @@ class DuckDB(Dialect):
     def by_position(
         self, native: Any, columns: Sequence[str], picks: Sequence[tuple[int, str]]
     ) -> Any:
-        return self.project(native, [(f"#{k + 1}", new) for k, new in picks])
+        return self.project(native, [at_position(k).alias(new) for k, new in picks])
 
-    def project(self, native: Any, exprs: Sequence[tuple[str, str]]) -> Any:
-        """``native`` projected to ``exprs``: (SQL over positional references and literals
-        only, the output's name). The names are quoted by ``quote`` into one SQL text (DuckDB's
-        expression API projects in time quadratic in the columns: minutes for 20,000); a name
-        holding a NUL, which no SQL identifier holds, is given by the expression API instead."""
-        if not any("\x00" in name for _, name in exprs):
-            return native.project(", ".join(f"{sql} AS {quote(name)}" for sql, name in exprs))
+    def project(self, native: Any, exprs: Sequence[Expression | tuple[str, str]]) -> Any:
+        """``native`` projected to ``exprs``, each named by its alias."""
+        return native.project(_select_list(exprs))
+
+    def aggregate(self, native: Any, exprs: Sequence[Expression]) -> Any:
+        """``native`` aggregated to ``exprs`` (one row), each named by its alias."""
+        return native.aggregate(_select_list(exprs))
+
+    def with_columns(self, native: Any, exprs: Sequence[Any]) -> Any:
         import duckdb
 
-        return native.project(*(duckdb.SQLExpression(sql).alias(name) for sql, name in exprs))
+        return self.project(native, [duckdb.StarExpression(), *exprs])
 
     def with_row_index(self, native: Any, name: str) -> Any:
+        import duckdb
         import narwhals as nw
 
-        return nw.from_native(native.project(f"*, row_number() OVER () - 1 AS {quote(name)}"))
+        index = duckdb.FunctionExpression("row_number").over() - 1
+        return nw.from_native(self.with_columns(native, [index.alias(name)]))
 
     def with_epoch_ms(self, frame: Any, name: str, aware: bool) -> Any:
+        import duckdb
         import narwhals as nw
+        from duckdb.sqltypes import TIMESTAMP
 
-        q = quote(name)
-        at = q if aware else f"CAST({q} AS TIMESTAMP)"
+        column = duckdb.ColumnExpression(name)
+        at = column if aware else column.cast(TIMESTAMP)
+        ms = duckdb.FunctionExpression("epoch_ms", at)
         # epoch_ms truncates toward zero: a time before 1970 with a fraction of a millisecond
         # is floored here, as every other engine floors it (exact, in integers)
-        ms = f"epoch_ms({at}) - CASE WHEN epoch_us({at}) < epoch_ms({at}) * 1000 THEN 1 ELSE 0 END"
-        return nw.from_native(frame.to_native().project(f"*, {ms} AS __ms"))
+        early = duckdb.FunctionExpression("epoch_us", at) < ms * 1000
+        floored = ms - duckdb.CaseExpression(early, 1).otherwise(0)
+        return nw.from_native(self.with_columns(frame.to_native(), [floored.alias("__ms")]))
 
     def with_bucket(self, frame: Any, name: str, aware: bool, seconds: int, bucket: str) -> Any:
         # time_bucket's start, a UTC wall clock: the cheapest grouping key in DuckDB
+        import duckdb
         import narwhals as nw
+        from duckdb.sqltypes import TIMESTAMP
 
-        q = quote(name)
-        at = f"timezone('UTC', {q})" if aware else f"CAST({q} AS TIMESTAMP)"
-        return nw.from_native(
-            frame.to_native().project(
-                f"*, time_bucket(INTERVAL '{int(seconds)} seconds', {at}, "
-                f"TIMESTAMP '1970-01-01') AS {quote(bucket)}"
-            )
+        column = duckdb.ColumnExpression(name)
+        at = _in_utc(column) if aware else column.cast(TIMESTAMP)
+        start = duckdb.FunctionExpression(
+            "time_bucket",
+            duckdb.FunctionExpression("to_seconds", int(seconds)),  # an interval of seconds
+            at,
+            duckdb.ConstantExpression(dt.datetime(1970, 1, 1)),
         )
+        return nw.from_native(self.with_columns(frame.to_native(), [start.alias(bucket)]))
 
     def utc_truncated(self, frame: Any, name: str, unit: str, bucket: str) -> Any | None:
         # the zone is the connection's, not the type's: narwhals cannot convert it
+        import duckdb
         import narwhals as nw
 
         if unit not in _TRUNCATED:
             raise ChartkitError(f"utc_truncated floors to a month, quarter or year, not {unit!r}")
-        q = quote(name)
-        return nw.from_native(
-            frame.to_native().project(
-                f"*, date_trunc('{unit}', timezone('UTC', {q})) AS {quote(bucket)}"
-            )
+        start = duckdb.FunctionExpression(
+            "date_trunc", duckdb.ConstantExpression(unit), _in_utc(duckdb.ColumnExpression(name))
         )
+        return nw.from_native(self.with_columns(frame.to_native(), [start.alias(bucket)]))
 
     def from_epoch_ms(self, frame: Any, bucket: str) -> Any:
         # the integer is kept (narwhals has no from-epoch here), converted once collected
         import narwhals as nw
 
         return frame.with_columns(nw.col("__ms").alias(bucket))
+
+
+def _in_utc(at: Expression) -> Expression:
+    """An aware DuckDB time as its UTC wall clock (a naive TIMESTAMP)."""
+    import duckdb
+
+    return duckdb.FunctionExpression("timezone", duckdb.ConstantExpression("UTC"), at)
+
+
+def at_position(k: int) -> Expression:
+    """The column at position ``k`` (from 0) of a DuckDB relation, so a tool's column name never
+    reaches a query (a quote, a NUL, ``#1``, 5 MB of it).
+
+    The one piece of SQL text chartkit writes, and it holds no name and no value: ``#`` and a
+    number. DuckDB's expression API names a column only by its name, and the binder reads a
+    name case-insensitively (``a`` finds ``A`` first where a relation holds both).
+
+    >>> at_position(0).as_select().split()
+    ['(', '#1', ')']
+    """
+    import duckdb
+
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ChartkitError(f"a column position is a whole number from 0, not {k!r}")
+    return duckdb.SQLExpression("#" + str(k + 1))
+
+
+def _select_list(exprs: Sequence[Expression | tuple[str, str]]) -> str:
+    """DuckDB expressions as one select list, each written by DuckDB (``as_select``: its SQL and
+    its alias, quoted), joined by commas.
+
+    Handed to a relation as one text because a relation's methods take a list of expressions
+    at a cost linear in the relation's columns for each (minutes for 20,000 columns), and
+    warn of any value that spells a column's name. A ``(SQL, name)`` pair is
+    ``backends.pushdown._typed``'s SQL text over positions and literals, read by DuckDB's
+    parser, until it is built of the text-cell builders below.
+    """
+    import duckdb
+
+    items = [duckdb.SQLExpression(e[0]).alias(e[1]) if isinstance(e, tuple) else e for e in exprs]
+    return ", ".join(e.as_select() for e in items)
+
+
+# --- text cells, read by chartkit.read.csvread's rules, as DuckDB expressions ---------------
+#
+# A CSV's cells are text (``open_table`` reads every column as VARCHAR), and so is a DuckDB
+# text column declared date. The check asks whether a cell reads as its declared type
+# (``reads_as_*``); the chart reads it as that type (``parsed_*``), or NULL where it does not.
+
+
+def _matches(cell: Expression, pattern: str, *, full: bool = True) -> Expression:
+    import duckdb
+
+    how = "regexp_full_match" if full else "regexp_matches"
+    return duckdb.FunctionExpression(how, cell, duckdb.ConstantExpression(pattern))
+
+
+def _false_if_null(condition: Expression) -> Expression:
+    import duckdb
+
+    return duckdb.CoalesceOperator(condition, duckdb.ConstantExpression(False))
+
+
+def reads_as_number(cell: Expression) -> Expression:
+    """Whether a text cell is a number as csvread reads one (false for a NULL cell).
+
+    The ``NUMBER`` regex alone decides that the text is a decimal literal; the cast only asks
+    whether a float holds a literal that is not an integer (csvread keeps ``1e999`` as text
+    and reads any integer, however long), never whether it is one.
+    """
+    import duckdb
+    from duckdb.sqltypes import DOUBLE
+
+    finite = duckdb.FunctionExpression("isfinite", cell.try_cast(DOUBLE))
+    whole = _matches(cell, INTEGER.pattern)
+    return _false_if_null(_matches(cell, NUMBER.pattern) & (whole | finite))
+
+
+def reads_as_boolean(cell: Expression) -> Expression:
+    """Whether a text cell is one of csvread's boolean spellings (false for a NULL cell)."""
+    return _false_if_null(_matches(cell, BOOLEAN.pattern))
+
+
+def reads_as_date(cell: Expression) -> Expression:
+    """Whether a text cell is a date string (``engine_pattern``; false for a NULL cell)."""
+    return _false_if_null(_matches(cell, engine_pattern(), full=False))
+
+
+def parsed_number(cell: Expression) -> Expression:
+    """A text cell read as csvread reads a number: a finite DOUBLE, else NULL.
+
+    The ``NUMBER`` regex alone says the text is a decimal literal; the cast then reads it
+    exactly (csvread's ``float()``), and a literal no float holds (``1e999``) is NULL, as
+    csvread leaves it text. DuckDB casts only the cells the regex let through.
+    """
+    import duckdb
+    from duckdb.sqltypes import DOUBLE
+
+    number = cell.cast(DOUBLE)
+    finite = duckdb.CaseExpression(duckdb.FunctionExpression("isfinite", number), number)
+    return duckdb.CaseExpression(_matches(cell, NUMBER.pattern), finite)
+
+
+def parsed_boolean(cell: Expression) -> Expression:
+    """A text cell read as csvread reads a boolean, by its spellings: true, false or NULL."""
+    import duckdb
+
+    def spelled(words: frozenset[str]) -> Expression:
+        return cell.isin(*(duckdb.ConstantExpression(w) for w in sorted(words)))
+
+    yes = duckdb.CaseExpression(spelled(BOOLEAN_TRUE), duckdb.ConstantExpression(True))
+    return yes.when(spelled(BOOLEAN_FALSE), duckdb.ConstantExpression(False))
+
+
+def _plain_date(cell: Expression) -> Expression:
+    """A date string DuckDB casts to TIMESTAMP exactly as the check reads it (``PLAIN_DATE``)."""
+    return _matches(cell, engine_pattern(), full=False) & _matches(cell, PLAIN_DATE)
+
+
+def parsed_date(cell: Expression) -> Expression:
+    """A text cell that is a date string ``PLAIN_DATE`` accepts, as a TIMESTAMP; else NULL."""
+    import duckdb
+    from duckdb.sqltypes import TIMESTAMP
+
+    return duckdb.CaseExpression(_plain_date(cell), cell.cast(TIMESTAMP))
+
+
+def uncast_dates(cell: Expression) -> Expression:
+    """The count of a text column's date strings ``PLAIN_DATE`` leaves out (a zone, ``Z`` or
+    ``±HH:MM``, or a fraction past microseconds): DuckDB does not cast them exactly as the
+    check reads them, so the chart cannot parse the column in DuckDB."""
+    import duckdb
+
+    odd = _matches(cell, engine_pattern(), full=False) & ~_matches(cell, PLAIN_DATE)
+    return duckdb.FunctionExpression("count_if", odd)
+
+
+def json_kind(cell: Expression) -> Expression:
+    """A DuckDB JSON value's ``json_type`` (``VARCHAR``, ``BIGINT`` …), ``NULL`` for a null."""
+    import duckdb
+
+    kind = duckdb.FunctionExpression("json_type", cell)
+    return duckdb.CoalesceOperator(kind, duckdb.ConstantExpression("NULL"))
+
+
+def json_text(cell: Expression) -> Expression:
+    """A DuckDB JSON string's text (``->> '$'``)."""
+    import duckdb
+
+    return duckdb.FunctionExpression("json_extract_string", cell, duckdb.ConstantExpression("$"))
+
+
+def as_text(cell: Expression) -> Expression:
+    """A DuckDB value as VARCHAR (a JSON value: its JSON text)."""
+    from duckdb.sqltypes import VARCHAR
+
+    return cell.cast(VARCHAR)
 
 
 class Polars(Dialect):
