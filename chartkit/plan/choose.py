@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
+from chartkit.plan.roles import Roles, series_over
 from chartkit.plan.rules import (
     LOG_ORDERS,
     MAX_COLOR_CATEGORIES,
@@ -364,15 +365,21 @@ def chart(
     *,
     count: bool,
     auto_color: bool,
+    roles: Roles | None = None,
+    max_points: int | None = None,
 ) -> Choice:
     """The chart a set of picks draws, from profiles alone: one rule for every backend.
 
     ``x``, ``ys``, ``color``, ``facet`` are picked (or chosen by the rule table) column names
     of ``profiles``; ``count`` is ``aggregate='count'``; ``auto_color`` whether the chart may
-    color by a category of its own choosing when no color is picked.
+    color by a category of its own choosing when no color is picked; ``roles`` the columns'
+    roles and ``max_points`` the points a chart may draw (a series over a number, below).
 
     A date on x draws a line, a category bars, a number a scatter (one measure) or a histogram
-    (none); a pick that cannot be drawn where it was asked is ``refused``.
+    (none); a pick that cannot be drawn where it was asked is ``refused``. Several measures
+    over a number that is a series (``roles.series_over``: a grid keying the rows alone, as
+    years do) draw a line each, as over a date, when every point fits: one per pixel of the
+    chart's width at most, ``max_points`` in all (a series over a number is not bucketed).
 
     >>> from chartkit.plan.encode import ColumnProfile
     >>> def q(name, vl, distinct=0):
@@ -467,7 +474,13 @@ def chart(
         drawn, auto_color = [], False
         if xp.type == "quantitative":  # per bin of the number on x
             return Choice("histogram", xp.name, refused=tuple(refused))
-    if len(drawn) > 1 and xp.type == "quantitative":
+    series = (
+        len(drawn) > 1 and xp.type == "quantitative" and roles is not None
+        and max_points is not None and series_over(roles, xp.name, [])
+        and roles[xp.name].numbers.distinct <= CHART_WIDTH
+        and roles[xp.name].numbers.values * len(drawn) <= max_points
+    )  # fmt: skip
+    if len(drawn) > 1 and xp.type == "quantitative" and not series:
         refused += [Refused("y", m.name, "one-y-axis") for m in drawn[1:]]
         drawn = drawn[:1]
     if len(drawn) > 1 and cp is not None:
@@ -479,7 +492,7 @@ def chart(
                 Refused("color", cp.name, "too-many-colors" if fp else "colors-as-facets")
             )
             cp, fp = None, (fp or cp)
-    if xp.type == "temporal":
+    if xp.type == "temporal" or series:
         if cp is not None and cp.type != "nominal":
             refused.append(Refused("color", cp.name, "line-color-not-category"))
             cp = None

@@ -184,7 +184,9 @@ def _factor_left_out(a: Alternative, roles: Roles) -> float:
 
 def like_measures(roles: Roles) -> tuple[str, ...]:
     """The largest set of measures alike in magnitude (largest values within
-    ``LIKE_MAGNITUDE`` of each other), when there are three or more: one unit, drawn together."""
+    ``LIKE_MAGNITUDE`` of each other) whose spans each overlap another's (one scale holds
+    them: not employment, population and output that each sit apart), when there are three
+    or more: one unit, drawn together."""
     tops = [
         (n, abs(r.numbers.high or 0.0) or 1.0)
         for n in roles.of("measure", "weight")
@@ -193,15 +195,28 @@ def like_measures(roles: Roles) -> tuple[str, ...]:
     best: tuple[str, ...] = ()
     for _, top in tops:
         group = tuple(n for n, t in tops if top <= t <= top * LIKE_MAGNITUDE)
+        group = tuple(n for n in group if any(_overlap(roles, n, o) for o in group if o != n))
         if len(group) > len(best):
             best = group
     return best if len(best) >= 3 else ()
 
 
+def _overlap(roles: Roles, a: str, b: str) -> bool:
+    """Whether the spans of measures ``a`` and ``b`` (their lowest to highest) overlap."""
+    x, y = roles[a].numbers, roles[b].numbers
+    if x.low is None or x.high is None or y.low is None or y.high is None:
+        return False
+    return x.low <= y.high and y.low <= x.high
+
+
 def _like_apart(a: Alternative, roles: Roles) -> float:
-    """A line over time while three or more like measures are not all drawn (one of them
-    alone, or only the first ``MAX_MEASURES``: the picture then says how many are left out)."""
-    if a.chart not in ("lines", "lines per measure") or roles.role(a.x) != "time":
+    """A line over time, or over a grid that keys the rows (a scatter over it is drawn as a
+    line), while three or more like measures are not all drawn (one of them alone, or only
+    the first ``MAX_MEASURES``: the picture then says how many are left out)."""
+    split = [s for s in (a.color, a.facet) if s is not None]
+    over_time = a.chart in ("lines", "lines per measure") and roles.role(a.x) == "time"
+    over_grid = a.chart in ("scatter", "lines per measure") and series_over(roles, a.x, split)
+    if not (over_time or over_grid):
         return 0.0
     like, drawn = set(like_measures(roles)), set(_ys(a))
     full = len(drawn) >= PANELS_AT_MOST and drawn <= like  # the first 20, the rest said
@@ -327,7 +342,11 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
     ),
     Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
     Criterion(
-        "like-measures-together", "like measures are drawn together", 2.0, _like_apart, _LINES
+        "like-measures-together",
+        "like measures are drawn together",
+        2.0,
+        _like_apart,
+        _LINES | _POINTS,
     ),
 )
 """The criteria, one record each; ``cost`` weighs them."""

@@ -29,7 +29,7 @@ from chartkit.plan.criteria import (
     said,
 )
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.roles import Roles, assign, holds_its_place, role_table
+from chartkit.plan.roles import Roles, assign, holds_its_place, role_table, series_over
 
 __all__ = [
     "LOG_ORDERS",
@@ -489,6 +489,11 @@ def candidates(
             replace(n, many=MAX_FACETS) if n.many > 1 else n for n in rule.needs
         ))  # fmt: skip
         listed += [a for a in wide.bind(only) if a not in listed]
+        # and over a grid that keys the rows alone (years, a row each): a series as a date is
+        ys = tuple(q.name for q in alike[:MAX_FACETS])
+        for grid in roles.of("grid"):
+            if len(ys) >= 2 and grid in columns.by_name and series_over(roles, grid, []):
+                listed.append(wide._alternative({"x": (grid,), "y": ys}, columns))
     scored = [cost(a, roles) for a in listed]  # each candidate scored once
     costs = [total for total, _ in scored]
     broken = [{name for name, _ in b} for _, b in scored]
