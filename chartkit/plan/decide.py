@@ -425,7 +425,8 @@ class _Planner:
         drawn as asked refused in words, and the chart planned."""
         p = self.profiles
         count = self.opts.aggregate == "count"
-        choice = choose.chart(p, x, ys, color, facet, count=count, auto_color=auto_color)
+        choice = choose.chart(p, x, ys, color, facet, count=count, auto_color=auto_color,
+                              roles=self.roles, max_points=self.max_points)  # fmt: skip
         xp = p[choice.x] if choice.x is not None else None
         for r in choice.refused:
             self.refusing._word(r, xp, p.get(choice.facet) if choice.facet else None)
