@@ -53,8 +53,6 @@ from chartkit import view  # noqa: E402
 OPEN: dict[str, str] = {
     # year (2 values, a number) is a third factor: bars cannot be colored by it yet
     "barley": "issue 40: two factors are both drawn",
-    # twelve like measures over a year that is a number: lines per measure need a date on x
-    "elnino": "issue 40: like measures are drawn together",
     # 20,190 rows of two measures are drawn as a heatmap of counts over max_points
     "randhie": "issue 40: scatter for two measures",
 }
