@@ -342,11 +342,7 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
     ),
     Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
     Criterion(
-        "like-measures-together",
-        "like measures are drawn together",
-        2.0,
-        _like_apart,
-        _LINES | _POINTS,
+        "like-measures-together", "like measures are drawn together", 2.0, _like_apart, _LINES
     ),
 )
 """The criteria, one record each; ``cost`` weighs them."""
