@@ -53,14 +53,19 @@ from chartkit.check.integrity import (
 )
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.read.rowset import read_rowset
-from chartkit.read.schemas import declared_by_text, looks_like_json_schema, result_columns_from
+from chartkit.read.schemas import (
+    COLUMNS_OVER_FILE_SCHEMA,
+    declared_by_text,
+    looks_like_json_schema,
+    result_columns_from,
+)
 from chartkit.read.table_files import (
     ENGINE_MB,
     ENGINE_ROWS,
     ENGINE_ROWS_ENV,
-    declared_by_words,
     large_table,
     open_declared,
+    over_own_declaration,
     with_own_declaration,
 )
 from chartkit.result import ToolResult, read_results
@@ -389,7 +394,10 @@ def _large_table(file: str) -> str | None:
 def _read_in_place(args: argparse.Namespace) -> tuple[str, list[ToolResult]]:
     """``--engine duckdb``: FILE opened where it lies as one result (``open_declared``)."""
     try:
-        declared, source = _declaration(args.columns) if args.columns is not None else (None, None)
+        declared, source = (None, None)
+        if args.columns is not None:
+            declared, source = _declaration(args.columns)
+            source = over_own_declaration(args.file, source, COLUMNS_OVER_FILE_SCHEMA)
         result = open_declared(args.file, declared, source)
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
@@ -422,7 +430,7 @@ def _examples(args: argparse.Namespace) -> int:
             shutil.copyfile(path, copy)
     except OSError as exc:
         raise _Exit(EXIT_UNREADABLE, f"cannot copy into {target}: {exc.strerror or exc}") from None
-    print(f"copied {len(paths)} example files into {target}: {', '.join(p.name for p in paths)}")
+    print(f"copied {len(paths):,} example files into {target}: {', '.join(p.name for p in paths)}")
     return EXIT_OK
 
 
@@ -593,16 +601,10 @@ def _rows_count(result: ToolResult) -> str:
     return f"rows of type {type(rows).__name__}"
 
 
-def _declared_by(declared_by: str | None) -> str | None:
-    """Where the declaration came from, in words (``declared_by_text``), the file's schema
-    too."""
-    return declared_by_words(declared_by) or declared_by_text(declared_by)
-
-
 def _title(index: int | None, result: ToolResult) -> str:
-    number = f"{index}. " if index is not None else ""
+    number = f"{index:,}. " if index is not None else ""
     call = f", {_data(result.call_id)}" if result.call_id else ""
-    source = _declared_by(result.declared_by)
+    source = declared_by_text(result.declared_by)
     said = f", {source}" if source else ""
     return f"{number}{_data(result.tool)} ({_rows_count(result)}{call}{said})"
 
@@ -722,8 +724,9 @@ def _print_check(
             ceiling = True
         elif outcome.armed:
             declared = len(result.result_columns or {})
+            each = "the" if declared == 1 else "each of the"
             print(
-                f"{title}: clean under {mode} — each of the {_count(declared, 'declared column')}"
+                f"{title}: clean under {mode} — {each} {_count(declared, 'declared column')}"
                 " holds its declared type",
                 file=out,
             )
@@ -737,8 +740,8 @@ def _print_check(
     width = max(len(r.check) for r in rows)
     for r in rows:
         print(
-            f"  {r.check:<{width}}  seam {r.seam}  checked {r.checked}  findings {r.findings}  "
-            f"not applicable {r.not_applicable}",
+            f"  {r.check:<{width}}  seam {r.seam}  checked {r.checked:,}  findings {r.findings:,}  "
+            f"not applicable {r.not_applicable:,}",
             file=out,
         )
     print(
@@ -767,7 +770,7 @@ def _print_offenders(out: TextIO, violation: Any, indent: str) -> None:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _check_payload(
@@ -812,13 +815,13 @@ def _pick(
             raise _Exit(
                 EXIT_UNREADABLE,
                 f"--index {index} is out of range: {name} holds {_count(len(results), 'result')}"
-                f", numbered 1 to {len(results)}",
+                f", numbered 1 to {len(results):,}",
             )
         chosen = results[index - 1]
         if tool is not None and chosen.tool != tool:
             raise _Exit(
                 EXIT_UNREADABLE,
-                f"result {index} of {name} is from tool {chosen.tool!r}, not {tool!r}; drop "
+                f"result {index:,} of {name} is from tool {chosen.tool!r}, not {tool!r}; drop "
                 "--tool or pick another --index",
             )
         return chosen
@@ -831,12 +834,12 @@ def _pick(
         )
     if len(candidates) > 1:
         shown = "; ".join(_title(n, r) for n, r in candidates[:20])
-        more = f"; and {len(candidates) - 20} more" if len(candidates) > 20 else ""
+        more = f"; and {len(candidates) - 20:,} more" if len(candidates) > 20 else ""
         of = f" from tool {tool!r}" if tool is not None else ""
         how = "--index N" if tool is not None else "--index N (or --tool NAME)"
         raise _Exit(
             EXIT_UNREADABLE,
-            f"{name} holds {len(candidates)} results{of}; pick one with {how}: {shown}{more}",
+            f"{name} holds {len(candidates):,} results{of}; pick one with {how}: {shown}{more}",
         )
     return candidates[0][1]
 
@@ -879,6 +882,8 @@ def _render(args: argparse.Namespace) -> int:
         findings.append(f"  (every finding: {_ceiling()})")
     refusals = [f"  refused {r.channel} axis: {r.reason}" for r in shown.refusals]
     notes = [f"  note: {n}" for n in shown.notes]
+    declared_by = declared_by_text(result.declared_by)
+    source = f" ({declared_by})" if declared_by else ""
     if args.alternatives:
         return _list_alternatives(args, shown, result, refusals + notes + findings)
     if shown.kind == "table" and output.suffix.lower() != ".json":  # the table, with its reason
@@ -886,14 +891,14 @@ def _render(args: argparse.Namespace) -> int:
             shown.save(output)
         except OSError as exc:
             raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
-        lines = [f"wrote {output}: a table of {result.tool}, not a chart. {shown.reason}"]
+        lines = [f"wrote {output}: a table of {result.tool}{source}, not a chart. {shown.reason}"]
         words = lines if args.quiet else lines + refusals + notes + findings
         print("\n".join(terminal_literal(line) for line in words), file=sys.stderr)
         return EXIT_FINDINGS
     if shown.kind != "chart":
         what = "refused under enforce" if shown.kind == "refused" else "a table, not a chart"
         lines = [
-            f"chartkit render: no chart for {result.tool}, so {output} was not written: "
+            f"chartkit render: no chart for {result.tool}{source}, so {output} was not written: "
             f"the view is {what}. {shown.reason}"
         ]
         if shown.kind != "refused" and not args.quiet:
@@ -908,10 +913,12 @@ def _render(args: argparse.Namespace) -> int:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     if args.quiet:  # the one line, with how many findings the full run would list
         found = len(shown.check.findings)
-        said = f" ({_count(found, 'finding')} under {args.mode})" if found else ""
-        print(f"wrote {output}: a {shown.mark} chart of {result.tool}{said}. {shown.reason}")
+        said = [declared_by] if declared_by else []
+        said += [f"{_count(found, 'finding')} under {args.mode}"] if found else []
+        of = f" ({'; '.join(said)})" if said else ""
+        print(f"wrote {output}: a {shown.mark} chart of {result.tool}{of}. {shown.reason}")
         return EXIT_OK
-    print(f"wrote {output}: a {shown.mark} chart of {result.tool}. {shown.reason}")
+    print(f"wrote {output}: a {shown.mark} chart of {result.tool}{source}. {shown.reason}")
     for channel, encoding in shown.encodings.items():
         print(f"  {channel}: {encoding.describe()}")
     for line in refusals + notes + findings:
@@ -924,7 +931,9 @@ def _list_alternatives(
 ) -> int:
     """``--alternatives``: the chart drawn and the others, each with its reason; no file."""
     kind = f"a {shown.mark} chart" if shown.kind == "chart" else shown.kind
-    print(f"{_data(result.tool)}: {kind}. {shown.reason}")
+    declared_by = declared_by_text(result.declared_by)
+    source = f" ({declared_by})" if declared_by else ""
+    print(f"{_data(result.tool)}{source}: {kind}. {shown.reason}")
     for channel, encoding in shown.encodings.items():
         print(f"  {channel}: {encoding.describe()}")
     for line in words:
@@ -1124,7 +1133,10 @@ def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
             f"--columns applies to .csv and .parquet input; {name} is read as JSON, and a JSON "
             "tool result carries its own resultColumns"
         )
-    declared, source = _declaration(columns) if columns is not None else (None, None)
+    declared, source = (None, None)
+    if columns is not None:
+        declared, source = _declaration(columns)
+        source = over_own_declaration(data, source, COLUMNS_OVER_FILE_SCHEMA)
     result = read_table(data, name, declared)
     if result.result_columns is None and Path(name).suffix.lower() == ".parquet":
         own = with_own_declaration(result, data)  # (read_table read a staged file's own)
@@ -1196,7 +1208,7 @@ def _stage(args: argparse.Namespace) -> int:
                 EXIT_UNREADABLE, f"cannot write into {directory}: {exc.strerror or exc}"
             ) from None
         except ChartkitError as exc:
-            raise _Exit(EXIT_UNREADABLE, f"result {n} of {name}: {exc}") from None
+            raise _Exit(EXIT_UNREADABLE, f"result {n:,} of {name}: {exc}") from None
         title = _title(n if len(results) > 1 else None, result)
         if staged.parquet is None:
             refused += 1

@@ -3,7 +3,10 @@
 The ceiling, the warn finding and the enforce refusal are fixed word for word by the user's
 specification of the check (``docs/check.md`` quotes them as this module says them); the
 sentences for absences, missing columns and several broken columns are written in the same
-voice.
+voice. Every count is written with thousands separators (``166 of 2,056 rows``), as the
+specification writes its own counts ("on 2,094 mappings") and as every other surface of
+chartkit writes them; the fixed sentences keep their words, and a count under 1,000 reads as
+the specification's examples do.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def _first(v: ColumnViolation) -> str:
 def _nullable_hint(v: ColumnViolation) -> str:
     verb = "holds" if v.absent == 1 else "hold"
     return (
-        f" {v.absent} of those rows {verb} nothing (null or a key not set); if a row may "
+        f" {v.absent:,} of those rows {verb} nothing (null or a key not set); if a row may "
         f"legitimately carry nothing, declare the column nullable."
     )
 
@@ -102,7 +105,7 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more:
     """
     call = f" Call id {call_id}." if call_id else ""
     if v.kind == "missing-column":
-        rows = "the 1 row does not have" if v.total == 1 else f"none of the {v.total} rows has"
+        rows = "the 1 row does not have" if v.total == 1 else f"none of the {v.total:,} rows has"
         head = (
             f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and {rows} that "
             "column — it was never delivered, so look at the query that selects it, not the code "
@@ -111,7 +114,7 @@ def finding_message(v: ColumnViolation, *, tool: str, call_id: str | None, more:
     else:
         head = (
             f"{_name(tool)} declares column {_name(v.column)} as {v.declared}, and "
-            f"{v.affected} of {v.total} rows hold something else — the first is {_first(v)}."
+            f"{v.affected:,} of {v.total:,} rows hold something else — the first is {_first(v)}."
         )
         if _wrong_date_text(v):
             head += f" A string in a date column must read {DATE_FORM}."
@@ -173,7 +176,7 @@ def _clause(v: ColumnViolation) -> str:
     held = held or v.sample_type
     first = "null" if v.sample_type in ("null", "absent") else render_sample(v.sample)
     clause = (
-        f"{_name(v.column)} is declared {v.declared} and {v.affected} of {v.total} rows hold "
+        f"{_name(v.column)} is declared {v.declared} and {v.affected:,} of {v.total:,} rows hold "
         f"{held} (first: {first})"
     )
     if _wrong_date_text(v):

@@ -323,9 +323,9 @@ def _declared(
             "text",
             declared=decl.type,
             reason=(
-                f"{violation.affected - violation.absent} of {violation.total} rows hold {held} "
-                f"(first: {render_sample(violation.sample)[:80]}), not {decl.type}; the column "
-                "is kept as text, nothing converted"
+                f"{violation.affected - violation.absent:,} of {violation.total:,} rows hold "
+                f"{held} (first: {render_sample(violation.sample)[:80]}), not {decl.type}; the "
+                "column is kept as text, nothing converted"
             ),
         )
         return _as_text(pa, column, values, how)

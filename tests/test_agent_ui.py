@@ -150,7 +150,7 @@ def test_the_lun_example_under_warn_draws_its_points_offline_and_shows_the_findi
         .inner_text()
         .startswith(
             "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of "
-            '2056 rows hold something else — the first is "" (string).'
+            '2,056 rows hold something else — the first is "" (string).'
         )
     )
     details = page.locator(".finding dl.violation dd").all_inner_texts()
@@ -158,7 +158,7 @@ def test_the_lun_example_under_warn_draws_its_points_offline_and_shows_the_findi
         "logical_unit_number",
         "number (not nullable)",
         "column-type-mismatch",
-        "166 of 2056",
+        "166 of 2,056",
         "0",
         '"" (string)',
     ]

@@ -26,7 +26,7 @@ from chartkit.views import view
 APP = Path(__file__).resolve().parent.parent / "app" / "explorer.py"
 
 LUN_FINDING = (
-    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 "
+    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2,056 "
     'rows hold something else — the first is "" (string). This judges TYPE, never MEANING — it '
     "can see that a column declared number holds a string, and it can never see that the string "
     "should have been 0, or that a 0.0 should have been an 8; a column whose every value has its "
@@ -36,7 +36,7 @@ LUN_FINDING = (
 )
 LUN_REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
-    "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string "
+    "declares — 'logical_unit_number' is declared number and 166 of 2,056 rows hold string "
     '(first: ""). Fix the tool so the column holds what it declares, or change the declaration. '
     "No data was returned."
 )
@@ -483,7 +483,7 @@ def test_an_edit_reruns_the_check_and_the_view_at_once(explorer: AppTest) -> Non
     at = ok(at.run())
     assert blocks(at)["logical_unit_number"].startswith(
         "**column-type-mismatch** — 'host_group_mappings' declares column "
-        "'logical_unit_number' as string, and 1890 of 2056 rows hold something else — "
+        "'logical_unit_number' as string, and 1,890 of 2,056 rows hold something else — "
         "the first is 1 (number)."
     )
     assert json.loads(at.code[0].value)["logical_unit_number"] == "string"
@@ -1212,7 +1212,7 @@ def test_a_million_rows_load_check_and_chart(
     monkeypatch.setenv(ex.ENV_FILE, str(path))
     at = ok(AppTest.from_file(str(APP), default_timeout=300).run())
     assert "callId call-big · 1,000,000 rows" in texts(at, "caption")[0]
-    assert "and 10310 of 1000000 rows hold something else" in blocks(at)["logical_unit_number"]
+    assert "and 10,310 of 1,000,000 rows hold something else" in blocks(at)["logical_unit_number"]
     [chart] = at.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
     assert spec["encoding"]["y"]["field"] == "host_group"

@@ -60,7 +60,7 @@ def lun_as_bars(page: Any) -> None:
 
 REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
-    "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string"
+    "declares — 'logical_unit_number' is declared number and 166 of 2,056 rows hold string"
 )
 
 

@@ -32,11 +32,11 @@ CEILING_AND_AFTER = (
     "model reads the rows exactly as the tool returned them."
 )
 LUN_FINDING = (
-    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 rows "
+    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2,056 rows "
     'hold something else — the first is "" (string). ' + CEILING_AND_AFTER
 )
 LUN_FINDING_OWN = (
-    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2056 rows "
+    "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of 2,056 rows "
     'hold something else — the first is "" (string). Call id call-1.'
 )
 SAID_ONCE = (
@@ -53,7 +53,7 @@ GLOSS = (
 )
 LUN_REFUSAL = (
     "Result rejected: host_group_mappings returned rows that disagree with the columns it "
-    "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string "
+    "declares — 'logical_unit_number' is declared number and 166 of 2,056 rows hold string "
     '(first: ""). Fix the tool so the column holds what it declares, or change the declaration. '
     "No data was returned."
 )

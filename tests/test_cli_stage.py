@@ -28,7 +28,7 @@ def test_stage_writes_typed_parquet_and_says_how_each_column_went(
     )
     assert "  capacity_gb: int64 (declared number)" in printed
     assert (
-        '  logical_unit_number: string, as text (declared number): 166 of 2056 rows hold string '
+        '  logical_unit_number: string, as text (declared number): 166 of 2,056 rows hold string '
         '(first: ""), not number; the column is kept as text, nothing converted'
     ) in printed
     schema = pq.read_schema(out / "host_group_mappings.parquet")

@@ -301,7 +301,7 @@ def test_the_lun_tool_called_over_stdio_gives_the_same_findings_as_locally() -> 
     assert (kind, column) == ("column-type-mismatch", "logical_unit_number")
     assert message.startswith(
         "'host_group_mappings' declares column 'logical_unit_number' as number, and 166 of "
-        '2056 rows hold something else — the first is "" (string). This judges TYPE, never '
+        '2,056 rows hold something else — the first is "" (string). This judges TYPE, never '
         "MEANING"
     )
     assert (

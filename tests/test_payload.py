@@ -293,7 +293,7 @@ def test_enforce_on_the_lun_example_returns_no_spec_and_no_row_values() -> None:
     assert finding["violation"]["sample"] == ""
     assert payload["reason"].startswith(
         "Result rejected: host_group_mappings returned rows that disagree with the columns it "
-        "declares — 'logical_unit_number' is declared number and 166 of 2056 rows hold string "
+        "declares — 'logical_unit_number' is declared number and 166 of 2,056 rows hold string "
         '(first: ""). Fix the tool so the column holds what it declares, or change the '
         "declaration. No data was returned."
     )

@@ -105,7 +105,10 @@ def test_a_parquet_file_is_checked_by_its_own_schema_unless_columns_is_given(
     given = ["--columns", '{"host": "number"}']
     done = run_cli("check", str(path), "--mode", "enforce", *given, *engine)
     assert done.returncode == 1
-    assert done.stdout.splitlines()[0] == "luns (3 rows): refused under enforce, 1 finding"
+    assert done.stdout.splitlines()[0] == (
+        "luns (3 rows, declared by --columns, in place of the file's schema): refused under "
+        "enforce, 1 finding"
+    )
 
 
 # ------------------------------------------------------------------ 17. big files go to DuckDB

@@ -288,21 +288,29 @@ def load_path(path: str | os.PathLike[str], *, limit: int | None = None) -> Load
 
 
 def _load_table(p: Path) -> Loaded:
-    """A .parquet or .csv file as one undeclared result whose rows stay in embedded DuckDB.
+    """A .parquet or .csv file as one result whose rows stay in embedded DuckDB: a .parquet
+    declared by its own schema (``own_declaration``, said ``declared by the file's schema``), a
+    .csv undeclared until the editor declares it.
 
     No size limit applies: the check and the chart run as queries (``chartkit.read.engines``), and
     the page fetches only a bounded head of the rows to show.
     """
+    from chartkit.columns import assert_result_columns
     from chartkit.read.engines import TableFile
+    from chartkit.read.table_files import own_declaration
 
     table = TableFile(str(p))
+    tool = p.stem or "table"
     try:
         reading = read_rowset(table)
+        own, by = own_declaration(p) if p.suffix.lower() == ".parquet" else (None, None)
+        declared = assert_result_columns(tool, own) if own is not None else None
     except ChartkitError as exc:
         return Loaded(p.name or str(p), error=str(exc))
     if reading is None:
         return Loaded(p.name, error=f"{p.name} holds no rows; there is nothing to check or chart")
-    return Loaded(p.name, (ToolResult(p.stem or "table", table),), size=p.stat().st_size)
+    result = ToolResult(tool, table, result_columns=declared, declared_by=by)
+    return Loaded(p.name, (result,), size=p.stat().st_size)
 
 
 def _too_large(name: str, size: int, limit: int) -> str:
@@ -322,7 +330,7 @@ def _not_rows(results: Sequence[ToolResult], name: str) -> str | None:
         first = next(r for r in rows if not isinstance(r, dict))
         return (
             f"{name} is a JSON array, but not of rows: item "
-            f"{rows.index(first) + 1} is {json.dumps(first)[:60]}; expected a tool result "
+            f"{rows.index(first) + 1:,} is {json.dumps(first)[:60]}; expected a tool result "
             '{"tool", "rows", "resultColumns", …}, a .jsonl run, or an array of row objects '
             'like [{"column": value}, …]'
         )
@@ -387,7 +395,11 @@ def _without_declarations(
 def result_label(index: int, result: ToolResult) -> str:
     """How a result is named in the picker: position, tool, call id and size."""
     rows = result.rows
-    size = _counted(len(rows), "row") if isinstance(rows, list) else type(rows).__name__
+    if isinstance(rows, list):
+        size = _counted(len(rows), "row")
+    else:  # a dataframe, or a table an engine holds: counted where it lives
+        reading = read_rowset(rows)
+        size = _counted(reading.total, "row") if reading is not None else type(rows).__name__
     call = f" ({result.call_id})" if result.call_id else ""
     source = declared_by_text(result.declared_by)
     declared = ", undeclared" if result.result_columns is None else f", {source}" if source else ""

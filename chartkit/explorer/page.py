@@ -258,7 +258,7 @@ def _served_note(address: str | None, servers: Sequence[str]) -> None:
     bar.caption(
         f"Served on {md(address, one_line=True)}: this machine only. "
         + (
-            f"The MCP server source starts only the {len(servers)} server"
+            f"The MCP server source starts only the {len(servers):,} server"
             f"{'s' if len(servers) != 1 else ''} named at launch."
             if servers
             else "The MCP server source is off; to offer one, start the explorer with "

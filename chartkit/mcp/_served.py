@@ -143,7 +143,7 @@ class Roots:
         refused = None
         if not dirs:
             refused = (
-                f"the client offers {len(uris)} root(s) and none is a local directory"
+                f"the client offers {len(uris):,} root(s) and none is a local directory"
                 if uris
                 else "the client offers no roots"
             )
@@ -155,7 +155,7 @@ class Roots:
             return f"no files ({self.refused})"
         listed = ", ".join(visible(str(d)) for d in self.dirs[:8])
         if len(self.dirs) > 8:
-            listed += f" and {len(self.dirs) - 8} more"
+            listed += f" and {len(self.dirs) - 8:,} more"
         granted = "granted with --root" if self.origin == "--root" else self.origin
         return f"files under {listed} ({granted})"
 
@@ -434,7 +434,7 @@ def _parquet_leaves(schema: Any, groups: Sequence[Any]) -> list[_Leaf]:
         )
     for group in groups:
         if group.num_columns != len(leaves):
-            raise OSError(f"a row group holds {group.num_columns} of {len(leaves)} columns")
+            raise OSError(f"a row group holds {group.num_columns:,} of {len(leaves):,} columns")
         for leaf in leaves:
             chunk = group.column(leaf.index)
             values = max(chunk.num_values, 0)

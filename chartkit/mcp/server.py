@@ -35,6 +35,7 @@ the server keeps serving. A desktop host starts it with ``{"command": "chartkit"
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.util
 import inspect
@@ -74,10 +75,11 @@ from chartkit.mcp.apps import (
     session_of,
     tool_result,
 )
+from chartkit.read.schemas import ARGUMENT_OVER_FILE_SCHEMA, FILE_SCHEMA, declared_by_text
 from chartkit.read.table_files import (
-    declared_by_words,
     large_table,
     open_declared,
+    over_own_declaration,
     with_own_declaration,
 )
 from chartkit.result import RUN_KEYS, ToolResult, read_results
@@ -429,6 +431,8 @@ def _unreadable_reply(exc: Exception) -> mcp_types.JSONRPCError | None:
         if isinstance(message, dict) and "method" in message and "id" not in message:
             return None  # a notification: JSON-RPC never answers one
         request_id = None
+    if isinstance(request_id, str) and _SURROGATE.search(request_id):
+        request_id = None  # no UTF-8 can carry it back (the writer would die): JSON-RPC's null
     if _SURROGATE.search(json.dumps(message, ensure_ascii=False)):
         return _rpc_error(
             request_id,
@@ -539,12 +543,14 @@ def _chart_file(
     sentences that say how it was read (``_read_file``) go with the answer."""
     said: list[str] = []
     result = _read_file(path, roots, declaration, index=index, said=said)
-    source = declared_by_words(result.declared_by)
-    if source is not None:
+    source = declared_by_text(result.declared_by)
+    if result.declared_by == FILE_SCHEMA:
         said.append(
             f"{visible(result.tool)}'s columns are {source}, which states every column's "
             "type; pass resultColumns to check them against another declaration."
         )
+    elif result.declared_by == ARGUMENT_OVER_FILE_SCHEMA:
+        said.append(f"{visible(result.tool)}'s columns are {source}.")
     return result, _view(result, mode=mode, x=x, y=y, color=color), said
 
 
@@ -562,9 +568,9 @@ def _answer(
         # The log says how many and where; the quoted values stay in the answer alone.
         columns = dict.fromkeys(visible(f.column) for f in findings if f.column is not None)
         logger.warning(
-            "%s: %d finding(s) against the declaration of %r in column(s) %s",
+            "%s: %s finding(s) against the declaration of %r in column(s) %s",
             tool,
-            len(findings),
+            f"{len(findings):,}",
             cap_text(visible(shown.result.tool), 200),
             name_list(columns),
         )
@@ -626,8 +632,8 @@ def _rows_or_error(rows: Any) -> list[dict[str, Any]]:
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
             raise ToolError(
-                f"rows must be a JSON array of objects, one per row; row {number} of "
-                f"{len(rows)} is {_kind(row)}. Send each row as an object of column: value."
+                f"rows must be a JSON array of objects, one per row; row {number:,} of "
+                f"{len(rows):,} is {_kind(row)}. Send each row as an object of column: value."
             )
     return rows
 
@@ -740,6 +746,9 @@ def _table(data: bytes, name: str, shown: str, declaration: Any) -> ToolResult:
         check_parquet(data, shown)
         if declaration is None:
             return with_own_declaration(read_table(data, name), data)
+        result = read_table(data, name, declaration)
+        by = over_own_declaration(data, result.declared_by, ARGUMENT_OVER_FILE_SCHEMA)
+        return dataclasses.replace(result, declared_by=by)
     return read_table(data, name, declaration)
 
 
@@ -763,7 +772,10 @@ def _in_place(file: Path, tool: str, declaration: Any) -> ToolResult:
     connection = duckdb.connect(
         config={"memory_limit": f"{MAX_DECODED_BYTES // 2**20}MiB", "temp_directory": ""}
     )
-    return open_declared(file, declaration, tool=tool or "table", connection=connection)
+    by = None
+    if declaration is not None:
+        by = over_own_declaration(file, None, ARGUMENT_OVER_FILE_SCHEMA)
+    return open_declared(file, declaration, by, tool=tool or "table", connection=connection)
 
 
 def _json_result(data: bytes, name: str, shown: str, *, index: int | None) -> ToolResult:
@@ -780,13 +792,13 @@ def _json_result(data: bytes, name: str, shown: str, *, index: int | None) -> To
         if len(results) == 1:
             return results[0]
         raise ToolError(
-            f"{visible(file.name)} holds {len(results)} tool results; pass index (1 to "
-            f"{len(results)}) to pick the one to chart"
+            f"{visible(file.name)} holds {len(results):,} tool results; pass index (1 to "
+            f"{len(results):,}) to pick the one to chart"
         )
     if not 1 <= index <= len(results):
         raise ToolError(
-            f"{visible(file.name)} holds {len(results)} tool result(s); index {index} is out of "
-            f"range, pass 1 to {len(results)}"
+            f"{visible(file.name)} holds {len(results):,} tool result(s); index {index} is out of "
+            f"range, pass 1 to {len(results):,}"
         )
     return results[index - 1]
 

@@ -54,7 +54,10 @@ from chartkit.columns import assert_result_columns as _assert
 from chartkit.errors import SchemaColumnsError
 
 __all__ = [
+    "ARGUMENT_OVER_FILE_SCHEMA",
+    "COLUMNS_OVER_FILE_SCHEMA",
     "DECLARATION_SOURCES",
+    "FILE_SCHEMA",
     "ROWS_PROPERTY",
     "SCHEMA_MAX_NODES",
     "Unmappable",
@@ -73,14 +76,26 @@ Unmappable: TypeAlias = Literal["refuse", "leave"]
 """What ``result_columns_from`` does with a column whose type maps to no column type:
 ``"refuse"`` (raise ``SchemaColumnsError``) or ``"leave"`` (leave it undeclared)."""
 
+FILE_SCHEMA: Final = "the file's schema"
+"""``ToolResult.declared_by`` of a typed file (Parquet) checked by its own schema."""
+COLUMNS_OVER_FILE_SCHEMA: Final = "--columns over the file's schema"
+"""``ToolResult.declared_by`` of a typed file checked by ``chartkit check --columns``."""
+ARGUMENT_OVER_FILE_SCHEMA: Final = "resultColumns over the file's schema"
+"""``ToolResult.declared_by`` of a typed file ``chart_file`` checked by its ``resultColumns``."""
+
 DECLARATION_SOURCES: Mapping[str, str] = MappingProxyType(
     {
         "_meta.resultColumns": "the tool's _meta.resultColumns",
         "outputSchema": "the tool's outputSchema",
         "JSON Schema": "a JSON Schema",
+        FILE_SCHEMA: "the file's schema",
+        COLUMNS_OVER_FILE_SCHEMA: "--columns, in place of the file's schema",
+        ARGUMENT_OVER_FILE_SCHEMA: "the resultColumns passed, in place of the file's schema",
     }
 )
-"""Each ``ToolResult.declared_by`` value and the words that name it in a sentence."""
+"""Each ``ToolResult.declared_by`` value and the words that name it in a sentence: every
+surface (the command line, ``chart_file``, the explorer) says where a declaration came from
+in these words, through ``declared_by_text``."""
 
 _ALLOWED = ", ".join(COLUMN_TYPES)
 _DATE_FORMATS = frozenset({"date", "date-time"})
@@ -147,7 +162,7 @@ declaration by hand.
     if refused and unmappable == "refuse":
         raise SchemaColumnsError(_refusal(what, refused), refused=tuple(refused))
     if not declared:
-        left = f" ({len(refused)} left undeclared as unmappable)" if refused else ""
+        left = f" ({len(refused):,} left undeclared as unmappable)" if refused else ""
         raise SchemaColumnsError(
             f"{what} declares no column every row carries{left}; nothing to check the rows "
             "against. A column is declared when the schema states its type and that every row "
@@ -206,13 +221,18 @@ def _read(source: object) -> tuple[str, list[tuple[str, _Mapped | str]]]:
 
 
 def declared_by_text(declared_by: str | None) -> str | None:
-    """What the explorer and the CLI say of a result whose declaration a schema gave, or None.
+    """What every surface says of a result whose declaration a schema gave, or None.
 
     A declaration written on the result, or carried in ``_meta.resultColumns``, is the
-    ordinary case and is not remarked on.
+    ordinary case and is not remarked on. A typed file's own schema is said, and so is a
+    declaration passed in its place.
 
     >>> declared_by_text("outputSchema")
     "declared by the tool's outputSchema"
+    >>> declared_by_text(FILE_SCHEMA)
+    "declared by the file's schema"
+    >>> declared_by_text(COLUMNS_OVER_FILE_SCHEMA)
+    "declared by --columns, in place of the file's schema"
     """
     if declared_by is None or declared_by == "_meta.resultColumns":
         return None
@@ -390,7 +410,7 @@ def _rows_of(walk: _Walk) -> tuple[str | None, Mapping[str, Any]]:
         if len(found) > 1:
             names = ", ".join(_quoted(k) for k, _ in found[:8])
             raise SchemaColumnsError(
-                f"the JSON Schema is an object with {len(found)} properties that are arrays of "
+                f"the JSON Schema is an object with {len(found):,} properties that are arrays of "
                 f"objects ({names}); chartkit cannot tell which holds the rows. Publish the "
                 "rows under one property."
             )

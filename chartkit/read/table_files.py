@@ -6,7 +6,8 @@ Two rules, shared by the command line and the MCP server so that both say the sa
 - **A typed file is its own declaration** (``own_declaration``): a Parquet file without a
   declaration is checked by the one ``chartkit.stage`` wrote into it, else by its Arrow schema
   (``result_columns_from``), and the result says ``declared by the file's schema``
-  (``FILE_SCHEMA``). A declaration the caller passes replaces it.
+  (``FILE_SCHEMA``). A declaration the caller passes replaces it, and the result says that
+  too (``over_own_declaration``); the words are ``chartkit.read.schemas``'.
 - **A large table goes to the engine** (``large_table``, ``open_declared``): a ``.parquet`` of
   more than ``ENGINE_ROWS`` rows, or a ``.parquet`` or ``.csv`` of more than ``ENGINE_MB``
   megabytes, is opened with ``chartkit.read.engines.open_table`` when DuckDB is installed, so
@@ -25,7 +26,7 @@ from typing import Any, Final
 
 from chartkit.errors import ChartkitError, SchemaColumnsError
 from chartkit.read.rowset import read_rowset
-from chartkit.read.schemas import result_columns_from
+from chartkit.read.schemas import FILE_SCHEMA, result_columns_from
 from chartkit.result import ToolResult
 
 __all__ = [
@@ -33,10 +34,10 @@ __all__ = [
     "ENGINE_ROWS",
     "ENGINE_ROWS_ENV",
     "FILE_SCHEMA",
-    "declared_by_words",
     "engine_rows",
     "large_table",
     "open_declared",
+    "over_own_declaration",
     "own_declaration",
     "parquet_rows",
     "with_own_declaration",
@@ -49,19 +50,6 @@ ENGINE_MB: Final = 100
 """A ``.parquet`` or ``.csv`` file of more megabytes than this goes to DuckDB alike."""
 ENGINE_ROWS_ENV: Final = "CHARTKIT_ENGINE_ROWS"
 """Sets the rows over which a ``.parquet`` file goes to DuckDB (default ``ENGINE_ROWS``)."""
-
-FILE_SCHEMA: Final = "the file's schema"
-"""``ToolResult.declared_by`` of a typed file (Parquet) checked by its own schema."""
-
-
-def declared_by_words(declared_by: str | None) -> str | None:
-    """``declared by the file's schema`` for a result ``own_declaration`` declared, else None.
-
-    >>> declared_by_words(FILE_SCHEMA)
-    "declared by the file's schema"
-    """
-    return f"declared by {FILE_SCHEMA}" if declared_by == FILE_SCHEMA else None
-
 
 def engine_rows() -> int:
     """The rows over which a ``.parquet`` goes to DuckDB: ``ENGINE_ROWS``, or ``ENGINE_ROWS_ENV``.
@@ -148,6 +136,32 @@ def own_declaration(source: str | Path | bytes) -> tuple[object | None, str | No
         return result_columns_from(schema, unmappable="leave"), FILE_SCHEMA
     except SchemaColumnsError:
         return None, None
+
+
+def over_own_declaration(
+    source: str | Path | bytes, declared_by: str | None, passed: str
+) -> str | None:
+    """Where the declaration passed for the table file ``source`` came from: ``passed``
+    (``COLUMNS_OVER_FILE_SCHEMA`` or ``ARGUMENT_OVER_FILE_SCHEMA``) when ``source`` is a Parquet
+    file that declares its own columns, so the result says the passed one replaced it; else
+    ``declared_by`` as given.
+
+    Only the footer is read; a file whose footer cannot be read keeps ``declared_by``, and its
+    reader says what is wrong.
+    """
+    if not _is_parquet(source):
+        return declared_by
+    try:
+        own, _ = own_declaration(source)
+    except ChartkitError:
+        return declared_by
+    return passed if own is not None else declared_by
+
+
+def _is_parquet(source: str | Path | bytes) -> bool:
+    if isinstance(source, bytes):
+        return source[:4] == b"PAR1"
+    return Path(source).suffix.lower() == ".parquet"
 
 
 def with_own_declaration(result: ToolResult, source: str | Path | bytes) -> ToolResult:

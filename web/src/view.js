@@ -33,8 +33,14 @@ function text(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+// A count as chartkit writes every count, in every surface: with thousands separators (2,056),
+// as Python's f"{n:,}" does. Anything that is not a whole number is shown as text() shows it.
+function count(n) {
+  return Number.isInteger(n) ? n.toLocaleString("en-US") : text(n);
+}
+
 function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${count(n)} ${n === 1 ? one : many}`;
 }
 
 function setState(state) {
@@ -69,8 +75,8 @@ function violationList(v) {
     ["column", v.column],
     ["declared", `${text(v.declared)}${v.nullable ? " (nullable)" : " (not nullable)"}`],
     ["check", v.kind],
-    ["offending rows", missing ? `none of ${text(v.total)} rows has the column` : `${text(v.affected)} of ${text(v.total)}`],
-    ["holding nothing", v.absent],
+    ["offending rows", missing ? `none of ${count(v.total)} rows has the column` : `${count(v.affected)} of ${count(v.total)}`],
+    ["holding nothing", count(v.absent)],
     ["first offender", missing ? "(absent)" : `${JSON.stringify(v.sample) ?? "—"} (${text(v.sampleType)})`],
     ["offending types", Array.isArray(v.offendingTypes) && v.offendingTypes.length ? v.offendingTypes.map(text).join(", ") : "—"],
   ];
@@ -167,7 +173,7 @@ function render(payload, extras = {}) {
     });
     article.appendChild(
       el("details", { class: "alternatives" }, [
-        el("summary", { text: `Other charts of these rows (${alternatives.length})` }),
+        el("summary", { text: `Other charts of these rows (${count(alternatives.length)})` }),
         el("ul", { class: "notes" }, items),
       ]),
     );
@@ -232,7 +238,7 @@ function rowsTable(table) {
     for (const key of Object.keys(row)) if (!columns.includes(key) && columns.length < MAX_COLUMNS) columns.push(key);
   }
   const total = Number.isInteger(table.total) ? table.total : rows.length;
-  const caption = total > rows.length ? `The first ${rows.length} of ${total} rows, as returned` : `${plural(rows.length, "row", "rows")}, as returned`;
+  const caption = total > rows.length ? `The first ${count(rows.length)} of ${count(total)} rows, as returned` : `${plural(rows.length, "row", "rows")}, as returned`;
   const head = el("tr", {}, columns.map((c) => el("th", { text: c })));
   const body = rows.map((row) =>
     el(
@@ -370,7 +376,7 @@ function drillOf(handle, payload, article, spec) {
     const button = el("button", {
       type: "button",
       class: "left-out",
-      text: `Show the ${leftOut.toLocaleString("en-US")} ${leftOut === 1 ? "row" : "rows"} left out of the chart`,
+      text: `Show the ${plural(leftOut, "row", "rows")} left out of the chart`,
     });
     button.addEventListener("click", () => askRows(found, { leftOut: true }));
     panel.before(el("p", { class: "drill-actions" }, [button]));
@@ -494,7 +500,7 @@ function showChunk(drill, selection, chunk) {
     const total = Number.isInteger(chunk.total) ? chunk.total : rows.length;
     const bad = columns.filter((c) => Number.isInteger(c?.offending) && c.offending > 0);
     const said = bad.length
-      ? `; cells that break the declaration: ${bad.map((c) => `${text(c.name)} ${c.offending.toLocaleString("en-US")}`).join(", ")}`
+      ? `; cells that break the declaration: ${bad.map((c) => `${text(c.name)} ${count(c.offending)}`).join(", ")}`
       : "";
     const head = el("tr", {}, [el("th", { text: "row" }), ...columns.map((c) => el("th", { text: text(c?.name), title: c?.declared ? `declared ${c.declared}` : "not declared" }))]);
     table = el("table", { class: "behind-rows" }, [el("caption", { class: "behind-caption" }), head]);
@@ -531,7 +537,7 @@ function showChunk(drill, selection, chunk) {
   }
   const shown = table.querySelectorAll("tr").length - 1;
   const total = Number(panel.dataset.total);
-  table.querySelector("caption").textContent = shown < total ? `The first ${shown} of ${total} rows, as the tool returned them` : `${plural(shown, "row", "rows")}, as the tool returned them`;
+  table.querySelector("caption").textContent = shown < total ? `The first ${count(shown)} of ${count(total)} rows, as the tool returned them` : `${plural(shown, "row", "rows")}, as the tool returned them`;
   if (Number.isInteger(chunk.next)) {
     const more = el("button", { type: "button", class: "more", text: "Show more rows" });
     more.addEventListener("click", () => askRows(drill, selection, chunk.next));
@@ -578,7 +584,7 @@ function renderAll(value) {
   const items = Array.isArray(value) ? value : [value];
   const bad = items.findIndex((item) => !isPayload(item));
   if (bad >= 0) {
-    const where = items.length > 1 ? `item ${bad + 1} of ${items.length}` : "it";
+    const where = items.length > 1 ? `item ${count(bad + 1)} of ${count(items.length)}` : "it";
     return Promise.reject(
       new Error(`${where} is not a chartkit View payload (it needs kind chart, table or refused, and a reason); write one with View.to_json()`),
     );
