@@ -409,6 +409,30 @@ def test_choose_chart_is_the_one_rule_of_what_picks_draw() -> None:
     assert (c.kind, c.x) == ("histogram", "gb")
 
 
+def test_like_measures_over_a_whole_evenly_spaced_number_keying_the_rows_are_a_line_each() -> None:
+    """A year of one row each and like measures (the same scale: a reading per season) draw a
+    line per measure over the year, as over a date; past ``max_points`` points, or over a
+    number that is no series, one measure (a scatter has one y axis)."""
+    rng = random.Random(7)
+    seasons = ("winter", "spring", "summer", "autumn")
+    rows = [
+        {"year": 1950 + i, **{s: round(20 + 4 * rng.random() + k, 2) for k, s in
+                              enumerate(seasons)}}
+        for i in range(40)
+    ]  # fmt: skip
+    decl = {"year": "number", **dict.fromkeys(seasons, "number")}
+    shown = view(rows, decl)
+    assert (shown.mark, shown.encodings["x"].column) == ("line", "year")
+    assert shown.encodings["y"].measures == seasons
+    assert shown.refusals == ()
+    tight = view(rows, decl, max_points=100)  # 160 points: one measure, the others refused
+    assert tight.encodings["y"].measures == ()
+    assert {r.column for r in tight.refusals} == set(seasons[1:])
+    shuffled = [{**r, "year": r["year"] * 1.37 % 7} for r in rows]  # no series: a scatter
+    picked = view(shuffled, decl, x="year", y=list(seasons))
+    assert (picked.mark, picked.encodings["y"].column) == ("point", "winter")
+
+
 @_SETTINGS
 @given(entities_over_time())
 def test_entities_over_time_are_a_line_each(
