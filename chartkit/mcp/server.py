@@ -415,7 +415,9 @@ def _unreadable_reply(exc: Exception) -> mcp_types.JSONRPCError | None:
     line = None
     if isinstance(exc, ValidationError):
         errors = exc.errors(include_url=False)
-        line = errors[0].get("input") if errors else None
+        # a member missing from the message holds the message itself; a wrong member, its value
+        whole = [e["input"] for e in errors if e["type"] == "missing" and len(e["loc"]) == 2]
+        line = whole[0] if whole else errors[0].get("input") if errors else None
     try:  # a line that is not JSON to the SDK is quoted whole; JSON it parsed, as parsed
         message = json.loads(line) if isinstance(line, str | bytes) else line
     except (ValueError, RecursionError):
