@@ -33,7 +33,6 @@ __all__ = [
     "ENGINE_MB",
     "ENGINE_ROWS",
     "ENGINE_ROWS_ENV",
-    "FILE_SCHEMA",
     "engine_rows",
     "large_table",
     "open_declared",
