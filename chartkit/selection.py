@@ -133,7 +133,7 @@ class Selection:
         marks = _marks(view)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(marks):
             raise ChartkitError(
-                f"mark {index!r} is not a mark of this chart; it has {len(marks)} (0 to "
+                f"mark {index!r} is not a mark of this chart; it has {len(marks):,} (0 to "
                 f"{len(marks) - 1})"
             )
         if _gaps(view, marks)[index]:
@@ -170,7 +170,7 @@ class Selection:
             if all(_comparable(rec.get(f)) == wanted[f] for f in fields)
         ]
         if len(found) != 1 or len(records) != len(marks):
-            what = "no mark" if not found else f"{len(found)} marks"
+            what = "no mark" if not found else f"{len(found):,} marks"
             raise ChartkitError(
                 f"the datum {short_json(dict(datum))} matches {what} of this chart; a datum of "
                 "one of its marks matches exactly one"
@@ -814,7 +814,7 @@ def _one_of(column: str, values: tuple[Any, ...]) -> Clause:
     if len(values) == 1:
         return Equals(column, "nominal", values[0])
     raise ChartkitError(
-        f"a brush on the categories of {column} selects one category at a time; got {len(values)}"
+        f"a brush on the categories of {column} selects one category at a time; got {len(values):,}"
     )
 
 
@@ -852,7 +852,7 @@ def _bounds(bounds: Any, name: str, vl: str) -> tuple[Any, Any]:
     hi: Any
     items = _sequence(bounds, name)
     if len(items) != 2:
-        raise ChartkitError(f"the interval of {name!r} is [low, high]; got {len(items)} values")
+        raise ChartkitError(f"the interval of {name!r} is [low, high]; got {len(items):,} values")
     if vl == "temporal":
         lo, hi = (timestamp_value(v) for v in items)
         if lo is None or hi is None:

@@ -212,8 +212,8 @@ def _read_text(
                 continue  # a blank line holds no row
             if len(cells) != len(header):
                 raise ToolResultError(
-                    f"{name} line {reader.line_num} has {len(cells)} cell(s) and the header "
-                    f"has {len(header)}; every row needs one cell per column (quote a cell "
+                    f"{name} line {reader.line_num} has {len(cells):,} cell(s) and the header "
+                    f"has {len(header):,}; every row needs one cell per column (quote a cell "
                     "that holds a comma)"
                 )
             rows.append(
