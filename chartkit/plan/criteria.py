@@ -13,22 +13,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from chartkit.plan.roles import Roles, series_over
-
-if TYPE_CHECKING:
-    from chartkit.plan.rules import Alternative
 
 __all__ = [
     "CRITERIA",
     "KIND_COST",
+    "Candidate",
     "Criterion",
     "cost",
     "criteria_table",
     "deciding",
     "like_measures",
 ]
+
+
+class Candidate(Protocol):
+    """What a criterion reads of a candidate chart (``rules.Alternative`` is one): its kind and
+    the columns on its channels. A protocol, so the criteria need not import the rules that
+    rank by them."""
+
+    @property
+    def chart(self) -> str: ...
+    @property
+    def x(self) -> str | None: ...
+    @property
+    def y(self) -> str | tuple[str, ...] | None: ...
+    @property
+    def color(self) -> str | None: ...
+    @property
+    def facet(self) -> str | None: ...
+
 
 LIKE_MAGNITUDE: Final = 10.0
 """Measures whose largest values are within this factor of each other are alike (one unit)."""
@@ -71,19 +87,19 @@ class Criterion:
     name: str
     sentence: str
     weight: float
-    test: Callable[[Alternative, Roles], float]
+    test: Callable[[Candidate, Roles], float]
     speaks_of: frozenset[str] | None = None  # the charts its sentence is about (None: all)
 
 
-def _ys(a: Alternative) -> tuple[str, ...]:
+def _ys(a: Candidate) -> tuple[str, ...]:
     return (a.y,) if isinstance(a.y, str) else tuple(a.y or ())
 
 
-def _kind(a: Alternative, roles: Roles) -> float:
+def _kind(a: Candidate, roles: Roles) -> float:
     return KIND_COST.get(a.chart, 1.0)
 
 
-def _measure_on_y(a: Alternative, roles: Roles) -> float:
+def _measure_on_y(a: Candidate, roles: Roles) -> float:
     """A grid of levels or a coordinate's partner on a scatter's y: the response belongs
     there (a line over time or bars may draw a number of few values)."""
     if a.chart not in _POINTS:
@@ -97,7 +113,7 @@ def _levels(roles: Roles, name: str | None) -> bool:
     return r is not None and r.role == "grid" and r.keys_with is None
 
 
-def _grid_on_x(a: Alternative, roles: Roles) -> float:
+def _grid_on_x(a: Candidate, roles: Roles) -> float:
     """A scatter of a measure over a measure while a grid is on neither axis is fine; a grid
     drawn as y of a scatter whose x is a measure is the axes swapped."""
     if a.chart != "scatter":
@@ -105,7 +121,7 @@ def _grid_on_x(a: Alternative, roles: Roles) -> float:
     return float(roles.role(a.x) == "measure" and any(_levels(roles, y) for y in _ys(a)))
 
 
-def _few_values(a: Alternative, roles: Roles) -> float:
+def _few_values(a: Candidate, roles: Roles) -> float:
     """A number of ``FEW_VALUES`` values or fewer, repeated, on a scatter's axis."""
     if a.chart != "scatter":
         return 0.0
@@ -119,7 +135,7 @@ def _few_values(a: Alternative, roles: Roles) -> float:
     )  # fmt: skip
 
 
-def _map_orientation(a: Alternative, roles: Roles) -> float:
+def _map_orientation(a: Candidate, roles: Roles) -> float:
     """Latitude on x or longitude on y."""
     if a.chart != "scatter":
         return 0.0
@@ -128,7 +144,7 @@ def _map_orientation(a: Alternative, roles: Roles) -> float:
     return float(wrong or any(y is not None and y.axis == "x" for y in ys))
 
 
-def _coordinates_apart(a: Alternative, roles: Roles) -> float:
+def _coordinates_apart(a: Candidate, roles: Roles) -> float:
     """A coordinate drawn against anything but the other coordinate."""
     if a.chart != "scatter":
         return 0.0
@@ -136,7 +152,7 @@ def _coordinates_apart(a: Alternative, roles: Roles) -> float:
     return float(any(axes) and not all(axes))
 
 
-def _map_missed(a: Alternative, roles: Roles) -> float:
+def _map_missed(a: Candidate, roles: Roles) -> float:
     """Both coordinates are there and the candidate is not their map."""
     if len(roles.of("coordinate")) < 2:
         return 0.0
@@ -144,7 +160,7 @@ def _map_missed(a: Alternative, roles: Roles) -> float:
     return float(a.chart != "scatter" or not axes <= set(roles.of("coordinate")))
 
 
-def _breakdown(a: Alternative, roles: Roles) -> bool:
+def _breakdown(a: Candidate, roles: Roles) -> bool:
     """Bars over one of two categories that key the rows: the planner draws each bar as the
     total of its rows, stacked by the other category (``plan.bars``' breakdown)."""
     return (
@@ -155,21 +171,21 @@ def _breakdown(a: Alternative, roles: Roles) -> bool:
     )  # fmt: skip
 
 
-def _weight_averaged(a: Alternative, roles: Roles) -> float:
+def _weight_averaged(a: Candidate, roles: Roles) -> float:
     """A weight averaged (a mean of counts reads a tenth of the total)."""
     if a.chart not in ("bars", "grouped bars") or _breakdown(a, roles):
         return 0.0
     return float(any(roles.role(y) == "weight" for y in _ys(a)))
 
 
-def _measure_summed(a: Alternative, roles: Roles) -> float:
+def _measure_summed(a: Candidate, roles: Roles) -> float:
     """A measure that is no count summed: the total of temperatures means nothing."""
     if a.chart not in ("total bars", "grouped total bars"):
         return 0.0
     return float(any(roles.role(y) != "weight" for y in _ys(a)))
 
 
-def _factor_left_out(a: Alternative, roles: Roles) -> float:
+def _factor_left_out(a: Candidate, roles: Roles) -> float:
     """Bars over one factor while another factor of few values is drawn nowhere."""
     if a.chart not in _BARS or _breakdown(a, roles):
         return 0.0
@@ -209,7 +225,7 @@ def _overlap(roles: Roles, a: str, b: str) -> bool:
     return x.low <= y.high and y.low <= x.high
 
 
-def _like_apart(a: Alternative, roles: Roles) -> float:
+def _like_apart(a: Candidate, roles: Roles) -> float:
     """A line over time, or over a grid that keys the rows (a scatter over it is drawn as a
     line), while three or more like measures are not all drawn (one of them alone, or only
     the first ``MAX_MEASURES``: the picture then says how many are left out)."""
@@ -223,7 +239,7 @@ def _like_apart(a: Alternative, roles: Roles) -> float:
     return float(bool(like) and not (like <= drawn or full))
 
 
-def _series_missed(a: Alternative, roles: Roles) -> float:
+def _series_missed(a: Candidate, roles: Roles) -> float:
     """A grid that keys the rows (alone, or with an entity) and a measure, and the candidate
     is not that series: each entity's line over the grid."""
     grids = [n for n in roles.of("grid") if roles[n].keys_with is not None]
@@ -233,14 +249,14 @@ def _series_missed(a: Alternative, roles: Roles) -> float:
     return float(not _ys(a) or not series_over(roles, a.x, split))
 
 
-def _no_series(a: Alternative, roles: Roles) -> float:
+def _no_series(a: Candidate, roles: Roles) -> float:
     """Series lines whose x and color are not a series (each value one line over x)."""
     if a.chart != "series lines":
         return 0.0
     return float(not series_over(roles, a.x, [a.color]))
 
 
-def _time_unused(a: Alternative, roles: Roles) -> float:
+def _time_unused(a: Candidate, roles: Roles) -> float:
     """A time that keys the rows (a series) and a measure, and the chart is not over time."""
     series = [t for t in roles.of("time") if roles[t].keys_with is not None]
     if not series or not roles.of("measure", "weight", "grid"):
@@ -248,7 +264,7 @@ def _time_unused(a: Alternative, roles: Roles) -> float:
     return float(roles.role(a.x) != "time")
 
 
-def _time_unkeyed(a: Alternative, roles: Roles) -> float:
+def _time_unkeyed(a: Candidate, roles: Roles) -> float:
     """A line over a time that keys no row (many rows a time point, no entity to tell them
     apart): a mean per time point, where a scatter of the rows shows them."""
     if a.chart not in _LINES:
@@ -257,7 +273,7 @@ def _time_unkeyed(a: Alternative, roles: Roles) -> float:
     return float(r is not None and r.role == "time" and r.keys_with is None)
 
 
-def _measures_unpaired(a: Alternative, roles: Roles) -> float:
+def _measures_unpaired(a: Candidate, roles: Roles) -> float:
     """Two measures or more, and a scatter of which one axis is none (a grid of levels on
     x beside a measure on y is a strip, not how two measures move together)."""
     if a.chart != "scatter" or len(roles.of("measure")) < 2 or roles.of("coordinate"):
@@ -267,7 +283,7 @@ def _measures_unpaired(a: Alternative, roles: Roles) -> float:
     return float(any(roles.role(n) != "measure" for n in (a.x, *_ys(a))))
 
 
-def _no_values(a: Alternative, roles: Roles) -> float:
+def _no_values(a: Candidate, roles: Roles) -> float:
     """A number bound that holds no finite value in any row: nothing to draw of it."""
     return float(any((r := roles.get(n or "")) is not None and r.empty for n in (a.x, *_ys(a))))
 
@@ -348,7 +364,7 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
 """The criteria, one record each; ``cost`` weighs them."""
 
 
-def cost(a: Alternative, roles: Roles) -> tuple[float, tuple[tuple[str, float], ...]]:
+def cost(a: Candidate, roles: Roles) -> tuple[float, tuple[tuple[str, float], ...]]:
     """The candidate's cost, and each criterion it breaks with what that costs."""
     broken = tuple((c.name, c.weight * got) for c in CRITERIA if (got := c.test(a, roles)))
     return sum(w for _, w in broken), broken
@@ -371,7 +387,7 @@ def _speaks(c: Criterion, chart: str) -> bool:
 _BY_NAME: Final[Mapping[str, Criterion]] = {c.name: c for c in CRITERIA}
 
 
-def said(criteria: Sequence[Criterion], a: Alternative) -> str:
+def said(criteria: Sequence[Criterion], a: Candidate) -> str:
     """The deciding criteria's sentences for candidate ``a``, as one sentence ("" if none)."""
     words: dict[str, Any] = {"x": a.x, "y": _ys(a)[0] if _ys(a) else None,
                              "color": a.color, "facet": a.facet}  # fmt: skip
