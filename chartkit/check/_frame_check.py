@@ -16,7 +16,7 @@ equal the in-memory check's on the same rows (``tests/test_backends.py``, every 
 
 narwhals is the common door; the native API is used where narwhals has no operation: a row
 index on a lazy frame (narwhals asks for an ``order_by`` column, which a table need not have),
-and DuckDB's ``json_type`` and CSV parse helpers.
+and DuckDB's ``json_type`` and CSV parse helpers (DuckDB expressions, ``chartkit.read.dialects``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chartkit._isodate import engine_pattern
 from chartkit.check.verdicts import (
@@ -39,10 +39,20 @@ from chartkit.check.verdicts import (
 from chartkit.check.verdicts import dtype_value_type as value_type
 from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
-from chartkit.read.dialects import quote
+from chartkit.read.dialects import (
+    as_text,
+    json_kind,
+    json_text,
+    reads_as_boolean,
+    reads_as_date,
+    reads_as_number,
+)
 from chartkit.read.engines import EngineReading, native_frame, query_errors
 from chartkit.read.rowset import RowsetReading
 from chartkit.violations import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
+
+if TYPE_CHECKING:
+    from duckdb import Expression
 
 __all__ = ["check_frame"]
 
@@ -98,7 +108,7 @@ def check_frame(
     native_types = _native_types(reading)
     plans: list[_Column] = []
     out: dict[str, ColumnViolation] = {}
-    helpers: dict[str, str] = {}  # DuckDB helper column -> SQL (json_type, CSV parse)
+    helpers: dict[str, Expression] = {}  # DuckDB helper column (json_type, CSV parse)
     for i, (name, decl) in enumerate(declared.items()):
         if name not in schema:
             out[name] = ColumnViolation.missing(name, decl, reading.total)
@@ -158,15 +168,16 @@ def _typed_groups(plan: _Column, dtype: Any, engine: str, native: str | None = N
         plan.groups.append(("string", ~nothing & ~text.str.contains(engine_pattern())))
 
 
-def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
+def _json_groups(plan: _Column, i: int, helpers: dict[str, Expression]) -> None:
     """A DuckDB JSON column: each row judged by its ``json_type`` (native: narwhals has none)."""
+    import duckdb
     import narwhals as nw
 
-    q = quote(plan.ref)
+    cell = duckdb.ColumnExpression(plan.ref)
     kind, text, raw = f"jt{i}", f"js{i}", f"jv{i}"
-    helpers[kind] = f"coalesce(json_type({q}), 'NULL')"
-    helpers[text] = f"({q} ->> '$')"
-    helpers[raw] = f"CAST({q} AS VARCHAR)"
+    helpers[kind] = json_kind(cell)
+    helpers[text] = json_text(cell)
+    helpers[raw] = as_text(cell)
     plan.sample_from, plan.json_text = raw, True
     jt = nw.col(kind)
     named = {"null", "boolean", "string", "array", "object"}
@@ -185,11 +196,10 @@ def _json_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
         plan.groups.append(("number", ~jt.is_in([k for k, v in _JSON_NAMES.items() if v in named])))
 
 
-def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
+def _csv_groups(plan: _Column, i: int, helpers: dict[str, Expression]) -> None:
     """A CSV cell (text): parsed by the declared type with ``chartkit.read.csvread``'s rules."""
+    import duckdb
     import narwhals as nw
-
-    from chartkit.read.csvread import BOOLEAN, INTEGER, NUMBER
 
     col = nw.col(plan.ref)
     if not plan.decl.nullable:
@@ -198,24 +208,9 @@ def _csv_groups(plan: _Column, i: int, helpers: dict[str, str]) -> None:
     if declared == "string":
         return
     ok = f"ok{i}"
-    q = quote(plan.ref)
-    if declared == "number":
-        # The regex alone decides that the text is a decimal literal; the cast only asks
-        # whether a float can hold it (csvread keeps 1e999 as text), never whether it is one.
-        helpers[ok] = (
-            f"coalesce(regexp_full_match({q}, {_lit(NUMBER.pattern)}) AND "
-            f"(regexp_full_match({q}, {_lit(INTEGER.pattern)}) OR "
-            f"isfinite(TRY_CAST({q} AS DOUBLE))), false)"
-        )
-    elif declared == "boolean":
-        helpers[ok] = f"coalesce(regexp_full_match({q}, {_lit(BOOLEAN.pattern)}), false)"
-    else:
-        helpers[ok] = f"coalesce(regexp_matches({q}, {_lit(engine_pattern())}), false)"
+    reads_as = {"number": reads_as_number, "boolean": reads_as_boolean}.get(declared, reads_as_date)
+    helpers[ok] = reads_as(duckdb.ColumnExpression(plan.ref))
     plan.groups.append(("string", ~col.is_null() & ~nw.col(ok)))
-
-
-def _lit(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 # --- the queries --------------------------------------------------------------------------
@@ -244,7 +239,7 @@ class _Frames:
 
 
 def _prepared(
-    reading: EngineReading, refs: Mapping[str, str], helpers: Mapping[str, str]
+    reading: EngineReading, refs: Mapping[str, str], helpers: Mapping[str, Expression]
 ) -> _Frames:
     """The frame in the check's own namespace (``_own_names``), as narwhals, with any DuckDB
     helper columns (native: see the module docstring)."""
@@ -254,9 +249,7 @@ def _prepared(
     if helpers:  # only DuckDB's JSON columns and CSV text are given any
         if not reading.dialect.sql_helpers:
             raise ChartkitError(f"the check builds no SQL helper column over {reading.engine}")
-        native = native.project(
-            "*" + "".join(f", {sql} AS {quote(n)}" for n, sql in helpers.items())
-        )
+        native = reading.dialect.with_columns(native, [e.alias(n) for n, e in helpers.items()])
     return _Frames(reading, nw.from_native(native), native)
 
 

@@ -18,11 +18,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.read.dialects import Dialect, dialect_of
+from chartkit.read.dialects import Dialect, DuckDB, at_position, dialect_of, json_kind
 from chartkit.read.reading import RowsetReading, narwhals_to_pandas
+
+if TYPE_CHECKING:
+    from duckdb import Expression
 
 __all__ = [
     "ENGINE_EXTRAS",
@@ -250,21 +253,25 @@ def open_table(path: str | Path, *, connection: Any = None) -> Any:
         )
     duckdb = _duckdb()
     con = connection if connection is not None else duckdb.connect()
-    literal = "'" + str(target).replace("'", "''") + "'"
     try:
         if suffix == ".parquet":
-            return con.sql(f"SELECT * FROM read_parquet({literal})")
+            # the table function itself, as SQL reads it (con.read_parquet would turn hive
+            # partitioning off: a column of each key=value folder on the path)
+            return con.table_function("read_parquet", [duckdb.ConstantExpression(str(target))])
         if suffix == ".csv":
             # every cell as text; an empty cell, quoted or not, is NULL (as csvread reads it)
             return TextTable(
-                con.sql(
-                    f"SELECT * FROM read_csv({literal}, all_varchar = true, header = true, "
-                    "delim = ',', quote = '\"', escape = '\"', allow_quoted_nulls = true)"
+                con.read_csv(
+                    str(target),
+                    all_varchar=True,
+                    header=True,
+                    delimiter=",",
+                    quotechar='"',
+                    escapechar='"',
+                    allow_quoted_nulls=True,
                 )
             )
-        return _json_lines(
-            con, str(target), literal, "auto" if suffix == ".json" else "newline_delimited"
-        )
+        return _json_lines(con, str(target), "auto" if suffix == ".json" else "newline_delimited")
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
             f"DuckDB could not read {target.name!r} as a {suffix[1:]} table: {exc}"
@@ -289,7 +296,7 @@ numbers, an object, an array) or no value at all stays ``JSON``, each value judg
 type."""
 
 
-def _json_lines(con: Any, path: str, literal: str, form: str) -> Any:
+def _json_lines(con: Any, path: str, form: str) -> Any:
     """JSON lines typed by every value they hold, never by DuckDB's sample.
 
     DuckDB types a JSON file from its first rows (about 20,000) and then converts every later
@@ -301,44 +308,65 @@ def _json_lines(con: Any, path: str, literal: str, form: str) -> Any:
     (``"2024-01-05"`` is a string in JSON, not a DATE). The keys reach DuckDB as data, never
     as query text. A file whose records are not all objects is read as DuckDB reads it.
     """
-    # the keys in the order first seen (by record, then by place in it); a record that is
-    # not an object is seen as a NULL key
-    keys = [
-        k
-        for (k,) in con.sql(
-            "SELECT k FROM (SELECT unnest(keys) AS k, generate_subscripts(keys, 1) AS i, n FROM "
-            "(SELECT CASE WHEN json_type(json) = 'OBJECT' THEN json_keys(json) ELSE [NULL] END "
-            "AS keys, row_number() OVER () AS n "
-            f"FROM read_json_objects({literal}, format = '{form}'))) "
-            "GROUP BY k ORDER BY min(n), arg_min(i, n)"
-        ).fetchall()
-    ]
-    if None in keys or not keys:
-        return con.sql(f"SELECT * FROM read_json({literal}, format = '{form}')")
-    raw = con.read_json(path, format=form, columns=dict.fromkeys(keys, "JSON"))
-    (seen,) = raw.aggregate(", ".join(_seen_bits(k) for k in range(1, len(keys) + 1))).fetchall()
+    import duckdb
+
+    dialect = DuckDB()
+    # every record as one JSON value (an object, or whatever else a line holds)
+    records = con.read_json(path, format=form, records="false", columns={"json": "JSON"})
+    record = duckdb.ColumnExpression("json")
+    is_object = duckdb.FunctionExpression("json_type", record) == duckdb.ConstantExpression(
+        "OBJECT"
+    )
+    # a record that is not an object is seen as a NULL key
+    keys = duckdb.CaseExpression(is_object, duckdb.FunctionExpression("json_keys", record))
+    numbered = dialect.project(records, [
+        keys.otherwise(duckdb.ConstantExpression([None])).alias("keys"),
+        duckdb.FunctionExpression("row_number").over().alias("n"),
+    ])  # fmt: skip
+    listed = duckdb.ColumnExpression("keys")
+    each = dialect.project(numbered, [
+        duckdb.FunctionExpression("unnest", listed).alias("k"),
+        duckdb.FunctionExpression("generate_subscripts", listed, 1).alias("i"),
+        duckdb.ColumnExpression("n"),
+    ])  # fmt: skip
+    k, i, n = (duckdb.ColumnExpression(c) for c in ("k", "i", "n"))
+    first = each.aggregate(
+        [k, n.min().alias("n"), duckdb.FunctionExpression("arg_min", i, n).alias("i")], k
+    ).fetchall()
+    # the keys in the order first seen (by record, then by place in it)
+    seen = [key for key, _, _ in sorted(first, key=lambda row: (row[1], row[2]))]
+    if None in seen or not seen:
+        return con.read_json(path, format=form)
+    raw = con.read_json(path, format=form, columns=dict.fromkeys(seen, "JSON"))
+    bits = [_seen_bits(at_position(c)).alias(f"b{c}") for c in range(len(seen))]
+    (held_bits,) = dialect.aggregate(raw, bits).fetchall()
     types = {}
-    for key, bits in zip(keys, seen, strict=True):
-        held = frozenset(t for b, t in enumerate(_JSON_SEEN) if bits & (1 << b)) - {"NULL"}
-        big = bits >> len(_JSON_SEEN)  # OTHER: an object, an array
-        typed = (t for within, t in _JSON_COLUMN_TYPES if held and not big and held <= within)
+    for key, held in zip(seen, held_bits, strict=True):
+        held_types = frozenset(t for b, t in enumerate(_JSON_SEEN) if held & (1 << b)) - {"NULL"}
+        big = held >> len(_JSON_SEEN)  # OTHER: an object, an array
+        typed = (
+            t for within, t in _JSON_COLUMN_TYPES if held_types and not big and held_types <= within
+        )
         types[key] = next(typed, "JSON")
     return con.read_json(path, format=form, columns=types)
 
 
-def _seen_bits(k: int) -> str:
-    """SQL: the bits of ``_JSON_SEEN`` (one past them for any other type) that the values of
-    the ``k``-th column hold, OR-ed over the rows (a missing key is NULL)."""
+def _seen_bits(cell: Expression) -> Expression:
+    """The bits of ``_JSON_SEEN`` (one past them for any other type) that the values of a JSON
+    column hold, OR-ed over the rows (a missing key is NULL): a DuckDB expression."""
+    import duckdb
+    from duckdb.sqltypes import VARCHAR
+
     at = {name: 1 << b for b, name in enumerate(_JSON_SEEN)}
-    digits = f"strlen(CAST(#{k} AS VARCHAR))"
-    wide = f"CASE WHEN {digits} < 19 THEN {at['UBIGINT']} ELSE {at['HUGEINT']} END"
-    whens = " ".join(
-        f"WHEN '{name}' THEN {wide if name == 'UBIGINT' else bit}"
-        for name, bit in at.items()
-        if name != "HUGEINT"
-    )
-    other = 1 << len(_JSON_SEEN)
-    return f"bit_or(CASE coalesce(json_type(#{k}), 'NULL') {whens} ELSE {other} END)"
+    digits = duckdb.FunctionExpression("strlen", cell.cast(VARCHAR))
+    wide = duckdb.CaseExpression(digits < 19, at["UBIGINT"]).otherwise(at["HUGEINT"])
+    kind = json_kind(cell)
+    named = [(name, wide if name == "UBIGINT" else bit) for name, bit in at.items()
+             if name != "HUGEINT"]  # fmt: skip
+    case = duckdb.CaseExpression(kind == duckdb.ConstantExpression(named[0][0]), named[0][1])
+    for name, bit in named[1:]:
+        case = case.when(kind == duckdb.ConstantExpression(name), bit)
+    return duckdb.FunctionExpression("bit_or", case.otherwise(1 << len(_JSON_SEEN)))
 
 
 @dataclass(frozen=True)
