@@ -13,16 +13,9 @@ from typing import TYPE_CHECKING, Any
 from chartkit._version import __version__ as __version__
 from chartkit.bundled import example_names, example_path
 from chartkit.check.events import IntegrityEvent, Subscription, subscribe
-from chartkit.check.integrity import (
-    CHECK_MODES,
-    CheckMode,
-    CheckOutcome,
-    DispositionLedger,
-    DispositionRow,
-    Finding,
-    check_result,
-)
+from chartkit.check.integrity import DispositionLedger, check_result
 from chartkit.check.judge import check_columns
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome, DispositionRow, Finding
 from chartkit.columns import (
     COLUMN_TYPES,
     ColumnDeclaration,

@@ -44,13 +44,8 @@ from typing import Any, TextIO
 
 from chartkit._literal import json_literal, terminal_literal, visible_controls
 from chartkit._safe import NAME_MAX_CHARS, cap_text
-from chartkit.check.integrity import (
-    CHECK_MODES,
-    CheckMode,
-    CheckOutcome,
-    DispositionLedger,
-    check_result,
-)
+from chartkit.check.integrity import DispositionLedger, check_result
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import (
@@ -846,8 +841,11 @@ def _pick(
 
 def _render(args: argparse.Namespace) -> int:
     if args.output is None and not args.alternatives:
-        raise _Exit(EXIT_UNREADABLE, "give the chart to write with -o OUT (.png, .svg, .html or "
-                    ".json), or list the charts the declared types allow with --alternatives")
+        raise _Exit(
+            EXIT_UNREADABLE,
+            "give the chart to write with -o OUT (.png, .svg, .html or "
+            ".json), or list the charts the declared types allow with --alternatives",
+        )
     output = Path(args.output or "chart.png")
     if output.suffix.lower() not in RENDER_FORMATS:
         raise _Exit(
@@ -943,8 +941,10 @@ def _list_alternatives(
     if not shown.alternatives:
         print("  no other chart: the declared types allow only this one")
     if args.output is not None:
-        print(f"{args.output} was not written: --alternatives only lists; to write a chart, run "
-              "again without it (--choose N -o OUT draws alternative N)")
+        print(
+            f"{args.output} was not written: --alternatives only lists; to write a chart, run "
+            "again without it (--choose N -o OUT draws alternative N)"
+        )
     return EXIT_OK
 
 
@@ -1122,6 +1122,7 @@ def _explore(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- .csv, .parquet and stage
+
 
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:
     """A ``.csv`` read by the declaration ``columns``, or a ``.parquet`` (staged or not): by

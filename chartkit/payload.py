@@ -15,8 +15,8 @@ import json
 import sys
 from typing import Any, get_args, get_type_hints
 
-from chartkit.check.integrity import CHECK_MODES, CheckOutcome, DispositionRow
 from chartkit.check.judge import OFFENDERS_LISTED, VIOLATION_KINDS
+from chartkit.check.outcome import CHECK_MODES, CheckOutcome, DispositionRow
 from chartkit.columns import COLUMN_TYPES
 from chartkit.plan.decide import AGGREGATES, SCALES, SORTS, TIME_UNITS
 from chartkit.plan.encode import VEGALITE_TYPES, Channel, Encoding

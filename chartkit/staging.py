@@ -59,8 +59,9 @@ import numpy as np
 import pandas as pd
 
 from chartkit._isodate import parse_iso
-from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
+from chartkit.check.integrity import check_result
 from chartkit.check.judge import ColumnViolation
+from chartkit.check.outcome import CheckMode, CheckOutcome
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample

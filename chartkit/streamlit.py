@@ -31,8 +31,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
 
 from chartkit._literal import markdown_literal as md
 from chartkit._literal import visible_frame
-from chartkit.check.integrity import CheckMode, CheckOutcome
 from chartkit.check.judge import ColumnViolation
+from chartkit.check.outcome import CheckMode, CheckOutcome
 from chartkit.messages import COLUMN_TYPE_CEILING, offenders_text, render_sample
 from chartkit.result import ToolResult
 from chartkit.views import View, view

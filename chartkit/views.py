@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 
 from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
-from chartkit.check.integrity import CheckMode, CheckOutcome, check_result
+from chartkit.check.integrity import check_result
 from chartkit.check.judge import ColumnViolation, check_columns
+from chartkit.check.outcome import CheckMode, CheckOutcome
 from chartkit.draw.caption import caption_lines
 from chartkit.draw.charts import (
     build_chart,

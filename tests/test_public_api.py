@@ -195,7 +195,7 @@ def test_importing_chartkit_installs_no_import_hook_and_keeps_a_plain_module() -
 
 
 def test_a_check_outcome_shows_itself_as_html_by_its_own_method() -> None:
-    from chartkit.check.integrity import CheckOutcome
+    from chartkit.check.outcome import CheckOutcome
 
     own = CheckOutcome.__dict__["_repr_html_"]
     assert own.__qualname__ == "CheckOutcome._repr_html_"

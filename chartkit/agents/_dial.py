@@ -18,13 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chartkit.check.events import IntegrityEvent, subscribe
-from chartkit.check.integrity import (
-    CHECK_MODES,
-    CheckMode,
-    CheckOutcome,
-    DispositionLedger,
-    check_result,
-)
+from chartkit.check.integrity import DispositionLedger, check_result
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome
 from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ChartkitError
 from chartkit.result import ToolResult

@@ -24,7 +24,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from chartkit.agents._dial import Judgement, ToolDial
-from chartkit.check.integrity import CheckMode, DispositionLedger
+from chartkit.check.integrity import DispositionLedger
+from chartkit.check.outcome import CheckMode
 from chartkit.errors import ChartkitError, MissingExtraError
 
 try:

@@ -25,7 +25,8 @@ from typing import Any
 
 from chartkit.agents._dial import Judgement, ToolDial, trace_attributes
 from chartkit.check.events import CONTEXT_ERROR, EventName
-from chartkit.check.integrity import CheckMode, DispositionLedger
+from chartkit.check.integrity import DispositionLedger
+from chartkit.check.outcome import CheckMode
 from chartkit.columns import normalize_result_columns
 from chartkit.errors import MissingExtraError
 

@@ -5,9 +5,11 @@
   engine that holds the rows (``chartkit.check._frame_check``: one count query).
 - ``chartkit.check.verdicts``: the one verdict table (declared type × value type → ok |
   absent | offends) every path reads.
-- ``chartkit.check.integrity``: the dial ``off | warn | enforce`` → ``CheckOutcome``, findings,
-  disposition rows; ``chartkit.check.events``: each of them published to a framework's bus.
-- ``chartkit.check.report``: an outcome and its findings as escaped HTML (``_repr_html_``).
+- ``chartkit.check.integrity``: the dial ``off | warn | enforce`` (``check_result``) and the
+  ledgers that add its disposition rows up; ``chartkit.check.events``: each outcome published
+  to a framework's bus.
+- ``chartkit.check.outcome``: what a check is, as values (``CheckOutcome``, ``Finding``,
+  ``DispositionRow``) and as escaped HTML (``_repr_html_``).
 
 Each name is imported from its module (or from ``chartkit``); importing this package imports
 none of them.

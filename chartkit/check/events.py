@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 from chartkit.errors import ChartkitError
 
 if TYPE_CHECKING:
-    from chartkit.check.integrity import CheckOutcome, DispositionRow, Finding
+    from chartkit.check.outcome import CheckOutcome, DispositionRow, Finding
     from chartkit.result import ToolResult
 
 __all__ = [
@@ -91,9 +91,7 @@ class Subscription:
     iteration takes them.
     """
 
-    def __init__(
-        self, callback: Callback | None, names: frozenset[EventName], buffer: int
-    ) -> None:
+    def __init__(self, callback: Callback | None, names: frozenset[EventName], buffer: int) -> None:
         self._callback = callback
         self.names = names
         self._pending: deque[IntegrityEvent] = deque()
@@ -195,9 +193,7 @@ def publish(result: ToolResult, outcome: CheckOutcome) -> CheckOutcome:
     if not subscribers:
         return outcome
     events = [
-        IntegrityEvent(
-            CONTEXT_ERROR, result.tool, result.call_id, payload=f.to_dict(), finding=f
-        )
+        IntegrityEvent(CONTEXT_ERROR, result.tool, result.call_id, payload=f.to_dict(), finding=f)
         for f in outcome.findings
     ]
     events.append(

@@ -15,11 +15,10 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
 
 from chartkit.check.events import publish
-from chartkit.check.judge import VIOLATION_KINDS, ColumnViolation, ViolationKind, check_columns
-from chartkit.check.report import outcome_html
+from chartkit.check.judge import VIOLATION_KINDS, check_columns
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome, DispositionRow, Finding
 from chartkit.errors import ChartkitError
 from chartkit.messages import (
     COLUMN_TYPE_CEILING,
@@ -31,104 +30,15 @@ from chartkit.read.rowset import RowsetReading, describe_keys, describe_unread, 
 from chartkit.result import ToolResult
 
 __all__ = [
-    "CHECK_MODES",
     "FINDINGS_MAX",
-    "CheckMode",
-    "CheckOutcome",
     "DispositionLedger",
-    "DispositionRow",
-    "Finding",
     "check_result",
 ]
 
-CheckMode = Literal["off", "warn", "enforce"]
-CHECK_MODES: tuple[CheckMode, ...] = get_args(CheckMode)
 FINDINGS_MAX = 20
 """Findings one check files at most; the last one filed counts the broken columns left."""
 
 logger = logging.getLogger("chartkit.integrity")
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One filed finding: what kind, about which tool, column and call, and the full message."""
-
-    kind: ViolationKind
-    tool: str
-    column: str
-    call_id: str | None
-    message: str
-    violation: ColumnViolation
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, camelCase like the wire form."""
-        return {
-            "kind": self.kind,
-            "tool": self.tool,
-            "column": self.column,
-            "callId": self.call_id,
-            "message": self.message,
-            "violation": self.violation.to_dict(),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class DispositionRow:
-    """One check's record for a result (or, added up, for a run)."""
-
-    check: ViolationKind
-    seam: Literal["write"] = "write"
-    checked: int = 0
-    findings: int = 0
-    not_applicable: int = 0
-    last_fired_at: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, camelCase like the wire form."""
-        return {
-            "check": self.check,
-            "seam": self.seam,
-            "checked": self.checked,
-            "findings": self.findings,
-            "notApplicable": self.not_applicable,
-            "lastFiredAt": self.last_fired_at,
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class CheckOutcome:
-    """What the dial did to one result.
-
-    ``delivered`` is what the model reads: the very rows object (``off``, ``warn``, clean
-    ``enforce``) or the refusal sentence (``enforce`` with violations).
-    """
-
-    mode: CheckMode
-    status: Literal["ok", "invalid"]
-    delivered: Any
-    findings: tuple[Finding, ...]
-    disposition: tuple[DispositionRow, ...]
-    violations: tuple[ColumnViolation, ...] = ()
-    armed: bool = False
-    refusal: str | None = None
-
-    def __repr__(self) -> str:
-        """A short line (never the rows): what the dial did, the counts.
-
-        In a notebook an outcome shows as HTML (``_repr_html_``)."""
-        return (
-            f"CheckOutcome(mode={self.mode!r}, status={self.status!r}, armed={self.armed}, "
-            f"findings={len(self.findings)}, refused={self.refused})"
-        )
-
-    def _repr_html_(self) -> str:
-        """The outcome as escaped HTML, for a notebook (``chartkit.check.report``)."""
-        return outcome_html(self)
-
-    @property
-    def refused(self) -> bool:
-        """True when enforce refused the rows (``delivered`` is the refusal sentence)."""
-        return self.refusal is not None
 
 
 def check_result(

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from chartkit._safe import cap_text, visible
-from chartkit.check.integrity import Finding
 from chartkit.check.judge import ColumnViolation
+from chartkit.check.outcome import Finding
 from chartkit.plan.encode import Encoding, describe_offenders
 from chartkit.plan.spec import Note
 

@@ -21,14 +21,8 @@ from typing import Any
 from chartkit._highlight import offending_cells, offending_rows
 from chartkit._literal import json_literal, visible_controls
 from chartkit._unreadable import unreadable_json
-from chartkit.check.integrity import (
-    CHECK_MODES,
-    CheckMode,
-    CheckOutcome,
-    DispositionLedger,
-    DispositionRow,
-    check_result,
-)
+from chartkit.check.integrity import DispositionLedger, check_result
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome, DispositionRow
 from chartkit.columns import COLUMN_TYPES
 from chartkit.errors import ChartkitError, ResultColumnsError, ToolResultError
 from chartkit.read.rowset import read_rowset

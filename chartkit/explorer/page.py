@@ -26,8 +26,9 @@ from chartkit._highlight import highlighted
 from chartkit._literal import file_stem, visible_controls
 from chartkit._literal import markdown_literal as md
 from chartkit.backends.clauses import Placed, plain_value
-from chartkit.check.integrity import CHECK_MODES, CheckMode, CheckOutcome, check_result
+from chartkit.check.integrity import check_result
 from chartkit.check.judge import check_columns
+from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome
 from chartkit.columns import COLUMN_TYPES
 from chartkit.errors import ChartkitError
 from chartkit.explorer import _logic as ex

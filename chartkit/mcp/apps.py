@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 from weakref import WeakKeyDictionary, WeakSet
 
 from chartkit._safe import cap_text, name_list, visible
-from chartkit.check.integrity import CheckMode
+from chartkit.check.outcome import CheckMode
 from chartkit.columns import assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError
 from chartkit.mcp._app_rows import CHUNK_BYTES, KeptViews, chunk_text, rows_chunk, selection_of

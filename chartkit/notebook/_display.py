@@ -22,7 +22,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
-from chartkit.check.report import findings_html
+from chartkit.check.outcome import findings_html
 
 if TYPE_CHECKING:
     from chartkit.views import View
