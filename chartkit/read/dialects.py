@@ -19,7 +19,9 @@ say for every engine are a ``Dialect``'s, and only a dialect's:
 ``EngineReading.dialect`` is the reading's, chosen once by ``dialect_of(engine)``; no other
 module branches on an engine's name. DuckDB's queries are built of DuckDB's own expressions
 (names and values written into the query by DuckDB), with the text-cell builders the check and
-the chart share (``parsed_number`` …); the one piece of SQL text is ``at_position``'s.
+the chart share (``parsed_number`` …). SQL text is handled here only: ``at_position``'s ``#n``
+(DuckDB's expressions have no column by position) and ``_select_list``, which joins the SQL
+DuckDB writes for each expression (tests/test_sql_expressions.py holds the package to that).
 """
 
 from __future__ import annotations
