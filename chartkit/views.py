@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible, workable_frame
+from chartkit._safe import NAME_MAX_CHARS, cap_names, cap_text, visible
+from chartkit.backends import Source, source_for
 from chartkit.check.integrity import check_result
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.check.outcome import CheckMode, CheckOutcome
@@ -35,8 +36,8 @@ from chartkit.draw.charts import (
 from chartkit.draw.table_export import Table, table_html, table_of, table_png, table_svg
 from chartkit.errors import ChartkitError
 from chartkit.messages import render_sample
-from chartkit.plan.decide import ChartOptions, Plan, plan_view
-from chartkit.plan.encode import AxisRefusal, Encoding, profile_columns
+from chartkit.plan.decide import ChartOptions, Plan, check_choose, chosen_alternative, plan_view
+from chartkit.plan.encode import AxisRefusal, Encoding
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note, Reduction
 from chartkit.read.rowset import read_rowset
@@ -434,17 +435,16 @@ def _view(
     max_points: int,
     chart_args: Mapping[str, Any],
 ) -> View:
+    """The one pipeline of ``view()``, for rows and engine frames alike: the rows read once
+    and their ``Source`` picked at the door (``source_for``: in memory, or one query backend),
+    then the check of that source's reading, then ``_charted``."""
     result = _as_result(data, result_columns, tool)
-    reading = read_rowset(result.rows)  # one reading for the check, the frame and the dates
-    if reading is not None and reading.frame is None and reading.rows is None:
-        from chartkit.backends.pushdown import count_facts  # an engine frame: one counting pass
-
-        count_facts(reading, result.result_columns, max_points)
-    outcome = check_result(result, mode=mode, reading=reading)
+    source = source_for(read_rowset(result.rows), result.result_columns, max_points)
+    outcome = check_result(result, mode=mode, reading=None if source is None else source.reading)
     if outcome.refused:
         assert outcome.refusal is not None
         return View(kind="refused", reason=outcome.refusal, result=result, check=outcome)
-    if reading is None:
+    if source is None:
         return View(
             kind="table",
             result=result,
@@ -455,40 +455,61 @@ def _view(
                 "to chart or check."
             ),
         )
-    if reading.frame is None and reading.rows is None:  # an engine frame: backends.pushdown
-        from chartkit.backends.pushdown import engine_view
-
-        answer = engine_view(
-            result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
-            chart_args=chart_args,
-        )  # fmt: skip
-        if answer.plan is None or answer.frame is None:  # the engine path's own table
-            assert answer.reason is not None
-            return View(kind="table", reason=answer.reason, result=result, check=outcome)
-        return _view_of_plan(
-            result, outcome, answer.plan, answer.frame, chart_args["options"],
-            notes=answer.notes, left_out=answer.left_out, total=answer.total,
-            empty=answer.empty,
-        )  # fmt: skip
     declaration = result.result_columns
     if outcome.armed:
         violations = outcome.violations
     elif declaration is not None:
-        violations = check_columns(reading, declaration)  # the dial is off: axes still honest
+        violations = check_columns(source.reading, declaration)  # dial off: axes still honest
     else:
         violations = ()
-    # The reading keeps each column it read as a list (a million entries at 1M rows). The
-    # frame lets each go once its array is built (never all of them beside the whole frame),
-    # and the reading is dropped before the chart allocates: a young list that long would be
-    # walked by every garbage collection those allocations trigger (~50 ms each at 1M rows).
-    frame = workable_frame(reading.to_frame(keep_values=False))  # values pandas can handle
-    del reading
-    profiles = profile_columns(frame, declaration, violations)
+    picks = {"x": x, "y": y, "color": color}
+    if chart_args.get("choose") is not None and not source.plans_choose:
+        # the Nth alternative of the same call, planned with its own picks (a source that
+        # refuses by the picks is asked them)
+        choose = check_choose(chart_args["choose"])
+        args = {**chart_args, "choose": None}
+        first = _charted(source, result, outcome, violations, picks, max_points, args)
+        alt = chosen_alternative(choose, first.alternatives)
+        chosen = alt.picks()
+        opts = args.get("options") or ChartOptions()
+        args["options"] = replace(opts, aggregate=alt.aggregate or opts.aggregate)
+        args["facet"] = chosen.get("facet")
+        picks = {"x": chosen.get("x"), "y": chosen.get("y"), "color": chosen.get("color")}
+        return _charted(source, result, outcome, violations, picks, max_points, args)
+    return _charted(source, result, outcome, violations, picks, max_points, chart_args)
+
+
+def _charted(
+    source: Source,
+    result: ToolResult,
+    outcome: CheckOutcome,
+    violations: tuple[ColumnViolation, ...],
+    picks: Mapping[str, Any],
+    max_points: int,
+    chart_args: Mapping[str, Any],
+) -> View:
+    """The View of ``source``'s rows: its profiles, what it cannot answer (a table, or the
+    same rows in memory), the plan of the frame and ``Whole`` it hands ``plan_view``, and
+    what it tells of that plan — each answer handed to the next."""
+    declaration = result.result_columns
+    profiles = source.profiles(declaration, violations)
+    refused = source.refusal(declaration, violations, profiles, picks, chart_args)
+    if refused is not None:
+        moved = source.collected()
+        if moved is None:
+            return View(kind="table", reason=refused, result=result, check=outcome)
+        source, profiles = moved, moved.profiles(declaration, violations)
+    planning = source.planning(declaration, violations, profiles)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflowing aggregate: noted below
         plan = plan_view(
-            frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args
-        )
-    return _view_of_plan(result, outcome, plan, frame, chart_args["options"], violations=violations)
+            planning.frame, profiles, x=picks.get("x"), y=picks.get("y"),
+            color=picks.get("color"), max_points=max_points, whole=planning.whole, **chart_args,
+        )  # fmt: skip
+    told = planning.told(plan, chart_args.get("options"))
+    return _view_of_plan(
+        result, outcome, plan, told.frame, chart_args["options"], notes=told.notes,
+        left_out=told.left_out, total=told.total, violations=told.violations, empty=told.empty,
+    )  # fmt: skip
 
 
 def _view_of_plan(

@@ -1,6 +1,7 @@
 """One counting pass per ``view()`` of an engine frame: the check reads its null and NaN counts
-from the chart's facts (``chartkit.backends.pushdown.count_facts``), and answers exactly what the
-check alone answers; an engine's error quotes column names capped."""
+from the chart's facts (the profiling pass ``chartkit.backends.source_for`` counts at the
+door), and answers exactly what the check alone answers; an engine's error quotes column names
+capped."""
 
 from __future__ import annotations
 
@@ -92,16 +93,17 @@ def test_the_check_inside_view_counts_nothing_of_its_own_and_says_what_it_says_a
         assert list(got.spec["datasets"].values()) == list(own.spec["datasets"].values())
 
 
-def test_only_a_declared_frame_over_max_points_is_counted_before_its_check() -> None:
-    from chartkit.backends.pushdown import count_facts
+def test_only_a_declared_frame_over_max_points_is_counted_at_the_door_before_its_check() -> None:
+    from chartkit.backends import source_for
 
     reading = read_engine_frame(duckdb.connect().from_arrow(table(1)))
     assert reading is not None
-    count_facts(reading, {}, 100)
+    source_for(reading, {}, 100)
     assert reading.counted == {}  # nothing declared: nothing to count for the check
-    count_facts(reading, {"gb": _decl("gb")}, 10_000)
+    source_for(reading, {"gb": _decl("gb")}, 10_000)
     assert reading.counted == {}  # small enough to leave the engine whole
-    count_facts(reading, {"gb": _decl("gb")}, 100)
+    source = source_for(reading, {"gb": _decl("gb")}, 100)
+    assert source is not None and source.reading is reading  # the reading the check judges
     facts = reading.counted["gb"]
     nothing = sum(1 for v in table(1).column("gb").to_pylist() if v is None or v != v)
     assert (facts.rows, facts.rows - facts.values) == (reading.total, nothing)

@@ -471,15 +471,12 @@ def test_a_csv_over_max_points_is_parsed_and_charted_in_duckdb_as_csvread_reads_
     tmp_path: Path, kind: str
 ) -> None:
     from chartkit import view
-    from chartkit.backends.pushdown import _TYPED
 
     path = csv_file(tmp_path)
     picks = CSV_PICKS[kind]
     expected = view(read_csv(path, CSV_DECL), CSV_DECL, max_points=100, **picks)
     v = view(open_table(path), CSV_DECL, max_points=100, tool="capacity", **picks)
     assert v.kind == "chart"
-    assert not _TYPED  # what one view() remembered is forgotten after it (its facts are the
-    # reading's, EngineReading.counted, gone with the reading)
     same_view(expected, v)
     assert any("computed in duckdb" in n or "binned in duckdb" in n for n in v.notes)
     # the offenders left out: the same counts and first offenders as pandas' notes say
@@ -565,7 +562,7 @@ def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) 
     """Cell by cell, the typed relation the chart aggregates holds csvread's value, or nothing
     where csvread keeps the text (an offender): numbers read as Python's float reads them,
     plain ISO dates as fromisoformat, booleans by the six spellings."""
-    from chartkit.backends.pushdown import _TYPED, _typed
+    from chartkit.backends.pushdown import _typed
     from chartkit.read.csvread import parse_cell
 
     rng = random.Random(7)
@@ -598,10 +595,7 @@ def test_duckdb_parses_a_csvs_cells_to_the_values_csvread_gives(tmp_path: Path) 
     reading = read_rowset(open_table(path))
     assert isinstance(reading, EngineReading) and reading.csv_text
     decl = {n: ColumnDeclaration(k) for n, k in zip(("gb", "at", "up"), kinds, strict=True)}
-    try:
-        typed = _typed(reading, decl, 100)
-    finally:
-        _TYPED.pop(id(reading), None)  # view() forgets it once it is done, as here
+    typed = _typed(reading, decl, 100)
     assert isinstance(typed, EngineReading) and not typed.csv_text
     got = typed.native.fetchall()
     assert len(got) == len(rows)

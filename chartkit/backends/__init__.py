@@ -6,10 +6,13 @@
   eager), pyarrow, Ibis, Spark — counted and reduced by queries in the engine (narwhals'
   expressions, columns named by position), so only counts and groups leave it.
 
-``backend_for(data)`` picks one, once, at the door: an engine frame (or its
-``EngineReading``) gets the query backend, anything ``read_rowset`` reads gets the in-memory
-one. A new engine is recognised in ``chartkit.read.engines`` and answered here; its contract tests
-are the shared ones (tests/test_backends.py), run against every backend.
+``source_for(reading, …)`` is the door of ``view()``: the rows it charts as a ``Source`` its one
+pipeline asks (``MemorySource``, or ``EngineSource`` over one ``QueryBackend`` when an engine
+frame's rows stay in the engine). ``backend_for(data)`` picks a backend, once, at the door:
+an engine frame (or its ``EngineReading``) gets the query backend, anything ``read_rowset``
+reads gets the in-memory one. A new engine is recognised in ``chartkit.read.engines`` and
+answered here; its contract tests are the shared ones (tests/test_backends.py), run against
+every backend.
 
 >>> b = backend_for([{"host": "a", "lun": 1}, {"host": "a", "lun": 3}, {"host": "b", "lun": 2}])
 >>> b.engine, b.rows, b.facts(["host"])["host"].distinct
@@ -25,6 +28,9 @@ are the shared ones (tests/test_backends.py), run against every backend.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from chartkit.backends._contract import (
     AGGREGATIONS,
     MAX_PAGE,
@@ -35,10 +41,17 @@ from chartkit.backends._contract import (
     Condition,
     Grouping,
     Groups,
+    Planning,
+    Source,
     Term,
+    Told,
     negated,
 )
 from chartkit.errors import ChartkitError
+
+if TYPE_CHECKING:
+    from chartkit.columns import ColumnDeclaration
+    from chartkit.read.rowset import RowsetReading
 
 __all__ = [
     "AGGREGATIONS",
@@ -50,9 +63,13 @@ __all__ = [
     "Condition",
     "Grouping",
     "Groups",
+    "Planning",
+    "Source",
     "Term",
+    "Told",
     "backend_for",
     "negated",
+    "source_for",
 ]
 
 
@@ -78,3 +95,27 @@ def backend_for(data: object) -> Backend:
             "dataframe or an engine frame, with at least one row"
         )
     return MemoryBackend(reading.to_frame())
+
+
+def source_for(
+    reading: RowsetReading | None,
+    declaration: Mapping[str, ColumnDeclaration] | None,
+    max_points: object,
+) -> Source | None:
+    """The ``Source`` ``view()`` asks of ``reading`` (None when it is not rows): an engine frame
+    over ``max_points`` rows stays in the engine (``EngineSource``, whose profiling pass is
+    counted here, before the check); any other rows are planned in memory (``MemorySource``;
+    an engine frame of at most ``max_points`` rows leaves the engine whole, its CSV text
+    parsed as ``chartkit.read.csvread`` parses it)."""
+    from chartkit.backends.memory import MemorySource
+    from chartkit.backends.pushdown import EngineSource, collected_rows
+    from chartkit.read.engines import EngineReading
+
+    if reading is None:
+        return None
+    if not isinstance(reading, EngineReading):
+        return MemorySource(reading)
+    over = not isinstance(max_points, int) or reading.total > max_points
+    if over:  # (a max_points that is no integer is plan_view's to refuse, rows unread)
+        return EngineSource(reading, declaration, max_points)  # type: ignore[arg-type]
+    return MemorySource(reading, collected_rows(reading, declaration), planned_with=False)

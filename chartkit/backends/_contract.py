@@ -30,7 +30,7 @@ by position), and a helper column can never take a data column's place.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
 
@@ -42,9 +42,12 @@ if TYPE_CHECKING:
 
     from chartkit.check.judge import ColumnViolation
     from chartkit.columns import ColumnDeclaration
+    from chartkit.plan.decide import Plan
     from chartkit.plan.encode import ColumnProfile
     from chartkit.plan.facts import NumberFacts
+    from chartkit.plan.kit import Whole
     from chartkit.plan.spec import ChartSpec
+    from chartkit.read.rowset import RowsetReading
 
 __all__ = [
     "AGGREGATIONS",
@@ -56,7 +59,10 @@ __all__ = [
     "Condition",
     "Grouping",
     "Groups",
+    "Planning",
+    "Source",
     "Term",
+    "Told",
     "negated",
 ]
 
@@ -388,6 +394,79 @@ class Backend(Protocol):
     ) -> dict[str, int]: ...
 
     def page(self, where: Sequence[Term], offset: int = 0, limit: int = 100) -> pd.DataFrame: ...
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a source says of the plan it answered (``Planning.told``): the frame the View
+    keeps; its own sentences, said after the plan's (an engine says what left it); the rows
+    left out and of how many when the rows were reduced where they live (``left_out`` None:
+    the plan's own count, over ``frame``); the drawn measures and times missing a value
+    (None: read from ``frame``); the violations the chart was planned with (None when not
+    known here)."""
+
+    frame: pd.DataFrame = field(repr=False)
+    notes: tuple[str, ...] = ()
+    left_out: int | None = None
+    total: int | None = None
+    empty: tuple[str, ...] | None = None
+    violations: tuple[ColumnViolation, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Planning:
+    """What ``plan_view`` is handed by a source (``Source.planning``): the frame it reads (the
+    rows in memory, or every declared column and no row when they stay in an engine), what
+    that frame stands for (``whole``: None in memory), and ``told``, which says what the
+    source adds once the plan is made."""
+
+    frame: pd.DataFrame = field(repr=False)
+    whole: Whole | None
+    told: Callable[[Plan, Any], Told] = field(repr=False)
+
+
+class Source(Protocol):
+    """The rows of one ``view()`` where they live, as its one pipeline asks them
+    (``chartkit.views``), picked once at the door (``chartkit.backends.source_for``): in
+    memory (``MemorySource``) or in a query engine (``EngineSource``).
+
+    The pipeline asks, in this order, each answer handed to the next: ``reading`` (what the
+    check judges: an engine's carries the profiling pass, counted at the door), ``profiles``,
+    ``refusal`` (what the source cannot answer; ``collected`` is the same rows in memory, or
+    None when they must stay where they are), ``planning`` (the frame, the ``Whole`` and how
+    to tell what the source adds to the plan).
+    """
+
+    plans_choose: bool
+    """True when ``plan_view`` draws ``choose=N`` itself (memory probes the opening chart);
+    else the pipeline plans the Nth alternative's picks (an engine refuses by the picks)."""
+
+    @property
+    def reading(self) -> RowsetReading: ...
+
+    def profiles(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+    ) -> dict[str, ColumnProfile]: ...
+
+    def refusal(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+        profiles: Mapping[str, ColumnProfile],
+        picks: Mapping[str, Any],
+        chart_args: Mapping[str, Any],
+    ) -> str | None: ...
+
+    def collected(self) -> Source | None: ...
+
+    def planning(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+        profiles: Mapping[str, ColumnProfile],
+    ) -> Planning: ...
 
 
 def bounded(n: object, cap: int, what: str) -> int:

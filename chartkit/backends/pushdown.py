@@ -1,7 +1,9 @@
-"""The chart's work done in the engine: only aggregated rows leave it.
+"""The rows of a ``view()`` that stay in a query engine (``EngineSource``): only aggregated rows
+leave it.
 
-An engine frame of at most ``max_points`` rows is collected as it is (that many rows may leave)
-and charted exactly as a pandas frame would be. A larger one is reduced where it lives, through
+``view()`` runs one pipeline for every source (``chartkit.views``); an engine frame of at most
+``max_points`` rows is collected as it is and planned in memory (``collected_rows``). A larger
+one is ``EngineSource``'s, reduced where it lives, through
 narwhals' lazy API (the engine's own only where narwhals lacks an operation, said in place), to
 what the chart draws; ``decide.py`` plans the chart, as it plans every chart, from the
 engine's own facts, groups, counts and notes, which it asks of the backend itself
@@ -17,15 +19,15 @@ color is a label, the ranking and top, the bins:
 - one number alone: count bars of its values (fewer than 15), else a histogram of 10 bins;
 - two numbers: a heatmap of counts, binned on ``decide.py``'s very edges (a value on an edge
   opens the next bin, as numpy places it);
-- ``choose=N``: the Nth alternative of the same call, drawn by the rules above.
+- ``choose=N``: the Nth alternative of the same call, planned with its picks by the pipeline.
 
 This module chooses nothing: ``decide.py``'s one pass chooses the chart (the automatic
 chart's candidates, what the picks draw: ``chartkit.plan.choose``), so the chart, its rows,
 reason, alternatives, refusals and tables equal those of the same rows in pandas
 (tests/test_engines.py and tests/test_backend_views.py hold each kind to that). Here are only
 the engine's refusals (``_refused``: what it cannot compute), the answers decide.py asks for
-(``_Reduced``), and, after the plan, what left the engine and the note saying so
-(``_left_engine``, read from ``Plan.drawn`` and the questions the plan asked). A histogram or
+(``_whole``), and, after the plan, what left the engine and the note saying so (``_told``,
+``_left_engine``, read from ``Plan.drawn`` and the questions the plan asked). A histogram or
 heatmap leaves no row: ``decide.py`` asks its counts of the engine (``Whole.counted``: the
 span, the rows per value and per bin of the rows the chart places,
 ``chartkit.backends.counts``), so it bins on its own edges and the counts are the engine's.
@@ -46,8 +48,9 @@ back to pandas there (it is in memory already); a lazy one is a table saying wha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -55,15 +58,15 @@ import pandas as pd
 
 from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import NAME_MAX_CHARS, cap_text, visible, workable_frame
-from chartkit.backends._contract import AnyOf, Condition, Term
+from chartkit.backends._contract import AnyOf, Condition, Planning, Term, Told
 from chartkit.backends._native import aliases as _aliases
 from chartkit.backends._native import collect as _collect
 from chartkit.backends._native import positional as _frame
 from chartkit.backends.clauses import Placed, where
 from chartkit.backends.counts import PlacedCounts, PlacedGroups, PlacedRows
+from chartkit.backends.memory import MemorySource
 from chartkit.backends.query import QueryBackend
-from chartkit.check.integrity import CheckOutcome
-from chartkit.check.judge import ColumnViolation, check_columns
+from chartkit.check.judge import ColumnViolation
 from chartkit.check.verdicts import dtype_value_type
 from chartkit.columns import ColumnDeclaration
 from chartkit.errors import ChartkitError
@@ -72,161 +75,183 @@ from chartkit.plan.decide import (
     ChartOptions,
     Plan,
     Whole,
-    check_choose,
-    chosen_alternative,
     no_value_note,
-    plan_view,
     unplaced_note,
 )
 from chartkit.plan.encode import (
     ColumnProfile,
     VegaLiteType,
     describe_offenders,
-    profile_columns,
 )
 from chartkit.plan.groups import LineFacts
 from chartkit.plan.kit import COUNT_BARS_UNDER, HISTOGRAM_BINS
-from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
 from chartkit.read.engines import EngineReading
-from chartkit.read.rowset import RowsetReading
-from chartkit.result import ToolResult
 
-__all__ = ["EngineAnswer", "count_facts", "engine_view"]
+__all__ = ["EngineSource", "collected_rows", "profiling_pass"]
 
 
-@dataclass(frozen=True)
-class EngineAnswer:
-    """What the engine path answers ``view()``: the plan of the frame that left the engine,
-    or the reason there is no chart (a table). ``view()`` makes the View of it, as it makes
-    every View of a plan, so the engine path never imports the surface above it.
+class EngineSource:
+    """The rows of one ``view()`` that stay in a query engine (``chartkit.backends.Source``):
+    an engine frame over ``max_points`` rows, answered by one ``QueryBackend`` made here.
 
-    ``notes`` are the engine's own sentences (what it computed, what left it: the rows it left
-    out are the plan's notes, ``Whole.said``); ``left_out`` replaces the plan's count when the
-    engine reduced the rows and the plan saw the answer.
+    Built at the door, before the check: the profiling pass of every column the chart may
+    read is counted first (``profiling_pass``), so the check reads its null and NaN counts
+    from this source's ``reading`` (``EngineReading.counted``) and costs no query of its own.
+    A CSV's text, and a DuckDB text column declared date, are parsed by the declaration in
+    the engine first (``typed``: the typed reading is profiled instead, after the check).
     """
 
-    reason: str | None = None
-    plan: Plan | None = None
-    frame: pd.DataFrame | None = None
-    notes: tuple[str, ...] = ()
-    left_out: int | None = None
-    total: int | None = None  # the result's rows, when the engine reduced them
-    empty: tuple[str, ...] | None = None  # the drawn measures and times missing a value
+    plans_choose = False
+
+    def __init__(
+        self,
+        reading: EngineReading,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        max_points: int,
+    ) -> None:
+        self._reading = reading
+        self.declaration = dict(declaration or {})
+        self.max_points = max_points
+        if self.declaration and _profiled_first(reading, self.declaration):
+            try:
+                profiling_pass(self.backend)
+            except ChartkitError:
+                pass  # the check counts on its own, and the chart's own query says what failed
+
+    def __repr__(self) -> str:
+        return f"EngineSource(engine={self._reading.engine!r}, rows={self._reading.total})"
 
     @property
-    def alternatives(self) -> tuple[Alternative, ...]:
-        """The plan's alternatives (none for a table the engine path answered itself)."""
-        return tuple(self.plan.alternatives) if self.plan is not None else ()
+    def reading(self) -> EngineReading:
+        return self._reading
 
+    @cached_property
+    def typed(self) -> EngineReading | str:
+        """The reading with its text cells parsed by the declaration in the engine (the
+        reading itself when there is nothing to parse), or the reason they cannot be."""
+        return _typed(self._reading, self.declaration, self.max_points)
 
-def engine_view(
-    result: ToolResult,
-    reading: RowsetReading,
-    outcome: CheckOutcome,
-    *,
-    x: str | None,
-    y: Any,
-    color: str | None,
-    max_points: int,
-    chart_args: Mapping[str, Any],
-) -> EngineAnswer:
-    """``view()``'s plan for an engine frame: a bounded frame leaves the engine, then it is
-    planned as usual (``view()`` makes the View of the answer)."""
-    if not isinstance(reading, EngineReading):
-        raise ChartkitError("engine_view reads an EngineReading (chartkit.read.engines)")
-    try:
-        return _engine_view(
-            result, reading, outcome, x=x, y=y, color=color, max_points=max_points,
-            chart_args=chart_args,
+    @cached_property
+    def backend(self) -> QueryBackend:
+        """The one backend of this ``view()``: every question the chart asks is asked of it,
+        and each is counted once (its facts are the typed reading's)."""
+        typed = self.typed
+        return QueryBackend(self._reading if isinstance(typed, str) else typed)
+
+    def profiles(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+    ) -> dict[str, ColumnProfile]:
+        if isinstance(self.typed, str):
+            return {}  # (the refusal says why)
+        broken = {v.column: v for v in violations}
+        return _chart_profiles(self.backend, self.declaration, broken)
+
+    def refusal(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+        profiles: Mapping[str, ColumnProfile],
+        picks: Mapping[str, Any],
+        chart_args: Mapping[str, Any],
+    ) -> str | None:
+        if isinstance(self.typed, str):
+            return self.typed
+        broken = {v.column: v for v in violations}
+        x, y, color = picks.get("x"), picks.get("y"), picks.get("color")
+        x, y, color = picks.get("x"), picks.get("y"), picks.get("color")
+        return _refused(self.backend, self.declaration, broken, profiles, x, y, color,
+                        self.max_points, chart_args)  # fmt: skip
+
+    @cached_property
+    def _in_memory(self) -> MemorySource | None:
+        reading = self._reading
+        if reading.lazy:
+            return None
+        return MemorySource(reading, collected_rows(reading, self.declaration), planned_with=False)
+
+    def collected(self) -> MemorySource | None:
+        """An eager frame (in memory already) drawn in a way the engine does not aggregate:
+        pandas reads it, and the plan reduces it as usual. None for a lazy one."""
+        return self._in_memory
+
+    def planning(
+        self,
+        declaration: Mapping[str, ColumnDeclaration] | None,
+        violations: tuple[ColumnViolation, ...],
+        profiles: Mapping[str, ColumnProfile],
+    ) -> Planning:
+        """Every declared column and no row, and what the plan asks of the engine (the
+        counts, groups, rows and notes of the rows the chart places: ``_whole``); once
+        planned, what left the engine (``_told``)."""
+        backend, decl = self.backend, self.declaration
+        broken = {v.column: v for v in violations}
+        every = _columns_only([n for n, q in profiles.items() if q.type == "quantitative"],
+                              list(profiles))  # fmt: skip
+        whole = _whole(backend, decl, broken, self.max_points)
+        return Planning(
+            every, whole, lambda plan, options: _told(backend, decl, plan, whole, every,
+                                                      profiles, options)
         )  # fmt: skip
-    finally:
-        _TYPED.pop(id(reading), None)
 
 
-def _engine_view(
-    result: ToolResult,
-    reading: EngineReading,
-    outcome: CheckOutcome,
-    *,
-    x: str | None,
-    y: Any,
-    color: str | None,
-    max_points: int,
-    chart_args: Mapping[str, Any],
-) -> EngineAnswer:
-    declaration = result.result_columns
-    if outcome.armed:
-        violations = outcome.violations
-    elif declaration is not None:
-        violations = check_columns(reading, declaration)
-    else:
-        violations = ()
-    reduced: _Reduced | str | None = None
-    if reading.total > max_points:
-        if chart_args.get("choose") is not None:
-            return _chosen(result, reading, outcome, x, y, color, max_points, chart_args)
-        # text cells parsed in DuckDB by the declaration, then aggregated there too
-        typed = _typed(reading, declaration or {}, max_points)
-        if isinstance(typed, str):
-            reduced = typed
-        else:
-            reading = typed
-            reduced = _reduce(
-                reading, declaration or {}, violations, x, y, color, max_points, chart_args
-            )
-    if reduced is None or (isinstance(reduced, str) and not reading.lazy):
-        # At most max_points rows; or an eager frame (already in memory) drawn in a way the
-        # engine does not aggregate: pandas reads it, and decide.py reduces it as usual.
+def collected_rows(
+    reading: EngineReading, declaration: Mapping[str, ColumnDeclaration] | None
+) -> Callable[[], pd.DataFrame]:
+    """How the rows of an engine frame leave it whole (at most ``max_points`` of them, or an
+    eager frame in memory already): collected, a CSV's declared cells parsed as
+    ``chartkit.read.csvread`` parses them (a cell that does not parse stays its text)."""
+
+    def rows() -> pd.DataFrame:
         frame = _collect(reading, reading.columns, "collect")
-        if reading.csv_text and declaration:
-            frame = _parsed_cells(frame, declaration)
-    elif isinstance(reduced, str):
-        return EngineAnswer(reason=reduced)
-    else:
-        return _answer(reading, declaration or {}, reduced, x, y, color, max_points, chart_args)
-    frame = workable_frame(frame)
-    profiles = profile_columns(frame, declaration, violations)
-    plan = plan_view(frame, profiles, x=x, y=y, color=color, max_points=max_points, **chart_args)
-    return EngineAnswer(plan=plan, frame=frame, total=reading.total)
+        return _parsed_cells(frame, declaration) if reading.csv_text and declaration else frame
+
+    return rows
 
 
-def _answer(
-    reading: EngineReading,
+def _profiled_first(reading: EngineReading, declaration: Mapping[str, ColumnDeclaration]) -> bool:
+    """Whether the profiling pass is counted before the check: not for text the engine
+    parses first (a CSV's, or a DuckDB text column declared date: ``_typed``), whose typed
+    reading is counted instead."""
+    if reading.csv_text:
+        return False
+    if reading.dialect.sql_helpers and reading.lazy:  # a DuckDB relation: see _typed
+        native_types = dict(zip(reading.native.columns, map(str, reading.native.types),
+                                strict=True))  # fmt: skip
+        return not any(d.type == "date" and native_types.get(n) == "VARCHAR"
+                       for n, d in declaration.items())  # fmt: skip
+    return True
+
+
+def _told(
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
-    reduced: _Reduced,
-    x: str | None,
-    y: Any,
-    color: str | None,
-    max_points: int,
-    chart_args: Mapping[str, Any],
-) -> EngineAnswer:
-    """decide.py's plan of rows that stay in the engine: from every declared column's profile
-    and a frame of those columns and no row, asking the counts, groups, rows and notes the
-    engine answers (``reduced.whole``), so the chart, its words, alternatives, refusals and
-    tables are its one pass, as over the rows in memory. The engine adds only its note of
-    what it computed and what left it (``_left_engine``)."""
-
-    profiles = reduced.profiles
-    every = _columns_only([n for n, q in profiles.items() if q.type == "quantitative"],
-                          list(profiles))  # fmt: skip
-    plan = plan_view(every, profiles, x=x, y=y, color=color, max_points=max_points,
-                     **{**chart_args, "whole": reduced.whole})  # fmt: skip
+    plan: Plan,
+    whole: _Whole,
+    every: pd.DataFrame,
+    profiles: Mapping[str, ColumnProfile],
+    options: ChartOptions | None,
+) -> Told:
+    """What the engine adds to the plan of rows that stay in it: what it computed and what
+    left it (``_left_engine``), the rows the chart places, of how many."""
+    reading = backend.reading
     if plan.kind != "chart":
-        return EngineAnswer(plan=plan, frame=every, total=reading.total)
-    how = (chart_args.get("options") or ChartOptions()).aggregate
-    frame, placed, said = _left_engine(reading, declaration, plan, reduced, how)
+        return Told(every, total=reading.total)
+    how = (options or ChartOptions()).aggregate
+    frame, placed, said = _left_engine(backend, declaration, plan, whole, how)
     noted = any(n.kind == "no-value" for n in plan.facts)  # (only then read)
-    return EngineAnswer(
-        plan=plan, frame=every if frame is None else frame, notes=(said,) if said else (),
+    return Told(
+        every if frame is None else frame, notes=(said,) if said else (),
         left_out=reading.total - placed, total=reading.total,
-        empty=_empty(reading, plan, profiles) if noted else None,
+        empty=_empty(backend, plan, profiles) if noted else None,
     )  # fmt: skip
 
 
 def _empty(
-    reading: EngineReading, plan: Plan, profiles: Mapping[str, ColumnProfile]
+    backend: QueryBackend, plan: Plan, profiles: Mapping[str, ColumnProfile]
 ) -> tuple[str, ...]:
     """The columns a chart places on a measure or time axis that hold a missing value (null
     or NaN) in some row, counted by the backend (the facts of this ``view()``, mostly asked
@@ -240,12 +265,12 @@ def _empty(
     ]
     if not drawn:
         return ()
-    facts = _backend(reading).facts(list(dict.fromkeys(drawn)), distinct=[])
+    facts = backend.facts(list(dict.fromkeys(drawn)), distinct=[])
     return tuple(c for c in dict.fromkeys(drawn) if facts[c].values < facts[c].rows)
 
 
 def _chart_profiles(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
 ) -> dict[str, ColumnProfile]:
@@ -253,6 +278,7 @@ def _chart_profiles(
     its declared type: what decide.py chooses and plans an engine's chart from (a column the
     engine holds as another type is judged value by value only when the rows leave it) — or
     when every row of it offends (it is drawn nowhere, and the reasons say what it holds)."""
+    reading = backend.reading
     schema = dict(reading.schema)
 
     def held(q: ColumnProfile) -> bool:
@@ -264,7 +290,7 @@ def _chart_profiles(
 
     return {
         n: q if held(q) else replace(q, present=False, held_as=_engine_type(schema[n]))
-        for n, q in _profiles(reading, declaration, broken).items()
+        for n, q in _profiles(backend, declaration, broken).items()
     }
 
 
@@ -275,7 +301,7 @@ def _engine_type(dtype: Any) -> str:
 
 
 def _profiles(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
 ) -> dict[str, ColumnProfile]:
@@ -283,8 +309,8 @@ def _profiles(
     (``Backend.profiles``: its declared type, the check's finding, whether the engine holds
     it, a category's distinct values), in the declaration's order. The counts are the one
     pass of this ``view()`` (``_distinct``), made first if it was not."""
-    _distinct(reading, [])
-    got = _backend(reading).profiles(declaration, tuple(broken.values()))
+    _distinct(backend, [])
+    got = backend.profiles(declaration, tuple(broken.values()))
     return {n: got[n] for n in declaration}
 
 
@@ -306,14 +332,9 @@ def _parsed_cells(
     return out
 
 
-_TYPED: dict[int, tuple[EngineReading, EngineReading | str]] = {}
-"""The typed reading (or the reason there is none) of a text reading during one ``view()``, by
-the text reading's id (the reading is kept, so the id stays its own)."""
-
-
 def _typed(
     reading: EngineReading, declaration: Mapping[str, ColumnDeclaration], max_points: int
-) -> Any:
+) -> EngineReading | str:
     """``reading`` with its text cells parsed by the declaration inside DuckDB, or the reason
     they cannot be; the reading itself when there is nothing to parse.
 
@@ -328,9 +349,6 @@ def _typed(
     """
     if not reading.dialect.sql_helpers or not reading.lazy:  # DuckDB's relations only
         return reading
-    known = _TYPED.get(id(reading))
-    if known is not None and known[0] is reading:
-        return known[1]
 
     def lit(text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
@@ -377,7 +395,6 @@ def _typed(
             continue
         changed = True
     if not changed:
-        _TYPED[id(reading)] = (reading, reading)
         return reading
     import narwhals as nw
 
@@ -402,7 +419,6 @@ def _typed(
                     "optional time to the microsecond). Filter the frame to at most max_points "
                     f"rows first, or cast {name} to TIMESTAMP in DuckDB."
                 )
-                _TYPED[id(reading)] = (reading, reason)
                 return reason
         native = reading.dialect.project(reading.native, exprs)
         schema_out = tuple(nw.from_native(native).collect_schema().items())
@@ -411,77 +427,33 @@ def _typed(
             f"duckdb could not run the chart's parse query (the text cells read by the "
             f"declaration): {str(exc)[:400]}"
         ) from exc
-    typed = replace(reading, native=native, schema=schema_out, csv_text=False)
-    _TYPED[id(reading)] = (reading, typed)
-    return typed
-
-
-def _chosen(
-    result: ToolResult,
-    reading: EngineReading,
-    outcome: CheckOutcome,
-    x: str | None,
-    y: Any,
-    color: str | None,
-    max_points: int,
-    chart_args: Mapping[str, Any],
-) -> EngineAnswer:
-    """``choose=N``: the Nth alternative of the same call, drawn with its own picks."""
-
-    choose = check_choose(chart_args["choose"])
-    args = {**chart_args, "choose": None}
-    first = _engine_view(
-        result, reading, outcome, x=x, y=y, color=color, max_points=max_points, chart_args=args
-    )
-    alt = chosen_alternative(choose, first.alternatives)
-    picks = alt.picks()
-    opts = args.get("options") or ChartOptions()
-    args["options"] = replace(opts, aggregate=alt.aggregate or opts.aggregate)
-    args["facet"] = picks.get("facet")
-    return _engine_view(
-        result, reading, outcome, x=picks.get("x"), y=picks.get("y"), color=picks.get("color"),
-        max_points=max_points, chart_args=args,
-    )  # fmt: skip
+    return replace(reading, native=native, schema=schema_out, csv_text=False)
 
 
 @dataclass(frozen=True)
-class _Reduced:
-    """What the engine path hands decide.py when the rows stay in the engine: what the plan
-    asks of the engine (``whole``: the counts, groups and rows of the rows the chart places,
-    each asked of the engine once, and the notes of those rows, ``_Said``) and every declared
-    column's profile, counted there (``profiles``). decide.py chooses, plans and words the
-    chart from these alone, as it plans rows in memory: the engine path never chooses."""
+class _Whole(Whole):
+    """``decide.Whole`` of rows that stay in the engine, its counts and groups typed as the
+    engine answers them (``_told`` reads back the very questions the plan asked)."""
 
-    whole: Whole
-    profiles: Mapping[str, ColumnProfile]
-    counts: PlacedCounts
-    groups: PlacedGroups
+    placed_counts: PlacedCounts | None = None
+    placed_groups: PlacedGroups | None = None
 
 
-def _reduce(
-    reading: EngineReading,
+def _whole(
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
-    violations: tuple[ColumnViolation, ...],
-    x: str | None,
-    y: Any,
-    color: str | None,
+    broken: Mapping[str, ColumnViolation],
     max_points: int,
-    chart_args: Mapping[str, Any],
-) -> _Reduced | str:
-    """What decide.py plans the chart of rows that stay in the engine from (``_Reduced``), or
-    the reason the engine cannot answer it (``_refused``: a table)."""
-
-    broken = {v.column: v for v in violations}
-    profiles = _chart_profiles(reading, declaration, broken)
-    refused = _refused(reading, declaration, broken, profiles, x, y, color, max_points,
-                       chart_args)  # fmt: skip
-    if refused is not None:
-        return refused
-    schema = dict(reading.schema)
+) -> _Whole:
+    """What the plan asks of the engine when the rows stay there: the counts, groups and rows
+    of the rows the chart places, each asked of the engine once, and the notes of those rows
+    (``_Said``). decide.py chooses, plans and words the chart from these alone, as it plans
+    rows in memory: the engine path never chooses."""
+    schema = dict(backend.reading.schema)
     # the counts of the rows a histogram or heatmap of some numbers places, asked once each
     # (a color beside them is a category, or a number or date placed as an axis is)
     counts = PlacedCounts(
-        _backend(reading),
+        backend,
         lambda names, beside: _placing(declaration, [*names, *beside], [
             c for c in beside if declaration[c].type in ("string", "boolean")
         ]),
@@ -489,30 +461,31 @@ def _reduce(
     # … the facts and groups of the rows a line or bars place, each asked once
     zones = {n: z for n in schema if (z := getattr(schema[n], "time_zone", None)) is not None}
     groups = PlacedGroups(
-        _backend(reading), lambda keys, ms: _grouped_placing(declaration, keys, ms),
+        backend, lambda keys, ms: _grouped_placing(declaration, keys, ms),
         top=max_points, zones=zones,
-        known=lambda at, ms, series: _clean_facts(reading, at, list(ms), list(series)),
+        known=lambda at, ms, series: _clean_facts(backend, at, list(ms), list(series)),
     )  # fmt: skip
     # … the rows a chart that draws each row places, when they fit max_points
-    rows = PlacedRows(counts, groups, lambda names, terms: _fetch(reading, names, terms))
-    whole = Whole(counted=counts, grouped=groups, facts=counts.backend, rows=rows,
-                  said=_Said(reading, declaration, broken))  # fmt: skip
-    return _Reduced(whole, profiles, counts, groups)
+    rows = PlacedRows(counts, groups, lambda names, terms: _fetch(backend, names, terms))
+    return _Whole(counted=counts, grouped=groups, facts=backend, rows=rows,
+                  said=_Said(backend, declaration, broken), placed_counts=counts,
+                  placed_groups=groups)  # fmt: skip
 
 
-def _fetch(reading: EngineReading, names: Sequence[str], terms: Sequence[Term]) -> pd.DataFrame:
+def _fetch(backend: QueryBackend, names: Sequence[str], terms: Sequence[Term]) -> pd.DataFrame:
     """The rows ``terms`` keep, of the columns ``names``: a plan asks them only when their
     count fits ``max_points``."""
+    reading = backend.reading
     alias = _aliases(reading)
     frame = _frame(reading).select(*(alias[c] for c in names))
-    keep = _backend(reading).keeps(terms)
+    keep = backend.keeps(terms)
     if keep is not None:
         frame = frame.filter(keep)
     return workable_frame(_collect(reading, list(names), "rows", frame))
 
 
 def _refused(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
     profiles: Mapping[str, ColumnProfile],
@@ -530,6 +503,7 @@ def _refused(
     it), an exact median on pyarrow, or the table of no measure where an undeclared column
     may be one. Every other table — a pick that cannot be drawn, every row left out — is
     decide.py's, with the ``ColumnViolation`` behind it, as in memory."""
+    reading = backend.reading
     schema = dict(reading.schema)
     opts = chart_args.get("options") or ChartOptions()
     facet = chart_args.get("facet")
@@ -579,11 +553,11 @@ class _Said:
 
     def __init__(
         self,
-        reading: EngineReading,
+        backend: QueryBackend,
         declaration: Mapping[str, ColumnDeclaration],
         broken: Mapping[str, ColumnViolation],
     ) -> None:
-        self.reading, self.declaration, self.broken = reading, declaration, broken
+        self.backend, self.declaration, self.broken = backend, declaration, broken
         self._said: dict[tuple[Any, ...], tuple[Note, ...]] = {}
 
     def __call__(
@@ -597,15 +571,15 @@ class _Said:
     def _notes(
         self, used: list[str], axes: dict[str, str], together: list[str]
     ) -> tuple[Note, ...]:
-        reading, declaration, broken = self.reading, self.declaration, self.broken
+        backend, declaration, broken = self.backend, self.declaration, self.broken
         # the rows with no value on a time or measure axis (one of several keeps its row);
         # the categories beside them place the rows too
         placing = [c for c in axes if c not in together]
         beside = [c for c in used if c not in axes and c not in together]
-        notes = _left_out(reading, declaration, broken, used)
-        notes += _unplaced(reading, declaration, used, axes)
+        notes = _left_out(backend.reading, declaration, broken, used)
+        notes += _unplaced(backend, declaration, used, axes)
         empty = (
-            _no_value(reading, declaration, broken, placing, together, beside=beside)
+            _no_value(backend, declaration, broken, placing, together, beside=beside)
             if placing or together
             else None
         )
@@ -613,15 +587,18 @@ class _Said:
 
 
 def _left_engine(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     plan: Plan,
-    reduced: _Reduced,
+    whole: _Whole,
     how: str | None,
 ) -> tuple[pd.DataFrame | None, int, str | None]:
     """What left the engine for the chart ``plan`` draws (the rows it fetched, the counts, or
     the groups), the rows the chart places, and the engine's note saying what it computed:
     read from the plan's picks (``Plan.drawn``) and the very questions the plan asked."""
+    reading = backend.reading
+    counts, groups = whole.placed_counts, whole.placed_groups
+    assert counts is not None and groups is not None
     if plan.fetched is not None:  # the rows themselves: decide.py cleaned them too
         return plan.fetched, len(plan.fetched) - plan.left_out, None
     engine, data = reading.engine, plan.data
@@ -631,7 +608,7 @@ def _left_engine(
     ys = [y] if isinstance(y, str) else list(y or [])
     kind = declaration[x].type
     if kind == "number" and not ys:  # a histogram, or count bars of a number's values
-        span = reduced.counts((x,)).held(x, enough=COUNT_BARS_UNDER)
+        span = counts((x,)).held(x, enough=COUNT_BARS_UNDER)
         assert span is not None  # (else decide.py's plan is a table)
         if span.distinct < COUNT_BARS_UNDER:
             said = (
@@ -647,7 +624,7 @@ def _left_engine(
     if kind == "number":  # a heatmap of counts, or the one point the rows are
         beside = [c for c in (drawn.get("color"), drawn.get("facet"))
                   if isinstance(c, str) and c not in (x, *ys)]  # fmt: skip
-        counted = reduced.counts((x, ys[0]), tuple(dict.fromkeys(beside)))
+        counted = counts((x, ys[0]), tuple(dict.fromkeys(beside)))
         n = getattr(counted.held(x, enough=0), "rows", 0)
         if plan.mark != "rect":
             return data, n, None
@@ -659,7 +636,7 @@ def _left_engine(
     if kind == "date":  # lines over time (or stacked bars of a label's counts)
         color = drawn.get("color")
         series = [c for c in (color, drawn.get("facet")) if c is not None]
-        rows = reduced.groups.line_facts(x, ys, series).rows
+        rows = groups.line_facts(x, ys, series).rows
         fx = plan.encodings["x"].field if "x" in plan.encodings else None
         bars = data[fx].nunique() if data is not None and fx in data.columns else 0
         if plan.mark == "bar" and color is not None and "color" in plan.encodings and bars > 1:
@@ -672,10 +649,10 @@ def _left_engine(
                 f"{rows:,} rows are drawn as {len(data) if data is not None else 0:,} points, "
                 f"computed in {engine}; only these points left the engine."
             )
-        return reduced.groups.drawn, rows, said  # (the groups the plan drew last)
+        return groups.drawn, rows, said  # (the groups the plan drew last)
     # bars per category (and facet): the aggregate, or the rows counted
     keys = [x, *([drawn["facet"]] if drawn.get("facet") is not None else [])]
-    got = reduced.groups.groups(keys, ys, (how or "mean") if ys else "count")  # (asked: kept)
+    got = groups.groups(keys, ys, (how or "mean") if ys else "count")  # (asked: kept)
     cut = got.categories is not None and got.categories > len(got.frame)
     # the categories past the top are not left out: they are the rows a top-N puts aside, as
     # decide.py counts them, so the rows placed are counted over every group
@@ -684,7 +661,7 @@ def _left_engine(
         # a row stands behind one bar per measure it holds: the rows the chart places are
         # those holding one of them at least, as decide.py counts them
         terms = _grouped_placing(declaration, keys, ys)
-        rows = _backend(reading).count(terms)
+        rows = backend.count(terms)
     what = "rows counted" if not ys else f"{how or 'mean'} of {_names(ys)}"
     if cut:  # the engine's top groups left it; the chart shows its own top of them
         said = (
@@ -710,46 +687,21 @@ def _undeclared(over: str, name: str, kind: str) -> str:
     )
 
 
-def _backend(reading: EngineReading) -> QueryBackend:
-    """The reading's query backend: its facts are the reading's (``EngineReading.counted``),
-    so each is counted once per ``view()``, whoever asks."""
-    return QueryBackend(reading)
+def profiling_pass(backend: QueryBackend) -> None:
+    """The one profiling pass of an engine frame the chart reduces in place: every column the
+    chart may read counted in one query (rows, values, categories' distinct values, spans),
+    which the check reads its null and NaN counts from (``chartkit.check._frame_check``) and
+    the profiles, roles and the line's facts read after it; nothing when counted already."""
+    _distinct(backend, [])
 
 
-def count_facts(
-    reading: RowsetReading, declaration: Mapping[str, ColumnDeclaration] | None, max_points: int
-) -> None:
-    """Before the check of an engine frame the chart reduces in place: the one counting pass
-    of every column the chart may read (rows, values, categories' distinct values, spans),
-    which the check then reads its null and NaN counts from (``chartkit._frame_check``), so
-    the check costs no count query of its own. Nothing for a reading that is not an engine
-    frame over ``max_points`` rows, or whose text cells DuckDB parses first (``_typed``: the
-    typed reading is counted instead)."""
-    if not isinstance(reading, EngineReading) or not declaration:
-        return
-    if not isinstance(max_points, int) or reading.total <= max_points:
-        return  # (a max_points that is no integer is plan_view's to refuse)
-    if reading.csv_text:
-        return
-    if reading.dialect.sql_helpers and reading.lazy:  # a DuckDB relation: see _typed
-        native_types = dict(zip(reading.native.columns, map(str, reading.native.types),
-                                strict=True))  # fmt: skip
-        if any(d.type == "date" and native_types.get(n) == "VARCHAR"
-               for n, d in declaration.items()):  # fmt: skip
-            return
-    try:
-        _distinct(reading, [])
-    except ChartkitError:
-        return  # the check counts on its own, and the chart's own query says what failed
-
-
-def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
+def _distinct(backend: QueryBackend, names: list[str]) -> dict[str, int]:
     """The distinct values of each column, without nulls (as pandas counts them). The first
     question counts, in one pass, every column that can be a category, and the span and
     values of every date and number (what a line's bucket needs), so later questions cost
     nothing."""
+    reading = backend.reading
 
-    backend = _backend(reading)
     wanted = list(dict.fromkeys(names))
     if not backend.remembered():
         schema = dict(reading.schema)
@@ -762,12 +714,12 @@ def _distinct(reading: EngineReading, names: list[str]) -> dict[str, int]:
 
 
 def _clean_facts(
-    reading: EngineReading, x: str, ys: list[str], series: list[str]
+    backend: QueryBackend, x: str, ys: list[str], series: list[str]
 ) -> LineFacts | None:
     """The line's facts from the facts this ``view()`` already counted, when they hold them:
     every column it uses counted, none holding a missing value (so no row is left out) nor an
     infinite number; None otherwise (they are then counted over the rows kept)."""
-    backend = _backend(reading)
+    reading = backend.reading
     used = list(dict.fromkeys([x, *ys, *series]))
     known = backend.remembered()
     if not set(used) <= set(known) or (len(series) == 1 and known[series[0]].distinct is None):
@@ -828,7 +780,7 @@ def _names(names: Sequence[str]) -> str:
 
 
 def _no_value(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     broken: Mapping[str, ColumnViolation],
     used: list[str],
@@ -845,6 +797,7 @@ def _no_value(
     both, and only the left-out count is said). The categories ``beside`` them (a color, a
     facet, bars' x) place the rows too: a row one of them leaves out is counted there, not
     here, as memory counts it."""
+    reading = backend.reading
     schema = dict(reading.schema)
     may_miss = [c for c in used if (d := declaration.get(c)) is None or d.nullable]
     together = several = list(together)
@@ -877,7 +830,7 @@ def _no_value(
                            negate=True))  # fmt: skip
     tests: dict[str, list[Term]] = {"n": [AnyOf(tuple(holes))]}
     tests.update({f"g{i}": [h] for i, h in enumerate(holes)})
-    counted = _backend(reading).tally(placed, tests)
+    counted = backend.tally(placed, tests)
     if not counted["n"]:
         return None
     gaps = [c for i, c in enumerate(may_miss) if counted[f"g{i}"]]
@@ -887,7 +840,7 @@ def _no_value(
 
 
 def _unplaced(
-    reading: EngineReading,
+    backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     used: Sequence[str],
     channels: Mapping[str, str],
@@ -897,7 +850,8 @@ def _unplaced(
     leaves out, as decide.py counts them — and the first of them. One counting pass for all
     the measures; none when the facts this ``view()`` counted already hold their span, and it
     is finite (the common case: no query at all)."""
-    schema, known = dict(reading.schema), _backend(reading).remembered()
+    reading = backend.reading
+    schema, known = dict(reading.schema), backend.remembered()
     maybe = []
     for c in channels:
         if not schema[c].is_float():
@@ -911,7 +865,6 @@ def _unplaced(
             maybe.append(c)
     if not maybe:
         return []
-    backend = _backend(reading)
     valid = [Condition(c, "valid", declaration[c]) for c in dict.fromkeys(used) if c in declaration]
     # (keyed by place: a column may be named "rows", the tally's own key for the total)
     tests = {f"t{i}": [Condition(c, "infinite")] for i, c in enumerate(maybe)}
