@@ -2,7 +2,7 @@
 stand for, the limits the rules draw by (``MAX_BAR_CATEGORIES``, ``HISTOGRAM_BINS``,
 ``COUNT_BARS_UNDER``…), the chart's own fields (``MEASURE``, ``VALUE``, a column's safe field)
 and the small readings of values the parts make (missing, a category's sort key). Nothing here
-plans: ``chartkit.plan.decide`` does, with its parts.
+plans: ``chartkit.plan.decide`` does, with the stages it hands ``plan.placement``'s values to.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -35,9 +35,6 @@ from chartkit.plan.reduce import (
 )
 from chartkit.plan.rules import Alternative
 from chartkit.plan.spec import ChannelSpec, ChartSpec, Note, Reduction
-
-if TYPE_CHECKING:
-    from chartkit.plan.decide import _Planner
 
 MAX_PICKED_COLOR_CATEGORIES = choose.MAX_PICKED_COLOR_CATEGORIES
 MAX_BAR_CATEGORIES = 30  # bars beyond this are cut to the top ones, with a note
@@ -126,16 +123,6 @@ class Whole:
     said: Said | None = None
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    """A column as ``_values`` prepared it for one axis, and the notes it made doing so."""
-
-    values: pd.Series
-    unplaced: Any
-    notes: tuple[Note, ...]
-    utc: bool
-
-
 def _said(q: ColumnProfile, full: bool = False) -> str:
     """How a column's type is known: ``declared number``, or ``undeclared, inferred …``
     (``full``: after the column's name)."""
@@ -211,18 +198,8 @@ def _label(value: Any) -> Any:
     return value if isinstance(value, str | bool) else str(value)
 
 
-class _NothingToDraw(Exception):
-    """No row is left once offending, empty and unplaceable rows are left out."""
-
-
 _PLAIN: Final = (str, int, float, bool)
 _TEXT_OR_NONE: Final = frozenset({str, type(None)})
-
-
-# the state one plan reads and writes (``_Planner._reset``), shared with a planner of the rows
-# a backend fetched (``_Planner._of_rows``)
-_STATE: Final = ("notes", "reduction", "refusals", "fields", "utc", "drawn", "log_refused",
-                 "log_axes", "left_out", "fetched")  # fmt: skip
 
 
 _HEAD: Final = 1024  # rows _varies looks at before the whole column
@@ -294,11 +271,3 @@ def _facts(notes: list[Note]) -> tuple[Note, ...]:
             seen.add(n.sentence)
             out.append(n)
     return tuple(out)
-
-
-class _Part:
-    """One part of a plan (``lines``, ``bars``, ``points``, ``cleaning``, ``refusing``,
-    ``writing``): it holds the planner ``p``, whose state it reads and writes."""
-
-    def __init__(self, planner: _Planner) -> None:
-        self.p = planner

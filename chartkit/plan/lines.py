@@ -1,18 +1,19 @@
-"""A line over time, drawn for the planner (``chartkit.plan.decide._Planner``): ``_Lines`` from
-the rows it cleaned in memory (its codes, for speed), ``_GroupedLines`` from the facts and
-groups a backend answers (``Whole.grouped``) — the same bucket, series and label rules
-(``chartkit.plan.choose``), the same drawing and words (``_Lines._drawn``). ``line_label``
+"""A line over time, a stage of a plan (an ``Ask`` and a ``Placement`` in, a ``Plan`` out):
+``line`` from the rows it cleans in memory (their codes, for speed), ``grouped_line`` from
+the facts and groups a backend answers (``Whole.grouped``) — the same bucket, series and
+label rules (``chartkit.plan.choose``), the same drawing and words (``_drawn``). ``line_label``
 tells a label of single rows from a series by the coverage of its values.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
 import pandas as pd
 
-from chartkit.plan import choose
+from chartkit.plan import choose, cleaning, points, refusing, writing
 from chartkit.plan.encode import (
     Channel,
     ColumnProfile,
@@ -25,14 +26,12 @@ from chartkit.plan.kit import (
     VALUE,
     Plan,
     _laid_out,
-    _NothingToDraw,
-    _Part,
-    _safe_field,
     _said,
     _show_sort,
     _varies,
     _y_pick,
 )
+from chartkit.plan.placement import Ask, NothingToDraw, Placement, of_rows
 from chartkit.plan.reduce import (
     ROWS,
     bucket_codes,
@@ -54,450 +53,464 @@ from chartkit.plan.sentences import (
 )
 
 
-class _Lines(_Part):
-    """A line: its time buckets, its series, and whether a color is an entity over time
-    (``choose.is_entity``), drawn for the planner ``p``, whose state it reads and writes."""
-
-    def _line(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-        *,
-        auto_color: bool,
-    ) -> Plan:
-        if cp is None and auto_color:
-            cp = self.p.refusing._auto_color(
-                {xp.name, fp.name if fp else None, *(m.name for m in yps)}
-            )
-        how, unit = self.p.opts.aggregate, self.p.opts.time_unit
-        if len(yps) > MAX_FACETS:  # a panel each (charts.py) past ten: at most MAX_FACETS
-            yps = self._measures_kept(yps)
-        if self.p.whole.grouped is not None:  # the rows stay in a backend: its groups
-            return self.p.grouped_lines._line(xp, yps, cp, fp)
-        if self.p.probe and self._head_varies(xp, yps, cp, fp):
-            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
-                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-            return self.p.writing._proven("line")
-        data = self.p.cleaning._used(("x", xp), yps, "y", cp, fp)
-        multi = len(yps) > 1
-        if multi:
-            data = self.p.cleaning._melt(data, yps)
-        fx = self.p.fields[xp.name]
-        fy, what = self.p.writing._measure(yps)
-        series = [self.p.fields[cp.name]] if cp is not None else []
-        series += [MEASURE] if multi else []
-        series += [self.p.fields[fp.name]] if fp is not None else []
-        keys = [fx, *series]
-        if self.p.probe and self._line_varies(data, fx, series, faceted=fp is not None):
-            self.p.drawn = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
-                          "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-            return self.p.writing._proven("line")
-        period = unit or xp.name
-        aggregate: str | None = None
-        drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
-        if unit is not None:
-            data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
-        faceted = fp is not None
-        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        over = len(data) > self.p.max_points  # bucketed anyway: no time points to count
-        over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
-        line_bucketed = unit is None and (over or over_width)
-        # a line splits by a category only when each value is an entity: found at most of the
-        # line's time points, as drawn (each bucket, when the line is bucketed)
-        # (an aggregate picked other than count is drawn per series, as asked)
-        label: tuple[int, int] | None = None  # (fewest points of a value, the points)
-        coded: tuple[int, Any, int, Any] | None = None  # the line's codes, made once
-        if cp is not None and not multi and how in (None, "count"):
-            times, fc = data[fx], self.p.fields[cp.name]
-            if line_bucketed:
-                series_n, known = distinct_rows(data, series)
-                at = span_bucket_seconds(times, choose.line_positions(
-                    max_points=self.p.max_points, series=series_n, faceted=faceted))  # fmt: skip
-                found = bucket_codes(times, at, floor=True)
-                if found is not None and fc in known:  # the buckets' and labels' codes
-                    coded = (series_n, known, at, found)
-                    label = _label_of(*coverage_of_codes(found[0], known[fc][0]))
-                else:
-                    times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
-            if coded is None:
-                label = line_label(times, data[fc])
-            if self.p.roles.role(cp.name) == "entity":  # its values key the rows with the time
-                label = None  # (a stray value's single row does not unmake the series)
-        # a label's rows are points while each has a pixel and they fit max_points; else the
-        # rows counted per bucket (as a backend that reduced them counted them)
-        counted = label is not None and (not yps or line_bucketed or over)
-        if counted:
-            fy, what, yps = "count", "rows", []
-            bars = choose.bar_positions(faceted=faceted)
-            bucketed = unit is None and (line_bucketed or data[fx].nunique() > bars)
-        elif label is not None:
-            bucketed = False  # every row a point: no more than max_points, each at a pixel
-        else:
-            bucketed = line_bucketed
-        shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
-        if label is not None and not counted:
-            shared = False
-        elif not bucketed and how is None and not counted:
-            distinct, codes = distinct_rows(data, keys, codes)
-            shared = distinct < len(data)
-        if bucketed:
-            if coded is not None and not counted:  # the codes the label was asked with
-                series_n, known, seconds, found = coded
+def line(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    yps: list[ColumnProfile],
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    *,
+    auto_color: bool,
+) -> Plan:
+    """A line of each measure (or the rows counted) over the time ``xp``: its buckets, its
+    series, and whether a color is an entity over time (``choose.is_entity``) — from the
+    rows in memory (their codes, for speed), or the groups of a backend (``grouped_line``)."""
+    if cp is None and auto_color:
+        cp = refusing.auto_color(ask, {xp.name, fp.name if fp else None, *(m.name for m in yps)})
+    how, unit = ask.opts.aggregate, ask.opts.time_unit
+    if len(yps) > MAX_FACETS:  # a panel each (charts.py) past ten: at most MAX_FACETS
+        yps, placed = _measures_kept(placed, yps)
+    if ask.whole.grouped is not None:  # the rows stay in a backend: its groups
+        return grouped_line(ask, placed, xp, yps, cp, fp)
+    picks = {"x": xp.name, "y": _y_pick(yps), "color": cp.name if cp else None,
+             "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
+    if ask.probe and _head_varies(ask, xp, yps, cp, fp):
+        return writing.proven("line", picks)
+    data, placed = cleaning.used(ask, placed, ("x", xp), yps, "y", cp, fp)
+    multi = len(yps) > 1
+    if multi:
+        data = cleaning.melt(placed, data, yps)
+    fields = placed.fields
+    fx = fields[xp.name]
+    fy, what = writing.measure(placed, yps)
+    series = [fields[cp.name]] if cp is not None else []
+    series += [MEASURE] if multi else []
+    series += [fields[fp.name]] if fp is not None else []
+    keys = [fx, *series]
+    if ask.probe and _line_varies(ask, data, fx, series, faceted=fp is not None):
+        return writing.proven("line", picks)
+    period = unit or xp.name
+    aggregate: str | None = None
+    drawn_ys = yps  # the picks drawn (``drawn``), whatever the chart counts
+    if unit is not None:
+        data = data.assign(**{fx: floor_to_unit(data[fx], unit)})
+    faceted = fp is not None
+    width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+    over = len(data) > ask.max_points  # bucketed anyway: no time points to count
+    over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
+    line_bucketed = unit is None and (over or over_width)
+    # a line splits by a category only when each value is an entity: found at most of the
+    # line's time points, as drawn (each bucket, when the line is bucketed)
+    # (an aggregate picked other than count is drawn per series, as asked)
+    label: tuple[int, int] | None = None  # (fewest points of a value, the points)
+    coded: tuple[int, Any, int, Any] | None = None  # the line's codes, made once
+    if cp is not None and not multi and how in (None, "count"):
+        times, fc = data[fx], fields[cp.name]
+        if line_bucketed:
+            series_n, known = distinct_rows(data, series)
+            at = span_bucket_seconds(times, choose.line_positions(
+                max_points=ask.max_points, series=series_n, faceted=faceted))  # fmt: skip
+            found = bucket_codes(times, at, floor=True)
+            if found is not None and fc in known:  # the buckets' and labels' codes
+                coded = (series_n, known, at, found)
+                label = _label_of(*coverage_of_codes(found[0], known[fc][0]))
             else:
-                series_n, known = distinct_rows(data, series) if series else (1, {})
-                if counted:
-                    target = choose.bar_positions(faceted=faceted)
-                else:
-                    target = choose.line_positions(
-                        max_points=self.p.max_points, series=series_n, faceted=faceted
-                    )
-                seconds = span_bucket_seconds(data[fx], target)
-                found = bucket_codes(data[fx], seconds, floor=True)
-            del coded
-            rows = len(data)
-            aggregate = "count" if counted else how or "mean"
-            # each date's bucket counted by integer arithmetic, the dates themselves not floored
-            buckets, found = found, None  # (one name holds them: handed over below)
-            given = dict(known) if buckets is None else {**known, fx: buckets}
-            del known, buckets  # handed over: the reduction lets each key's codes go when used
-            reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
-            if reduced is None:  # dates the arithmetic does not floor: pandas floors them
-                data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
-                given.pop(fx, None)  # the floored dates get codes of their own
-                reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
-            data = reduced
-            period = f"{choose.bucket_name(seconds)} bucket"
-            self.p.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
+                times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
+        if coded is None:
+            label = line_label(times, data[fc])
+        if ask.roles.role(cp.name) == "entity":  # its values key the rows with the time
+            label = None  # (a stray value's single row does not unmake the series)
+    # a label's rows are points while each has a pixel and they fit max_points; else the
+    # rows counted per bucket (as a backend that reduced them counted them)
+    counted = label is not None and (not yps or line_bucketed or over)
+    if counted:
+        fy, what, yps = "count", "rows", []
+        bars = choose.bar_positions(faceted=faceted)
+        bucketed = unit is None and (line_bucketed or data[fx].nunique() > bars)
+    elif label is not None:
+        bucketed = False  # every row a point: no more than max_points, each at a pixel
+    else:
+        bucketed = line_bucketed
+    shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
+    if label is not None and not counted:
+        shared = False
+    elif not bucketed and how is None and not counted:
+        distinct, codes = distinct_rows(data, keys, codes)
+        shared = distinct < len(data)
+    if bucketed:
+        if coded is not None and not counted:  # the codes the label was asked with
+            series_n, known, seconds, found = coded
+        else:
+            series_n, known = distinct_rows(data, series) if series else (1, {})
             if counted:
-                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-            elif rows > self.p.max_points:
-                why = over_max_points(self.p.max_points)
+                target = choose.bar_positions(faceted=faceted)
             else:
-                why = f"more time points than the chart's {width} pixels"
-            points = len(data)
-            if counted and cp is not None:  # the bars, each a stack of the label's counts
-                points = data[fx].nunique()
-                drawn_as = stacked_counts(points, period, cp.name)
-            else:
-                series_name = cp.name if cp else None
-                drawn_as = points_per_bucket(points, aggregate, what, seconds, series_name)
-            self.p.notes.append(bucketed_note(xp.name, rows, points, seconds, drawn_as, why,
-                                              bars=counted and cp is not None))  # fmt: skip
-        elif counted:
-            aggregate = "count"
-            data = reduce_frame(data, keys, fy, aggregate, codes)
-        elif shared:
-            aggregate = how or "mean"
-            if how is None:
-                share = f"{unit} of {xp.name}" if unit else xp.name
-                self.p.notes.append(shared_note(xp.name, share, cp.name if cp else None, what))
-            if cp is None and fp is None and not multi:
-                self.p.refusing._note_unsplit(xp)
-            data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
-        else:
-            if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
-                data = data.sort_values(fx, kind="stable")
-            data = data.reset_index(drop=True)
-        return self._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
-                           label, counted=counted, multi=multi)  # fmt: skip
-
-    def _measures_kept(self, yps: list[ColumnProfile]) -> list[ColumnProfile]:
-        """The first ``MAX_FACETS`` measures of a line per measure, the others left out and
-        said (a ``top`` note of no column: the caption says it on the picture)."""
-        kept, out = yps[:MAX_FACETS], [m.name for m in yps[MAX_FACETS:]]
-        named = _join([*out[:3], f"{len(out) - 3:,} more"] if len(out) > 3 else out)
-        self.p._say(
-            "top",
-            f"{len(yps):,} measures are picked; the first {MAX_FACETS} are drawn, a small chart "
-            f"each, and the other {len(out):,} ({named}) are left out.",
-            None, values=len(yps), shown=MAX_FACETS,
-        )  # fmt: skip
-        return kept
-
-    def _drawn(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        drawn_ys: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-        data: pd.DataFrame,
-        fy: str,
-        what: str,
-        aggregate: str | None,
-        period: str,
-        label: tuple[int, int] | None,
-        *,
-        counted: bool,
-        multi: bool,
-    ) -> Plan:
-        """The line's encodings, reason and title, from its data (the rows, or their groups)."""
-        how = self.p.opts.aggregate
-        fx = self.p.fields[xp.name]
-        if self.p.opts.sort is not None:
-            self.p._say(
-                "option-ignored",
-                f"sort={_show_sort(self.p.opts.sort)} orders categories; a line over time is "
-                "ordered by its dates.",
-            )
-        one_date = data[fx].nunique() == 1
-        yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
-        enc = {
-            "x": self.p.writing._enc("x", xp),
-            "y": self.p.writing._y_enc("y", yps, xp, aggregate),
-        }
-        if cp is not None:
-            enc["color"] = self.p.writing._enc("color", cp)
-        elif multi:
-            enc["color"] = self.p.writing._series_enc(yps)
-        if fp is not None:
-            enc["facet"] = self.p.writing._enc("facet", fp)
-        self.p.drawn = {"x": xp.name, "y": _y_pick(drawn_ys), "color": cp.name if cp else None,
-                      "facet": fp.name if fp else None, "aggregate": how}  # fmt: skip
-        what_drawn = "bars for its one date" if one_date else "a line over time"
-        if aggregate == "count":
-            what_drawn = f"{what_drawn} of the rows counted per {period}"
-        elif aggregate is not None:
-            what_drawn = f"{what_drawn} of the {aggregate} per {period}"
-        mark = "bar" if one_date else "line"
-        if multi:
-            said = f"{_join([m.name for m in yps])} are declared number"
-            line = "bars" if one_date else "one line"
-            reason = f"{_said(xp, True)} and {said}: {what_drawn}, {line} per measure."
-        elif label is not None and cp is not None:
-            mark = "bar" if counted else "point"
-            reason = _label_reason(xp, drawn_ys, cp, label, counted=counted, period=period)
-        else:
-            series_text = (
-                f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
-                if cp is not None and not one_date
-                else ""
-            )
-            ysaid = f" and {_said(yps[0], True)}" if yps else ""
-            reason = f"{_said(xp, True)}{ysaid}: {what_drawn}{series_text}."
-        if fp is not None:
-            reason = f"{reason[:-1]}; one small chart per {fp.name}."
-        data = self.p.points._log_check(data, fy, what)
-        if mark == "line":  # a regular series' missing times: the line breaks (or drops to 0)
-            series = [self.p.fields[q.name] for q in (cp, fp) if q is not None]
-            counted_zero = aggregate == "count" and not self.p.log_refused and (
-                self.p.opts.scale != "log"
-            )  # fmt: skip
-            data = broken_at_gaps(data, fx, fy, [*series, *([MEASURE] if multi else [])],
-                                  zero=counted_zero)  # fmt: skip
-        return self.p.writing._chart(mark, reason, enc, data, title=f"{yt} over {xp.name}")
-
-    def _head_varies(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-    ) -> bool:
-        """True when the first rows alone, cleaned as ``_line`` cleans every row, hold two
-        series: rows are kept or left out one by one, so the whole line holds them too.
-
-        Lets a probe skip preparing every row. False when that cannot be told so (several
-        measures: their rows are dropped after melting; no series; one series in the head).
-        """
-        if len(self.p.frame) <= _HEAD or len(yps) > 1 or (cp is None and fp is None):
-            return False
-        planner = type(self.p)  # (a planner of the head rows, made as this one was)
-        head = planner(self.p.frame.iloc[:_HEAD], self.p.profiles, self.p.max_points, self.p.opts,
-                       self.p.cands)  # fmt: skip
-        try:
-            data = head.cleaning._used(("x", xp), yps, "y", cp, fp)
-        except _NothingToDraw:
-            return False
-        return any(_varies(data[head.fields[q.name]]) for q in (cp, fp) if q is not None)
-
-    def _line_varies(
-        self, data: pd.DataFrame, fx: str, series: list[str], *, faceted: bool
-    ) -> bool:
-        """True when the line surely draws more than one point (its rows are not aggregated).
-
-        Two series, or a first and a last date in different buckets, are two points. False
-        when that cannot be told this cheaply; the probe then plans the chart in full.
-        """
-        varies = [_varies(data[k]) for k in series]
-        if any(varies):
-            return True
-        if None in varies:  # unsure how many series: the bucket depends on it
-            return False
-        x = data[fx]
-        ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
-        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        if self.p.opts.time_unit is not None:
-            ends = floor_to_unit(ends, self.p.opts.time_unit)
-        elif len(data) > self.p.max_points or (len(data) > width and x.nunique() > width):
-            # one series (or none): the bucket _line picks
-            positions = choose.line_positions(max_points=self.p.max_points, series=1,
-                                              faceted=faceted)  # fmt: skip
-            ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
-        return bool(ends.iloc[0] != ends.iloc[1])
-
-
-class _GroupedLines(_Part):
-    """A line from the groups of the backend that holds its rows (``Whole.grouped``), drawn
-    for the planner ``p``: the bucket, the series and whether the color is a label are
-    chosen by the rules ``_Lines`` follows over rows in memory (``choose``), from the facts
-    and groups the backend counts (``chartkit.plan.groups.Grouped``); the encodings, reason
-    and title are ``_Lines._drawn``'s."""
-
-    def _line(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-    ) -> Plan:
-        p = self.p
-        grouped = p.whole.grouped
-        assert grouped is not None
-        how, unit = p.opts.aggregate, p.opts.time_unit
-        multi, faceted = len(yps) > 1, fp is not None
-        ms = [m.name for m in yps]
-        split = [q.name for q in (cp, fp) if q is not None]
-        for q in (xp, *yps, cp, fp):
-            if q is not None and q.name not in p.fields:
-                p.fields[q.name] = _safe_field(q.name, set(p.fields.values()))
-        p.cleaning._said([xp.name, *ms, *split], [(xp.name, "x"), *((m, "y") for m in ms)],
-                         ms if multi else ())  # fmt: skip
-        facts = grouped.line_facts(xp.name, ms, split)
-        rows = sum(facts.values) if multi else facts.rows  # the points the rows make
-        if not facts.rows:
-            p.cleaning._nothing(f"No row holds a value of {xp.name}.")
-        span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
-        width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
-        over = rows > p.max_points
-        if cp is not None and not multi and how in (None, "count") and not over and p.whole.rows:
-            # a color that may be a label of single rows, whose rows fit max_points: they are
-            # fetched and planned as memory plans them (a label's rows are points there)
-            fetched = p.whole.rows.line(xp.name, ms, split)
-            return p._of_rows(fetched, lambda sub: sub.lines._line(
-                sub.profiles[xp.name], [sub.profiles[m.name] for m in yps], sub._own(cp),
-                sub._own(fp), auto_color=False,
-            ))  # fmt: skip
-        over_width = (
-            unit is None and not over and rows > width
-            and grouped.distinct_times(xp.name, ms, split) > width
-        )  # fmt: skip
-        line_bucketed = unit is None and (over or over_width)
-        n_series = (len(yps) if multi else 1) * max(1, facts.series)
-        line_at = choose.bucket_seconds(span, choose.line_positions(
-            max_points=p.max_points, series=n_series, faceted=faceted))  # fmt: skip
-        asked = "count" if not yps else how or "mean"
-        aggregate: str | None = asked
-        label: tuple[int, int] | None = None
-        if cp is not None and not multi and how in (None, "count"):
-            # a label of single rows, not a series: found at too few of the line's points (each
-            # bucket, when the line is bucketed), counted over the pairs of time and color
-            at = line_at if line_bucketed else 0
-            pairs = grouped.line(xp.name, ms, split, asked, at, unit)
-            valued = pairs.frame[np.asarray(pairs.rows[0]) > 0]  # (groups of rows placed)
-            label = line_label(valued[xp.name], valued[cp.name])
-            if p.roles.role(cp.name) == "entity":  # its values key the rows with the time
-                label = None  # (a stray value's single row does not unmake the series)
-        counted = label is not None  # (a label's rows as points fit max_points: fetched above)
-        drawn_ys = yps
-        fy, what = p.writing._measure(yps)
+                target = choose.line_positions(
+                    max_points=ask.max_points, series=series_n, faceted=faceted
+                )
+            seconds = span_bucket_seconds(data[fx], target)
+            found = bucket_codes(data[fx], seconds, floor=True)
+        del coded
+        rows = len(data)
+        aggregate = "count" if counted else how or "mean"
+        # each date's bucket counted by integer arithmetic, the dates themselves not floored
+        buckets, found = found, None  # (one name holds them: handed over below)
+        given = dict(known) if buckets is None else {**known, fx: buckets}
+        del known, buckets  # handed over: the reduction lets each key's codes go when used
+        reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
+        if reduced is None:  # dates the arithmetic does not floor: pandas floors them
+            data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
+            given.pop(fx, None)  # the floored dates get codes of their own
+            reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
+        data = reduced
+        period = f"{choose.bucket_name(seconds)} bucket"
         if counted:
-            fy, what, yps, asked = "count", "rows", [], "count"
-            aggregate = asked
-            bars = choose.bar_positions(faceted=faceted)
-            bucketed = unit is None and (
-                line_bucketed or grouped.distinct_times(xp.name, ms, split) > bars
-            )
-            seconds = choose.bucket_seconds(span, bars) if bucketed else 0
+            why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+        elif rows > ask.max_points:
+            why = over_max_points(ask.max_points)
         else:
-            bucketed = line_bucketed
-            seconds = line_at if bucketed else 0
-        # (a label's rows counted are those a line of its measure places: asked with it)
-        got = grouped.line(xp.name, ms if counted else [m.name for m in yps], split, asked,
-                           seconds, unit)  # fmt: skip
-        data = self._data(xp, yps, cp, fp, got)
-        shared = (
-            counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
+            why = f"more time points than the chart's {width} pixels"
+        marks = len(data)
+        if counted and cp is not None:  # the bars, each a stack of the label's counts
+            marks = data[fx].nunique()
+            drawn_as = stacked_counts(marks, period, cp.name)
+        else:
+            series_name = cp.name if cp else None
+            drawn_as = points_per_bucket(marks, aggregate, what, seconds, series_name)
+        placed = replace(placed, reduction={"bucket_seconds": seconds, "aggregate": aggregate})
+        placed = placed.said(bucketed_note(xp.name, rows, marks, seconds, drawn_as, why,
+                                           bars=counted and cp is not None))  # fmt: skip
+    elif counted:
+        aggregate = "count"
+        data = reduce_frame(data, keys, fy, aggregate, codes)
+    elif shared:
+        aggregate = how or "mean"
+        if how is None:
+            share = f"{unit} of {xp.name}" if unit else xp.name
+            placed = placed.said(shared_note(xp.name, share, cp.name if cp else None, what))
+        if cp is None and fp is None and not multi:
+            placed = refusing.note_unsplit(ask, placed, xp)
+        data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
+    else:
+        if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
+            data = data.sort_values(fx, kind="stable")
+        data = data.reset_index(drop=True)
+    return _drawn(
+        ask, placed, _Line(xp, yps, drawn_ys, cp, fp, fy, what, aggregate, period, label,
+                           counted=counted, multi=multi), data,
+    )  # fmt: skip
+
+
+def _measures_kept(
+    placed: Placement, yps: list[ColumnProfile]
+) -> tuple[list[ColumnProfile], Placement]:
+    """The first ``MAX_FACETS`` measures of a line per measure, the others left out and
+    said (a ``top`` note of no column: the caption says it on the picture)."""
+    kept, out = yps[:MAX_FACETS], [m.name for m in yps[MAX_FACETS:]]
+    named = _join([*out[:3], f"{len(out) - 3:,} more"] if len(out) > 3 else out)
+    return kept, placed.say(
+        "top",
+        f"{len(yps):,} measures are picked; the first {MAX_FACETS} are drawn, a small chart "
+        f"each, and the other {len(out):,} ({named}) are left out.",
+        None, values=len(yps), shown=MAX_FACETS,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Line:
+    """What a line draws, from the rows or a backend's groups alike: its columns (``yps``
+    drawn, ``drawn_ys`` picked), the value field and what it is called, the aggregate and the
+    period it is taken over, and whether the color is a label of single rows."""
+
+    xp: ColumnProfile
+    yps: list[ColumnProfile]
+    drawn_ys: list[ColumnProfile]
+    cp: ColumnProfile | None
+    fp: ColumnProfile | None
+    fy: str
+    what: str
+    aggregate: str | None
+    period: str
+    label: tuple[int, int] | None
+    counted: bool
+    multi: bool
+
+
+def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
+    """The line's encodings, reason and title, from its data (the rows, or their groups)."""
+    xp, yps, cp, fp, aggregate, what = ln.xp, ln.yps, ln.cp, ln.fp, ln.aggregate, ln.what
+    how = ask.opts.aggregate
+    fx = placed.fields[xp.name]
+    if ask.opts.sort is not None:
+        placed = placed.say(
+            "option-ignored",
+            f"sort={_show_sort(ask.opts.sort)} orders categories; a line over time is "
+            "ordered by its dates.",
         )
-        period = unit or xp.name
-        if bucketed:
-            period = f"{choose.bucket_name(seconds)} bucket"
-            p.reduction = {"bucket_seconds": seconds, "aggregate": aggregate}
-            if counted:
-                why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-            elif over:
-                why = over_max_points(p.max_points)
-            else:
-                why = f"more time points than the chart's {width} pixels"
-            points = len(data)
-            if counted and cp is not None:  # the bars, each a stack of the label's counts
-                points = data[p.fields[xp.name]].nunique()
-                drawn_as = stacked_counts(points, period, cp.name)
-            else:
-                drawn_as = points_per_bucket(points, asked, what, seconds,
-                                             cp.name if cp else None)  # fmt: skip
-            p.notes.append(bucketed_note(xp.name, rows, points, seconds, drawn_as, why,
-                                         bars=counted and cp is not None))  # fmt: skip
-        elif not counted and shared:
-            if how is None:
-                share = f"{unit} of {xp.name}" if unit else xp.name
-                p.notes.append(shared_note(xp.name, share, cp.name if cp else None, what))
-            if cp is None and fp is None and not multi:
-                p.refusing._note_unsplit(xp)
-        elif not counted:
-            aggregate = None  # each point one row's value: nothing aggregated, none named
-        if yps:
-            order = [p.fields[xp.name]] + ([p.fields[cp.name]] if cp is not None else [])
-            order += [MEASURE] if multi else []
-            order += [p.fields[fp.name]] if fp is not None else []
-            data = _laid_out(data, p.fields[xp.name], fy, aggregate is not None, order)
-        return p.lines._drawn(xp, yps, drawn_ys, cp, fp, data, fy, what, aggregate, period,
-                              label, counted=counted, multi=multi)  # fmt: skip
-
-    def _data(
-        self,
-        xp: ColumnProfile,
-        yps: list[ColumnProfile],
-        cp: ColumnProfile | None,
-        fp: ColumnProfile | None,
-        got: BarGroups,
-    ) -> pd.DataFrame:
-        """The backend's groups laid out as ``_Lines`` lays out the rows it reduced: the time
-        and series in their fields (prepared as the rows' are), then the aggregate in the
-        measure's field (``VALUE`` beside ``MEASURE`` for several) and the rows behind it in
-        ``ROWS``; or the rows counted, ``count``; in the order of the keys."""
-        f = self.p.fields
-        frame = got.frame
-        keys: dict[str, Any] = {}
-        used: tuple[tuple[Channel, ColumnProfile | None], ...] = (
-            ("x", xp), ("color", cp), ("facet", fp),
+    one_date = data[fx].nunique() == 1
+    yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
+    enc = {
+        "x": writing.enc(placed, "x", xp),
+        "y": writing.y_enc(placed, "y", yps, xp, aggregate),
+    }
+    if cp is not None:
+        enc["color"] = writing.enc(placed, "color", cp)
+    elif ln.multi:
+        enc["color"] = writing.series_enc(yps)
+    if fp is not None:
+        enc["facet"] = writing.enc(placed, "facet", fp)
+    placed = replace(placed, drawn={"x": xp.name, "y": _y_pick(ln.drawn_ys),
+                                    "color": cp.name if cp else None,
+                                    "facet": fp.name if fp else None,
+                                    "aggregate": how})  # fmt: skip
+    what_drawn = "bars for its one date" if one_date else "a line over time"
+    if aggregate == "count":
+        what_drawn = f"{what_drawn} of the rows counted per {ln.period}"
+    elif aggregate is not None:
+        what_drawn = f"{what_drawn} of the {aggregate} per {ln.period}"
+    mark = "bar" if one_date else "line"
+    if ln.multi:
+        said = f"{_join([m.name for m in yps])} are declared number"
+        one = "bars" if one_date else "one line"
+        reason = f"{_said(xp, True)} and {said}: {what_drawn}, {one} per measure."
+    elif ln.label is not None and cp is not None:
+        mark = "bar" if ln.counted else "point"
+        reason = _label_reason(xp, ln.drawn_ys, cp, ln.label, counted=ln.counted,
+                               period=ln.period)  # fmt: skip
+    else:
+        series_text = (
+            f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
+            if cp is not None and not one_date
+            else ""
+        )
+        ysaid = f" and {_said(yps[0], True)}" if yps else ""
+        reason = f"{_said(xp, True)}{ysaid}: {what_drawn}{series_text}."
+    if fp is not None:
+        reason = f"{reason[:-1]}; one small chart per {fp.name}."
+    placed = points.log_check(ask, placed, data, ln.fy, what)
+    if mark == "line":  # a regular series' missing times: the line breaks (or drops to 0)
+        series = [placed.fields[q.name] for q in (cp, fp) if q is not None]
+        counted_zero = aggregate == "count" and not placed.log_refused and (
+            ask.opts.scale != "log"
         )  # fmt: skip
-        for channel, q in used:
-            if q is not None:
-                keys[f[q.name]] = self.p.cleaning._values(channel, q, frame[q.name])[0].to_numpy()
+        data = broken_at_gaps(data, fx, ln.fy, [*series, *([MEASURE] if ln.multi else [])],
+                              zero=counted_zero)  # fmt: skip
+    return writing.chart(ask, placed, mark, reason, enc, data, title=f"{yt} over {xp.name}")
+
+
+def _head_varies(
+    ask: Ask,
+    xp: ColumnProfile,
+    yps: list[ColumnProfile],
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+) -> bool:
+    """True when the first rows alone, cleaned as ``line`` cleans every row, hold two
+    series: rows are kept or left out one by one, so the whole line holds them too.
+
+    Lets a probe skip preparing every row. False when that cannot be told so (several
+    measures: their rows are dropped after melting; no series; one series in the head).
+    """
+    if len(ask.frame) <= _HEAD or len(yps) > 1 or (cp is None and fp is None):
+        return False
+    head = Ask(ask.frame.iloc[:_HEAD], ask.profiles, ask.max_points, ask.opts, ask.cands)
+    try:
+        data, placed = cleaning.used(head, Placement(), ("x", xp), yps, "y", cp, fp)
+    except NothingToDraw:
+        return False
+    return any(_varies(data[placed.fields[q.name]]) for q in (cp, fp) if q is not None)
+
+
+def _line_varies(
+    ask: Ask, data: pd.DataFrame, fx: str, series: list[str], *, faceted: bool
+) -> bool:
+    """True when the line surely draws more than one point (its rows are not aggregated).
+
+    Two series, or a first and a last date in different buckets, are two points. False
+    when that cannot be told this cheaply; the probe then plans the chart in full.
+    """
+    varies = [_varies(data[k]) for k in series]
+    if any(varies):
+        return True
+    if None in varies:  # unsure how many series: the bucket depends on it
+        return False
+    x = data[fx]
+    ends = pd.Series([x.min(), x.max()], dtype=x.dtype)
+    width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+    if ask.opts.time_unit is not None:
+        ends = floor_to_unit(ends, ask.opts.time_unit)
+    elif len(data) > ask.max_points or (len(data) > width and x.nunique() > width):
+        # one series (or none): the bucket line picks
+        positions = choose.line_positions(max_points=ask.max_points, series=1,
+                                          faceted=faceted)  # fmt: skip
+        ends = ends.dt.floor(f"{span_bucket_seconds(x, positions)}s")
+    return bool(ends.iloc[0] != ends.iloc[1])
+
+
+def grouped_line(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    yps: list[ColumnProfile],
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+) -> Plan:
+    """A line from the groups of the backend that holds its rows (``Whole.grouped``): the
+    bucket, the series and whether the color is a label are chosen by the rules ``line``
+    follows over rows in memory (``choose``), from the facts and groups the backend counts
+    (``chartkit.plan.groups.Grouped``); the encodings, reason and title are ``line``'s."""
+    grouped = ask.whole.grouped
+    assert grouped is not None
+    how, unit = ask.opts.aggregate, ask.opts.time_unit
+    multi, faceted = len(yps) > 1, fp is not None
+    ms = [m.name for m in yps]
+    split = [q.name for q in (cp, fp) if q is not None]
+    placed = placed.with_fields(xp, *yps, cp, fp)
+    placed = cleaning.said_by_backend(
+        ask, placed, [xp.name, *ms, *split], [(xp.name, "x"), *((m, "y") for m in ms)],
+        ms if multi else (),
+    )  # fmt: skip
+    facts = grouped.line_facts(xp.name, ms, split)
+    rows = sum(facts.values) if multi else facts.rows  # the points the rows make
+    if not facts.rows:
+        cleaning.nothing(placed, f"No row holds a value of {xp.name}.")
+    span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
+    width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
+    over = rows > ask.max_points
+    if cp is not None and not multi and how in (None, "count") and not over and ask.whole.rows:
+        # a color that may be a label of single rows, whose rows fit max_points: they are
+        # fetched and planned as memory plans them (a label's rows are points there)
+        sub, subplaced = of_rows(ask, placed, ask.whole.rows.line(xp.name, ms, split))
+        own = sub.profiles
+        return line(
+            sub, subplaced, own[xp.name], [own[m.name] for m in yps], own[cp.name],
+            own[fp.name] if fp is not None else None, auto_color=False,
+        )  # fmt: skip
+    over_width = (
+        unit is None and not over and rows > width
+        and grouped.distinct_times(xp.name, ms, split) > width
+    )  # fmt: skip
+    line_bucketed = unit is None and (over or over_width)
+    n_series = (len(yps) if multi else 1) * max(1, facts.series)
+    line_at = choose.bucket_seconds(span, choose.line_positions(
+        max_points=ask.max_points, series=n_series, faceted=faceted))  # fmt: skip
+    asked = "count" if not yps else how or "mean"
+    aggregate: str | None = asked
+    label: tuple[int, int] | None = None
+    if cp is not None and not multi and how in (None, "count"):
+        # a label of single rows, not a series: found at too few of the line's points (each
+        # bucket, when the line is bucketed), counted over the pairs of time and color
+        at = line_at if line_bucketed else 0
+        pairs = grouped.line(xp.name, ms, split, asked, at, unit)
+        valued = pairs.frame[np.asarray(pairs.rows[0]) > 0]  # (groups of rows placed)
+        label = line_label(valued[xp.name], valued[cp.name])
+        if ask.roles.role(cp.name) == "entity":  # its values key the rows with the time
+            label = None  # (a stray value's single row does not unmake the series)
+    counted = label is not None  # (a label's rows as points fit max_points: fetched above)
+    drawn_ys = yps
+    fy, what = writing.measure(placed, yps)
+    if counted:
+        fy, what, yps, asked = "count", "rows", [], "count"
+        aggregate = asked
+        bars = choose.bar_positions(faceted=faceted)
+        bucketed = unit is None and (
+            line_bucketed or grouped.distinct_times(xp.name, ms, split) > bars
+        )
+        seconds = choose.bucket_seconds(span, bars) if bucketed else 0
+    else:
+        bucketed = line_bucketed
+        seconds = line_at if bucketed else 0
+    # (a label's rows counted are those a line of its measure places: asked with it)
+    got = grouped.line(xp.name, ms if counted else [m.name for m in yps], split, asked,
+                       seconds, unit)  # fmt: skip
+    data, placed = _grouped_data(ask, placed, xp, yps, cp, fp, got)
+    shared = (
+        counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
+    )
+    period = unit or xp.name
+    f = placed.fields
+    if bucketed:
+        period = f"{choose.bucket_name(seconds)} bucket"
+        if counted:
+            why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+        elif over:
+            why = over_max_points(ask.max_points)
+        else:
+            why = f"more time points than the chart's {width} pixels"
+        marks = len(data)
+        if counted and cp is not None:  # the bars, each a stack of the label's counts
+            marks = data[f[xp.name]].nunique()
+            drawn_as = stacked_counts(marks, period, cp.name)
+        else:
+            drawn_as = points_per_bucket(marks, asked, what, seconds,
+                                         cp.name if cp else None)  # fmt: skip
+        placed = replace(placed, reduction={"bucket_seconds": seconds, "aggregate": aggregate})
+        placed = placed.said(bucketed_note(xp.name, rows, marks, seconds, drawn_as, why,
+                                           bars=counted and cp is not None))  # fmt: skip
+    elif not counted and shared:
+        if how is None:
+            share = f"{unit} of {xp.name}" if unit else xp.name
+            placed = placed.said(shared_note(xp.name, share, cp.name if cp else None, what))
+        if cp is None and fp is None and not multi:
+            placed = refusing.note_unsplit(ask, placed, xp)
+    elif not counted:
+        aggregate = None  # each point one row's value: nothing aggregated, none named
+    if yps:
         order = [f[xp.name]] + ([f[cp.name]] if cp is not None else [])
-        order += [MEASURE] if len(yps) > 1 else []
+        order += [MEASURE] if multi else []
         order += [f[fp.name]] if fp is not None else []
-        if not yps:
-            counted = {**keys, "count": np.asarray(got.rows[0], dtype=np.int64)}
-            return pd.DataFrame(counted)
-        parts = []
-        for i, m in enumerate(yps):
-            held = np.asarray(got.rows[i], dtype=np.int64)
-            kept = held > 0  # (a group holding none of this measure has no point of it)
-            part: dict[str, Any] = {k: v[kept] for k, v in keys.items()}
-            if len(yps) > 1:
-                part[MEASURE] = pd.Series([m.name] * int(kept.sum()), dtype="str")
-            name = VALUE if len(yps) > 1 else f[m.name]
-            part[name] = frame[m.name].to_numpy(dtype=float)[kept]
-            part[ROWS] = held[kept]
-            parts.append(pd.DataFrame(part))
-        data = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-        if len(parts) > 1:
-            data = data.sort_values(order, kind="stable", na_position="last")
-        return data.reset_index(drop=True)
+        data = _laid_out(data, f[xp.name], fy, aggregate is not None, order)
+    return _drawn(
+        ask, placed, _Line(xp, yps, drawn_ys, cp, fp, fy, what, aggregate, period, label,
+                           counted=counted, multi=multi), data,
+    )  # fmt: skip
+
+
+def _grouped_data(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    yps: list[ColumnProfile],
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    got: BarGroups,
+) -> tuple[pd.DataFrame, Placement]:
+    """The backend's groups laid out as ``line`` lays out the rows it reduced: the time
+    and series in their fields (prepared as the rows' are), then the aggregate in the
+    measure's field (``VALUE`` beside ``MEASURE`` for several) and the rows behind it in
+    ``ROWS``; or the rows counted, ``count``; in the order of the keys."""
+    f = placed.fields
+    frame = got.frame
+    keys: dict[str, Any] = {}
+    used: tuple[tuple[Channel, ColumnProfile | None], ...] = (
+        ("x", xp), ("color", cp), ("facet", fp),
+    )  # fmt: skip
+    for channel, q in used:
+        if q is not None:
+            prepared, _, placed = cleaning.values(ask, placed, channel, q, frame[q.name])
+            keys[f[q.name]] = prepared.to_numpy()
+    order = [f[xp.name]] + ([f[cp.name]] if cp is not None else [])
+    order += [MEASURE] if len(yps) > 1 else []
+    order += [f[fp.name]] if fp is not None else []
+    if not yps:
+        counted = {**keys, "count": np.asarray(got.rows[0], dtype=np.int64)}
+        return pd.DataFrame(counted), placed
+    parts = []
+    for i, m in enumerate(yps):
+        held = np.asarray(got.rows[i], dtype=np.int64)
+        kept = held > 0  # (a group holding none of this measure has no point of it)
+        part: dict[str, Any] = {k: v[kept] for k, v in keys.items()}
+        if len(yps) > 1:
+            part[MEASURE] = pd.Series([m.name] * int(kept.sum()), dtype="str")
+        name = VALUE if len(yps) > 1 else f[m.name]
+        part[name] = frame[m.name].to_numpy(dtype=float)[kept]
+        part[ROWS] = held[kept]
+        parts.append(pd.DataFrame(part))
+    data = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    if len(parts) > 1:
+        data = data.sort_values(order, kind="stable", na_position="last")
+    return data.reset_index(drop=True), placed
 
 
 GAP_STEP_SHARE: Final = 0.5
