@@ -813,7 +813,7 @@ def test_meta_and_output_schema_that_disagree_are_said_once_and_meta_is_followed
         }
 
 
-def test_an_output_schema_chartkit_cannot_map_is_warned_about_once_and_dropped() -> None:
+def test_an_output_schema_column_chartkit_cannot_map_is_warned_about_once_and_left_out() -> None:
     name = unique_server_name()
     server: MCPServer[Any] = MCPServer(name)
 
@@ -841,11 +841,12 @@ def test_an_output_schema_chartkit_cannot_map_is_warned_about_once_and_dropped()
         "outputSchema chartkit cannot read as a declaration: the JSON Schema has 1 column "
         "chartkit cannot declare: 'tags' is an array. A declared column is one of number, "
         'string, boolean, date, optionally nullable; leave these columns out (unmappable="leave" '
-        "leaves them undeclared), or write the declaration by hand. The tool is listed "
-        "undeclared, so its rows are not checked; declare resultColumns in the tool's _meta on "
-        "the server."
+        "leaves them undeclared), or write the declaration by hand. 1 column is left "
+        "undeclared (not checked); the others are declared by the outputSchema; declare "
+        "resultColumns in the tool's _meta on the server."
     )
-    assert (result.result_columns, result.declared_by) == (None, None)
+    assert result.result_columns == {"name": ColumnDeclaration("string")}
+    assert result.declared_by == "outputSchema"
     assert result.rows == [{"name": "vdi-a", "tags": ["a"]}]
 
 

@@ -334,8 +334,9 @@ def _from_output_schema(
 
     A schema that does not describe rows, or declares no column every row carries (the SDK's
     own schema for ``list[dict[str, Any]]``), states no declaration and is passed over in
-    silence. One whose rows have columns no column type can say is dropped, and — when the
-    tool has no ``_meta.resultColumns`` that would be followed anyway — warned about once.
+    silence. A column no column type can say is left undeclared, the others declared (none,
+    when it leaves no column), and — when the tool has no ``_meta.resultColumns`` that would
+    be followed anyway — warned about once.
     """
     schema = tool.output_schema
     if not isinstance(schema, Mapping):
@@ -347,17 +348,32 @@ def _from_output_schema(
     try:
         return at, result_columns_from(schema)
     except SchemaColumnsError as exc:
-        if exc.refused and warn:
-            _warn_once(
-                server,
-                tool.name,
-                f"MCP server {server!r} lists tool {_q(tool.name)} with no resultColumns in its "
-                f"_meta and an outputSchema chartkit cannot read as a declaration: {exc} The "
-                "tool is listed undeclared, so its rows are not checked; declare resultColumns "
-                "in the tool's _meta on the server.",
-                about="outputSchema",
-            )
-        return at, None
+        if not (exc.refused and warn):
+            return at, None
+        try:  # the columns chartkit can declare are still checked: those it cannot are left out
+            kept: ResultColumns | None = result_columns_from(schema, unmappable="leave")
+        except SchemaColumnsError:
+            kept = None  # no column is left to declare
+        listed = (
+            "The tool is listed undeclared, so its rows are not checked"
+            if kept is None
+            else f"{_count(len(exc.refused), 'column')} left undeclared (not checked); the "
+            "others are declared by the outputSchema"
+        )
+        _warn_once(
+            server,
+            tool.name,
+            f"MCP server {server!r} lists tool {_q(tool.name)} with no resultColumns in its "
+            f"_meta and an outputSchema chartkit cannot read as a declaration: {exc} {listed}; "
+            "declare resultColumns in the tool's _meta on the server.",
+            about="outputSchema",
+        )
+        return at, kept
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 column is`` / ``3 columns are``: a count, its noun and its verb agreed."""
+    return f"{n:,} {noun} is" if n == 1 else f"{n:,} {noun}s are"
 
 
 def _q(name: str) -> str:
