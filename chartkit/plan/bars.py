@@ -41,7 +41,7 @@ from chartkit.plan.reduce import (
     distinct_rows,
     reduce_frame,
 )
-from chartkit.plan.sentences import _join, _short, top_note
+from chartkit.plan.sentences import _join, sort_absent_note, top_note
 
 __all__ = ["bars", "breakdown", "breakdown_of", "shares_positions"]
 
@@ -320,10 +320,5 @@ def _order(
     listed = [v for v in sort if v in set(present)]
     absent = [v for v in sort if v not in set(present)]
     if absent:
-        placed = placed.say(
-            "sort-absent",
-            f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of "
-            f"{xp.name} holds.",
-            xp.name, values=len(absent),
-        )  # fmt: skip
+        placed = placed.said(sort_absent_note(xp.name, absent))
     return listed + [v for v in present if v not in set(listed)] + gap, placed

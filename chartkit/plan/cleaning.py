@@ -37,6 +37,9 @@ from chartkit.plan.reduce import (
 )
 from chartkit.plan.sentences import (
     UNPLACEABLE_NUMBER,
+    inferred_note,
+    left_out_note,
+    mixed_zones_note,
     no_value_note,
     nothing_to_draw,
     unplaced_note,
@@ -93,19 +96,11 @@ def clean(
             bad = offending_mask(series, q.declaration)
             keep &= ~bad
             v = q.violation
-            quoted = (
-                " — numbers in quotes: the tool quotes its numbers"
-                if q.declared == "number" and numeric_strings_only(series, bad)
-                else ""
-            )
-            placed = placed.say(
-                "left-out",
-                f"{int(bad.sum()):,} of {v.total:,} rows {'is' if bad.sum() == 1 else 'are'} "
-                f"left out of the {channel} axis: "
-                f"{q.name} is declared {q.declared} and they {describe_offenders(v)}"
-                f"{quoted}. Nothing was converted.",
-                q.name, rows=int(bad.sum()), of=v.total,
-            )  # fmt: skip
+            quoted = q.declared == "number" and numeric_strings_only(series, bad)
+            placed = placed.said(left_out_note(
+                channel, q.name, q.declared, int(bad.sum()), v.total, describe_offenders(v),
+                quoted=quoted,
+            ))  # fmt: skip
     out: dict[str, pd.Series] = {}
     dropped = np.zeros(np.count_nonzero(keep), dtype=bool)
     every = bool(keep.all())  # then no column is copied just to keep every row
@@ -169,12 +164,7 @@ def values(
     """
     unplaced = np.zeros(len(series), dtype=bool)
     if q.source == "inferred":
-        placed = placed.say(
-            "inferred",
-            f"{q.name} is not declared: Altair inferred it as {q.type} from its values. "
-            "Declaring it in resultColumns would make its type exact.",
-            q.name,
-        )
+        placed = placed.said(inferred_note(q.name, q.type))
     if q.type == "quantitative":
         if isinstance(series.dtype, np.dtype) and series.dtype.kind in "fiu":
             # plain numbers: a value is missing exactly when it is NaN, so the numbers
@@ -207,13 +197,7 @@ def values(
             placed = replace(placed, utc=placed.utc | {q.name})
             naive, zoned = zone_counts(series, None if keep is None else ask.frame[q.name])
             if naive and zoned:  # never merged silently: both counted, each said how drawn
-                placed = placed.say(
-                    "mixed-zones",
-                    f"{q.name} mixes {zoned:,} times with a time zone and {naive:,} without "
-                    "one: those with a zone are drawn in UTC, those without as given (their "
-                    "zone is unknown, so they are not converted); the axis says so.",
-                    q.name, zoned=zoned, naive=naive,
-                )  # fmt: skip
+                placed = placed.said(mixed_zones_note(q.name, zoned, naive))
         return times, unplaced, placed
     api = pd.api.types
     if api.is_string_dtype(series.dtype) and not api.is_object_dtype(series.dtype):

@@ -46,9 +46,12 @@ from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
     bucketed_note,
+    measures_kept_note,
+    option_ignored_note,
     over_max_points,
     points_per_bucket,
     shared_note,
+    sort_ignored,
     stacked_counts,
 )
 
@@ -207,14 +210,8 @@ def _measures_kept(
 ) -> tuple[list[ColumnProfile], Placement]:
     """The first ``MAX_FACETS`` measures of a line per measure, the others left out and
     said (a ``top`` note of no column: the caption says it on the picture)."""
-    kept, out = yps[:MAX_FACETS], [m.name for m in yps[MAX_FACETS:]]
-    named = _join([*out[:3], f"{len(out) - 3:,} more"] if len(out) > 3 else out)
-    return kept, placed.say(
-        "top",
-        f"{len(yps):,} measures are picked; the first {MAX_FACETS} are drawn, a small chart "
-        f"each, and the other {len(out):,} ({named}) are left out.",
-        None, values=len(yps), shown=MAX_FACETS,
-    )  # fmt: skip
+    out = [m.name for m in yps[MAX_FACETS:]]
+    return yps[:MAX_FACETS], placed.said(measures_kept_note(len(yps), MAX_FACETS, out))
 
 
 @dataclass(frozen=True)
@@ -243,11 +240,7 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
     how = ask.opts.aggregate
     fx = placed.fields[xp.name]
     if ask.opts.sort is not None:
-        placed = placed.say(
-            "option-ignored",
-            f"sort={_show_sort(ask.opts.sort)} orders categories; a line over time is "
-            "ordered by its dates.",
-        )
+        placed = placed.said(option_ignored_note(sort_ignored(_show_sort(ask.opts.sort))))
     one_date = data[fx].nunique() == 1
     yt = "rows" if not yps else (f"{aggregate} of {what}" if aggregate else what)
     enc = {

@@ -22,7 +22,7 @@ from chartkit.plan.encode import AxisRefusal, ColumnProfile
 from chartkit.plan.kit import Whole, _safe_field
 from chartkit.plan.roles import Roles
 from chartkit.plan.rules import Alternative
-from chartkit.plan.spec import Note, NoteKind
+from chartkit.plan.spec import Note
 
 __all__ = ["Ask", "Memo", "NothingToDraw", "Placement", "Prepared", "of_rows"]
 
@@ -87,14 +87,8 @@ class Placement:
     fetched: pd.DataFrame | None = field(default=None, repr=False)
 
     def said(self, *notes: Note) -> Placement:
-        """These notes said after the others."""
+        """These notes said after the others (each made by ``plan.sentences``)."""
         return replace(self, notes=(*self.notes, *notes))
-
-    def say(
-        self, kind: NoteKind, sentence: str, column: str | None = None, **counts: int
-    ) -> Placement:
-        """A note said: its kind, column and counts, and the sentence made from them."""
-        return self.said(Note(kind, sentence, column, tuple(counts.items())))
 
     def refuse(self, refusal: AxisRefusal) -> Placement:
         return replace(self, refusals=(*self.refusals, refusal))

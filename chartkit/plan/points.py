@@ -33,7 +33,14 @@ from chartkit.plan.kit import (
 )
 from chartkit.plan.placement import Ask, Placement, of_rows
 from chartkit.plan.roles import series_over
-from chartkit.plan.sentences import _join, _short
+from chartkit.plan.sentences import (
+    LOG_BINS_IGNORED,
+    aggregate_ignored,
+    heatmap_note,
+    log_refused_note,
+    log_scale_note,
+    option_ignored_note,
+)
 
 __all__ = ["histogram", "log_axes", "log_check", "scatter"]
 
@@ -46,13 +53,9 @@ def log_check(ask: Ask, placed: Placement, data: pd.DataFrame, fy: str, what: st
     bad = values <= 0
     if not bad.any():
         return placed
-    return replace(placed, log_refused=True).say(
-        "log-refused",
-        f"scale='log' is refused: {int(bad.sum()):,} of the {len(values):,} values drawn "
-        f"for {what} are zero or negative (first: {_short(values[bad][0])}), which a log "
-        "scale cannot place; the axis stays linear.",
-        None, values=int(bad.sum()), of=len(values),
-    )  # fmt: skip
+    return replace(placed, log_refused=True).said(
+        log_refused_note(int(bad.sum()), len(values), what, values[bad][0])
+    )
 
 
 def log_axes(
@@ -72,21 +75,14 @@ def log_axes(
         orders = choose.log_axis(lo, hi)
         if orders is None and q.name in ask.opts.log_columns and lo > 0:
             # (a drilled chart's values are the parent's)
-            placed = replace(placed, log_axes=(*placed.log_axes, channel)).say(
-                "log-scale",
-                f"{q.name} is on a log scale, as in the chart these rows were drilled from "
-                f"({lo:,g} to {hi:,g} here); scale='linear' draws it linear.",
-                q.name, values=len(values),
-            )  # fmt: skip
+            placed = replace(placed, log_axes=(*placed.log_axes, channel)).said(
+                log_scale_note(q.name, lo, hi, len(values), None)
+            )
         if orders is None:
             continue
-        placed = replace(placed, log_axes=(*placed.log_axes, channel)).say(
-            "log-scale",
-            f"{q.name} spans {lo:,g} to {hi:,g} ({orders:g} powers of ten, every "
-            "value above zero): its axis is on a log scale, so the small values do not sit "
-            "at zero; scale='linear' draws it linear.",
-            q.name, values=len(values),
-        )  # fmt: skip
+        placed = replace(placed, log_axes=(*placed.log_axes, channel)).said(
+            log_scale_note(q.name, lo, hi, len(values), orders)
+        )
     return placed
 
 
@@ -130,11 +126,7 @@ def scatter(
     fx, fy = placed.fields[xp.name], placed.fields[yp.name]
     said = f"{_said(xp, True)} and {_said(yp, True)}"
     if ask.opts.aggregate is not None:
-        placed = placed.say(
-            "option-ignored",
-            f"aggregate={ask.opts.aggregate!r} is not applied: a scatter plot draws one "
-            "point per row.",
-        )
+        placed = placed.said(option_ignored_note(aggregate_ignored(ask.opts.aggregate)))
     placed = replace(placed, drawn={"x": xp.name, "y": yp.name, "color": cp.name if cp else None,
                                     "facet": fp.name if fp else None})  # fmt: skip
     sx, sy = counted.held(xp.name, enough=0), counted.held(yp.name, enough=0)
@@ -217,13 +209,9 @@ def _heatmap(
         }
     )
     lost = [q.name for q in (cp, fp) if q is not None]
-    placed = replace(placed, reduction={"bins": (bins, bins), "aggregate": "count"}).say(
-        "heatmap",
-        f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
-        f"max_points={ask.max_points:,} rows)"
-        + (f"; {_join(lost)} is not shown in a heatmap." if lost else "."),
-        None, rows=rows, bins=bins,
-    )  # fmt: skip
+    placed = replace(placed, reduction={"bins": (bins, bins), "aggregate": "count"}).said(
+        heatmap_note(rows, bins, ask.max_points, lost)
+    )
     enc = {
         "x": writing.enc(placed, "x", xp, bin=True),
         "y": writing.enc(placed, "y", yp, bin=True),
@@ -257,9 +245,7 @@ def histogram(ask: Ask, placed: Placement, q: ColumnProfile) -> Plan:
     if ask.probe and span.lo != span.hi:
         return writing.proven("bar", placed.drawn)  # two values: two count bars, or ten bins
     if ask.opts.scale == "log":
-        placed = placed.say(
-            "option-ignored", "scale='log' is not applied: a histogram's bins are linear."
-        )
+        placed = placed.said(option_ignored_note(LOG_BINS_IGNORED))
     only = (
         " and is the only measure"
         if all(p is q or not p.is_measure for p in ask.profiles.values())

@@ -19,7 +19,12 @@ from chartkit.plan.facts import FrameFacts
 from chartkit.plan.kit import MAX_PICKED_COLOR_CATEGORIES, _said
 from chartkit.plan.placement import Ask, Placement
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
-from chartkit.plan.sentences import _id_share, no_measure_reason
+from chartkit.plan.sentences import (
+    facets_for_colors_note,
+    identifier_note,
+    no_measure_reason,
+    not_split_note,
+)
 
 
 def note_unsplit(ask: Ask, placed: Placement, xp: ColumnProfile) -> Placement:
@@ -27,15 +32,7 @@ def note_unsplit(ask: Ask, placed: Placement, xp: ColumnProfile) -> Placement:
     picked one is refused instead, and said once, by its refusal)."""
     refused = {r.column for r in placed.refusals}
     q = choose.too_wide(q for q in ask.profiles.values() if q.name not in refused)
-    if q is None:
-        return placed
-    return placed.say(
-        "not-split",
-        f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
-        f"or {MAX_FACETS} small charts can tell apart, so the line over {xp.name} is "
-        f"not split by it; pick it as x for bars per {q.name}.",
-        q.name, values=q.distinct,
-    )  # fmt: skip
+    return placed if q is None else placed.said(not_split_note(q, xp.name))
 
 
 def word(
@@ -50,12 +47,7 @@ def word(
     q = ask.profiles[r.column]
     why = r.why
     if why == "colors-as-facets":
-        return placed.say(
-            "facets-for-colors",
-            f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
-            f"colors that can be told apart: one small chart per {q.name} instead.",
-            q.name, values=q.distinct,
-        )  # fmt: skip
+        return placed.said(facets_for_colors_note(q))
     x = xp.name if xp is not None else ""
     reason = {
         "not-a-measure": lambda: (
@@ -183,14 +175,7 @@ def note_id_like(ask: Ask, placed: Placement) -> Placement:
     the axes."""
     for q in ask.profiles.values():
         if q.usable and q.id_like:
-            placed = placed.say(
-                "identifier",
-                f"{q.name} is not put on an axis by default: {q.distinct:,} of its "
-                f"{q.rows:,} values are distinct ({_id_share(q)}), so it reads as an "
-                "identifier, "
-                "not a category. Pick it as x to chart it anyway.",
-                q.name, distinct=q.distinct, rows=q.rows,
-            )  # fmt: skip
+            placed = placed.said(identifier_note(q))
     return placed
 
 

@@ -1,8 +1,10 @@
-"""The sentences a plan says, each made from its counts in one place, for the planner in
-memory and for the rows a backend holds alike: the rows left out or holding no value, a number
-no chart can place, a line bucketed, points that share a time, the top categories kept, every
-row left out, no measure. Each returns a ``Note`` (kind, column, counts, sentence) or the text
-of a table's reason; their examples are their doctests.
+"""The sentences a plan says, each made from its counts in one place, for the rows in memory
+and the rows a backend holds alike: the rows left out or holding no value, a number no chart
+can place, a column inferred, times of mixed zones, a line bucketed, points that share a time,
+the top categories or measures kept, a category too wide to split by, a color drawn as
+facets, an identifier, an option ignored, a log scale refused or chosen, a heatmap, a sort
+naming absent values, every row left out, no measure. Each returns a ``Note`` (kind, column,
+counts, sentence) or the text of a table's reason; their examples are their doctests.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from chartkit.plan.encode import (
     ID_LIKE_WIDE_SHARE,
     ColumnProfile,
 )
+from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 from chartkit.plan.spec import Note
 
 
@@ -208,3 +211,176 @@ def _rows_hold(n: int) -> str:
 
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def left_out_note(
+    channel: str, column: str, declared: str | None, rows: int, of: int, offenders: str,
+    *, quoted: bool = False,
+) -> Note:
+    """The note of ``rows`` of ``of`` rows left out of the ``channel`` axis because their
+    value of ``column`` offends its declared type (``offenders`` says how, as
+    ``describe_offenders`` does; ``quoted``: each a number in quotes).
+
+    >>> left_out_note("y", "lun", "number", 1, 40, "hold text (first: '')").sentence
+    "1 of 40 rows is left out of the y axis: lun is declared number and they hold text (first: ''). Nothing was converted."
+    """  # noqa: E501
+    tail = " — numbers in quotes: the tool quotes its numbers" if quoted else ""
+    return Note(
+        "left-out",
+        f"{rows:,} of {of:,} rows {_be(rows)} left out of the {channel} axis: {column} is "
+        f"declared {declared} and they {offenders}{tail}. Nothing was converted.",
+        column,
+        (("rows", rows), ("of", of)),
+    )
+
+
+def inferred_note(column: str, inferred: str) -> Note:
+    """The note of a column not declared, whose type Altair inferred from its values."""
+    return Note(
+        "inferred",
+        f"{column} is not declared: Altair inferred it as {inferred} from its values. "
+        "Declaring it in resultColumns would make its type exact.",
+        column,
+    )
+
+
+def mixed_zones_note(column: str, zoned: int, naive: int) -> Note:
+    """The note of a date column mixing ``zoned`` times with a zone and ``naive`` without:
+    both counted, each said how drawn."""
+    return Note(
+        "mixed-zones",
+        f"{column} mixes {zoned:,} times with a time zone and {naive:,} without one: those "
+        "with a zone are drawn in UTC, those without as given (their zone is unknown, so they "
+        "are not converted); the axis says so.",
+        column,
+        (("zoned", zoned), ("naive", naive)),
+    )
+
+
+def not_split_note(q: ColumnProfile, over: str) -> Note:
+    """The note of a category too wide for colors or small charts: the line over ``over``
+    is not split by it."""
+    return Note(
+        "not-split",
+        f"{q.name} has {q.distinct:,} values, more than {MAX_COLOR_CATEGORIES} colors "
+        f"or {MAX_FACETS} small charts can tell apart, so the line over {over} is not "
+        f"split by it; pick it as x for bars per {q.name}.",
+        q.name,
+        (("values", q.distinct),),
+    )
+
+
+def facets_for_colors_note(q: ColumnProfile) -> Note:
+    """The note of a color of more values than colors can tell apart, drawn as facets."""
+    return Note(
+        "facets-for-colors",
+        f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+        f"colors that can be told apart: one small chart per {q.name} instead.",
+        q.name,
+        (("values", q.distinct),),
+    )
+
+
+def identifier_note(q: ColumnProfile) -> Note:
+    """The note of a column too distinct to be a category: no axis by default."""
+    return Note(
+        "identifier",
+        f"{q.name} is not put on an axis by default: {q.distinct:,} of its {q.rows:,} values "
+        f"are distinct ({_id_share(q)}), so it reads as an identifier, not a category. Pick "
+        "it as x to chart it anyway.",
+        q.name,
+        (("distinct", q.distinct), ("rows", q.rows)),
+    )
+
+
+def measures_kept_note(picked: int, kept: int, out: list[str]) -> Note:
+    """The note of a line per measure of ``picked`` measures, the first ``kept`` drawn and
+    ``out`` left out (a ``top`` note of no column: the caption says it on the picture).
+
+    >>> measures_kept_note(12, 10, ["nov", "dec"]).sentence
+    '12 measures are picked; the first 10 are drawn, a small chart each, and the other 2 (nov and dec) are left out.'
+    """  # noqa: E501
+    named = _join([*out[:3], f"{len(out) - 3:,} more"] if len(out) > 3 else out)
+    return Note(
+        "top",
+        f"{picked:,} measures are picked; the first {kept} are drawn, a small chart each, and "
+        f"the other {len(out):,} ({named}) are left out.",
+        None,
+        (("values", picked), ("shown", kept)),
+    )
+
+
+def option_ignored_note(sentence: str) -> Note:
+    """The note of an option that does not apply to the chart drawn: ``sentence`` says which
+    and why (``sort_ignored``, ``aggregate_ignored``, ``LOG_BINS_IGNORED``)."""
+    return Note("option-ignored", sentence)
+
+
+LOG_BINS_IGNORED: Final = "scale='log' is not applied: a histogram's bins are linear."
+
+
+def sort_ignored(sort: str) -> str:
+    """Why ``sort`` (as written) does not apply to a line."""
+    return f"sort={sort} orders categories; a line over time is ordered by its dates."
+
+
+def aggregate_ignored(aggregate: str) -> str:
+    """Why ``aggregate`` does not apply to a scatter plot."""
+    return f"aggregate={aggregate!r} is not applied: a scatter plot draws one point per row."
+
+
+def log_refused_note(bad: int, of: int, what: str, first: float) -> Note:
+    """The note of a log scale refused: ``bad`` of the ``of`` values drawn for ``what`` are
+    zero or negative (``first`` the first)."""
+    return Note(
+        "log-refused",
+        f"scale='log' is refused: {bad:,} of the {of:,} values drawn for {what} are zero or "
+        f"negative (first: {_short(first)}), which a log scale cannot place; the axis stays "
+        "linear.",
+        None,
+        (("values", bad), ("of", of)),
+    )
+
+
+def log_scale_note(column: str, lo: float, hi: float, values: int, orders: float | None) -> Note:
+    """The note of an axis put on a log scale: its values span ``orders`` powers of ten, or
+    (None) the chart these rows were drilled from drew it so.
+
+    >>> log_scale_note("bytes", 2.0, 9e6, 40, 6.65).sentence
+    "bytes spans 2 to 9e+06 (6.65 powers of ten, every value above zero): its axis is on a log scale, so the small values do not sit at zero; scale='linear' draws it linear."
+    """  # noqa: E501
+    if orders is None:
+        sentence = (
+            f"{column} is on a log scale, as in the chart these rows were drilled from "
+            f"({lo:,g} to {hi:,g} here); scale='linear' draws it linear."
+        )
+    else:
+        sentence = (
+            f"{column} spans {lo:,g} to {hi:,g} ({orders:g} powers of ten, every value above "
+            "zero): its axis is on a log scale, so the small values do not sit at zero; "
+            "scale='linear' draws it linear."
+        )
+    return Note("log-scale", sentence, column, (("values", values),))
+
+
+def heatmap_note(rows: int, bins: int, max_points: int, lost: list[str]) -> Note:
+    """The note of a scatter of ``rows`` rows drawn as a ``bins``×``bins`` heatmap of counts;
+    ``lost`` are the color and facet a heatmap does not show."""
+    return Note(
+        "heatmap",
+        f"{rows:,} rows are drawn as a {bins}×{bins} heatmap of counts (over "
+        f"max_points={max_points:,} rows)"
+        + (f"; {_join(lost)} is not shown in a heatmap." if lost else "."),
+        None,
+        (("rows", rows), ("bins", bins)),
+    )
+
+
+def sort_absent_note(column: str, absent: list[Any]) -> Note:
+    """The note of a listed ``sort`` naming values no bar of ``column`` holds."""
+    return Note(
+        "sort-absent",
+        f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of {column} holds.",
+        column,
+        (("values", len(absent)),),
+    )
