@@ -169,3 +169,44 @@ def test_a_nul_in_the_name_of_a_frame_whose_text_duckdb_parses_is_charted_as_in_
     assert (got.kind, got.mark, got.reason) == ("chart", "line", want.reason)
     assert got.encodings == want.encodings
     assert got.spec["datasets"] == want.spec["datasets"]
+
+
+def _logged(con: Any, call: Any) -> list[str]:
+    """The statements DuckDB ran during ``call()`` (its own query log)."""
+    con.execute("CALL truncate_duckdb_logs()")
+    con.execute("CALL enable_logging('QueryLog')")
+    try:
+        call()
+    finally:
+        con.execute("CALL disable_logging()")
+    return [
+        sql
+        for (sql,) in con.execute(
+            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY timestamp"
+        ).fetchall()
+        if not sql.startswith("CALL ")
+    ]
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_a_line_in_duckdb_asks_one_profiling_pass_and_one_reduction(nulls: bool) -> None:
+    """The roles' number facts are counted in the profiling pass, and the rows holding no
+    value are read from it: a line over a measure with no gap asks the row count at the door,
+    the profiling pass and the reduction; with gaps, the line's facts over the rows it keeps
+    too — and the chart is the one pandas draws of the same rows."""
+    con = duckdb.connect()
+    gap = "CASE WHEN range % 97 = 0 THEN NULL ELSE range * 0.5 END" if nulls else "range * 0.5"
+    con.execute(
+        "CREATE TABLE m AS SELECT TIMESTAMP '2024-01-01' + to_seconds(range * 60) AS ts, "
+        f"({gap})::DOUBLE AS latency, ['a', 'b', 'c'][(range % 3) + 1] AS region "
+        "FROM range(3000)"
+    )
+    decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"}
+    got: list[Any] = []
+    queries = _logged(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
+    (v,) = got
+    assert (v.kind, v.mark) == ("chart", "line")
+    assert len(queries) == (4 if nulls else 3), queries
+    own = view(con.table("m").df(), decl, max_points=1000)
+    assert list(v.spec["datasets"].values()) == list(own.spec["datasets"].values())
+    assert [n for n in v.notes if "computed in duckdb" not in n] == list(own.notes)

@@ -85,6 +85,7 @@ from chartkit.plan.encode import (
 )
 from chartkit.plan.groups import LineFacts
 from chartkit.plan.kit import COUNT_BARS_UNDER, HISTOGRAM_BINS
+from chartkit.plan.roles import KEY_VALUES
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
 from chartkit.read.engines import EngineReading
@@ -116,7 +117,7 @@ class EngineSource:
         self.max_points = max_points
         if self.declaration and _profiled_first(reading, self.declaration):
             try:
-                profiling_pass(self.backend)
+                profiling_pass(self.backend, self.declaration)
             except ChartkitError:
                 pass  # the check counts on its own, and the chart's own query says what failed
 
@@ -308,8 +309,8 @@ def _profiles(
     """Every declared column's profile, as the backend contract counts it
     (``Backend.profiles``: its declared type, the check's finding, whether the engine holds
     it, a category's distinct values), in the declaration's order. The counts are the one
-    pass of this ``view()`` (``_distinct``), made first if it was not."""
-    _distinct(backend, [])
+    pass of this ``view()`` (``profiling_pass``), made first if it was not."""
+    profiling_pass(backend, declaration)
     got = backend.profiles(declaration, tuple(broken.values()))
     return {n: got[n] for n in declaration}
 
@@ -687,30 +688,24 @@ def _undeclared(over: str, name: str, kind: str) -> str:
     )
 
 
-def profiling_pass(backend: QueryBackend) -> None:
-    """The one profiling pass of an engine frame the chart reduces in place: every column the
-    chart may read counted in one query (rows, values, categories' distinct values, spans),
-    which the check reads its null and NaN counts from (``chartkit.check._frame_check``) and
-    the profiles, roles and the line's facts read after it; nothing when counted already."""
-    _distinct(backend, [])
-
-
-def _distinct(backend: QueryBackend, names: list[str]) -> dict[str, int]:
-    """The distinct values of each column, without nulls (as pandas counts them). The first
-    question counts, in one pass, every column that can be a category, and the span and
-    values of every date and number (what a line's bucket needs), so later questions cost
-    nothing."""
+def profiling_pass(backend: QueryBackend, declaration: Mapping[str, ColumnDeclaration]) -> None:
+    """The one profiling pass of an engine frame the chart reduces in place, one query: every
+    column that can be a category (its values, distinct values), the span and values of every
+    date and number (what a line's bucket needs), and each declared number's ``NumberFacts``
+    (the roles' question). The check reads its null and NaN counts from it
+    (``chartkit.check._frame_check``), the profiles, roles and a line's facts after it, so
+    later questions cost nothing; nothing when counted already."""
+    if backend.remembered():
+        return
     reading = backend.reading
-
-    wanted = list(dict.fromkeys(names))
-    if not backend.remembered():
-        schema = dict(reading.schema)
-        kinds = {c: dtype_value_type(schema[c]) for c in reading.columns}
-        categories = [c for c in reading.columns if kinds[c] in ("string", "boolean")]
-        spans = [c for c in reading.columns if kinds[c] in ("date", "number")]
-        backend.facts([*wanted, *categories, *spans], distinct=[*wanted, *categories])
-    got = backend.facts(wanted) if wanted else {}
-    return {n: got[n].distinct or 0 for n in wanted}
+    schema = dict(reading.schema)
+    kinds = {c: dtype_value_type(schema[c]) for c in reading.columns}
+    categories = [c for c in reading.columns if kinds[c] in ("string", "boolean")]
+    spans = [c for c in reading.columns if kinds[c] in ("date", "number")]
+    numbers = [c for c, d in declaration.items() if d.type == "number" and kinds.get(c) == "number"]
+    # whether a time keys the rows is asked of at most KEY_VALUES rows: its distinct values
+    keys = [c for c in spans if kinds[c] == "date"] if reading.total <= KEY_VALUES else []
+    backend.facts([*categories, *spans], distinct=[*categories, *keys], numbers=numbers)
 
 
 def _clean_facts(
@@ -828,15 +823,49 @@ def _no_value(
     if together:  # (in the order decide.py names them: after the axis that may miss one)
         holes.append(AnyOf(tuple(Condition(c, "null", negate=True) for c in together),
                            negate=True))  # fmt: skip
-    tests: dict[str, list[Term]] = {"n": [AnyOf(tuple(holes))]}
-    tests.update({f"g{i}": [h] for i, h in enumerate(holes)})
-    counted = backend.tally(placed, tests)
+    counted = _holes_known(backend, may_miss, [*used, *aside], together, valid)
+    if counted is None:
+        tests: dict[str, list[Term]] = {"n": [AnyOf(tuple(holes))]}
+        tests.update({f"g{i}": [h] for i, h in enumerate(holes)})
+        counted = backend.tally(placed, tests)
     if not counted["n"]:
         return None
     gaps = [c for i, c in enumerate(may_miss) if counted[f"g{i}"]]
     if together and counted[f"g{len(may_miss)}"]:
         gaps += together
     return no_value_note(counted["n"], gaps)
+
+
+def _holes_known(
+    backend: QueryBackend,
+    may_miss: Sequence[str],
+    used: Sequence[str],
+    together: Sequence[str],
+    valid: Sequence[Term],
+) -> dict[str, int] | None:
+    """``_no_value``'s tally read from the profiling pass, when it holds the answer: one
+    column may miss a value, no used column has offenders, every other used column holds a
+    value in every row and no used number an infinite one — so the rows holding no value
+    there are the rows less its values. None otherwise (the tally is asked)."""
+    if len(may_miss) != 1 or together or valid:
+        return None
+    known = backend.remembered()
+    if not set(used) <= set(known):
+        return None
+    schema = dict(backend.reading.schema)
+    for c in used:
+        f = known[c]
+        if c not in may_miss and f.values != f.rows:
+            return None
+        if (
+            schema[c].is_float()
+            and f.values
+            and not (f.lo is not None and np.isfinite(float(f.lo)) and np.isfinite(float(f.hi)))
+        ):
+            return None
+    gap = known[may_miss[0]]
+    n = gap.rows - gap.values
+    return {"n": n, "g0": n}
 
 
 def _unplaced(

@@ -83,21 +83,33 @@ class QueryBackend:
         *,
         distinct: Sequence[str] | None = None,
         where: Sequence[Term] = (),
+        numbers: Sequence[str] = (),
     ) -> dict[str, ColumnFacts]:
         """The facts of ``names``, counted in one query (remembered: asked again, free); of
-        the rows ``where`` selects, counted afresh, when it holds terms."""
+        the rows ``where`` selects, counted afresh, when it holds terms. ``numbers``: columns
+        whose ``NumberFacts`` (``numbers``) are counted in the same query, for every row
+        (the profiling pass asks the roles' question with its own)."""
 
         check_names(names, self.columns)
         counted = set(names if distinct is None else distinct)
         if where:
-            return _facts(self, list(dict.fromkeys(names)), counted, where)
+            return _facts(self, list(dict.fromkeys(names)), counted, where)[0]
         wanted = [
             n
             for n in dict.fromkeys(names)
             if n not in self._counted or (n in counted and self._counted[n].distinct is None)
         ]
-        if wanted:
-            self._counted.update(_facts(self, wanted, counted, ()))
+        check_names(numbers, self.columns)
+        also = [
+            n
+            for n in dict.fromkeys(numbers)
+            if ("numbers", n, "") not in self._asked and self._schema[n].is_numeric()
+        ]
+        if wanted or also:
+            got, told = _facts(self, wanted, counted, (), also)
+            self._counted.update(got)
+            for n in also:
+                self._asked[("numbers", n, "")] = told[n]
         return {n: self._counted[n] for n in dict.fromkeys(names)}
 
     def remembered(self) -> Mapping[str, ColumnFacts]:
@@ -147,10 +159,29 @@ class QueryBackend:
         ``GROUP BY`` of them, counted in the engine."""
         keys = list(dict.fromkeys(names))
         check_names(keys, self.columns)
+        known = self._known_key(keys)
+        if known is not None:
+            return known
         got: bool = self._once(
             ("key", "\x00".join(keys), ""), lambda: _unique_key(self.reading, keys)
         )
         return got
+
+    def _known_key(self, keys: Sequence[str]) -> bool | None:
+        """Whether one column keys the rows, from what the profiling pass counted (its
+        distinct values, or an integer column's ``NumberFacts``): every value once, and at
+        most one row missing one. None when not counted (a float's NaN and null are one key,
+        which the facts do not tell apart: the ``GROUP BY`` asks it)."""
+        if len(keys) != 1 or self._schema[keys[0]].is_float():
+            return None
+        name = keys[0]
+        f = self._counted.get(name)
+        if f is not None and f.distinct is not None:
+            return f.distinct == f.values and f.rows - f.values <= 1
+        n = self._asked.get(("numbers", name, ""))
+        if isinstance(n, NumberFacts) and self._schema[name].is_integer():
+            return n.distinct == n.values and self.rows - n.values <= 1
+        return None
 
     def all_quoted(self, name: str) -> bool:
         """Whether every row of a text column holds a number in quotes, matched in the engine
@@ -550,13 +581,24 @@ def _unique_key(reading: EngineReading, names: Sequence[str]) -> bool:
 def _numbers(
     reading: EngineReading, names: Sequence[str], schema: Mapping[str, Any]
 ) -> dict[str, NumberFacts]:
-    """``NumberFacts`` of number columns in one query: their finite values counted, their
+    """``NumberFacts`` of number columns in one query (``_number_exprs``)."""
+    alias = aliases(reading)
+    exprs = _number_exprs(alias, names, schema)
+    got = collect(
+        reading, list(names), "number facts", positional(reading).select(*exprs), named=False
+    ).iloc[0]
+    return _number_facts(got, names)
+
+
+def _number_exprs(
+    alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any]
+) -> list[Any]:
+    """The aggregates of ``NumberFacts`` of number columns: their finite values counted, their
     distinct values, span, whether all are whole and none negative (as
     ``chartkit.plan.facts.number_facts`` tells them in memory: an integer column's values
-    exactly, a float or decimal column's as floats)."""
+    exactly, a float or decimal column's as floats), keyed ``N<what><i>``."""
     import narwhals as nw
 
-    alias = aliases(reading)
     exprs: list[Any] = []
     for i, name in enumerate(names):
         col = nw.col(alias[name])
@@ -567,29 +609,31 @@ def _numbers(
             finite = nw.when(as_float.is_finite().fill_null(False)).then(as_float + 0.0)
             whole = (finite.floor() == finite).fill_null(True).min()
         exprs += [
-            finite.count().alias(f"v{i}"),
-            finite.n_unique().alias(f"d{i}"),
-            finite.is_null().any().cast(nw.Int64).alias(f"m{i}"),
-            finite.min().alias(f"lo{i}"),
-            finite.max().alias(f"hi{i}"),
-            whole.alias(f"w{i}"),
+            finite.count().alias(f"Nv{i}"),
+            finite.n_unique().alias(f"Nd{i}"),
+            finite.is_null().any().cast(nw.Int64).alias(f"Nm{i}"),
+            finite.min().alias(f"Nlo{i}"),
+            finite.max().alias(f"Nhi{i}"),
+            whole.alias(f"Nw{i}"),
         ]
-    got = collect(
-        reading, list(names), "number facts", positional(reading).select(*exprs), named=False
-    ).iloc[0]
+    return exprs
+
+
+def _number_facts(got: Any, names: Sequence[str]) -> dict[str, NumberFacts]:
+    """``NumberFacts`` of ``names`` from one answer row of ``_number_exprs``."""
     out: dict[str, NumberFacts] = {}
     for i, name in enumerate(names):
-        values = _tally(got[f"v{i}"])
+        values = _tally(got[f"Nv{i}"])
         if not values:
             out[name] = NO_NUMBERS
             continue
-        lo, hi = float(got[f"lo{i}"]), float(got[f"hi{i}"])
+        lo, hi = float(got[f"Nlo{i}"]), float(got[f"Nhi{i}"])
         out[name] = NumberFacts(
             values=values,
-            distinct=_tally(got[f"d{i}"]) - _tally(got[f"m{i}"]),
+            distinct=_tally(got[f"Nd{i}"]) - _tally(got[f"Nm{i}"]),
             low=lo,
             high=hi,
-            whole=bool(got[f"w{i}"]),
+            whole=bool(got[f"Nw{i}"]),
             nonnegative=lo >= 0,
         )
     return out
@@ -662,10 +706,15 @@ def _placed_by(where: Sequence[Term], name: str, *, floats: bool) -> bool:
 
 
 def _facts(
-    backend: QueryBackend, wanted: list[str], counted: set[str], where: Sequence[Term]
-) -> dict[str, ColumnFacts]:
+    backend: QueryBackend,
+    wanted: list[str],
+    counted: set[str],
+    where: Sequence[Term],
+    numbers: Sequence[str] = (),
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts]]:
     """``QueryBackend.facts`` of ``wanted`` (the distinct values of those in ``counted``), over
-    the rows ``where`` selects, in one query."""
+    the rows ``where`` selects, and the ``NumberFacts`` of ``numbers`` (over every row: with
+    no ``where``), in one query."""
     import narwhals as nw
 
     schema = dict(backend.reading.schema)
@@ -689,12 +738,14 @@ def _facts(
             exprs.append(n_distinct.alias(f"d{i}"))
         if _ordered(dtype):
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
-    names = list(dict.fromkeys([*wanted, *terms_columns(where)]))
+    if numbers:
+        exprs += _number_exprs(alias, numbers, schema)
+    names = list(dict.fromkeys([*wanted, *numbers, *terms_columns(where)]))
     frame = positional(backend.reading)
     if where:  # the columns read first, then the rows the terms keep
         keep = backend.keeps(where, anchor=names[0])
         frame = frame.select(*(alias[c] for c in names)).filter(keep)
-    got = collect(backend.reading, names, "facts", frame.select(*exprs)).iloc[0]
+    got = collect(backend.reading, names, "facts", frame.select(*exprs), named=False).iloc[0]
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
     for i, name in enumerate(wanted):
@@ -704,7 +755,7 @@ def _facts(
             name, rows, _tally(got[f"v{i}"]), d,
             None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
         )  # fmt: skip
-    return out
+    return out, _number_facts(got, numbers) if numbers else {}
 
 
 def _reduce(
