@@ -56,7 +56,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from chartkit._isodate import PLAIN_DATE, engine_pattern
 from chartkit._safe import NAME_MAX_CHARS, cap_text, visible, workable_frame
 from chartkit.backends._contract import AnyOf, Condition, Planning, Term, Told
 from chartkit.backends._native import aliases as _aliases
@@ -87,7 +86,14 @@ from chartkit.plan.groups import LineFacts
 from chartkit.plan.kit import COUNT_BARS_UNDER, HISTOGRAM_BINS
 from chartkit.plan.roles import KEY_VALUES
 from chartkit.plan.spec import Note
-from chartkit.read.csvread import BOOLEAN_FALSE, BOOLEAN_TRUE, NUMBER, parse_cell
+from chartkit.read.csvread import parse_cell
+from chartkit.read.dialects import (
+    at_position,
+    parsed_boolean,
+    parsed_date,
+    parsed_number,
+    uncast_dates,
+)
 from chartkit.read.engines import EngineReading
 
 __all__ = ["EngineSource", "collected_rows", "profiling_pass"]
@@ -220,8 +226,7 @@ def _profiled_first(reading: EngineReading, declaration: Mapping[str, ColumnDecl
     if reading.csv_text:
         return False
     if reading.dialect.sql_helpers and reading.lazy:  # a DuckDB relation: see _typed
-        native_types = dict(zip(reading.native.columns, map(str, reading.native.types),
-                                strict=True))  # fmt: skip
+        native_types = reading.dialect.native_types(reading.native)
         return not any(d.type == "date" and native_types.get(n) == "VARCHAR"
                        for n, d in declaration.items())  # fmt: skip
     return True
@@ -351,48 +356,27 @@ def _typed(
     if not reading.dialect.sql_helpers or not reading.lazy:  # DuckDB's relations only
         return reading
 
-    def lit(text: str) -> str:
-        return "'" + text.replace("'", "''") + "'"
-
     # DuckDB's own types: a JSON column is text to narwhals, but its values are JSON (judged by
     # json_type in the check), so only VARCHAR is parsed here
-    native = reading.native
-    native_types = dict(zip(native.columns, map(str, native.types), strict=True))
-    exprs: list[tuple[str, str]] = []  # (SQL over positions and literals, the output's name)
-    dates: list[str] = []
+    native_types = reading.dialect.native_types(reading.native)
+    exprs: list[Any] = []  # DuckDB expressions over positions, each aliased its output's name
+    dates: list[Any] = []  # (name, cell) of each text column declared date
     changed = False
-    at = {name: f"#{i + 1}" for i, name in enumerate(reading.columns)}  # by position
-    for name in reading.columns:
-        # the cell read by position; the column's name only ever its own output alias, quoted
-        # by the one quoting function (a NUL: DuckDB's expression API), read.dialects.DuckDB
-        q = at[name]
+    for i, name in enumerate(reading.columns):
+        # the cell read by position; the column's name only ever its own output alias
+        cell = at_position(i)
         decl = declaration.get(name)
         kind = decl.type if decl is not None else None
         text = native_types.get(name) == "VARCHAR"
         if kind == "date" and text:
-            dates.append(name)
-            exprs.append((
-                f"CASE WHEN regexp_matches({q}, {lit(engine_pattern())}) AND "
-                f"regexp_full_match({q}, {lit(PLAIN_DATE)}) THEN CAST({q} AS TIMESTAMP) END",
-                name,
-            ))  # fmt: skip
+            dates.append((name, cell))
+            exprs.append(parsed_date(cell).alias(name))
         elif reading.csv_text and kind == "number":
-            # the regex alone says the text is a decimal literal; the cast then reads it exactly
-            # (csvread's float()), and a literal no float holds (1e999) is left out as csvread
-            # leaves it text
-            exprs.append((
-                f"CASE WHEN regexp_full_match({q}, {lit(NUMBER.pattern)}) THEN (CASE WHEN "
-                f"isfinite(CAST({q} AS DOUBLE)) THEN CAST({q} AS DOUBLE) END) END",
-                name,
-            ))  # fmt: skip
+            exprs.append(parsed_number(cell).alias(name))
         elif reading.csv_text and kind == "boolean":
-            yes = ", ".join(map(lit, sorted(BOOLEAN_TRUE)))
-            no = ", ".join(map(lit, sorted(BOOLEAN_FALSE)))
-            exprs.append(
-                (f"CASE WHEN {q} IN ({yes}) THEN true WHEN {q} IN ({no}) THEN false END", name)
-            )
+            exprs.append(parsed_boolean(cell).alias(name))
         else:
-            exprs.append((q, name))
+            exprs.append(cell.alias(name))
             continue
         changed = True
     if not changed:
@@ -401,13 +385,9 @@ def _typed(
 
     try:
         if dates:
-            counts = ", ".join(
-                f"count_if(regexp_matches({q}, {lit(engine_pattern())}) AND NOT "
-                f"regexp_full_match({q}, {lit(PLAIN_DATE)}))"
-                for q in (at[n] for n in dates)
-            )
-            (other,) = reading.native.aggregate(counts).fetchall()
-            odd = [(n, int(c)) for n, c in zip(dates, other, strict=True) if c]
+            counts = [uncast_dates(cell).alias(f"n{k}") for k, (_, cell) in enumerate(dates)]
+            (other,) = reading.dialect.project(reading.native, counts).fetchall()
+            odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
             if odd:
                 name, count = odd[0]
                 reason = (
