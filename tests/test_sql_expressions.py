@@ -247,12 +247,7 @@ NAMING_CALLS: Final = frozenset({"alias", "ColumnExpression", "ConstantExpressio
 """Calls whose string argument is a name or a value, which DuckDB (or narwhals) quotes itself:
 a formatted string handed to one is no SQL text."""
 
-ALLOWED: Final[dict[tuple[str, str], str]] = {
-    ("chartkit/backends/pushdown.py", "_typed"): (
-        "until backends.pushdown._typed is built of read.dialects' text-cell builders "
-        "(parsed_number, parsed_boolean, parsed_date, uncast_dates; issue 39 item 3)"
-    ),
-}
+ALLOWED: Final[dict[tuple[str, str], str]] = {}
 """(module, function) → why it still formats SQL text. The list only shrinks: a finding that is
 not listed fails, and so does a listed one that no longer occurs (delete its entry)."""
 

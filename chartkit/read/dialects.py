@@ -152,7 +152,7 @@ class DuckDB(Dialect):
     ) -> Any:
         return self.project(native, [at_position(k).alias(new) for k, new in picks])
 
-    def project(self, native: Any, exprs: Sequence[Expression | tuple[str, str]]) -> Any:
+    def project(self, native: Any, exprs: Sequence[Expression]) -> Any:
         """``native`` projected to ``exprs``, each named by its alias."""
         return native.project(_select_list(exprs))
 
@@ -246,20 +246,15 @@ def at_position(k: int) -> Expression:
     return duckdb.SQLExpression("#" + str(k + 1))
 
 
-def _select_list(exprs: Sequence[Expression | tuple[str, str]]) -> str:
+def _select_list(exprs: Sequence[Expression]) -> str:
     """DuckDB expressions as one select list, each written by DuckDB (``as_select``: its SQL and
     its alias, quoted), joined by commas.
 
     Handed to a relation as one text because a relation's methods take a list of expressions
     at a cost linear in the relation's columns for each (minutes for 20,000 columns), and
-    warn of any value that spells a column's name. A ``(SQL, name)`` pair is
-    ``backends.pushdown._typed``'s SQL text over positions and literals, read by DuckDB's
-    parser, until it is built of the text-cell builders below.
+    warn of any value that spells a column's name.
     """
-    import duckdb
-
-    items = [duckdb.SQLExpression(e[0]).alias(e[1]) if isinstance(e, tuple) else e for e in exprs]
-    return ", ".join(e.as_select() for e in items)
+    return ", ".join(e.as_select() for e in exprs)
 
 
 # --- text cells, read by chartkit.read.csvread's rules, as DuckDB expressions ---------------
