@@ -579,7 +579,8 @@ def test_the_notebook_bundle_is_vegalite_with_a_png_fallback() -> None:
 
 def test_a_color_picked_for_bars_is_refused_with_the_reason() -> None:
     rows = [{"k": "a", "v": 1.0, "c": "x"}, {"k": "b", "v": 2.0, "c": "y"}]
-    v = view(rows, {"k": "string", "v": "number", "c": "string"}, color="c")
+    v = view(rows, {"k": "string", "v": "number", "c": "string"}, x="k", color="c",
+             aggregate="count")
     assert v.mark == "bar" and "color" not in v.encodings
     assert v.refusals[0].reason == (
         "a bar chart draws one bar per k, so it is not split by c; pick a date or a number as x "
