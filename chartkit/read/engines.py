@@ -389,7 +389,7 @@ def head(reading: EngineReading, n: int) -> Any:
     import narwhals as nw
 
     native = reading.native.relation if isinstance(reading.native, TextTable) else reading.native
-    with query_errors(reading, f"fetch the first {n} rows"):
+    with query_errors(reading, f"fetch the first {n:,} rows"):
         frame = nw.from_native(native).head(n)
         if isinstance(frame, nw.LazyFrame):
             frame = frame.collect()
