@@ -73,6 +73,12 @@ class BackendCounts:
             self._values[name] = values[order], np.asarray(groups.rows[0], dtype=int)[order]
         return self._values[name]
 
+    def per_pair(self, x: str, y: str) -> tuple[tuple[Any, Any], Any]:
+        groups = self.backend.reduce(Grouping((x, y), (), "count", where=self.where))
+        xs, ys = (groups.frame[n].to_numpy(dtype=float) for n in (x, y))
+        order = np.lexsort((ys, xs))  # by x, then y
+        return (xs[order], ys[order]), np.asarray(groups.rows[0], dtype=int)[order]
+
     def per_bin(
         self, names: Sequence[str], edges: Sequence[Any]
     ) -> tuple[tuple[Any, ...], Any]:
