@@ -634,7 +634,7 @@ def _overflow_notes(plan: Plan) -> tuple[str, ...]:
             marks = "that mark is" if n == 1 else "those marks are"
             notes.append(
                 f"The {enc.aggregate} of {enc.column} is beyond the largest number a chart can "
-                f"hold (about ±1.8e308) for {n} of {len(values)} marks; {marks} not drawn."
+                f"hold (about ±1.8e308) for {n:,} of {len(values):,} marks; {marks} not drawn."
             )
     return tuple(notes)
 

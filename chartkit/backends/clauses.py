@@ -453,7 +453,7 @@ def describe_clause(c: Clause) -> str:
             return f"{name} is missing"
         return f"{name} = {_show(c.value, c.zone)}"
     if isinstance(c, NoneOf):
-        return f"{name} is none of the {len(c.values)} categories shown"
+        return f"{name} is none of the {len(c.values):,} categories shown"
     upper = "]" if c.closed == "both" else ")"
     return f"{name} in [{_show(c.start, c.zone)}, {_show(c.end, c.zone)}{upper}"
 
