@@ -891,10 +891,12 @@ def _grouped_placing(
     declaration: Mapping[str, ColumnDeclaration], keys: Sequence[str], measures: Sequence[str]
 ) -> list[Term]:
     """The rows a line or bars of ``keys`` (the x first, then the color and facet) and
-    ``measures`` place (``_placing``): a date x is the time, every other key a category; of
-    several measures a missing one leaves only that measure out."""
+    ``measures`` place (``_placing``): a date x is the time, a number (a factor of few levels
+    coloring bars) holds a value as an axis does, every other key a category; of several
+    measures a missing one leaves only that measure out."""
     x, rest = keys[0], list(keys[1:])
     nominal = rest if declaration[x].type == "date" else [x, *rest]
+    nominal = [k for k in nominal if declaration[k].type != "number"]
     multi = len(measures) > 1
     return _placing(declaration, [x, *measures, *rest], nominal,
                     optional=list(measures) if multi else [])  # fmt: skip
