@@ -632,7 +632,7 @@ def _left_engine(
             )
         return groups.drawn, rows, said  # (the groups the plan drew last)
     # bars per category (and facet): the aggregate, or the rows counted
-    keys = [x, *([drawn["facet"]] if drawn.get("facet") is not None else [])]
+    keys = [x, *(drawn[c] for c in ("color", "facet") if drawn.get(c) is not None)]
     got = groups.groups(keys, ys, (how or "mean") if ys else "count")  # (asked: kept)
     cut = got.categories is not None and got.categories > len(got.frame)
     # the categories past the top are not left out: they are the rows a top-N puts aside, as
