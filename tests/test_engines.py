@@ -482,7 +482,7 @@ def test_a_csv_over_max_points_is_parsed_and_charted_in_duckdb_as_csvread_reads_
     # the offenders left out: the same counts and first offenders as pandas' notes say
     left_out = [n for n in v.notes if "left out of the chart in duckdb" in n]
     said = [n for n in expected.notes if "left out of the" in n and " is declared " in n]
-    for axis in ("x axis", "y axis", "facet axis"):
+    for axis in ("x axis", "y axis", "color axis", "facet axis"):
         said = [n.replace(f"out of the {axis}", "out of the chart in duckdb") for n in said]
     assert sorted(left_out) == sorted(said)
     assert kind in ("bars of the mean", "bars of the max") or left_out
