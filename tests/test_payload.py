@@ -82,7 +82,7 @@ def test_the_schema_names_every_word_of_the_closed_vocabularies() -> None:
     assert top["kind"]["enum"] == ["chart", "table", "refused"]
     assert top["mode"]["enum"] == list(CHECK_MODES) == ["off", "warn", "enforce"]
     assert top["status"]["enum"] == ["ok", "invalid"]
-    assert top["encodings"]["propertyNames"]["enum"] == ["x", "y", "color", "facet"]
+    assert top["encodings"]["propertyNames"]["enum"] == ["x", "y", "color", "facet", "size"]
     assert defs["encoding"]["properties"]["type"]["enum"] == ["quantitative", "temporal", "nominal"]
     assert defs["encoding"]["properties"]["source"]["enum"] == ["declared", "inferred"]
     assert defs["refusal"]["properties"]["channel"]["enum"] == ["x", "y", "color", "facet"]
@@ -356,9 +356,11 @@ def test_an_encoding_on_a_channel_chartkit_does_not_draw_fails_validation(
     validator: jsonschema.Draft202012Validator, good_payload: dict[str, Any]
 ) -> None:
     encodings = dict(good_payload["encodings"])
-    encodings["size"] = encodings["x"]
+    encodings["shape"] = encodings["x"]
     bad = {**good_payload, "encodings": encodings}
-    assert "'size' is not one of ['x', 'y', 'color', 'facet']" in error_messages(validator, bad)
+    assert "'shape' is not one of ['x', 'y', 'color', 'facet', 'size']" in error_messages(
+        validator, bad
+    )
 
 
 def test_a_finding_without_its_violation_fails_validation(
