@@ -85,7 +85,7 @@ def test_the_schema_names_every_word_of_the_closed_vocabularies() -> None:
     assert top["encodings"]["propertyNames"]["enum"] == ["x", "y", "color", "facet", "size"]
     assert defs["encoding"]["properties"]["type"]["enum"] == ["quantitative", "temporal", "nominal"]
     assert defs["encoding"]["properties"]["source"]["enum"] == ["declared", "inferred"]
-    assert defs["refusal"]["properties"]["channel"]["enum"] == ["x", "y", "color", "facet"]
+    assert defs["refusal"]["properties"]["channel"]["enum"] == ["x", "y", "color", "facet", "size"]
     kinds = ["column-type-mismatch", "missing-column"]
     assert defs["finding"]["properties"]["kind"]["enum"] == kinds
     assert defs["violation"]["properties"]["kind"]["enum"] == kinds
