@@ -50,19 +50,7 @@ from bench.datasets.criteria import (  # noqa: E402
 )
 from chartkit import view  # noqa: E402
 
-OPEN: dict[str, str] = {
-    # year (2 values, a number: role grid) is a third factor: no candidate draws three factors,
-    # as bars take no color (choose.chart refuses it, 'bar-color'; plan/bars.py groups by x and
-    # facet only; draw/charts.py offsets bars by measures only): grouped bars colored by a
-    # factor are a drawing change of bars.py, its backend groups and charts.py
-    "barley": "issue 40: two factors are both drawn",
-    # 20,190 rows > max_points: a scatter of two measures is a 40x40 heatmap (points.scatter),
-    # which the property refuses; the distinct (x, y) pairs fit max_points (mdvis x lpi 3,382,
-    # x disea 636): a point per pair sized by its rows would hold it (a points.py change). The
-    # analyst's chart (mean mdvis per lncoins level) needs a mean over a number x, which
-    # points.scatter does not draw ("a scatter plot draws one point per row")
-    "randhie": "issue 40: scatter for two measures",
-}
+OPEN: dict[str, str] = {}
 """Each dataset whose default is not acceptable today, with the properties it fails."""
 
 

@@ -111,7 +111,7 @@ _TIME_FORMATS: Final = {
     "day": "%Y-%m-%d",
 }
 
-_CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color}
+_CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color, "size": alt.Size}
 _SECOND: dict[str, Any] = {"x": alt.X2, "y": alt.Y2}
 
 
@@ -162,11 +162,12 @@ def build_chart(
         channels[channel] = _channel(channel, enc, plan, zero)
         if enc.bin and channel in _SECOND:
             channels[f"{channel}2"] = _SECOND[channel](field=f"{enc.field}_end")
-        if channel == "color" and enc.measures and plan.mark == "bar":  # dots too, on a log
-            offset = alt.YOffset if plan.horizontal else alt.XOffset
+        if channel == "color" and plan.mark == "bar" and _side_by_side(plan, enc):
+            offset = alt.YOffset if plan.horizontal else alt.XOffset  # dots too, on a log
             channels["yOffset" if plan.horizontal else "xOffset"] = offset(
-                field=enc.field, type="nominal", sort=list(enc.measures)
-            )
+                field=enc.field, type="nominal",
+                sort=_color_order(enc, plan),  # (the legend's order)
+            )  # fmt: skip
     channels["tooltip"] = _tooltips(plan, set(plan.data.columns))
     if mark != "line":  # (a line is one path per series: it is brushed, not clicked)
         selected = alt.selection_point(name=SELECTED, fields=list(plan.data.columns))
@@ -202,6 +203,16 @@ def _titled(plan: Plan, caption: Sequence[str]) -> dict[str, Any]:
     """The chart's ``title`` property: the plan's title, the caption as its subtitle."""
     title = caption_title(_title(plan.title) if plan.title else None, caption)
     return {"title": title} if title else {}
+
+
+def _side_by_side(plan: Plan, color: Encoding) -> bool:
+    """Whether bars colored by ``color`` stand side by side (an offset per color, as
+    Vega-Lite 5 groups bars): several measures, or a mean (or one row's value) per factor —
+    values that add up to nothing. Totals and counts stack: a stack's height is their sum."""
+    if color.measures:
+        return True
+    measured = plan.encodings.get("x" if plan.horizontal else "y")
+    return measured is None or measured.aggregate not in ("sum", "count")
 
 
 def drawn_mark(plan: Plan) -> str | None:
@@ -375,9 +386,20 @@ def _channel(channel: str, enc: Encoding, plan: Plan, zero: bool | None = None) 
         options["scale"] = alt.Scale(scheme="blues")
     elif channel == "color" and enc.type == "nominal":
         options["scale"] = alt.Scale(range=list(PALETTE))
-        if enc.measures:
-            options["sort"] = list(enc.measures)
+        order = _color_order(enc, plan)
+        if order is not alt.Undefined:
+            options["sort"] = order
     return _CHANNELS[channel](**options)
+
+
+def _color_order(enc: Encoding, plan: Plan) -> Any:
+    """The order of a nominal color's values: the measures as listed, a number's few levels
+    ascending, bars' in the plan's data order, else Vega-Lite's own."""
+    if enc.measures:
+        return list(enc.measures)
+    if enc.declared == "number":
+        return "ascending"
+    return None if plan.mark == "bar" else alt.Undefined
 
 
 def _keeps_zero(channel: str, plan: Plan, zero: bool | None) -> bool:

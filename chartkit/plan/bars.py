@@ -145,28 +145,34 @@ def bars(
     fp: ColumnProfile | None,
     *,
     horizontal_ok: bool,
+    cp: ColumnProfile | None = None,
 ) -> Plan:
-    """Bars of each measure (or the rows counted) per category of ``xp``, ranked, cut to the
+    """Bars of each measure (or the rows counted) per category of ``xp`` — of one measure per
+    ``xp`` and factor ``cp`` too, side by side (``choose.colors_bars``) — ranked, cut to the
     top ``MAX_BAR_CATEGORIES`` and ordered; horizontal past ``HORIZONTAL_OVER``."""
     multi = len(yps) > 1
-    horizontal = horizontal_ok and not multi and fp is None and xp.distinct > HORIZONTAL_OVER
+    horizontal = (
+        horizontal_ok and not multi and fp is None and cp is None and xp.distinct > HORIZONTAL_OVER
+    )
     cat, val = _axes(horizontal)
     how = ask.opts.aggregate
     categories = 0  # x's categories over every row, when a backend kept the top groups
     aggregate: str | None
     if ask.whole.grouped is not None:
-        data, aggregate, categories, placed = _backend_bars(ask, placed, xp, yps, fp, val)
+        data, aggregate, categories, placed = _backend_bars(ask, placed, xp, yps, fp, val, cp)
         fx = placed.fields[xp.name]
         fy, what = writing.measure(placed, yps)
     else:
-        data, placed = cleaning.used(ask, placed, (cat, xp), yps, val, None, fp)
+        data, placed = cleaning.used(ask, placed, (cat, xp), yps, val, cp, fp)
         if multi:
             data = cleaning.melt(placed, data, yps)
         fx = placed.fields[xp.name]
         fy, what = writing.measure(placed, yps)
-        keys = [fx] + ([MEASURE] if multi else []) + ([placed.fields[fp.name]] if fp else [])
+        keys = [fx] + ([MEASURE] if multi else [])
+        keys += [placed.fields[q.name] for q in (cp, fp) if q is not None]
         if ask.probe and any(_varies(data[k]) for k in keys):  # a bar per key, two or more
             return writing.proven("bar", {"x": xp.name, "y": _y_pick(yps),
+                                          "color": cp.name if cp else None,
                                           "facet": fp.name if fp else None,
                                           "aggregate": how})  # fmt: skip
         shared, codes = True, None  # do rows share a bar? the keys' codes, once counted
@@ -199,9 +205,12 @@ def bars(
     }
     if multi:
         enc["color"] = writing.series_enc(yps)
+    if cp is not None:  # a factor's values, told apart (a number of few levels too)
+        enc["color"] = replace(writing.enc(placed, "color", cp), type="nominal")
     if fp is not None:
         enc["facet"] = writing.enc(placed, "facet", fp)
     placed = replace(placed, drawn={"x": xp.name, "y": _y_pick(yps),
+                                    "color": cp.name if cp else None,
                                     "facet": fp.name if fp else None,
                                     "aggregate": how})  # fmt: skip
     shape = ", horizontal and sorted" if horizontal else ""
@@ -227,6 +236,8 @@ def bars(
             f"bars of the {aggregate} per {xp.name}" if aggregate else f"a bar per {xp.name}"
         )
         reason = f"{_said(xp, True)} and {_said(yps[0], True)}: {how_text}{shape}."
+    if cp is not None:
+        reason = f"{reason[:-1]}, one per {cp.name} ({_said(cp)}) side by side."
     if fp is not None:
         reason = f"{reason[:-1]}; one small chart per {fp.name}."
     placed = points.log_check(ask, placed, data, fy, what)
@@ -242,6 +253,7 @@ def _backend_bars(
     yps: list[ColumnProfile],
     fp: ColumnProfile | None,
     val: Channel,
+    cp: ColumnProfile | None = None,
 ) -> tuple[pd.DataFrame, str | None, int, Placement]:
     """The bars' data from the groups of the backend that holds the rows
     (``Whole.grouped``), laid out as the rows cleaned here give it — one row per key (and
@@ -250,12 +262,15 @@ def _backend_bars(
     row's value) and x's categories over every row (0: every group is here)."""
     grouped = ask.whole.grouped
     assert grouped is not None
-    placed = placed.with_fields(xp, *yps, fp)
+    placed = placed.with_fields(xp, *yps, cp, fp)
     f = placed.fields
-    names = [xp.name] + ([fp.name] if fp is not None else [])
+    names = [xp.name] + [q.name for q in (cp, fp) if q is not None]
     ms = [m.name for m in yps]
+    # a color that is a number places its rows as an axis does (a row of no value has no
+    # color to be drawn in), as memory cleans it
+    axes = [(m, val) for m in ms] + ([(cp.name, "color")] if cp and cp.type != "nominal" else [])
     placed = cleaning.said_by_backend(
-        ask, placed, [xp.name, *ms, *names[1:]], [(m, val) for m in ms], ms if len(ms) > 1 else ()
+        ask, placed, [xp.name, *ms, *names[1:]], axes, ms if len(ms) > 1 else ()
     )
     how = ask.opts.aggregate
     asked = "count" if not yps else how or "mean"

@@ -87,6 +87,12 @@ class Counted(Protocol):
         cell, and the cell's rows."""
         ...
 
+    def per_pair(self, x: str, y: str) -> tuple[tuple[Any, Any], Any]:
+        """``((xs, ys), rows)``: each distinct pair of values of ``x`` and ``y`` the rows
+        hold, in increasing order of x, then y, and its rows (a scatter whose pairs fit
+        ``max_points``: a point each)."""
+        ...
+
 
 class Counts(Protocol):
     """The ``Counted`` of the rows a histogram (one number) or a heatmap (two) of ``names``
@@ -206,6 +212,12 @@ class ArrayCounts:
     def per_value(self, name: str) -> tuple[Any, Any]:
         counts = pd.Series(self.columns[name]).value_counts().sort_index()
         return counts.index.to_numpy(), counts.to_numpy()
+
+    def per_pair(self, x: str, y: str) -> tuple[tuple[Any, Any], Any]:
+        pairs, rows = np.unique(
+            np.column_stack([self.columns[x], self.columns[y]]), axis=0, return_counts=True
+        )  # (sorted by x, then y)
+        return (pairs[:, 0], pairs[:, 1]), rows
 
     def per_bin(
         self, names: Sequence[str], edges: Sequence[Any]

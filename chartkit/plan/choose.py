@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.roles import Roles, series_over
+from chartkit.plan.roles import Roles, is_factor, series_over
 from chartkit.plan.rules import (
     LOG_ORDERS,
     MAX_COLOR_CATEGORIES,
@@ -53,6 +53,7 @@ __all__ = [
     "bucket_seconds",
     "categories",
     "chart",
+    "colors_bars",
     "dates",
     "is_entity",
     "line_positions",
@@ -313,7 +314,8 @@ Why = Literal[
     "colors-as-facets",  # color: past MAX_COLOR_CATEGORIES, one small chart per value instead
     "too-many-colors",  # color: past MAX_COLOR_CATEGORIES and the facets are taken
     "line-color-not-category",  # color: a line splits only by a string or boolean
-    "bar-color",  # color: a bar chart draws one bar per category, unsplit
+    "bar-color",  # color: bars counting rows, or of several measures, draw one bar per category
+    "bar-color-not-factor",  # color: bars of one measure split only by a factor of ten values
 ]
 
 
@@ -498,11 +500,26 @@ def chart(
             cp = None
         return made("line", xp, auto_color and len(drawn) <= 1)
     if xp.type == "nominal":
-        if cp is not None:
-            refused.append(Refused("color", cp.name, "bar-color"))
+        if cp is not None and not colors_bars(cp, xp, len(drawn), roles):
+            one = len(drawn) == 1 and cp.name != xp.name
+            refused.append(Refused("color", cp.name, "bar-color-not-factor" if one else
+                                   "bar-color"))  # fmt: skip
             cp = None
         return made("bars", xp)
     return made("scatter", xp)
+
+
+def colors_bars(cp: ColumnProfile, xp: ColumnProfile, measures: int, roles: Roles | None) -> bool:
+    """Whether ``cp`` colors bars of one measure per ``xp``, side by side: a factor of at
+    most ``MAX_COLOR_CATEGORIES`` values other than x — a category, or a number whose role is
+    a factor's (``roles.is_factor``: a grid of few levels, a year of two)."""
+    if measures != 1 or cp.name == xp.name:
+        return False
+    if cp.type == "nominal":
+        return 2 <= cp.distinct <= MAX_COLOR_CATEGORIES
+    return roles is not None and is_factor(roles, cp.name) and (
+        roles[cp.name].distinct <= MAX_COLOR_CATEGORIES
+    )  # fmt: skip
 
 
 def _pick_refusal(channel: str, q: ColumnProfile) -> Why | None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from chartkit.plan.roles import Roles, series_over
+from chartkit.plan.roles import Roles, is_factor, series_over
 
 __all__ = [
     "CRITERIA",
@@ -57,7 +57,9 @@ FACTOR_COLORS: Final = 10
 """A factor of at most this many values can split a chart (a color, small charts)."""
 
 _POINTS: Final = frozenset({"scatter", "series lines"})
-_BARS: Final = frozenset({"bars", "total bars", "grouped bars", "grouped total bars"})
+_BARS: Final = frozenset(
+    {"bars", "total bars", "grouped bars", "grouped total bars", "colored bars"}
+)
 _LINES: Final = frozenset({"lines", "lines per measure", "faceted lines"})
 
 KIND_COST: Final[Mapping[str, float]] = {
@@ -70,6 +72,7 @@ KIND_COST: Final[Mapping[str, float]] = {
     "grouped bars": 0.9,
     "total bars": 1.3,
     "grouped total bars": 1.2,
+    "colored bars": 0.8,
     "histogram": 2.0,
     "count bars": 2.5,
 }
@@ -173,7 +176,7 @@ def _breakdown(a: Candidate, roles: Roles) -> bool:
 
 def _weight_averaged(a: Candidate, roles: Roles) -> float:
     """A weight averaged (a mean of counts reads a tenth of the total)."""
-    if a.chart not in ("bars", "grouped bars") or _breakdown(a, roles):
+    if a.chart not in ("bars", "grouped bars", "colored bars") or _breakdown(a, roles):
         return 0.0
     return float(any(roles.role(y) == "weight" for y in _ys(a)))
 
@@ -192,10 +195,20 @@ def _factor_left_out(a: Candidate, roles: Roles) -> float:
     drawn = {a.x, a.color, a.facet}
     return float(
         any(
-            n not in drawn and 2 <= roles[n].distinct <= FACTOR_COLORS
-            for n in roles.of("factor", "entity")
+            n not in drawn and 2 <= roles[n].distinct <= FACTOR_COLORS and is_factor(roles, n)
+            for n in roles
         )
     )
+
+
+def _colors_not_fewest(a: Candidate, roles: Roles) -> float:
+    """Colored bars whose color holds more values than their x or their small charts: the
+    factor of fewest values is told apart by color, side by side, and the others laid out
+    along x and across the small charts (more colors than bars in a group read poorly)."""
+    if a.chart != "colored bars" or a.color is None:
+        return 0.0
+    colors = roles[a.color].distinct
+    return float(any(n is not None and roles[n].distinct < colors for n in (a.x, a.facet)))
 
 
 def like_measures(roles: Roles) -> tuple[str, ...]:
@@ -357,6 +370,13 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         "scatter-of-measures", "a scatter pairs two measures", 1.5, _measures_unpaired, _POINTS
     ),
     Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
+    Criterion(
+        "fewest-colored",
+        "the factor of fewest values is the color",
+        0.3,
+        _colors_not_fewest,
+        _BARS,
+    ),
     Criterion(
         "like-measures-together", "like measures are drawn together", 2.0, _like_apart, _LINES
     ),

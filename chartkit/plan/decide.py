@@ -348,7 +348,7 @@ def _draw(
     if choice.kind == "line":
         return lines.line(ask, placed, xp, yps, cp, fp, auto_color=choice.auto_color)
     if choice.kind == "bars":
-        return bars.bars(ask, placed, xp, yps, fp, horizontal_ok=choice.counted or auto_x)
+        return bars.bars(ask, placed, xp, yps, fp, horizontal_ok=choice.counted or auto_x, cp=cp)
     return points.scatter(ask, placed, xp, yps[0], cp, fp, auto_color=choice.auto_color)
 
 

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 VegaLiteType = Literal["quantitative", "temporal", "nominal"]
-Channel = Literal["x", "y", "color", "facet"]
+Channel = Literal["x", "y", "color", "facet", "size"]
 Source = Literal["declared", "inferred"]
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 

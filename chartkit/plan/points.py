@@ -33,6 +33,7 @@ from chartkit.plan.kit import (
 )
 from chartkit.plan.placement import Ask, Placement, of_rows
 from chartkit.plan.roles import series_over
+from chartkit.plan.rules import PAIRS_ASKED
 from chartkit.plan.sentences import (
     LOG_BINS_IGNORED,
     aggregate_ignored,
@@ -40,6 +41,7 @@ from chartkit.plan.sentences import (
     log_refused_note,
     log_scale_note,
     option_ignored_note,
+    pairs_note,
 )
 
 __all__ = ["histogram", "log_axes", "log_check", "scatter"]
@@ -142,7 +144,8 @@ def scatter(
         # the lowest and the highest fall in different bins
         return writing.proven("rect", placed.drawn)
     if rows > ask.max_points:
-        return _heatmap(ask, placed, xp, yp, cp, fp, counted, rows)
+        pairs = _pairs(ask, placed, xp, yp, cp, fp, counted, rows)
+        return pairs or _heatmap(ask, placed, xp, yp, cp, fp, counted, rows)
     if data is None:
         raise ChartkitError(
             f"the backend's counts stand for {rows:,} rows, but a scatter of at most "
@@ -175,6 +178,55 @@ def scatter(
         placed,
         "point",
         f"{said}: a scatter plot{colored}{faceted}.",
+        enc,
+        data,
+        title=f"{yp.name} against {xp.name}",
+    )
+
+
+def _pairs(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    yp: ColumnProfile,
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    counted: Counted,
+    rows: int,
+) -> Plan | None:
+    """A scatter of more than ``max_points`` rows whose distinct (x, y) pairs fit
+    ``max_points``: one point per pair, sized by the rows it stands for — nothing binned, the
+    overplotting made visible (None when the pairs do not fit: a heatmap). The pairs are
+    counted only when they cannot outnumber ``PAIRS_ASKED`` times ``max_points``."""
+    enough = ask.max_points + 1  # (distinct values counted exactly up to max_points)
+    sx, sy = counted.span(xp.name, enough=enough), counted.span(yp.name, enough=enough)
+    if max(sx.distinct, sy.distinct) > ask.max_points:
+        return None  # (each value of x, or of y, is a pair at least)
+    if min(rows, sx.distinct * sy.distinct) > PAIRS_ASKED * ask.max_points:
+        return None
+    (xs, ys), held = counted.per_pair(xp.name, yp.name)
+    if len(held) > ask.max_points:
+        return None
+    fx, fy = placed.fields[xp.name], placed.fields[yp.name]
+    data = pd.DataFrame({fx: np.asarray(xs, dtype=float), fy: np.asarray(ys, dtype=float),
+                         "count": np.asarray(held, dtype=int)})  # fmt: skip
+    lost = [q.name for q in (cp, fp) if q is not None]
+    placed = replace(placed, reduction={"aggregate": "count"}).said(
+        pairs_note(rows, len(held), xp.name, yp.name, ask.max_points, lost)
+    )
+    placed = log_axes(ask, placed, data, (("x", xp, fx), ("y", yp, fy)))
+    enc = {
+        "x": writing.enc(placed, "x", xp),
+        "y": writing.enc(placed, "y", yp),
+        "size": _count(xp),
+    }
+    said = f"{_said(xp, True)} and {_said(yp, True)}"
+    return writing.chart(
+        ask,
+        placed,
+        "point",
+        f"{said}: a scatter plot of their {len(held):,} distinct pairs, each a point sized by "
+        f"its rows, as there are {rows:,} rows.",
         enc,
         data,
         title=f"{yp.name} against {xp.name}",

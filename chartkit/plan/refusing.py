@@ -100,6 +100,11 @@ def word(
             f"a bar chart draws one bar per {x}, so it is not split by {q.name}; pick a "
             "date or a number as x to color by it."
         ),
+        "bar-color-not-factor": lambda: (
+            f"bars of a measure are colored only by a factor of at most "
+            f"{MAX_COLOR_CATEGORIES} values (a category, or a number of few repeated levels), "
+            f"side by side; {q.name} is not one, so the chart is drawn without color."
+        ),
         "unusable": lambda: unusable_reason(ask, q),
     }[why]()
     return placed.refuse(

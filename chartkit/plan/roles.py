@@ -34,6 +34,7 @@ from chartkit.plan.facts import NO_NUMBERS, Facts, NumberFacts
 
 __all__ = [
     "GRID_MAX",
+    "LEVELS_MAX",
     "ROLES",
     "ColumnRole",
     "Role",
@@ -41,6 +42,7 @@ __all__ = [
     "Roles",
     "assign",
     "holds_its_place",
+    "is_factor",
     "role_table",
     "series_over",
 ]
@@ -65,7 +67,8 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
         "grid",
         "a number of few ordered values (2 to 12, repeated: doses, levels), or of evenly "
         "spaced whole values (years, days) that key the rows alone or with an entity",
-        "x (a line per entity over it), never y",
+        "x (a line per entity over it), never y; of 10 values or fewer that key no series, a "
+        "factor too (a color of bars)",
     ),
     RoleRecord(
         "factor",
@@ -106,6 +109,9 @@ SEQUENCE_FILLED: Final = 0.9
 """Such a grid's values fill at least this share of its even step's slots."""
 SEQUENCE_STEP: Final = 10
 """The widest even step of such a grid: a year, five, a decade; a day, a week is 7."""
+LEVELS_MAX: Final = 10
+"""A grid of levels of at most this many values is a factor too: its values group the rows
+as a category's do (a dose of three, a year of two), so it can color bars."""
 MAX_SERIES: Final = 20
 """A factor of at most this many values can be an entity (small multiples beyond ten)."""
 MAX_KEYS: Final = 6
@@ -252,6 +258,19 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             )  # fmt: skip
         out.append(r)
     return Roles(out, key)
+
+
+def is_factor(roles: Roles, name: str | None) -> bool:
+    """Whether ``name``'s values group the rows as a factor's do: a factor or an entity, or a
+    grid of levels (few repeated values that key no series: doses, a year of two) of at most
+    ``LEVELS_MAX`` values — a number of few values is a factor by its role, never by a
+    change of its declared type."""
+    r = roles.get(name or "")
+    if r is None:
+        return False
+    if r.role in ("factor", "entity"):
+        return True
+    return r.role == "grid" and r.keys_with is None and 2 <= r.distinct <= LEVELS_MAX
 
 
 def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bool:

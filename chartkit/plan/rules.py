@@ -29,7 +29,14 @@ from chartkit.plan.criteria import (
     said,
 )
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.roles import Roles, assign, holds_its_place, role_table, series_over
+from chartkit.plan.roles import (
+    Roles,
+    assign,
+    holds_its_place,
+    is_factor,
+    role_table,
+    series_over,
+)
 
 __all__ = [
     "LOG_ORDERS",
@@ -37,6 +44,7 @@ __all__ = [
     "MAX_COLOR_CATEGORIES",
     "MAX_FACETS",
     "MAX_MEASURES",
+    "PAIRS_ASKED",
     "PER_CHART",
     "RULES",
     "SHARED_POSITIONS",
@@ -57,11 +65,17 @@ PER_CHART: Final = 3  # of one chart, the three cheapest bindings at most
 SHARED_POSITIONS: Final = 0.8  # a scatter's groups that each hold this share of x's distinct
 # values or more (half the groups at least) are the same positions measured again: one panel
 # each, as colors would be drawn over each other (Anscombe's four sets)
+PAIRS_ASKED: Final = 20  # a scatter over max_points rows is counted per distinct (x, y) pair
+# (a point each, sized by its rows, when the pairs fit max_points) only when they cannot
+# outnumber this many times max_points (the rows, or x's distinct values times y's): a
+# group-by no larger than that; past it, or when the pairs do not fit, a binned heatmap
 LOG_ORDERS: Final = 3  # a scatter's axis whose values, all positive, span this many powers of
 # ten or more is drawn on a log scale (below, the small values sit in one pixel at zero)
 
-Kind = Literal["date", "number", "category"]
-"""What a need takes: a column drawn temporal, quantitative, or nominal (string or boolean)."""
+Kind = Literal["date", "number", "category", "factor"]
+"""What a need takes: a column drawn temporal, quantitative, or nominal (string or boolean);
+a ``factor`` is a category or a number whose role is a factor's (``roles.is_factor``: a grid
+of few levels), one whose values group the rows."""
 Slot = Literal["x", "y", "color", "facet", "series"]
 
 _KIND_OF_TYPE: Final[Mapping[str, Kind]] = {
@@ -73,6 +87,7 @@ _KIND_WORDS: Final[Mapping[Kind, str]] = {
     "date": "date",
     "number": "number",
     "category": "string or boolean",
+    "factor": "factor (a string or boolean, or a number of few levels)",
 }
 
 
@@ -103,8 +118,8 @@ class Need:
 
     def admits(self, q: ColumnProfile) -> bool:
         """Whether the profiled column can fill this need (its kind, its distinct values)."""
-        if _kind(q) != self.kind:
-            return False
+        if _kind(q) != self.kind and not (self.kind == "factor" and _kind(q) != "date"):
+            return False  # (which numbers are factors is their role's: _Columns.ordered)
         if self.max_distinct is not None and q.distinct > self.max_distinct:
             return False
         return not (self.repeated and q.distinct >= q.rows)
@@ -352,6 +367,20 @@ RULES: Final[tuple[Rule, ...]] = (
         aggregate="sum",
     ),
     Rule(
+        "colored bars",
+        "bar",
+        (
+            *_PER_CATEGORY,
+            Need("color", "factor", tries=_TRIES, max_distinct=MAX_COLOR_CATEGORIES),
+            Need("facet", "category", optional=True, max_distinct=MAX_COLOR_CATEGORIES),
+        ),
+        True,
+        "{x} and {color} are factors and {y} a number: bars of the mean of {y} per {x}, one "
+        "per {color} side by side{series}, so both are drawn.",
+        "mean per category and color, side by side (small charts per a third)",
+        facet_phrase=", one small chart per {facet} ({n} values)",
+    ),
+    Rule(
         "histogram",
         "bar",
         (Need("x", "number", tries=2),),
@@ -439,11 +468,17 @@ def _columns(profiles: Mapping[str, ColumnProfile], roles: Roles) -> _Columns:
     ]
     # a category with one value splits nothing; an identifier is not a category
     categories = [q for q in usable if q.type == "nominal" and q.distinct >= 2 and not q.id_like]
+    # a factor: a category, or a number whose role is a factor's (a grid of few levels)
+    factors = [
+        q for q in usable
+        if q in categories or (q.type == "quantitative" and is_factor(roles, q.name))
+    ]  # fmt: skip
     return _Columns(
         by_kind={
             "number": tuple(measures),
             "date": tuple(q for q in usable if q.type == "temporal"),
             "category": tuple(categories),
+            "factor": tuple(factors),
         },
         by_name={q.name: q for q in usable},
     )

@@ -363,6 +363,22 @@ def log_scale_note(column: str, lo: float, hi: float, values: int, orders: float
     return Note("log-scale", sentence, column, (("values", values),))
 
 
+def pairs_note(
+    rows: int, pairs: int, x: str, y: str, max_points: int, lost: list[str]
+) -> Note:
+    """The note of a scatter of ``rows`` rows (over ``max_points``) drawn as one point per
+    distinct pair of ``x`` and ``y`` (``pairs`` of them), sized by its rows; ``lost`` are the
+    color and facet it does not show."""
+    return Note(
+        "pairs",
+        f"{rows:,} rows (over max_points={max_points:,}) hold {pairs:,} distinct pairs of "
+        f"{x} and {y}: one point per pair, its size the rows it stands for"
+        + (f"; {_join(lost)} is not shown." if lost else "."),
+        None,
+        (("rows", rows), ("pairs", pairs)),
+    )
+
+
 def heatmap_note(rows: int, bins: int, max_points: int, lost: list[str]) -> Note:
     """The note of a scatter of ``rows`` rows drawn as a ``bins``×``bins`` heatmap of counts;
     ``lost`` are the color and facet a heatmap does not show."""

@@ -28,6 +28,7 @@ NoteKind = Literal[
     "shared",  # rows sharing a point or bar: the mean drawn
     "top",  # bars cut to the top categories
     "heatmap",  # rows drawn as a binned heatmap (over max_points)
+    "pairs",  # rows drawn as a point per distinct (x, y) pair, sized by its rows
     "option-ignored",  # an option that does not apply to this chart (sort, aggregate, log)
     "log-refused",  # a log scale refused: a drawn value is zero or negative
     "log-scale",  # a scatter's axis spanning orders of magnitude drawn on a log scale
