@@ -379,3 +379,44 @@ def test_each_role_question_is_one_query_asked_once_per_view(
     assert set(keys.values()) <= {1}, keys
     want = view(memory, decl, max_points=100)
     assert (got.mark, got.encodings) == (want.mark, want.encodings)
+
+
+def test_over_key_values_rows_a_mostly_distinct_measure_is_not_counted_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """200,000 rows in DuckDB: the distinct values of a measure holding one per row are a lower
+    bound counted over the first rows (no exact count over every row, the pass's dearest
+    aggregate), while a number of 12 levels and a whole number named id are counted exactly —
+    a grid and an identifier, as memory finds them."""
+    exact: list[str] = []
+    facts, numbers = query_module._facts, query_module._numbers
+
+    def spied_facts(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("distinct", True) and len(args) > 4:
+            exact.extend(args[4])
+        return facts(*args, **kwargs)
+
+    def spied_numbers(reading: Any, names: Any, schema: Any, **kwargs: Any) -> Any:
+        if kwargs.get("distinct", True) and kwargs.get("rows") is None:
+            exact.extend(names)
+        return numbers(reading, names, schema, **kwargs)
+
+    monkeypatch.setattr(query_module, "_facts", spied_facts)
+    monkeypatch.setattr(query_module, "_numbers", spied_numbers)
+    n = 200_000
+    relation = duckdb.connect().sql(
+        f"SELECT range * 0.37 + 0.001 AS latency, range % 12 AS dose, range AS id FROM range({n})"
+    )
+    decl = {"latency": "number", "dose": "number", "id": "number"}
+    backend = QueryBackend(read_engine_frame(relation))  # type: ignore[arg-type]
+    roles = roles_of(backend, None, decl)
+    assert "latency" not in exact and {"dose", "id"} <= set(exact), exact
+    assert backend.numbers(["latency"])["latency"].distinct > query_module.DISTINCT_DECIDES
+    assert [(r.column, r.role) for r in roles.values()] == [
+        ("latency", "measure"), ("dose", "grid"), ("id", "identifier")
+    ]  # fmt: skip
+    memory = relation.df()
+    want = roles_of(FrameFacts(memory), memory, decl)
+    assert [(r.column, r.role, r.why) for r in roles.values()] == [
+        (r.column, r.role, r.why) for r in want.values()
+    ]

@@ -89,14 +89,24 @@ from chartkit.plan.spec import Note
 from chartkit.read.csvread import parse_cell
 from chartkit.read.dialects import (
     at_position,
+    count_true,
     parsed_boolean,
     parsed_date,
     parsed_number,
+    uncast_date,
     uncast_dates,
 )
 from chartkit.read.engines import EngineReading
 
-__all__ = ["EngineSource", "collected_rows", "profiling_pass"]
+__all__ = ["COMPLETE_COLUMNS", "HELD_CELLS", "EngineSource", "collected_rows", "profiling_pass"]
+
+COMPLETE_COLUMNS = 8
+"""The profiling pass also counts the rows holding a value in every column it reads (a line's
+rows when a measure misses some) when it reads at most this many columns."""
+HELD_CELLS = 50_000_000
+"""A CSV's text read by the declaration is parsed once and held by the engine when its rows
+times its columns are at most this many (about 0.5 GB held at most): every later query reads
+the parsed values. Above it, each query parses the cells it reads again."""
 
 
 class EngineSource:
@@ -383,25 +393,44 @@ def _typed(
         return reading
     import narwhals as nw
 
+    dialect = reading.dialect
     try:
-        if dates:
-            counts = [uncast_dates(cell).alias(f"n{k}") for k, (_, cell) in enumerate(dates)]
-            (other,) = reading.dialect.project(reading.native, counts).fetchall()
-            odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
-            if odd:
-                name, count = odd[0]
-                reason = (
-                    f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
-                    f"{max_points:,}, so chartkit aggregates it in {reading.engine}; {name} is "
-                    "declared date and "
-                    f"{count:,} of its values are date strings with a zone (Z or ±HH:MM) or "
-                    "more than six fractional digits, which DuckDB does not cast to TIMESTAMP "
-                    "exactly as the check reads them (here DuckDB reads only YYYY-MM-DD with an "
-                    "optional time to the microsecond). Filter the frame to at most max_points "
-                    f"rows first, or cast {name} to TIMESTAMP in DuckDB."
-                )
-                return reason
-        native = reading.dialect.project(reading.native, exprs)
+        odd: list[tuple[str, int]] = []
+        if reading.total * (len(exprs) + len(dates)) <= HELD_CELLS:
+            # parsed once, held by the engine with a flag per date column: each later query
+            # (the odd dates' count, the profiling pass, the line's facts, the reduction)
+            # reads the parsed values instead of matching every cell again
+            flags = [uncast_date(cell).alias(_helper(reading.columns, k))
+                     for k, (_, cell) in enumerate(dates)]  # fmt: skip
+            held = dialect.held(dialect.project(reading.native, [*exprs, *flags]))
+            if dates:
+                at = len(exprs)
+                counted = [
+                    count_true(at_position(at + k)).alias(f"n{k}") for k in range(len(dates))
+                ]
+                (other,) = dialect.project(held, counted).fetchall()
+                odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
+            native = dialect.project(held, [at_position(i).alias(name)
+                                            for i, name in enumerate(reading.columns)])  # fmt: skip
+        else:
+            if dates:
+                counts = [uncast_dates(cell).alias(f"n{k}") for k, (_, cell) in enumerate(dates)]
+                (other,) = dialect.project(reading.native, counts).fetchall()
+                odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
+            native = dialect.project(reading.native, exprs)
+        if odd:
+            name, count = odd[0]
+            reason = (
+                f"The {reading.engine} frame has {reading.total:,} rows, over max_points="
+                f"{max_points:,}, so chartkit aggregates it in {reading.engine}; {name} is "
+                "declared date and "
+                f"{count:,} of its values are date strings with a zone (Z or ±HH:MM) or "
+                "more than six fractional digits, which DuckDB does not cast to TIMESTAMP "
+                "exactly as the check reads them (here DuckDB reads only YYYY-MM-DD with an "
+                "optional time to the microsecond). Filter the frame to at most max_points "
+                f"rows first, or cast {name} to TIMESTAMP in DuckDB."
+            )
+            return reason
         schema_out = tuple(nw.from_native(native).collect_schema().items())
     except Exception as exc:  # duckdb's own errors
         raise ChartkitError(
@@ -409,6 +438,14 @@ def _typed(
             f"declaration): {str(exc)[:400]}"
         ) from exc
     return replace(reading, native=native, schema=schema_out, csv_text=False)
+
+
+def _helper(columns: Sequence[str], k: int) -> str:
+    """A helper column's name that is none of ``columns`` (read back by position only)."""
+    name = f"__odd{k}"
+    while name in columns:
+        name += "_"
+    return name
 
 
 @dataclass(frozen=True)
@@ -444,7 +481,9 @@ def _whole(
     groups = PlacedGroups(
         backend, lambda keys, ms: _grouped_placing(declaration, keys, ms),
         top=max_points, zones=zones,
-        known=lambda at, ms, series: _clean_facts(backend, at, list(ms), list(series)),
+        known=lambda at, ms, series: _clean_facts(
+            backend, declaration, at, list(ms), list(series)
+        ),
     )  # fmt: skip
     # … the rows a chart that draws each row places, when they fit max_points
     rows = PlacedRows(counts, groups, lambda names, terms: _fetch(backend, names, terms))
@@ -685,15 +724,26 @@ def profiling_pass(backend: QueryBackend, declaration: Mapping[str, ColumnDeclar
     numbers = [c for c, d in declaration.items() if d.type == "number" and kinds.get(c) == "number"]
     # whether a time keys the rows is asked of at most KEY_VALUES rows: its distinct values
     keys = [c for c in spans if kinds[c] == "date"] if reading.total <= KEY_VALUES else []
-    backend.facts([*categories, *spans], distinct=[*categories, *keys], numbers=numbers)
+    # a line's facts over the rows it keeps (each column it uses holding a value), counted
+    # here when the columns are few, one is a time and one may miss a value: no scan of its own
+    read = [*categories, *spans]
+    gaps = any((d := declaration.get(c)) is None or d.nullable for c in read)
+    times = any(kinds[c] == "date" for c in read)
+    complete = read if gaps and times and len(read) <= COMPLETE_COLUMNS else []
+    backend.facts(read, distinct=[*categories, *keys], numbers=numbers, complete=complete)
 
 
 def _clean_facts(
-    backend: QueryBackend, x: str, ys: list[str], series: list[str]
+    backend: QueryBackend,
+    declaration: Mapping[str, ColumnDeclaration],
+    x: str,
+    ys: list[str],
+    series: list[str],
 ) -> LineFacts | None:
     """The line's facts from the facts this ``view()`` already counted, when they hold them:
     every column it uses counted, none holding a missing value (so no row is left out) nor an
-    infinite number; None otherwise (they are then counted over the rows kept)."""
+    infinite number, or the facts of the rows holding a value in every column (``_kept_facts``);
+    None otherwise (they are then counted over the rows kept)."""
     reading = backend.reading
     used = list(dict.fromkeys([x, *ys, *series]))
     known = backend.remembered()
@@ -701,7 +751,7 @@ def _clean_facts(
         return None
     facts = {n: known[n] for n in used}
     if any(f.values != reading.total for f in facts.values()):
-        return None
+        return _kept_facts(backend, declaration, x, ys, series)
     schema = dict(reading.schema)
     for m in ys:
         f = facts[m]
@@ -714,6 +764,47 @@ def _clean_facts(
     n_series = int(facts[series[0]].distinct or 0) if series else 1
     return LineFacts(reading.total, (reading.total,) * len(ys), facts[x].lo, facts[x].hi,
                      n_series)  # fmt: skip
+
+
+def _kept_facts(
+    backend: QueryBackend,
+    declaration: Mapping[str, ColumnDeclaration],
+    x: str,
+    ys: list[str],
+    series: list[str],
+) -> LineFacts | None:
+    """The line's facts from the profiling pass's facts of the rows holding a value in each
+    column it read together (``QueryBackend.complete``), when those are the rows the line
+    keeps: it uses one measure at most and one series, that series misses no value it would
+    keep (declared nullable, a missing one is a series of its own), and every column it does
+    not use holds a (finite) value in every row. None otherwise."""
+    got = backend.complete()
+    used = list(dict.fromkeys([x, *ys, *series]))
+    if got is None or len(ys) > 1 or len(series) > 1 or not set(used) <= set(got[0]):
+        return None
+    read, kept = got
+    known, schema = backend.remembered(), dict(backend.reading.schema)
+    for c in series:
+        if known[c].values != known[c].rows and (declaration.get(c) is None or
+                                                  declaration[c].nullable):  # fmt: skip
+            return None
+    for c in read:
+        if c in used:
+            continue
+        f = known.get(c)
+        if f is None or f.values != f.rows:
+            return None
+        if (
+            schema[c].is_float()
+            and f.values
+            and not (f.lo is not None and np.isfinite(float(f.lo)) and np.isfinite(float(f.hi)))
+        ):
+            return None
+    if series and kept[series[0]].distinct is None:
+        return None
+    rows = kept[x].rows
+    n_series = int(kept[series[0]].distinct or 0) if series else 1
+    return LineFacts(rows, (rows,) * len(ys), kept[x].lo, kept[x].hi, n_series)
 
 
 def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:

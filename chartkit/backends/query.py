@@ -10,7 +10,9 @@ engine.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 import numpy as np
@@ -44,12 +46,30 @@ from chartkit.backends._native import (
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
+from chartkit.plan.choose import CHART_WIDTH
 from chartkit.plan.encode import ASCII_NUMBER_TEXT, ColumnProfile, vegalite_type
 from chartkit.plan.facts import NO_NUMBERS, NumberFacts
+from chartkit.plan.roles import (
+    GRID_MAX,
+    KEY_VALUES,
+    MAX_SERIES,
+    MEASURE_MIN,
+    SEQUENCE_FILLED,
+    SEQUENCE_MIN,
+    SEQUENCE_STEP,
+)
 from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading, head
 
-__all__ = ["QueryBackend"]
+__all__ = ["DISTINCT_DECIDES", "PROBE_ROWS", "QueryBackend"]
+
+PROBE_ROWS: Final = 20_000
+"""Over ``KEY_VALUES`` rows, a number's distinct values are first counted among this many of
+its rows (a ``LIMIT``, read in milliseconds): a lower bound of the exact count."""
+DISTINCT_DECIDES: Final = max(CHART_WIDTH, GRID_MAX, MEASURE_MIN, MAX_SERIES)
+"""The largest count of a number's distinct values a role or a chart compares it with, below
+``KEY_VALUES`` (a series of at most ``CHART_WIDTH`` whole values): past it, the exact count
+decides nothing but the identifier, key and sequence tests of whole numbers."""
 
 _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 _VL_OF_VALUE = {"number": "quantitative", "date": "temporal"}
@@ -69,6 +89,7 @@ class QueryBackend:
         # facts asked once per reading: every backend, and the check, of one view() share them
         self._counted: dict[str, ColumnFacts] = reading.counted
         self._asked: dict[tuple[str, str, str], Any] = {}  # coverage, positions, pairs asked
+        self._complete: tuple[tuple[str, ...], dict[str, ColumnFacts]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -84,6 +105,7 @@ class QueryBackend:
         distinct: Sequence[str] | None = None,
         where: Sequence[Term] = (),
         numbers: Sequence[str] = (),
+        complete: Sequence[str] = (),
     ) -> dict[str, ColumnFacts]:
         """The facts of ``names``, counted in one query (remembered: asked again, free); of
         the rows ``where`` selects, counted afresh, when it holds terms. ``numbers``: columns
@@ -105,12 +127,27 @@ class QueryBackend:
             for n in dict.fromkeys(numbers)
             if ("numbers", n, "") not in self._asked and self._schema[n].is_numeric()
         ]
-        if wanted or also:
-            got, told = _facts(self, wanted, counted, (), also)
+        check_names(complete, self.columns)
+        whole = tuple(complete) if complete and self._complete is None else ()
+        if wanted or also or whole:
+            exact = self.rows <= KEY_VALUES
+            got, told, kept = _facts(
+                self, wanted, counted, (), also, distinct=exact, complete=whole
+            )
+            if not exact and told:
+                told = _settled(self.reading, told, self._schema)
+            if whole:
+                self._complete = (whole, kept)
             self._counted.update(got)
             for n in also:
                 self._asked[("numbers", n, "")] = told[n]
         return {n: self._counted[n] for n in dict.fromkeys(names)}
+
+    def complete(self) -> tuple[tuple[str, ...], Mapping[str, ColumnFacts]] | None:
+        """The columns the profiling pass read together and the facts of the rows where each
+        of them holds a value (``facts(complete=…)``): the rows a line of those columns
+        places when none may miss a value but those it leaves out; None when not counted."""
+        return self._complete
 
     def remembered(self) -> Mapping[str, ColumnFacts]:
         """The facts this backend has counted so far (asking them again costs no query)."""
@@ -146,7 +183,10 @@ class QueryBackend:
         wanted = [n for n in dict.fromkeys(names) if ("numbers", n, "") not in self._asked]
         check_names(wanted, self.columns)
         numeric = [n for n in wanted if self._schema[n].is_numeric()]
-        got = _numbers(self.reading, numeric, self._schema) if numeric else {}
+        exact = self.rows <= KEY_VALUES
+        got = _numbers(self.reading, numeric, self._schema, distinct=exact) if numeric else {}
+        if not exact and got:
+            got = _settled(self.reading, got, self._schema)
         for n in wanted:
             self._asked[("numbers", n, "")] = got.get(n)
         return {
@@ -579,24 +619,87 @@ def _unique_key(reading: EngineReading, names: Sequence[str]) -> bool:
 
 
 def _numbers(
-    reading: EngineReading, names: Sequence[str], schema: Mapping[str, Any]
+    reading: EngineReading,
+    names: Sequence[str],
+    schema: Mapping[str, Any],
+    *,
+    distinct: bool = True,
+    rows: int | None = None,
 ) -> dict[str, NumberFacts]:
-    """``NumberFacts`` of number columns in one query (``_number_exprs``)."""
+    """``NumberFacts`` of number columns in one query (``_number_exprs``), of the first
+    ``rows`` rows only when given."""
     alias = aliases(reading)
-    exprs = _number_exprs(alias, names, schema)
-    got = collect(
-        reading, list(names), "number facts", positional(reading).select(*exprs), named=False
-    ).iloc[0]
+    exprs = _number_exprs(alias, names, schema, distinct=distinct)
+    frame = positional(reading)
+    if rows is not None:
+        frame = frame.head(rows)
+    got = collect(reading, list(names), "number facts", frame.select(*exprs), named=False).iloc[0]
     return _number_facts(got, names)
 
 
+def _settled(
+    reading: EngineReading, told: Mapping[str, NumberFacts], schema: Mapping[str, Any]
+) -> dict[str, NumberFacts]:
+    """``told`` (counted with no distinct values) with each column's distinct values: the
+    count among its first ``PROBE_ROWS`` rows where that lower bound decides as the exact
+    count would (``_decided``), else the exact count, asked in one more query for every such
+    column (a few levels, a whole number whose first rows repeat no value and could be a
+    sequence or an id: rare)."""
+    names = [n for n, f in told.items() if f.values]
+    seen = _numbers(reading, names, schema, rows=PROBE_ROWS) if names else {}
+    exact = [n for n in names if not _decided(told[n], seen[n])]
+    counted = _numbers(reading, exact, schema) if exact else {}
+    out = {}
+    for n, f in told.items():
+        d = counted[n].distinct if n in counted else seen[n].distinct if n in seen else 0
+        out[n] = replace(f, distinct=d)
+    return out
+
+
+def _decided(whole: NumberFacts, seen: NumberFacts) -> bool:
+    """Whether ``seen``'s distinct values (of some of the rows ``whole`` counts) tell every
+    role and chart what the exact count would: more than ``DISTINCT_DECIDES`` of them, and for
+    whole numbers a value seen twice (so not every row holds its own: no id, no key) and no
+    count of distinct values between it and the most the span and rows allow that makes an
+    evenly spaced sequence (``chartkit.plan.roles``' sequence test), unless over
+    ``KEY_VALUES`` (the key is then not asked)."""
+    low = seen.distinct
+    if low <= DISTINCT_DECIDES:
+        return False
+    if not whole.whole:
+        return True
+    if low >= seen.values:
+        return False  # (no value seen twice: it may be an id or a key)
+    if low > KEY_VALUES or whole.low is None or whole.high is None:
+        return True
+    span = whole.high - whole.low
+    if not math.isfinite(span):
+        return True  # (whole values near a float's limits span no countable grid)
+    most = min(whole.values, int(span) + 1)
+    for step in range(1, SEQUENCE_STEP + 1):
+        slots = span / step + 1
+        # a count d of distinct values is a sequence when d <= slots <= d / SEQUENCE_FILLED
+        if slots == int(slots) and max(low, SEQUENCE_MIN, SEQUENCE_FILLED * slots) <= min(
+            most, slots
+        ):
+            return False
+    return True
+
+
 def _number_exprs(
-    alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any]
+    alias: Mapping[str, str],
+    names: Sequence[str],
+    schema: Mapping[str, Any],
+    *,
+    distinct: bool = True,
+    held: Mapping[str, str] | None = None,
 ) -> list[Any]:
     """The aggregates of ``NumberFacts`` of number columns: their finite values counted, their
-    distinct values, span, whether all are whole and none negative (as
-    ``chartkit.plan.facts.number_facts`` tells them in memory: an integer column's values
-    exactly, a float or decimal column's as floats), keyed ``N<what><i>``."""
+    distinct values (unless not ``distinct``: ``_settled`` counts them), span, whether all are
+    whole and none negative (as ``chartkit.plan.facts.number_facts`` tells them in memory: an
+    integer column's values exactly, a float or decimal column's as floats), keyed
+    ``N<what><i>``. ``held``: the helper column holding a column's ``_finite`` value, computed
+    once per row instead of once per aggregate."""
     import narwhals as nw
 
     exprs: list[Any] = []
@@ -605,18 +708,28 @@ def _number_exprs(
         finite: Any = col
         whole: Any = nw.lit(True)
         if not schema[name].is_integer():  # a float, or a decimal counted as floats
-            as_float = col.cast(nw.Float64)
-            finite = nw.when(as_float.is_finite().fill_null(False)).then(as_float + 0.0)
+            finite = nw.col(held[name]) if held and name in held else _finite(col)
             whole = (finite.floor() == finite).fill_null(True).min()
+        exprs.append(finite.count().alias(f"Nv{i}"))
+        if distinct:
+            exprs += [
+                finite.n_unique().alias(f"Nd{i}"),
+                finite.is_null().any().cast(nw.Int64).alias(f"Nm{i}"),
+            ]
         exprs += [
-            finite.count().alias(f"Nv{i}"),
-            finite.n_unique().alias(f"Nd{i}"),
-            finite.is_null().any().cast(nw.Int64).alias(f"Nm{i}"),
             finite.min().alias(f"Nlo{i}"),
             finite.max().alias(f"Nhi{i}"),
             whole.alias(f"Nw{i}"),
         ]
     return exprs
+
+
+def _finite(col: Any) -> Any:
+    """A float or decimal column's finite values as floats (-0.0 as 0.0), else null."""
+    import narwhals as nw
+
+    as_float = col.cast(nw.Float64)
+    return nw.when(as_float.is_finite().fill_null(False)).then(as_float + 0.0)
 
 
 def _number_facts(got: Any, names: Sequence[str]) -> dict[str, NumberFacts]:
@@ -630,7 +743,7 @@ def _number_facts(got: Any, names: Sequence[str]) -> dict[str, NumberFacts]:
         lo, hi = float(got[f"Nlo{i}"]), float(got[f"Nhi{i}"])
         out[name] = NumberFacts(
             values=values,
-            distinct=_tally(got[f"Nd{i}"]) - _tally(got[f"Nm{i}"]),
+            distinct=_tally(got[f"Nd{i}"]) - _tally(got[f"Nm{i}"]) if f"Nd{i}" in got else 0,
             low=lo,
             high=hi,
             whole=bool(got[f"Nw{i}"]),
@@ -711,10 +824,15 @@ def _facts(
     counted: set[str],
     where: Sequence[Term],
     numbers: Sequence[str] = (),
-) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts]]:
+    *,
+    distinct: bool = True,
+    complete: Sequence[str] = (),
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]]:
     """``QueryBackend.facts`` of ``wanted`` (the distinct values of those in ``counted``), over
     the rows ``where`` selects, and the ``NumberFacts`` of ``numbers`` (over every row: with
-    no ``where``), in one query."""
+    no ``where``), in one query. ``complete``: the facts of the rows where each of these
+    columns holds a value (a finite one for floats) are counted too (the third answer): their
+    count, the span of each date and the distinct values of each in ``counted``."""
     import narwhals as nw
 
     schema = dict(backend.reading.schema)
@@ -738,13 +856,34 @@ def _facts(
             exprs.append(n_distinct.alias(f"d{i}"))
         if _ordered(dtype):
             exprs += [value.min().alias(f"lo{i}"), value.max().alias(f"hi{i}")]
+    # (over every row, the values aggregated several times are computed once per row first)
+    helpers: list[Any] = []
+    at = {n: f"__f{i}" for i, n in enumerate(numbers) if not schema[n].is_integer()}
+    if where:  # (numbers and complete rows are asked of every row only)
+        numbers, complete, at = (), (), {}
     if numbers:
-        exprs += _number_exprs(alias, numbers, schema)
-    names = list(dict.fromkeys([*wanted, *numbers, *terms_columns(where)]))
+        helpers += [_finite(nw.col(alias[n])).alias(h) for n, h in at.items()]
+        exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at)
+    if complete:
+        from chartkit.check.verdicts import dtype_value_type as value_type
+
+        helpers.append(_holding(alias, complete, schema).alias("__ok"))
+        ok = nw.col("__ok")
+        exprs.append(ok.cast(nw.Int64).sum().alias("cn"))
+        torn = (~ok).any().cast(nw.Int64)
+        for i, name in enumerate(complete):
+            kept = nw.when(ok).then(nw.col(alias[name]))
+            if name in counted:
+                exprs.append((kept.n_unique() - torn).alias(f"cd{i}"))
+            if value_type(schema[name]) == "date":
+                exprs += [kept.min().alias(f"clo{i}"), kept.max().alias(f"chi{i}")]
+    names = list(dict.fromkeys([*wanted, *numbers, *complete, *terms_columns(where)]))
     frame = positional(backend.reading)
     if where:  # the columns read first, then the rows the terms keep
         keep = backend.keeps(where, anchor=names[0])
         frame = frame.select(*(alias[c] for c in names)).filter(keep)
+    elif helpers:
+        frame = frame.with_columns(*helpers)
     got = collect(backend.reading, names, "facts", frame.select(*exprs), named=False).iloc[0]
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
@@ -755,7 +894,29 @@ def _facts(
             name, rows, _tally(got[f"v{i}"]), d,
             None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
         )  # fmt: skip
-    return out, _number_facts(got, numbers) if numbers else {}
+    kept_facts: dict[str, ColumnFacts] = {}
+    if complete:
+        n_kept = _tally(got["cn"])
+        for i, name in enumerate(complete):
+            lo, hi = got.get(f"clo{i}"), got.get(f"chi{i}")
+            d = _tally(got[f"cd{i}"]) if name in counted else None
+            kept_facts[name] = ColumnFacts(
+                name, n_kept, n_kept, d,
+                None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
+            )  # fmt: skip
+    return out, _number_facts(got, numbers) if numbers else {}, kept_facts
+
+
+def _holding(alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any]) -> Any:
+    """Whether a row holds a value in each of ``names`` (a finite one for floats)."""
+    import narwhals as nw
+
+    held = [
+        nw.col(alias[n]).is_finite().fill_null(False) if schema[n].is_float()
+        else ~nw.col(alias[n]).is_null()
+        for n in names
+    ]  # fmt: skip
+    return nw.all_horizontal(*held, ignore_nulls=True) if len(held) > 1 else held[0]
 
 
 def _reduce(
