@@ -916,7 +916,7 @@ def _holding(alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str
         else ~nw.col(alias[n]).is_null()
         for n in names
     ]  # fmt: skip
-    return nw.all_horizontal(*held, ignore_nulls=True) if len(held) > 1 else held[0]
+    return nw.all_horizontal(*held, ignore_nulls=False) if len(held) > 1 else held[0]
 
 
 def _reduce(
