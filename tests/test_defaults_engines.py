@@ -134,14 +134,17 @@ def test_anscombe_and_iris_open_as_in_memory_on_every_engine(
     name: str, decl: dict[str, str]
 ) -> None:
     """The gallery's two scatters past max_points: anscombe's groups share x (panels in the
-    stand-in too), iris' do not (colors); each engine draws memory's heatmap and says so."""
+    stand-in too), iris' do not (colors); each engine draws memory's chart and says so: a
+    point per distinct (X, Y) pair when they fit max_points (anscombe's), else a heatmap."""
     from vega_datasets import data
 
     frame = pl.from_pandas(getattr(data, name)()[list(decl)])
     frame = pl.concat([frame] * (MIN_POINTS // len(frame) + 1))  # past the least max_points
     rows = frame.to_dicts()
     want = view(frame.to_pandas(), decl, max_points=MIN_POINTS)
-    assert (want.kind, want.mark) == ("chart", "rect")
+    x, y = [n for n, t in decl.items() if t == "number"]
+    pairs = len({(r[x], r[y]) for r in rows})
+    assert (want.kind, want.mark) == ("chart", "point" if pairs <= MIN_POINTS else "rect")
     each_engine_draws_the_in_memory_default(rows, decl, MIN_POINTS)
     scatters = [a.picks() for a in want.alternatives if a.chart == "scatter"]
     if name == "anscombe":  # drawn apart, so the colored scatter is still an alternative
