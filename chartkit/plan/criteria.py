@@ -25,7 +25,6 @@ __all__ = [
     "cost",
     "criteria_table",
     "deciding",
-    "like_measures",
 ]
 
 
@@ -46,8 +45,6 @@ class Candidate(Protocol):
     def facet(self) -> str | None: ...
 
 
-LIKE_MAGNITUDE: Final = 10.0
-"""Measures whose largest values are within this factor of each other are alike (one unit)."""
 FEW_VALUES: Final = 3
 """A number of at most this many distinct values is no continuous axis (a year of two)."""
 PANELS_AT_MOST: Final = 20
@@ -211,33 +208,6 @@ def _colors_not_fewest(a: Candidate, roles: Roles) -> float:
     return float(any(n is not None and roles[n].distinct < colors for n in (a.x, a.facet)))
 
 
-def like_measures(roles: Roles) -> tuple[str, ...]:
-    """The largest set of measures alike in magnitude (largest values within
-    ``LIKE_MAGNITUDE`` of each other) whose spans each overlap another's (one scale holds
-    them: not employment, population and output that each sit apart), when there are three
-    or more: one unit, drawn together."""
-    tops = [
-        (n, abs(r.numbers.high or 0.0) or 1.0)
-        for n in roles.of("measure", "weight")
-        if (r := roles[n]).numbers.values
-    ]
-    best: tuple[str, ...] = ()
-    for _, top in tops:
-        group = tuple(n for n, t in tops if top <= t <= top * LIKE_MAGNITUDE)
-        group = tuple(n for n in group if any(_overlap(roles, n, o) for o in group if o != n))
-        if len(group) > len(best):
-            best = group
-    return best if len(best) >= 3 else ()
-
-
-def _overlap(roles: Roles, a: str, b: str) -> bool:
-    """Whether the spans of measures ``a`` and ``b`` (their lowest to highest) overlap."""
-    x, y = roles[a].numbers, roles[b].numbers
-    if x.low is None or x.high is None or y.low is None or y.high is None:
-        return False
-    return x.low <= y.high and y.low <= x.high
-
-
 def _like_apart(a: Candidate, roles: Roles) -> float:
     """A line over time, or over a grid that keys the rows (a scatter over it is drawn as a
     line), while three or more like measures are not all drawn (one of them alone, or only
@@ -247,7 +217,7 @@ def _like_apart(a: Candidate, roles: Roles) -> float:
     over_grid = a.chart in ("scatter", "lines per measure") and series_over(roles, a.x, split)
     if not (over_time or over_grid):
         return 0.0
-    like, drawn = set(like_measures(roles)), set(_ys(a))
+    like, drawn = set(roles.like), set(_ys(a))
     full = len(drawn) >= PANELS_AT_MOST and drawn <= like  # the first 20, the rest said
     return float(bool(like) and not (like <= drawn or full))
 

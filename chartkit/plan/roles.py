@@ -23,6 +23,7 @@ value that offends its declaration is left out of every count read here, so it m
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -129,6 +130,8 @@ combinations (one row per category is no table of counts: its mean is its sum)."
 MEASURE_MIN: Final = 10
 """A number of fewer distinct values, some repeated, is a grid of levels, not a measure."""
 """Categories that key the rows are looked for among at most this many columns."""
+LIKE_MAGNITUDE: Final = 10.0
+"""Measures whose largest values are within this factor of each other are alike (one unit)."""
 STEPS_ASIDE: Final = 0.5
 """A column steps aside from the chart only when more than this share of its rows offend its
 declared type; below it, it keeps its place and its offenders are left out and said."""
@@ -160,6 +163,7 @@ class Roles(Mapping[str, ColumnRole]):
     def __init__(self, roles: Sequence[ColumnRole], key: tuple[str, ...] = ()) -> None:
         self._roles = {r.column: r for r in roles}
         self.key = key
+        self._like: tuple[str, ...] | None = None
 
     def __getitem__(self, name: str) -> ColumnRole:
         return self._roles[name]
@@ -178,6 +182,58 @@ class Roles(Mapping[str, ColumnRole]):
         """The role of ``name``, or None (no column, or one that steps aside)."""
         got = self._roles.get(name) if name is not None else None
         return got.role if got is not None else None
+
+    @property
+    def like(self) -> tuple[str, ...]:
+        """The largest set of measures alike in magnitude (largest values within
+        ``LIKE_MAGNITUDE`` of each other) whose spans each overlap another's (one scale holds
+        them: not employment, population and output that each sit apart), when there are three
+        or more, in the declaration's order: one unit, drawn together. Counted once (every
+        candidate's criteria read it)."""
+        if self._like is None:
+            self._like = _like_measures(self)
+        return self._like
+
+
+def _like_measures(roles: Roles) -> tuple[str, ...]:
+    """``Roles.like``: each measure's largest value opens a group of those within
+    ``LIKE_MAGNITUDE`` of it; the first group largest once its members that overlap no other
+    member's span are left out wins. A group is a window of the measures sorted by their
+    largest value, found by bisection, and one no larger than the best so far is skipped, so a
+    result of many like columns costs a sort, not a comparison of every pair."""
+    spans = [
+        (n, abs(f.high) or 1.0, f.low, f.high)
+        for n in roles.of("measure", "weight")
+        if (f := roles[n].numbers).low is not None and f.high is not None  # (values held)
+    ]
+    order = sorted(range(len(spans)), key=lambda i: spans[i][1])
+    tops = [spans[i][1] for i in order]
+    best: list[int] = []
+    seen: set[tuple[int, int]] = set()
+    for _, top, _, _ in spans:
+        lo = bisect.bisect_left(tops, top)
+        hi = bisect.bisect_right(tops, top * LIKE_MAGNITUDE)
+        if hi - lo <= len(best) or (lo, hi) in seen:
+            continue  # it cannot hold more than the best (nor differ from a window seen)
+        seen.add((lo, hi))
+        kept = _overlapping(sorted(order[lo:hi], key=lambda i: spans[i][2]), spans)
+        if len(kept) > len(best):
+            best = kept
+    return tuple(spans[i][0] for i in sorted(best)) if len(best) >= 3 else ()
+
+
+def _overlapping(placed: list[int], spans: list[tuple[str, float, float, float]]) -> list[int]:
+    """The spans (lowest to highest value) of ``placed``, sorted by their lowest value, that
+    overlap another's: an earlier one when the highest value before reaches it, or the next
+    one when that starts within it."""
+    kept: list[int] = []
+    reach = -math.inf  # the highest value of the spans before
+    for k, i in enumerate(placed):
+        low, high = spans[i][2], spans[i][3]
+        if reach >= low or (k + 1 < len(placed) and spans[placed[k + 1]][2] <= high):
+            kept.append(i)
+        reach = max(reach, high)
+    return kept
 
 
 def holds_its_place(q: ColumnProfile) -> bool:

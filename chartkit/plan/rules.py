@@ -25,7 +25,6 @@ from chartkit.plan.criteria import (
     cost,
     criteria_table,
     deciding,
-    like_measures,
     said,
 )
 from chartkit.plan.encode import ColumnProfile
@@ -515,7 +514,7 @@ def candidates(
     roles = roles if roles is not None else assign(profiles, None)
     columns = _columns(profiles, roles)
     listed = [alt for rule in RULES for alt in rule.bind(columns)]
-    like = like_measures(roles)
+    like = roles.like
     if like:  # like measures drawn together: the lines of those, not of the first ten
         alike = [columns.by_name[n] for n in like if n in columns.by_name]
         only = _Columns({**columns.by_kind, "number": tuple(alike)}, columns.by_name)
