@@ -291,7 +291,7 @@ def test_an_unforeseen_failure_is_wrapped_in_a_chartkit_error(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(view_module, "profile_columns", broken)
+    monkeypatch.setattr(view_module, "plan_view", broken)
     with pytest.raises(ChartkitError, match=r"RuntimeError: boom") as caught:
         view([{"k": "a", "v": 1}], {"k": "string", "v": "number"})
     assert isinstance(caught.value.__cause__, RuntimeError)
