@@ -220,3 +220,26 @@ def test_a_line_in_duckdb_asks_one_profiling_pass_and_one_reduction(gaps: str) -
     own = view(con.table("m").df(), decl, max_points=1000)
     assert list(v.spec["datasets"].values()) == list(own.spec["datasets"].values())
     assert [n for n in v.notes if "computed in duckdb" not in n] == list(own.notes)
+
+
+def test_text_duckdb_parses_for_a_line_is_parsed_once_and_held() -> None:
+    """A DuckDB text column declared date (and a CSV's text alike) is parsed by the
+    declaration once, and DuckDB holds the parsed rows: the count of date strings it cannot
+    cast, the profiling pass, the line's facts and the reduction read them, none parses a cell
+    again — and the chart is the one pandas draws of the same rows."""
+    from chartkit._isodate import PLAIN_DATE
+
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE m AS SELECT strftime(TIMESTAMP '2024-01-01' + to_seconds(range * 60), "
+        "'%Y-%m-%d %H:%M:%S') AS ts, (range % 13) * 0.5 AS v, ['a', 'b'][(range % 2) + 1] AS r "
+        "FROM range(3000)"
+    )
+    decl = {"ts": "date", "v": "number", "r": "string"}
+    got: list[Any] = []
+    queries = _logged(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
+    (v,) = got
+    assert (v.kind, v.mark) == ("chart", "line")
+    assert sum(PLAIN_DATE in q for q in queries) == 1, queries
+    own = view(con.table("m").df(), decl, max_points=1000)
+    assert list(v.spec["datasets"].values()) == list(own.spec["datasets"].values())
