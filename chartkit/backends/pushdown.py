@@ -334,14 +334,15 @@ def _parsed_cells(
     frame: pd.DataFrame, declaration: Mapping[str, ColumnDeclaration]
 ) -> pd.DataFrame:
     """A CSV's declared columns parsed by ``chartkit.read.csvread``, as the check judged them
-    in the engine (a cell that does not parse stays its text)."""
+    in the engine (a cell that does not parse stays its text; an empty cell, which DuckDB
+    reads as NULL and pandas then holds as NaN, is missing)."""
 
     out = frame.copy()
     for name, decl in declaration.items():
         if name in out.columns:
             cells = out[name].tolist()
             out[name] = pd.Series(
-                [None if c is None else parse_cell(c, decl.type) for c in cells],
+                [parse_cell(c, decl.type) if isinstance(c, str) else None for c in cells],
                 index=out.index,
                 dtype=object,
             )
