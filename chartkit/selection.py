@@ -501,7 +501,7 @@ def drill_inputs(
     chart = {
         "aggregate": view.drawn.get("aggregate"), "time_unit": options.get("timeUnit"),
         "sort": options.get("sort"), "format": options.get("format"),
-        "scale": _drilled_scale(view, logged),
+        "scale": _drilled_scale(view, logged), "zero": options.get("zero"),
     }  # fmt: skip
     return data, picks, chart, logged
 

@@ -388,6 +388,17 @@ def test_a_drilled_chart_keeps_its_parents_picked_scale() -> None:
     assert d.options["scale"] == "log" and _log_channels(d) == {"y"}
 
 
+@pytest.mark.parametrize("zero", [True, False])
+def test_a_drilled_chart_keeps_its_parents_zero(zero: bool) -> None:
+    rows = [{"t": f"2024-01-{d:02d}", "v": 100.0 + d} for d in range(1, 29)]
+    line = view(rows, {"t": "date", "v": "number"}, zero=zero)
+    assert line.options["zero"] is zero
+    d = line.drill(Selection.from_interval(line, {"t": ["2024-01-03", "2024-01-20"]}))
+    assert d.options["zero"] is zero
+    y_scale = d.spec["encoding"]["y"].get("scale", {}) if d.spec else {}
+    assert y_scale.get("zero", True) is zero  # (Vega-Lite starts a quantitative axis at 0)
+
+
 def test_a_drilled_chart_says_why_it_does_not_keep_a_log_axis() -> None:
     """Drilled into more rows than its max_points, the scatter is a heatmap of counts, whose
     bins are linear: the note says the parent's log axis is not kept, and why."""
