@@ -68,6 +68,20 @@ def test_aggregate_sort_scale_format_and_more_measures_redraw_the_chart(capacity
     assert spec["encoding"]["xOffset"]["sort"] == ["size_gb", "used_pct"]
 
 
+def test_the_measure_axis_picker_starts_a_line_at_zero_or_spans_its_values(
+    capacity: AppTest,
+) -> None:
+    capacity.selectbox(key="example").set_value("latency_by_region")
+    at = ok(capacity.run())
+    rkey = "example:latency_by_region#0"
+    for choice, zero in (("starts at zero", True), ("spans the values", False)):
+        at.selectbox(key=f"chart-zero:{rkey}").set_value(choice)
+        at = ok(at.run())
+        spec = chart(at)
+        encoding = spec.get("encoding") or spec["spec"]["encoding"]
+        assert encoding["y"].get("scale", {}).get("zero", True) is zero
+
+
 def test_facet_draws_small_multiples_and_a_time_unit_buckets_dates(capacity: AppTest) -> None:
     at = pick(capacity, "facet", "thin")
     assert chart(at)["facet"]["field"] == "thin"

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
@@ -119,7 +119,9 @@ def _view_with(
     return view(_result, mode=mode, x=x, y=ys, color=color, **more)  # type: ignore[arg-type]
 
 
-_OPTION_WIDGETS = ("facet", "aggregate", "time_unit", "sort", "scale", "format", "more_y")
+_OPTION_WIDGETS = ("facet", "aggregate", "time_unit", "sort", "scale", "zero", "format", "more_y")
+ZERO_CHOICES: Final = {"starts at zero": True, "spans the values": False}
+"""The measure axis picker's words and the ``zero=`` each means (automatic: ``None``)."""
 
 
 def _chart_options(rkey: str) -> str:
@@ -128,7 +130,7 @@ def _chart_options(rkey: str) -> str:
     for name in _OPTION_WIDGETS:
         value = st.session_state.get(f"chart-{name}:{rkey}")
         if value not in (None, AUTO, "", []):
-            out[name] = value
+            out[name] = ZERO_CHOICES[value] if name == "zero" else value
     return json.dumps(out, sort_keys=True)
 
 
@@ -621,7 +623,8 @@ def _pickers(rkey: str, result: ToolResult) -> tuple[str | None, str | None, str
 
 
 def _option_pickers(rkey: str, result: ToolResult) -> None:
-    """facet, aggregate, time unit, sort, scale, format, and further measures."""
+    """facet, aggregate, time unit, sort, scale, the measure axis (zero), format, and further
+    measures."""
     columns = [*ex.editor_columns(result)]
     facet, aggregate, unit, sort = st.columns(4)
     facet.selectbox("facet", [AUTO, *columns], key=f"chart-facet:{rkey}",
@@ -629,8 +632,12 @@ def _option_pickers(rkey: str, result: ToolResult) -> None:
     aggregate.selectbox("aggregate", [AUTO, *AGGREGATES], key=f"chart-aggregate:{rkey}")
     unit.selectbox("time unit", [AUTO, *TIME_UNITS], key=f"chart-time_unit:{rkey}")
     sort.selectbox("sort", [AUTO, *SORTS], key=f"chart-sort:{rkey}")
-    scale, fmt, more = st.columns([1, 1, 2])
+    scale, zero, fmt, more = st.columns([1, 1, 1, 2])
     scale.selectbox("scale", [AUTO, *SCALES], key=f"chart-scale:{rkey}")
+    zero.selectbox(
+        "measure axis", [AUTO, *ZERO_CHOICES], key=f"chart-zero:{rkey}",
+        help="Bars always start at zero; a line or a scatter may span its values.",
+    )  # fmt: skip
     fmt.text_input("format (d3)", key=f"chart-format:{rkey}", placeholder=DEFAULT_FORMAT)
     more.multiselect("more measures (y)", columns, key=f"chart-more_y:{rkey}",
                      format_func=visible_controls)  # fmt: skip
