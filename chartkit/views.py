@@ -39,6 +39,12 @@ from chartkit.messages import render_sample
 from chartkit.plan.decide import ChartOptions, Plan, check_choose, chosen_alternative, plan_view
 from chartkit.plan.encode import AxisRefusal, Encoding
 from chartkit.plan.rules import Alternative
+from chartkit.plan.sentences import (
+    log_not_kept_note,
+    not_rows_reason,
+    overflow_note,
+    zero_not_applied_note,
+)
 from chartkit.plan.spec import Note, Reduction
 from chartkit.read.rowset import read_rowset
 from chartkit.result import ToolResult
@@ -374,12 +380,7 @@ def _log_not_kept(drilled: View, logged: tuple[str, ...]) -> View:
             else "a log scale is chosen for a scatter's axes only" if drilled.mark != "point"
             else "a value drawn is zero or negative"
         )  # fmt: skip
-        added.append(Note(
-            "option-ignored",
-            f"The chart these rows were drilled from drew {name} on a log scale; this "
-            f"{drilled.mark} chart does not: {why}.",
-            name,
-        ))  # fmt: skip
+        added.append(log_not_kept_note(name, drilled.mark, why))
     if not added:
         return drilled
     return _bounded(replace(drilled, notes=(*drilled.notes, *(n.sentence for n in added)),
@@ -449,11 +450,7 @@ def _view(
             kind="table",
             result=result,
             check=outcome,
-            reason=(
-                f"The result of {result.tool} is not rows (a list of objects, or a dataframe, "
-                f"with at least one row) — it is {_describe(result.rows)} — so there is nothing "
-                "to chart or check."
-            ),
+            reason=not_rows_reason(result.tool, _describe(result.rows)),
         )
     declaration = result.result_columns
     if outcome.armed:
@@ -610,10 +607,7 @@ def _zero_notes(plan: Plan, options: ChartOptions) -> tuple[str, ...]:
     """A note when ``zero=False`` was asked of bars: their axis starts at zero all the same."""
     if options.zero is not False or plan.kind != "chart" or drawn_mark(plan) not in ("bar", "area"):
         return ()
-    return (
-        f"zero=False is not applied to this {drawn_mark(plan)} chart: a bar's length is its "
-        "value, so its axis starts at zero.",
-    )
+    return (zero_not_applied_note(drawn_mark(plan)),)
 
 
 def _overflow_notes(plan: Plan) -> tuple[str, ...]:
@@ -631,11 +625,7 @@ def _overflow_notes(plan: Plan) -> tuple[str, ...]:
         values = pd.to_numeric(plan.data[enc.field], errors="coerce").to_numpy(dtype=float)
         n = int(np.isinf(values).sum())
         if n:
-            marks = "that mark is" if n == 1 else "those marks are"
-            notes.append(
-                f"The {enc.aggregate} of {enc.column} is beyond the largest number a chart can "
-                f"hold (about ±1.8e308) for {n:,} of {len(values):,} marks; {marks} not drawn."
-            )
+            notes.append(overflow_note(enc.aggregate, enc.column, n, len(values)))
     return tuple(notes)
 
 

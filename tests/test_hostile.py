@@ -240,9 +240,11 @@ def test_a_histogram_and_a_heatmap_span_the_whole_float_range() -> None:
     assert (v.kind, v.mark) == ("chart", "bar")
     (edges,) = v.spec["datasets"].values() if v.spec else [[]]
     assert edges[0]["v"] == -1.7e308 and edges[-1]["v_end"] == 1.7e308
-    pairs = [{"x": 1.7e308 * (i / 40) * (-1) ** i, "y": float(i)} for i in range(40)] * 200
-    heat = view(pairs, {"x": "number", "y": "number"})
+    pairs = [{"x": 1.7e308 * (i / 400) * (-1) ** i, "y": float(i)} for i in range(400)] * 20
+    heat = view(pairs, {"x": "number", "y": "number"}, max_points=100)  # 400 pairs: no point each
     assert (heat.kind, heat.mark) == ("chart", "rect")
+    (cells,) = heat.spec["datasets"].values() if heat.spec else [[]]
+    assert min(c["x"] for c in cells) < -1e307 and max(c["x_end"] for c in cells) > 1e307
 
 
 def test_an_overflowing_mean_is_noted_never_silently_null() -> None:

@@ -138,8 +138,14 @@ def unplaced_note(
 
 
 def bucketed_note(
-    column: str, rows: int, points: int, seconds: int, drawn_as: str, why: str,
-    *, bars: bool = False,
+    column: str,
+    rows: int,
+    points: int,
+    seconds: int,
+    drawn_as: str,
+    why: str,
+    *,
+    bars: bool = False,
 ) -> Note:
     """The note of a line's ``rows`` drawn per time bucket of ``seconds``: ``drawn_as`` says
     how (``points_per_bucket``, or bars counted: ``stacked_counts``, when ``points`` counts
@@ -189,6 +195,33 @@ def shared_note(column: str, share: str, series: str | None, what: str) -> Note:
     )
 
 
+def panel_note(
+    entity: str, values: int, x: str, series: str | None, what: str, aggregate: str
+) -> Note:
+    """The note of a line drawn as the ``aggregate`` of the series of ``entity`` (``values``
+    of them, more than lines a chart tells apart) per value of ``x``: over those of each
+    value of ``series`` (a factor holding each entity in one of its values), or all of them.
+
+    >>> panel_note("chick", 50, "day", "diet", "weight", "mean").sentence
+    'chick has 50 values, each a series over day: more than the 20 lines a chart can tell \
+apart, so each line is the mean of weight over the chick values in one diet (each is in one), \
+per day.'
+    """
+    how = {"mean": "mean", "sum": "total (sum)"}.get(aggregate, aggregate)
+    if series is not None:
+        drawn = f"each line is the {how} of {what} over the {entity} values in one {series} "
+        drawn += "(each is in one)"
+    else:
+        drawn = f"the line is the {how} of {what} over all {values:,} of them"
+    return Note(
+        "shared",
+        f"{entity} has {values:,} values, each a series over {x}: more than the {MAX_FACETS} "
+        f"lines a chart can tell apart, so {drawn}, per {x}.",
+        entity,
+        (("values", values),),
+    )
+
+
 def top_note(column: str, values: int, shown: int, ranked: str) -> Note:
     """The note of bars cut to the top ``shown`` of a category's ``values``, ``ranked`` naming
     the order (``most frequent``, ``with the highest mean of y``…).
@@ -214,8 +247,14 @@ def _join(names: list[str]) -> str:
 
 
 def left_out_note(
-    channel: str, column: str, declared: str | None, rows: int, of: int, offenders: str,
-    *, quoted: bool = False,
+    channel: str,
+    column: str,
+    declared: str | None,
+    rows: int,
+    of: int,
+    offenders: str,
+    *,
+    quoted: bool = False,
 ) -> Note:
     """The note of ``rows`` of ``of`` rows left out of the ``channel`` axis because their
     value of ``column`` offends its declared type (``offenders`` says how, as
@@ -363,9 +402,7 @@ def log_scale_note(column: str, lo: float, hi: float, values: int, orders: float
     return Note("log-scale", sentence, column, (("values", values),))
 
 
-def pairs_note(
-    rows: int, pairs: int, x: str, y: str, max_points: int, lost: list[str]
-) -> Note:
+def pairs_note(rows: int, pairs: int, x: str, y: str, max_points: int, lost: list[str]) -> Note:
     """The note of a scatter of ``rows`` rows (over ``max_points``) drawn as one point per
     distinct pair of ``x`` and ``y`` (``pairs`` of them), sized by its rows; ``lost`` are the
     color and facet it does not show."""
@@ -399,4 +436,41 @@ def sort_absent_note(column: str, absent: list[Any]) -> Note:
         f"sort lists {_join([_short(v) for v in absent[:5]])}, which no bar of {column} holds.",
         column,
         (("values", len(absent)),),
+    )
+
+
+def zero_not_applied_note(mark: str | None) -> str:
+    """The note of ``zero=False`` asked of bars (or an area): their axis starts at zero."""
+    return (
+        f"zero=False is not applied to this {mark} chart: a bar's length is its value, so its "
+        "axis starts at zero."
+    )
+
+
+def overflow_note(aggregate: str, column: str, n: int, marks: int) -> str:
+    """The note of an aggregate past the largest float for ``n`` of ``marks`` marks (Vega-Lite
+    would get null there and silently draw nothing)."""
+    those = "that mark is" if n == 1 else "those marks are"
+    return (
+        f"The {aggregate} of {column} is beyond the largest number a chart can hold (about "
+        f"±1.8e308) for {n:,} of {marks:,} marks; {those} not drawn."
+    )
+
+
+def log_not_kept_note(column: str, mark: str | None, why: str) -> Note:
+    """The note of a drilled chart that does not keep the log scale its parent drew
+    ``column`` on, and ``why``."""
+    return Note(
+        "option-ignored",
+        f"The chart these rows were drilled from drew {column} on a log scale; this {mark} "
+        f"chart does not: {why}.",
+        column,
+    )
+
+
+def not_rows_reason(tool: str, described: str) -> str:
+    """The reason of a table when a result is not rows (``described``: what it is)."""
+    return (
+        f"The result of {tool} is not rows (a list of objects, or a dataframe, with at least "
+        f"one row) — it is {described} — so there is nothing to chart or check."
     )
