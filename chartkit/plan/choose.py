@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.roles import Roles, is_factor, series_over
+from chartkit.plan.roles import Roles, is_factor, panel_over, series_over
 from chartkit.plan.rules import (
     LOG_ORDERS,
     MAX_COLOR_CATEGORIES,
@@ -369,6 +369,7 @@ def chart(
     auto_color: bool,
     roles: Roles | None = None,
     max_points: int | None = None,
+    aggregate: str | None = None,
 ) -> Choice:
     """The chart a set of picks draws, from profiles alone: one rule for every backend.
 
@@ -382,6 +383,10 @@ def chart(
     over a number that is a series (``roles.series_over``: a grid keying the rows alone, as
     years do) draw a line each, as over a date, when every point fits: one per pixel of the
     chart's width at most, ``max_points`` in all (a series over a number is not bucketed).
+    One measure over a number that indexes the series of more entities than lines
+    (``roles.panel_over``: countries over years), with an ``aggregate`` picked (not
+    ``count``), is a line of that aggregate per value of x, one per the factor that holds
+    each entity in one of its values, when those points fit as the series' do.
 
     >>> from chartkit.plan.encode import ColumnProfile
     >>> def q(name, vl, distinct=0):
@@ -482,6 +487,15 @@ def chart(
         and roles[xp.name].numbers.distinct <= CHART_WIDTH
         and roles[xp.name].numbers.values * len(drawn) <= max_points
     )  # fmt: skip
+    panel = (
+        len(drawn) == 1 and xp.type == "quantitative" and aggregate not in (None, "count")
+        and roles is not None and max_points is not None
+        and panel_over(roles, xp.name, [cp.name if cp else None, fp.name if fp else None])
+        is not None
+        and roles[xp.name].numbers.distinct <= CHART_WIDTH
+        and roles[xp.name].numbers.distinct * (cp.distinct if cp else 1) <= max_points
+    )  # fmt: skip
+    series = series or panel
     if len(drawn) > 1 and xp.type == "quantitative" and not series:
         refused += [Refused("y", m.name, "one-y-axis") for m in drawn[1:]]
         drawn = drawn[:1]

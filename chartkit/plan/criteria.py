@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from chartkit.plan.roles import Roles, is_factor, series_over
+from chartkit.plan.roles import Roles, is_factor, panel_over, series_over
 
 __all__ = [
     "CRITERIA",
@@ -62,6 +62,7 @@ _LINES: Final = frozenset({"lines", "lines per measure", "faceted lines"})
 KIND_COST: Final[Mapping[str, float]] = {
     "lines": 0.0,
     "series lines": 0.1,
+    "mean lines": 0.3,
     "lines per measure": 0.2,
     "faceted lines": 0.6,
     "scatter": 0.4,
@@ -100,11 +101,11 @@ def _kind(a: Candidate, roles: Roles) -> float:
 
 
 def _measure_on_y(a: Candidate, roles: Roles) -> float:
-    """A grid of levels or a coordinate's partner on a scatter's y: the response belongs
-    there (a line over time or bars may draw a number of few values)."""
+    """A grid (levels, or the index of series) or an identifier on a scatter's y: the
+    response belongs there (a line over time or bars may draw a number of few values)."""
     if a.chart not in _POINTS:
         return 0.0
-    return float(sum(_levels(roles, y) or roles.role(y) == "identifier" for y in _ys(a)))
+    return float(sum(roles.role(y) in ("grid", "identifier") for y in _ys(a)))
 
 
 def _levels(roles: Roles, name: str | None) -> bool:
@@ -232,11 +233,37 @@ def _series_missed(a: Candidate, roles: Roles) -> float:
     return float(not _ys(a) or not series_over(roles, a.x, split))
 
 
+def _entities_not_averaged(a: Candidate, roles: Roles) -> float:
+    """A grid that keys the rows with an entity of more values than lines
+    (``roles.panel_over``) and a measure, and the candidate is not the line of their mean
+    over it (split by nothing, or by a factor holding each entity in one value)."""
+    grids = [n for n in roles.of("grid") if panel_over(roles, n, []) is not None]
+    if not grids or not roles.of("measure", "weight"):
+        return 0.0
+    split = [a.color, a.facet]
+    return float(a.chart != "mean lines" or panel_over(roles, a.x, split) is None)
+
+
 def _no_series(a: Candidate, roles: Roles) -> float:
-    """Series lines whose x and color are not a series (each value one line over x)."""
+    """Series lines whose x and color are not a series (each value one line over x), or mean
+    lines whose x indexes no series of more entities than lines (``roles.panel_over``) or
+    whose color does not hold each entity in one value."""
+    if a.chart == "mean lines":
+        return float(panel_over(roles, a.x, [a.color, a.facet]) is None)
     if a.chart != "series lines":
         return 0.0
     return float(not series_over(roles, a.x, [a.color]))
+
+
+def _index_as_measure(a: Candidate, roles: Roles) -> float:
+    """Bars whose measure is a grid that keys the rows (years, days: what the rows are
+    measured over, never a measure to average or sum)."""
+    if a.chart not in _BARS:
+        return 0.0
+    return float(
+        any((r := roles.get(y)) is not None and r.role == "grid" and r.keys_with is not None
+            for y in _ys(a))
+    )  # fmt: skip
 
 
 def _time_unused(a: Candidate, roles: Roles) -> float:
@@ -321,6 +348,21 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         2.0,
         _series_missed,
         _POINTS,
+    ),
+    Criterion(
+        "entities-averaged",
+        "the series of more entities than lines are drawn as the line of their mean over the "
+        "grid",
+        2.0,
+        _entities_not_averaged,
+        frozenset({"mean lines"}),
+    ),
+    Criterion(
+        "index-no-measure",
+        "a grid the rows are measured over is no measure of bars",
+        3.0,
+        _index_as_measure,
+        _BARS,
     ),
     Criterion(
         "weights-summed",

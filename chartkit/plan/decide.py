@@ -333,7 +333,8 @@ def _draw(
     p = ask.profiles
     count = ask.opts.aggregate == "count"
     choice = choose.chart(p, x, ys, color, facet, count=count, auto_color=auto_color,
-                          roles=ask.roles, max_points=ask.max_points)  # fmt: skip
+                          roles=ask.roles, max_points=ask.max_points,
+                          aggregate=ask.opts.aggregate)  # fmt: skip
     xp = p[choice.x] if choice.x is not None else None
     for r in choice.refused:
         placed = refusing.word(ask, placed, r, xp, p.get(choice.facet) if choice.facet else None)

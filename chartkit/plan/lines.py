@@ -42,6 +42,7 @@ from chartkit.plan.reduce import (
     span_bucket_seconds,
     unit_codes,
 )
+from chartkit.plan.roles import panel_over
 from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
@@ -49,6 +50,7 @@ from chartkit.plan.sentences import (
     measures_kept_note,
     option_ignored_note,
     over_max_points,
+    panel_note,
     points_per_bucket,
     shared_note,
     sort_ignored,
@@ -102,7 +104,8 @@ def line(
     width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
     over = len(data) > ask.max_points  # bucketed anyway: no time points to count
     over_width = unit is None and not over and len(data) > width and data[fx].nunique() > width
-    line_bucketed = unit is None and (over or over_width)
+    # (a number on x is a grid of few values: its points are its values, never time buckets)
+    line_bucketed = unit is None and xp.type != "quantitative" and (over or over_width)
     # a line splits by a category only when each value is an entity: found at most of the
     # line's time points, as drawn (each bucket, when the line is bucketed)
     # (an aggregate picked other than count is drawn per series, as asked)
@@ -184,16 +187,14 @@ def line(
         placed = replace(placed, reduction={"bucket_seconds": seconds, "aggregate": aggregate})
         placed = placed.said(bucketed_note(xp.name, rows, marks, seconds, drawn_as, why,
                                            bars=counted and cp is not None))  # fmt: skip
+        if not counted:
+            placed = _entities_said(ask, placed, xp, cp, fp, what, aggregate, multi=multi)
     elif counted:
         aggregate = "count"
         data = reduce_frame(data, keys, fy, aggregate, codes)
     elif shared:
         aggregate = how or "mean"
-        if how is None:
-            share = f"{unit} of {xp.name}" if unit else xp.name
-            placed = placed.said(shared_note(xp.name, share, cp.name if cp else None, what))
-        if cp is None and fp is None and not multi:
-            placed = refusing.note_unsplit(ask, placed, xp)
+        placed = _shared_said(ask, placed, xp, cp, fp, what, aggregate, multi=multi)
         data = reduce_frame(data, keys, fy, aggregate, codes)  # the same rows: codes reused
     else:
         if not data[fx].is_monotonic_increasing:  # already in order: a stable sort keeps it
@@ -203,6 +204,63 @@ def line(
         ask, placed, _Line(xp, yps, drawn_ys, cp, fp, fy, what, aggregate, period, label,
                            counted=counted, multi=multi), data,
     )  # fmt: skip
+
+
+def _entity(
+    ask: Ask, xp: ColumnProfile, cp: ColumnProfile | None, fp: ColumnProfile | None, *, multi: bool
+) -> str | None:
+    """The entity of more series than lines whose mean (or other aggregate) each point of
+    the line is (``roles.panel_over``), or None."""
+    if multi:
+        return None
+    return panel_over(ask.roles, xp.name, [q.name if q else None for q in (cp, fp)])
+
+
+def _entities_said(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    what: str,
+    aggregate: str,
+    *,
+    multi: bool,
+) -> Placement:
+    """The note that each point aggregates the series of an entity of more values than
+    lines, when it does: how many, over which factor, never silently."""
+    entity = _entity(ask, xp, cp, fp, multi=multi)
+    if entity is None:
+        return placed
+    series = cp.name if cp is not None else fp.name if fp is not None else None
+    return placed.said(
+        panel_note(entity, ask.roles[entity].distinct, xp.name, series, what, aggregate)
+    )
+
+
+def _shared_said(
+    ask: Ask,
+    placed: Placement,
+    xp: ColumnProfile,
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    what: str,
+    aggregate: str,
+    *,
+    multi: bool,
+) -> Placement:
+    """What the line says of rows sharing a point: the entities it averages (a panel of
+    more series than lines), or that rows share a point when no aggregate was picked, and
+    a category too wide to split the line by."""
+    if _entity(ask, xp, cp, fp, multi=multi) is not None:
+        return _entities_said(ask, placed, xp, cp, fp, what, aggregate, multi=multi)
+    how, unit = ask.opts.aggregate, ask.opts.time_unit
+    if how is None:
+        share = f"{unit} of {xp.name}" if unit else xp.name
+        placed = placed.said(shared_note(xp.name, share, cp.name if cp else None, what))
+    if cp is None and fp is None and not multi:
+        placed = refusing.note_unsplit(ask, placed, xp)
+    return placed
 
 
 def _measures_kept(
@@ -271,6 +329,8 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         mark = "bar" if ln.counted else "point"
         reason = _label_reason(xp, ln.drawn_ys, cp, ln.label, counted=ln.counted,
                                period=ln.period)  # fmt: skip
+    elif aggregate is not None and (entity := _entity(ask, xp, cp, fp, multi=False)):
+        reason = _entities_reason(ask, xp, yps[0], cp, fp, entity, aggregate)
     else:
         series_text = (
             f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
@@ -290,6 +350,31 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         data = broken_at_gaps(data, fx, ln.fy, [*series, *([MEASURE] if ln.multi else [])],
                               zero=counted_zero)  # fmt: skip
     return writing.chart(ask, placed, mark, reason, enc, data, title=f"{yt} over {xp.name}")
+
+
+def _entities_reason(
+    ask: Ask,
+    xp: ColumnProfile,
+    yp: ColumnProfile,
+    cp: ColumnProfile | None,
+    fp: ColumnProfile | None,
+    entity: str,
+    aggregate: str,
+) -> str:
+    """Why a line is drawn of the aggregate of an entity's series: more of them than lines a
+    chart tells apart (``roles.panel_over``), split by the factor holding each in one value."""
+    how = {"mean": "mean", "sum": "total (sum)"}.get(aggregate, aggregate)
+    n = ask.roles[entity].distinct
+    split = cp or fp
+    per = ""
+    if split is not None:
+        per = f", one per {split.name} ({_said(split)}, {split.distinct} values, each {entity} "
+        per += "in one of them)"
+    return (
+        f"{_said(xp, True)} and {_said(yp, True)}; {xp.name} keys the rows with {entity}, whose "
+        f"{n:,} values are each a series over it, more than the {MAX_FACETS} lines a chart can "
+        f"tell apart: a line of the {how} of {yp.name} per {xp.name}{per}."
+    )
 
 
 def _head_varies(
@@ -384,7 +469,7 @@ def grouped_line(
         unit is None and not over and rows > width
         and grouped.distinct_times(xp.name, ms, split) > width
     )  # fmt: skip
-    line_bucketed = unit is None and (over or over_width)
+    line_bucketed = unit is None and xp.type != "quantitative" and (over or over_width)
     n_series = (len(yps) if multi else 1) * max(1, facts.series)
     line_at = choose.bucket_seconds(span, choose.line_positions(
         max_points=ask.max_points, series=n_series, faceted=faceted))  # fmt: skip
@@ -441,12 +526,10 @@ def grouped_line(
         placed = replace(placed, reduction={"bucket_seconds": seconds, "aggregate": aggregate})
         placed = placed.said(bucketed_note(xp.name, rows, marks, seconds, drawn_as, why,
                                            bars=counted and cp is not None))  # fmt: skip
+        if not counted and aggregate is not None:
+            placed = _entities_said(ask, placed, xp, cp, fp, what, aggregate, multi=multi)
     elif not counted and shared:
-        if how is None:
-            share = f"{unit} of {xp.name}" if unit else xp.name
-            placed = placed.said(shared_note(xp.name, share, cp.name if cp else None, what))
-        if cp is None and fp is None and not multi:
-            placed = refusing.note_unsplit(ask, placed, xp)
+        placed = _shared_said(ask, placed, xp, cp, fp, what, aggregate or "mean", multi=multi)
     elif not counted:
         aggregate = None  # each point one row's value: nothing aggregated, none named
     if yps:

@@ -36,6 +36,8 @@ from chartkit.plan.facts import NO_NUMBERS, Facts, NumberFacts
 __all__ = [
     "GRID_MAX",
     "LEVELS_MAX",
+    "MAX_SERIES",
+    "NESTS_MAX",
     "ROLES",
     "ColumnRole",
     "Role",
@@ -44,6 +46,7 @@ __all__ = [
     "assign",
     "holds_its_place",
     "is_factor",
+    "panel_over",
     "role_table",
     "series_over",
 ]
@@ -80,7 +83,9 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
         "entity",
         "a factor each value of which is one series over the time or the grid (the two key "
         "the rows)",
-        "a line each (a color up to 10, small charts up to 20)",
+        "a line each (a color up to 10, small charts up to 20); past 20, a line of their mean "
+        "per value of the time or the grid, one per factor of 10 values or fewer that holds "
+        "each entity in one of its values (continents of countries), the entities averaged said",
     ),
     RoleRecord(
         "weight",
@@ -114,7 +119,11 @@ LEVELS_MAX: Final = 10
 """A grid of levels of at most this many values is a factor too: its values group the rows
 as a category's do (a dose of three, a year of two), so it can color bars."""
 MAX_SERIES: Final = 20
-"""A factor of at most this many values can be an entity (small multiples beyond ten)."""
+"""An entity of at most this many values is a line each (small multiples beyond ten); one of
+more is drawn as the mean of its values per point of the time or the grid (``panel_over``)."""
+NESTS_MAX: Final = 10
+"""A factor of at most this many values that holds each value of a wide entity in one of its
+values (continents of countries) colors the mean lines of such an entity."""
 MAX_KEYS: Final = 6
 KEY_VALUES: Final = 100_000
 """Whether a time or a number of more values than this keys the rows is not asked: on an
@@ -154,6 +163,8 @@ class ColumnRole:
     # a grid or a time that keys the rows: alone (()), or with the entity named; None else
     keys_with: tuple[str, ...] | None = None
     empty: bool = False  # a number counted to hold no finite value in any row
+    # an entity of more than MAX_SERIES values: the factors each value of it is in one of
+    within: tuple[str, ...] = ()
 
 
 class Roles(Mapping[str, ColumnRole]):
@@ -256,7 +267,12 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     first: dict[str, ColumnRole] = {q.name: _first_role(q, counted.get(q.name)) for q in usable}
     if facts is None:
         return Roles(list(first.values()))
-    factors = [n for n, r in first.items() if r.role == "factor" and r.distinct <= MAX_SERIES]
+    # the factors an entity is looked for among: those of a line each first, then wider ones
+    # (countries, subjects: their mean is drawn, ``panel_over``)
+    factors = sorted(
+        (n for n, r in first.items() if r.role == "factor"),
+        key=lambda n: first[n].distinct > MAX_SERIES,
+    )
     times = [n for n, r in first.items() if r.role == "time"]
     rows = max((q.rows for q in usable), default=0)
     # a whole, evenly spaced number (years, days, weeks) that keys the rows, alone or with a
@@ -271,7 +287,8 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             first[n] = _grid(n, r, ())
             continue
         for f in factors:
-            panel = rows >= PANEL * first[f].distinct * r.numbers.distinct  # each covers it
+            # each covers it: the rows holding a value of the grid hold most of the pairs
+            panel = r.numbers.values >= PANEL * first[f].distinct * r.numbers.distinct
             if f not in entities and panel and facts.unique_key([f, n]):
                 first[n] = _grid(n, r, (f,))
                 entities[f] = n
@@ -284,6 +301,11 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             first[t] = replace(first[t], keys_with=())
             continue
         for f in factors:
+            # (a wide category keys rows of events with their times too: an entity only
+            # when its values each cover the times, as a panel's do)
+            wide = first[f].distinct > MAX_SERIES
+            if wide and rows < PANEL * first[f].distinct * profiles[t].distinct:
+                continue
             if f not in entities and facts.unique_key([f, t]):
                 entities[f] = t
                 first[t] = replace(first[t], keys_with=(f,))
@@ -299,10 +321,13 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     for q in usable:
         r = first[q.name]
         if q.name in entities:
+            within: tuple[str, ...] = ()
+            if r.distinct > MAX_SERIES:
+                within = _nesting(q.name, [n for n in first if n not in entities], first, facts)
             r = ColumnRole(
                 q.name, "entity",
                 f"each value of {q.name} is one series over {entities[q.name]}",
-                distinct=r.distinct,
+                distinct=r.distinct, within=within,
             )  # fmt: skip
         elif key and r.role in ("measure", "grid") and r.keys_with is None and _counts(r.numbers):
             # (a count of few values is a weight too: a grid only when it keys no table)
@@ -338,6 +363,41 @@ def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bo
         return False
     split = [s for s in splits if s is not None]
     return r.keys_with is not None and tuple(split) == r.keys_with
+
+
+def panel_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> str | None:
+    """The entity of more than ``MAX_SERIES`` values whose series ``x`` indexes (a grid or a
+    time that keys the rows with it), when the chart splits by nothing or by one factor
+    that holds each of its values in one of its own (``ColumnRole.within``): too many lines
+    to tell apart, so their mean is drawn per value of ``x``, one line per that factor's
+    value. None otherwise."""
+    r = roles.get(x or "")
+    if r is None or r.role not in ("grid", "time") or not r.keys_with:
+        return None
+    entity = roles.get(r.keys_with[0])
+    if entity is None or entity.role != "entity" or entity.distinct <= MAX_SERIES:
+        return None
+    split = [s for s in splits if s is not None]
+    if len(split) > 1 or (split and split[0] not in entity.within):
+        return None
+    return entity.column
+
+
+def _nesting(
+    entity: str, others: Sequence[str], first: Mapping[str, ColumnRole], facts: Facts
+) -> tuple[str, ...]:
+    """The categories of 2 to ``NESTS_MAX`` values that hold each value of ``entity`` in one
+    of theirs (a country in one continent): each group's distinct values of the category,
+    counted per value of the entity (``Facts.positions``), is one at most."""
+    out = []
+    for n in others:
+        r = first[n]
+        if r.role != "factor" or not 2 <= r.distinct <= NESTS_MAX:
+            continue
+        per_entity, _ = facts.positions(n, entity)
+        if per_entity and max(per_entity) <= 1:
+            out.append(n)
+    return tuple(out)
 
 
 def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:

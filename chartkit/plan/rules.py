@@ -171,22 +171,24 @@ class Rule:
             if need.slot == "series" and not any(map(need.admits, columns.ordered(need.kind))):
                 return  # offered only when such a column exists
         required = [n for n in self.needs if not n.optional and n.slot != "series"]
-        for bound in _bindings(required, columns, {}):
-            bare = dict(bound)
-            taken = {name for names in bound.values() for name in names}
+        for bare in _bindings(required, columns, {}):
+            fitted = [dict(bare)]
             for need in self.needs:
-                if not need.optional or (need.without is not None and need.without in bound):
+                if not need.optional:
                     continue
-                fit = next(
-                    (q.name for q in columns.ordered(need.kind)
-                     if need.admits(q) and q.name not in taken),
-                    None,
-                )  # fmt: skip
-                if fit is not None:
-                    bound[need.slot] = (fit,)
-                    taken.add(fit)
-            yield self._alternative(bound, columns)
-            if bound != bare:  # and without the optional channels: the criteria rank both
+                grown = []
+                for bound in fitted:
+                    if need.without is not None and need.without in bound:
+                        grown.append(bound)
+                        continue
+                    taken = {name for names in bound.values() for name in names}
+                    fits = [q.name for q in columns.ordered(need.kind)
+                            if need.admits(q) and q.name not in taken][: need.tries]  # fmt: skip
+                    grown += [{**bound, need.slot: (fit,)} for fit in fits] or [bound]
+                fitted = grown
+            for bound in fitted:
+                yield self._alternative(bound, columns)
+            if fitted != [bare]:  # and without the optional channels: the criteria rank both
                 yield self._alternative(bare, columns)
 
     def _alternative(self, bound: Mapping[str, tuple[str, ...]], c: _Columns) -> Alternative:
@@ -321,6 +323,23 @@ RULES: Final[tuple[Rule, ...]] = (
         "{x} and {y} are declared number and each {color} is one series over {x}: a line "
         "of {y} per {color}.",
         "line per entity (small charts past ten)",
+    ),
+    Rule(
+        "mean lines",
+        "line",
+        (
+            Need("x", "number", tries=_TRIES),
+            Need("y", "number", tries=_TRIES),
+            Need(
+                "color", "category", tries=_TRIES, optional=True, max_distinct=MAX_COLOR_CATEGORIES
+            ),
+        ),
+        True,
+        "{x} indexes the series of more entities than a chart can draw a line each: a line "
+        "of the mean of {y} per {x}{series}.",
+        "mean per x (and color) of the entities",
+        aggregate="mean",
+        color_phrase=", one per {color} (each entity is in one of its {n} values)",
     ),
     Rule(
         "bars",
