@@ -315,6 +315,7 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
                                     "color": cp.name if cp else None,
                                     "facet": fp.name if fp else None,
                                     "aggregate": how})  # fmt: skip
+    title = f"{yt} over {xp.name}"
     what_drawn = "bars for its one date" if one_date else "a line over time"
     if aggregate == "count":
         what_drawn = f"{what_drawn} of the rows counted per {ln.period}"
@@ -331,6 +332,8 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
                                period=ln.period)  # fmt: skip
     elif aggregate is not None and (entity := _entity(ask, xp, cp, fp, multi=False)):
         reason = _entities_reason(ask, xp, yps[0], cp, fp, entity, aggregate)
+        # the picture says it too: how many series each point stands for
+        title = f"{title} ({ask.roles[entity].distinct:,} values of {entity})"
     else:
         series_text = (
             f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
@@ -349,7 +352,7 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         )  # fmt: skip
         data = broken_at_gaps(data, fx, ln.fy, [*series, *([MEASURE] if ln.multi else [])],
                               zero=counted_zero)  # fmt: skip
-    return writing.chart(ask, placed, mark, reason, enc, data, title=f"{yt} over {xp.name}")
+    return writing.chart(ask, placed, mark, reason, enc, data, title=title)
 
 
 def _entities_reason(
