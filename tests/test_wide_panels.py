@@ -181,3 +181,21 @@ def test_every_engine_draws_the_mean_lines_memory_draws(make: Any, max_points: i
     assert want.mark == "line" and want.encodings["y"].aggregate == "mean"
     for engine in ENGINES:
         same_view(want, view(holder(engine, df), decl, max_points=max_points))
+
+
+@pytest.mark.parametrize("make", [lambda: countries(20), lambda: chicks(21)])
+@pytest.mark.parametrize("stray", ["", "n/a", None])
+def test_stray_values_in_any_column_leave_the_mean_lines_as_they_were(
+    make: Any, stray: Any
+) -> None:
+    """Up to 1% of the rows holding a stray value in any one column (a second value of the
+    nesting factor for some entities, a pair of entity and grid repeated, an offending grid
+    value) changes the notes, never the chart's mark and channels."""
+    rows, decl = make()
+    want = view(rows, decl)
+    for column in decl:
+        changed = [dict(r) for r in rows]
+        for i in random.Random(column).sample(range(len(changed)), len(changed) // 100):
+            changed[i][column] = stray
+        got = view(changed, decl)
+        assert (got.mark, channels(got)) == (want.mark, channels(want)), column

@@ -141,6 +141,10 @@ MEASURE_MIN: Final = 10
 """Categories that key the rows are looked for among at most this many columns."""
 LIKE_MAGNITUDE: Final = 10.0
 """Measures whose largest values are within this factor of each other are alike (one unit)."""
+STRAYS: Final = 0.02
+"""The share of rows of a panel of many entities that may repeat a pair of an entity and its
+grid or time, or put an entity in a second value of the factor nesting it, and still be read
+as a panel: stray values (up to 1% of the rows) move no role."""
 STEPS_ASIDE: Final = 0.5
 """A column steps aside from the chart only when more than this share of its rows offend its
 declared type; below it, it keeps its place and its offenders are left out and said."""
@@ -289,7 +293,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         for f in factors:
             # each covers it: the rows holding a value of the grid hold most of the pairs
             panel = r.numbers.values >= PANEL * first[f].distinct * r.numbers.distinct
-            if f not in entities and panel and facts.unique_key([f, n]):
+            if f not in entities and panel and _keys_with(facts, n, f, first, r.numbers.values):
                 first[n] = _grid(n, r, (f,))
                 entities[f] = n
                 break
@@ -306,7 +310,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             wide = first[f].distinct > MAX_SERIES
             if wide and rows < PANEL * first[f].distinct * profiles[t].distinct:
                 continue
-            if f not in entities and facts.unique_key([f, t]):
+            if f not in entities and _keys_with(facts, t, f, first, profiles[t].rows):
                 entities[f] = t
                 first[t] = replace(first[t], keys_with=(f,))
                 break
@@ -323,7 +327,9 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         if q.name in entities:
             within: tuple[str, ...] = ()
             if r.distinct > MAX_SERIES:
-                within = _nesting(q.name, [n for n in first if n not in entities], first, facts)
+                within = _nesting(
+                    q.name, [n for n in first if n not in entities], first, facts, rows
+                )
             r = ColumnRole(
                 q.name, "entity",
                 f"each value of {q.name} is one series over {entities[q.name]}",
@@ -384,20 +390,35 @@ def panel_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> str
 
 
 def _nesting(
-    entity: str, others: Sequence[str], first: Mapping[str, ColumnRole], facts: Facts
+    entity: str, others: Sequence[str], first: Mapping[str, ColumnRole], facts: Facts, rows: int
 ) -> tuple[str, ...]:
     """The categories of 2 to ``NESTS_MAX`` values that hold each value of ``entity`` in one
-    of theirs (a country in one continent): each group's distinct values of the category,
-    counted per value of the entity (``Facts.positions``), is one at most."""
+    of theirs (a country in one continent): the distinct values of the category counted per
+    value of the entity (``Facts.positions``) are one each, but for ``STRAYS`` of the rows."""
     out = []
     for n in others:
         r = first[n]
         if r.role != "factor" or not 2 <= r.distinct <= NESTS_MAX:
             continue
         per_entity, _ = facts.positions(n, entity)
-        if per_entity and max(per_entity) <= 1:
+        beyond = sum(per_entity) - len(per_entity)  # the pairs past one per entity: strays'
+        if per_entity and beyond <= STRAYS * rows:
             out.append(n)
     return tuple(out)
+
+
+def _keys_with(
+    facts: Facts, x: str, f: str, first: Mapping[str, ColumnRole], rows: int
+) -> bool:
+    """Whether ``x`` (a grid or a time) keys the rows with the factor ``f``: no two rows share
+    a pair (``Facts.unique_key``) — or, for a factor of more than ``MAX_SERIES`` values, whose
+    many rows a few stray values would make repeat a pair, the rows holding ``x`` hold
+    distinct pairs but for ``STRAYS`` of them (the pairs counted per value of ``f``:
+    ``Facts.positions``)."""
+    if first[f].distinct <= MAX_SERIES:
+        return facts.unique_key([f, x])
+    per_value, _ = facts.positions(x, f)
+    return bool(per_value) and sum(per_value) >= (1 - STRAYS) * rows
 
 
 def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:
