@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import numpy as np
 import pandas as pd
@@ -238,16 +238,35 @@ def number_facts(series: pd.Series) -> NumberFacts:
         if all(isinstance(v, int | np.integer) for v in kept):
             return _integer_facts(np.asarray(kept, dtype=object))
         values = np.asarray([_clip(v) for v in kept], dtype=float)
-    values = values[np.isfinite(values)]
+    finite = np.isfinite(values)
+    if not finite.all():
+        values = values[finite]
+    del finite
     if not len(values):
         return NO_NUMBERS
+    ordered = np.sort(values)  # one copy: the distinct values are where the sorted ones step
+    distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
+    low, high = float(ordered[0]), float(ordered[-1])
+    del ordered
     return NumberFacts(
         values=len(values),
-        distinct=len(np.unique(values)),
-        low=float(values.min()),
-        high=float(values.max()),
-        whole=bool(np.all(np.floor(values) == values)),
-        nonnegative=bool(values.min() >= 0),
+        distinct=distinct,
+        low=low,
+        high=high,
+        whole=_whole(values),
+        nonnegative=low >= 0,
+    )
+
+
+_BLOCK: Final = 1 << 20
+"""Values tested at a time for being whole, so the test holds one block's temporaries."""
+
+
+def _whole(values: np.ndarray[Any, Any]) -> bool:
+    """Whether every (finite) value is a whole number, a block at a time."""
+    return all(
+        bool(np.all(np.floor(block) == block))
+        for block in (values[i : i + _BLOCK] for i in range(0, len(values), _BLOCK))
     )
 
 
