@@ -37,6 +37,7 @@ from chartkit.backends.memory import MemoryBackend
 from chartkit.backends.query import QueryBackend
 from chartkit.check.judge import check_columns
 from chartkit.columns import normalize_result_columns
+from chartkit.plan import choose
 from chartkit.plan.encode import profile_columns
 from chartkit.plan.facts import FrameFacts, NumberFacts, number_facts
 from chartkit.plan.roles import Roles, assign
@@ -411,12 +412,22 @@ def test_over_key_values_rows_a_mostly_distinct_measure_is_not_counted_exactly(
     backend = QueryBackend(read_engine_frame(relation))  # type: ignore[arg-type]
     roles = roles_of(backend, None, decl)
     assert "latency" not in exact and {"dose", "id"} <= set(exact), exact
-    assert backend.numbers(["latency"])["latency"].distinct > query_module.DISTINCT_DECIDES
+    assert backend.numbers(["latency"])["latency"].distinct > choose.DISTINCT_DECIDES
     assert [(r.column, r.role) for r in roles.values()] == [
         ("latency", "measure"), ("dose", "grid"), ("id", "identifier")
     ]  # fmt: skip
     memory = relation.df()
     want = roles_of(FrameFacts(memory), memory, decl)
     assert [(r.column, r.role, r.why) for r in roles.values()] == [
+        (r.column, r.role, r.why) for r in want.values()
+    ]
+    # memory counts as the engine does: the latencies' bound among the first rows, the rest
+    # exactly, and the same roles as every value counted
+    settled = FrameFacts(memory, settling=choose.SETTLING)
+    got = settled.numbers(["latency", "dose", "id"])
+    assert choose.DISTINCT_DECIDES < got["latency"].distinct <= choose.PROBE_ROWS
+    assert (got["dose"].distinct, got["id"].distinct) == (12, n)
+    again = roles_of(settled, memory, decl)
+    assert [(r.column, r.role, r.why) for r in again.values()] == [
         (r.column, r.role, r.why) for r in want.values()
     ]

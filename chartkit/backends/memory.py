@@ -209,11 +209,13 @@ class MemoryBackend:
         return unique_pairs(self._series(a), self._series(b))
 
     def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
-        """``NumberFacts`` of each named column (``chartkit.plan.facts.number_facts``)."""
+        """``NumberFacts`` of each named column (``chartkit.plan.facts.number_facts``), their
+        distinct values counted as every backend counts them (``chartkit.plan.choose.SETTLING``)."""
+        from chartkit.plan.choose import SETTLING
         from chartkit.plan.facts import number_facts
 
         check_names(list(names), self.columns)
-        return {n: number_facts(self._series(n)) for n in dict.fromkeys(names)}
+        return {n: number_facts(self._series(n), settling=SETTLING) for n in dict.fromkeys(names)}
 
     def unique_key(self, names: Sequence[str]) -> bool:
         """Whether no two rows share the values of all ``names`` (``chartkit.plan.facts``)."""

@@ -10,7 +10,6 @@ engine.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -46,30 +45,16 @@ from chartkit.backends._native import (
 from chartkit.check.judge import ColumnViolation, check_columns
 from chartkit.columns import ColumnDeclaration, normalize_result_columns
 from chartkit.errors import ChartkitError
-from chartkit.plan.choose import CHART_WIDTH
+from chartkit.plan.choose import SETTLING
 from chartkit.plan.encode import ASCII_NUMBER_TEXT, ColumnProfile, vegalite_type
 from chartkit.plan.facts import NO_NUMBERS, NumberFacts
 from chartkit.plan.roles import (
-    GRID_MAX,
     KEY_VALUES,
-    MAX_SERIES,
-    MEASURE_MIN,
-    SEQUENCE_FILLED,
-    SEQUENCE_MIN,
-    SEQUENCE_STEP,
 )
 from chartkit.read.dialects import Dialect
 from chartkit.read.engines import EngineReading, head
 
-__all__ = ["DISTINCT_DECIDES", "PROBE_ROWS", "QueryBackend"]
-
-PROBE_ROWS: Final = 20_000
-"""Over ``KEY_VALUES`` rows, a number's distinct values are first counted among this many of
-its rows (a ``LIMIT``, read in milliseconds): a lower bound of the exact count."""
-DISTINCT_DECIDES: Final = max(CHART_WIDTH, GRID_MAX, MEASURE_MIN, MAX_SERIES)
-"""The largest count of a number's distinct values a role or a chart compares it with, below
-``KEY_VALUES`` (a series of at most ``CHART_WIDTH`` whole values): past it, the exact count
-decides nothing but the identifier, key and sequence tests of whole numbers."""
+__all__ = ["QueryBackend"]
 
 _UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 _VL_OF_VALUE = {"number": "quantitative", "date": "temporal"}
@@ -641,49 +626,19 @@ def _settled(
     reading: EngineReading, told: Mapping[str, NumberFacts], schema: Mapping[str, Any]
 ) -> dict[str, NumberFacts]:
     """``told`` (counted with no distinct values) with each column's distinct values: the
-    count among its first ``PROBE_ROWS`` rows where that lower bound decides as the exact
-    count would (``_decided``), else the exact count, asked in one more query for every such
-    column (a few levels, a whole number whose first rows repeat no value and could be a
-    sequence or an id: rare)."""
+    count among its first ``SETTLING.probe_rows`` rows where that lower bound decides as the
+    exact count would (``chartkit.plan.choose.SETTLING``), else the exact count, asked in one
+    more query for every such column (a few levels, a whole number whose first rows repeat
+    no value and could be a sequence or an id: rare)."""
     names = [n for n, f in told.items() if f.values]
-    seen = _numbers(reading, names, schema, rows=PROBE_ROWS) if names else {}
-    exact = [n for n in names if not _decided(told[n], seen[n])]
+    seen = _numbers(reading, names, schema, rows=SETTLING.probe_rows) if names else {}
+    exact = [n for n in names if not SETTLING.decides(told[n], seen[n])]
     counted = _numbers(reading, exact, schema) if exact else {}
     out = {}
     for n, f in told.items():
         d = counted[n].distinct if n in counted else seen[n].distinct if n in seen else 0
         out[n] = replace(f, distinct=d)
     return out
-
-
-def _decided(whole: NumberFacts, seen: NumberFacts) -> bool:
-    """Whether ``seen``'s distinct values (of some of the rows ``whole`` counts) tell every
-    role and chart what the exact count would: more than ``DISTINCT_DECIDES`` of them, and for
-    whole numbers a value seen twice (so not every row holds its own: no id, no key) and no
-    count of distinct values between it and the most the span and rows allow that makes an
-    evenly spaced sequence (``chartkit.plan.roles``' sequence test), unless over
-    ``KEY_VALUES`` (the key is then not asked)."""
-    low = seen.distinct
-    if low <= DISTINCT_DECIDES:
-        return False
-    if not whole.whole:
-        return True
-    if low >= seen.values:
-        return False  # (no value seen twice: it may be an id or a key)
-    if low > KEY_VALUES or whole.low is None or whole.high is None:
-        return True
-    span = whole.high - whole.low
-    if not math.isfinite(span):
-        return True  # (whole values near a float's limits span no countable grid)
-    most = min(whole.values, int(span) + 1)
-    for step in range(1, SEQUENCE_STEP + 1):
-        slots = span / step + 1
-        # a count d of distinct values is a sequence when d <= slots <= d / SEQUENCE_FILLED
-        if slots == int(slots) and max(low, SEQUENCE_MIN, SEQUENCE_FILLED * slots) <= min(
-            most, slots
-        ):
-            return False
-    return True
 
 
 def _number_exprs(

@@ -25,7 +25,20 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from chartkit.plan.encode import ColumnProfile
-from chartkit.plan.roles import Roles, is_factor, panel_over, series_over
+from chartkit.plan.facts import NumberFacts, Settling
+from chartkit.plan.roles import (
+    GRID_MAX,
+    KEY_VALUES,
+    MAX_SERIES,
+    MEASURE_MIN,
+    SEQUENCE_FILLED,
+    SEQUENCE_MIN,
+    SEQUENCE_STEP,
+    Roles,
+    is_factor,
+    panel_over,
+    series_over,
+)
 from chartkit.plan.rules import (
     LOG_ORDERS,
     MAX_COLOR_CATEGORIES,
@@ -597,3 +610,48 @@ def opening_picks(
     split = cand.facet if cand.facet != color else None
     auto = cand.color if color is None and not count else color
     return cand.x, None if count else ys, auto, facet or split
+
+
+PROBE_ROWS: Final = 20_000
+"""Over ``KEY_VALUES`` rows, a number's distinct values are first counted among this many of
+its rows (a ``LIMIT``, read in milliseconds): a lower bound of the exact count."""
+DISTINCT_DECIDES: Final = max(CHART_WIDTH, GRID_MAX, MEASURE_MIN, MAX_SERIES)
+"""The largest count of a number's distinct values a role or a chart compares it with, below
+``KEY_VALUES`` (a series of at most ``CHART_WIDTH`` whole values): past it, the exact count
+decides nothing but the identifier, key and sequence tests of whole numbers."""
+
+
+def _distinct_decides(whole: NumberFacts, seen: NumberFacts) -> bool:
+    """Whether ``seen``'s distinct values (of some of the rows ``whole`` counts) tell every
+    role and chart what the exact count would: more than ``DISTINCT_DECIDES`` of them, and for
+    whole numbers a value seen twice (so not every row holds its own: no id, no key) and no
+    count of distinct values between it and the most the span and rows allow that makes an
+    evenly spaced sequence (``chartkit.plan.roles``' sequence test), unless over
+    ``KEY_VALUES`` (the key is then not asked)."""
+    low = seen.distinct
+    if low <= DISTINCT_DECIDES:
+        return False
+    if not whole.whole:
+        return True
+    if low >= seen.values:
+        return False  # (no value seen twice: it may be an id or a key)
+    if low > KEY_VALUES or whole.low is None or whole.high is None:
+        return True
+    span = whole.high - whole.low
+    if not math.isfinite(span):
+        return True  # (whole values near a float's limits span no countable grid)
+    most = min(whole.values, int(span) + 1)
+    for step in range(1, SEQUENCE_STEP + 1):
+        slots = span / step + 1
+        # a count d of distinct values is a sequence when d <= slots <= d / SEQUENCE_FILLED
+        if slots == int(slots) and max(low, SEQUENCE_MIN, SEQUENCE_FILLED * slots) <= min(
+            most, slots
+        ):
+            return False
+    return True
+
+
+SETTLING: Final = Settling(KEY_VALUES, PROBE_ROWS, _distinct_decides)
+"""How every backend counts a number's distinct values over ``KEY_VALUES`` rows: the count
+among the first ``PROBE_ROWS`` rows where it decides as the exact count would, else exactly
+(``chartkit.plan.facts.NumberFacts``)."""

@@ -51,6 +51,7 @@ from chartkit.options import (
     ChartOptions,
 )
 from chartkit.plan import bars, choose, lines, points, refusing, writing
+from chartkit.plan.choose import SETTLING
 from chartkit.plan.encode import (
     AxisRefusal,
     Channel,
@@ -155,7 +156,11 @@ def plan_view(
     if choose is not None:
         check_choose(choose)
     opts = options or ChartOptions()
-    facts = whole.facts if whole is not None and whole.facts is not None else FrameFacts(frame)
+    facts = (
+        whole.facts
+        if whole is not None and whole.facts is not None
+        else FrameFacts(frame, settling=SETTLING)  # the rows in memory count as engines do
+    )
     roles = assign(profiles, facts)
     cands = candidates(profiles, roles)
     # with a pick, the opening chart is only probed: which candidate it is, not its data

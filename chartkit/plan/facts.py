@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Final, Protocol
 
@@ -47,6 +47,7 @@ __all__ = [
     "Facts",
     "FrameFacts",
     "NumberFacts",
+    "Settling",
     "coverage",
     "coverage_of_codes",
     "number_facts",
@@ -213,7 +214,19 @@ NO_NUMBERS = NumberFacts(0, 0, None, None, True, True)
 """The facts of a column holding no finite number."""
 
 
-def number_facts(series: pd.Series) -> NumberFacts:
+@dataclass(frozen=True)
+class Settling:
+    """When a number's distinct values may be a lower bound: over ``rows_over`` rows, the
+    count among the first ``probe_rows`` rows, kept where ``decides(whole, probe)`` says it
+    decides every role and chart as the exact count would (``chartkit.plan.choose.SETTLING``,
+    which memory and every engine read alike)."""
+
+    rows_over: int
+    probe_rows: int
+    decides: Callable[[NumberFacts, NumberFacts], bool]
+
+
+def number_facts(series: pd.Series, *, settling: Settling | None = None) -> NumberFacts:
     """``NumberFacts`` of a column's values: numbers only (a string, a bool, a date is an
     offender or not a number, and left out), finite only.
 
@@ -225,7 +238,20 @@ def number_facts(series: pd.Series) -> NumberFacts:
     NumberFacts(values=3, distinct=2, low=1.0, high=2.0, whole=True, nonnegative=True)
     >>> number_facts(pd.Series([2**62, 2**62 + 1, None], dtype=object)).distinct
     2
+
+    With ``settling``, a column of more than ``settling.rows_over`` rows counts its distinct
+    values among its first rows where that bound decides as the exact count would.
     """
+    if settling is not None and len(series) > settling.rows_over:
+        probe = _number_facts(series.iloc[: settling.probe_rows], count=True)
+        whole = _number_facts(series, count=False)
+        if settling.decides(whole, probe):
+            return replace(whole, distinct=probe.distinct)
+    return _number_facts(series, count=True)
+
+
+def _number_facts(series: pd.Series, *, count: bool) -> NumberFacts:
+    """``number_facts`` of every row, its distinct values counted (else 0) when ``count``."""
     kind = series.dtype.kind
     if kind in "bmM":  # booleans, durations and dates hold no number
         return NO_NUMBERS
@@ -244,10 +270,13 @@ def number_facts(series: pd.Series) -> NumberFacts:
     del finite
     if not len(values):
         return NO_NUMBERS
-    ordered = np.sort(values)  # one copy: the distinct values are where the sorted ones step
-    distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
-    low, high = float(ordered[0]), float(ordered[-1])
-    del ordered
+    if count:
+        ordered = np.sort(values)  # one copy: the distinct values are where the sorted ones step
+        distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
+        low, high = float(ordered[0]), float(ordered[-1])
+        del ordered
+    else:
+        distinct, low, high = 0, float(values.min()), float(values.max())
     return NumberFacts(
         values=len(values),
         distinct=distinct,
@@ -273,7 +302,8 @@ def _whole(values: np.ndarray[Any, Any]) -> bool:
 def _is_number(v: Any) -> bool:
     """A value a number column holds as a number (a bool is no number)."""
     return isinstance(v, int | float | np.integer | np.floating | Decimal) and not isinstance(
-        v, bool | np.bool_ | np.timedelta64  # (numpy counts a duration among its integers)
+        v,
+        bool | np.bool_ | np.timedelta64,  # (numpy counts a duration among its integers)
     )
 
 
@@ -375,6 +405,7 @@ class FrameFacts:
     """
 
     frame: pd.DataFrame
+    settling: Settling | None = None  # (None: every count of distinct values exact)
 
     def positions(self, x: str, by: str) -> tuple[list[int], int]:
         try:
@@ -395,7 +426,10 @@ class FrameFacts:
         return numeric_strings_only(series, np.ones(len(series), dtype=bool))
 
     def numbers(self, names: Sequence[str]) -> Mapping[str, NumberFacts]:
-        return {n: number_facts(_column(self.frame, n)) for n in dict.fromkeys(names)}
+        return {
+            n: number_facts(_column(self.frame, n), settling=self.settling)
+            for n in dict.fromkeys(names)
+        }
 
     def unique_key(self, names: Sequence[str]) -> bool:
         frame = pd.DataFrame({str(i): _column(self.frame, n) for i, n in enumerate(names)})
