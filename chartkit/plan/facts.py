@@ -192,14 +192,14 @@ class NumberFacts:
     """What a number column's values that hold their type say (offenders, nulls, NaN and
     infinities left out), so a stray value changes these facts by one row at most.
 
-    ``distinct`` is exact when it can matter: always in memory, and on an engine for at most
-    ``roles.KEY_VALUES`` rows. Over that, an engine counts the distinct values among the first
-    rows (``chartkit.backends.query``'s probe) and keeps that lower bound only where it
-    decides every role and chart as the exact count would: more distinct values than any
-    threshold they are compared with (a grid's 12, a series' width), and, for whole numbers,
-    a value seen twice (no id, no key) with no evenly spaced sequence possible; else it
-    counts them exactly. A count over every row of mostly distinct values is a hash of them
-    all, the dearest aggregate of the profiling pass.
+    ``distinct`` is exact when it can matter, in memory and on every engine alike
+    (``chartkit.plan.choose.SETTLING``): exact for at most ``roles.KEY_VALUES`` rows. Over
+    that, the distinct values are counted among the first rows and that lower bound is kept
+    only where it decides every role and chart as the exact count would: more distinct values
+    than any threshold they are compared with (a grid's 12, a series' width), and, for whole
+    numbers, a value seen twice (no id, no key) with no evenly spaced sequence possible; else
+    they are counted exactly. A count over every row of mostly distinct values is a sort or a
+    hash of them all: the dearest fact of the profiling pass, in memory as in an engine.
     """
 
     values: int  # rows holding a finite number
