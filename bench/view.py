@@ -343,8 +343,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--memory-rows", type=int, default=5_000_000)
+    parser.add_argument(
+        "--memory-rows", type=int, default=5_000_000, help="0: no peak-memory table"
+    )
     args = parser.parse_args()
+    if args.rows < 1 or args.repeat < 1 or args.memory_rows < 0:
+        parser.error("--rows and --repeat take at least 1, --memory-rows at least 0")
 
     print(
         f"{args.rows:,} rows, median CPU time of {args.repeat} interleaved rounds — Python "
@@ -353,6 +357,8 @@ def main() -> None:
     )
     speed(args.rows, args.repeat)
     print(f"\n(load average after the races: {_load()}; the other cores' work shows in it)")
+    if not args.memory_rows:
+        return
     print(
         f"\nPeak memory on {args.memory_rows:,} rows: the resident size a call adds at its peak "
         "(Python, numpy and Arrow alike), each in its own process\n"
