@@ -84,10 +84,10 @@ DEFAULTS = [
     ),
     (
         "undeclared_result", "chart", "bar",
-        {"x": ("severity", None), "y": ("count", "mean"), "facet": ("array", None)},
+        {"x": ("severity", None), "y": ("count", "mean"), "color": ("array", None)},
         "Nothing is declared, so every type is Altair's inference and labelled as such: "
         "raised_at reads as text with every value distinct (an identifier), severity and array "
-        "are the factors, both drawn (bars per severity, a small chart per array), and count "
+        "are the factors, both drawn (bars per severity, one per array side by side), and count "
         "the measure. The notes ask for a declaration.",
     ),
 ]  # fmt: skip
@@ -213,8 +213,9 @@ def test_alternatives_are_in_the_payload_and_valid_against_its_schema() -> None:
 def test_the_rule_table_is_the_data_the_candidates_come_from() -> None:
     charts = [r.chart for r in RULES]
     assert charts == [
-        "lines", "faceted lines", "lines per measure", "scatter", "series lines", "bars",
-        "total bars", "grouped bars", "grouped total bars", "histogram", "count bars",
+        "lines", "faceted lines", "lines per measure", "scatter", "series lines", "mean lines",
+        "bars", "total bars", "grouped bars", "grouped total bars", "colored bars", "histogram",
+        "count bars",
     ]  # fmt: skip
     assert [r.chart for r in RULES if not r.opens] == ["faceted lines", "count bars"]
 

@@ -503,7 +503,7 @@ def test_under_enforce_nothing_of_a_refused_result_is_reachable_from_the_page(
 def test_a_host_that_proxies_no_tool_calls_gets_the_chart_without_drilling(
     drill: Host, live: Live, session: dict[str, Any]
 ) -> None:
-    arguments, result = _chart(live, OWNED)
+    arguments, result = _chart(live, OWNED, x="region", y="p95_ms")  # bars of p95 per region
     drill.load(session["page"].text, server_tools=False)
     drill.show(arguments, result)
     frame = drill.frame

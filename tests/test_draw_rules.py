@@ -237,8 +237,10 @@ def test_a_breakdown_is_totals_stacked_by_the_other_key(
     shown = view(holder(frame), declared)
     assert shown.mark == "bar"
     drawn = {ch: (e.column, e.aggregate) for ch, e in shown.encodings.items()}
-    if not breakdown:  # a pair repeats: rows of events, whose bars are means
-        assert ("count", "mean") in drawn.values() and "color" not in drawn
+    if not breakdown:  # a pair repeats: rows of events, whose bars are means (side by side
+        # per medal when colored: never stacked, a mean is no part of a total)
+        assert ("count", "mean") in drawn.values()
+        assert "color" not in drawn or "xOffset" in (shown.spec or {}).get("encoding", {})
         return
     assert drawn == {"x": ("nation", None), "y": ("count", "sum"), "color": ("medal", None)}
     # the stacked segments add up to each nation's total, and the bars are ordered by it

@@ -40,6 +40,13 @@ RARE: dict[str, tuple[Any, dict[str, Any], dict[str, Any]]] = {
         {"k": "string", "v": "number"},
         {"scale": "log"},
     ),
+    "pairs": (  # a scatter past max_points whose distinct pairs fit: a point per pair
+        pd.DataFrame({"a": [float(i % 11) * 0.37 + 0.5 for i in range(400)],
+                      "b": [float(i % 11 * 7 % 11) * 1.13 + 0.25 + i % 2 / 100
+                            for i in range(400)]}),
+        {"a": "number", "b": "number"},
+        {"max_points": 100},
+    ),
     "mixed-zones": (
         pd.DataFrame(
             {

@@ -323,9 +323,9 @@ def hidden_heatmaps(
             for i in draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=25)):
                 column[i] = draw(st.sampled_from([7, True, 1.5]))  # offend string and date
             data[name] = column
-        else:
+        else:  # distinct values: more pairs than max_points, so no point per pair
             data[name] = draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=n,
-                                       max_size=n))  # fmt: skip
+                                       max_size=n, unique=True))  # fmt: skip
     rows = [{c: data[c][i] for c in columns} for i in range(n)]
     return rows, declared, options
 

@@ -441,7 +441,7 @@ def test_awkward_column_names_chart_their_data(name: str) -> None:
 
 
 def test_cpu_usage_renders_points_not_an_empty_chart() -> None:
-    rows = [{"cpu.usage": float(i), "mem": float(i % 4)} for i in range(25)]
+    rows = [{"cpu.usage": float(i) * 1.5 + 0.3, "mem": float(i % 4) + i / 10} for i in range(25)]
     v = view(rows, {"cpu.usage": "number", "mem": "number"})
     assert v.spec is not None
     assert marks_drawn(v.spec) == 25
@@ -466,7 +466,7 @@ def test_a_large_time_series_is_bucketed_in_pandas_and_never_raises_max_rows() -
 
 
 def test_max_points_is_honoured_and_checked() -> None:
-    rows = [{"a": float(i), "b": float(i)} for i in range(600)]
+    rows = [{"a": i * 0.37 + 0.1, "b": (i * 7 % 600) * 0.53} for i in range(600)]  # 600 pairs
     assert view(rows, {"a": "number", "b": "number"}, max_points=500).mark == "rect"
     with pytest.raises(ChartkitError, match="max_points must be an integer of at least 100"):
         view(rows, {"a": "number", "b": "number"}, max_points=5)

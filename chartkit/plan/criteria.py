@@ -256,12 +256,13 @@ def _no_series(a: Candidate, roles: Roles) -> float:
 
 
 def _index_as_measure(a: Candidate, roles: Roles) -> float:
-    """Bars whose measure is a grid that keys the rows (years, days: what the rows are
-    measured over, never a measure to average or sum)."""
+    """Bars whose measure is a grid that keys the rows with an entity (a panel's years or
+    days: what each entity is measured over, never a measure to average or sum). A whole
+    sequence that keys the rows alone may be either, so it is no breach (a rank, 1 to 6)."""
     if a.chart not in _BARS:
         return 0.0
     return float(
-        any((r := roles.get(y)) is not None and r.role == "grid" and r.keys_with is not None
+        any((r := roles.get(y)) is not None and r.role == "grid" and bool(r.keys_with)
             for y in _ys(a))
     )  # fmt: skip
 
