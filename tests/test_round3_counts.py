@@ -93,3 +93,15 @@ def test_a_run_of_over_999_results_counts_them_with_a_separator(tmp_path: Path) 
     picked = run_cli("render", str(path), "-o", str(tmp_path / "c.json"), "--index", "2000")
     assert picked.returncode == 2
     assert "holds 1,001 results, numbered 1 to 1,001" in picked.stderr
+
+
+def test_the_planners_counts_of_values_carry_separators() -> None:
+    """A count of a column's values in a chart's words is written as every count is."""
+    from types import SimpleNamespace
+
+    from chartkit.plan.sentences import facets_for_colors_note
+
+    wide = SimpleNamespace(name="host", distinct=1_200)
+    assert "host has 1,200 values, more than the 10 colors" in facets_for_colors_note(
+        wide  # type: ignore[arg-type]
+    ).sentence

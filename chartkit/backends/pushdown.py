@@ -633,7 +633,7 @@ def _left_engine(
         assert span is not None  # (else decide.py's plan is a table)
         if span.distinct < COUNT_BARS_UNDER:
             said = (
-                f"{span.rows:,} rows are drawn as {span.distinct} bars, computed in {engine}: "
+                f"{span.rows:,} rows are drawn as {span.distinct:,} bars, computed in {engine}: "
                 f"the rows counted per value of {x}; only these counts left the engine."
             )
         else:

@@ -309,7 +309,7 @@ def histogram(ask: Ask, placed: Placement, q: ColumnProfile) -> Plan:
                              "count": np.asarray(rows, dtype=int)})  # fmt: skip
         enc = {"x": writing.enc(placed, "x", q), "y": _count(q)}
         reason = (
-            f"{_said(q, True)}{only}, with {span.distinct} distinct "
+            f"{_said(q, True)}{only}, with {span.distinct:,} distinct "
             f"{'value' if span.distinct == 1 else 'values'}: a bar "
             "counting the rows of each."
         )

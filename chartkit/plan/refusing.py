@@ -88,7 +88,7 @@ def word(
             f"not drawn as color; facet={q.name!r} draws one small chart per value instead."
         ),
         "too-many-colors": lambda: (
-            f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+            f"{q.name} has {q.distinct:,} values, more than the {MAX_COLOR_CATEGORIES} "
             f"colors that can be told apart, and the facets are already "
             f"{fp.name if fp else ''}, so the chart is drawn without color."
         ),

@@ -425,7 +425,7 @@ def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:
     keyed = f"keys the rows with {keys_with[0]}" if keys_with else "keys the rows"
     return ColumnRole(
         name, "grid",
-        f"{name} holds {r.numbers.distinct} evenly spaced whole values and {keyed}",
+        f"{name} holds {r.numbers.distinct:,} evenly spaced whole values and {keyed}",
         r.numbers, r.distinct, keys_with=keys_with,
     )  # fmt: skip
 

@@ -313,7 +313,7 @@ def facets_for_colors_note(q: ColumnProfile) -> Note:
     """The note of a color of more values than colors can tell apart, drawn as facets."""
     return Note(
         "facets-for-colors",
-        f"{q.name} has {q.distinct} values, more than the {MAX_COLOR_CATEGORIES} "
+        f"{q.name} has {q.distinct:,} values, more than the {MAX_COLOR_CATEGORIES} "
         f"colors that can be told apart: one small chart per {q.name} instead.",
         q.name,
         (("values", q.distinct),),
