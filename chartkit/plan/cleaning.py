@@ -195,6 +195,8 @@ def values(
             times, aware = wall_clock(ask.frame[q.name], keep)
         if aware:
             placed = replace(placed, utc=placed.utc | {q.name})
+            if pd.api.types.is_datetime64_any_dtype(series.dtype):  # one zone for every value
+                return times, unplaced, placed
             naive, zoned = zone_counts(series, None if keep is None else ask.frame[q.name])
             if naive and zoned:  # never merged silently: both counted, each said how drawn
                 placed = placed.said(mixed_zones_note(q.name, zoned, naive))

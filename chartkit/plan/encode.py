@@ -359,7 +359,7 @@ def as_wall_clock(series: pd.Series) -> pd.Series:
     if pd.api.types.is_datetime64_any_dtype(series.dtype):
         s = series
         if getattr(s.dt, "tz", None) is not None:
-            s = s.dt.tz_convert("UTC").dt.tz_localize(None)
+            s = s.dt.tz_convert(None)  # (to UTC, the zone dropped: no copy of the times)
         return s
     try:
         parsed = pd.to_datetime(series, utc=True, format="ISO8601")

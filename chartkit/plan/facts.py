@@ -264,12 +264,12 @@ def _number_facts(series: pd.Series, *, count: bool) -> NumberFacts:
         if all(isinstance(v, int | np.integer) for v in kept):
             return _integer_facts(np.asarray(kept, dtype=object))
         values = np.asarray([_clip(v) for v in kept], dtype=float)
-    finite = np.isfinite(values)
-    if not finite.all():
-        values = values[finite]
-    del finite
     if not len(values):
         return NO_NUMBERS
+    if not (np.isfinite(values.min()) and np.isfinite(values.max())):  # (NaN poisons both)
+        values = values[np.isfinite(values)]  # the rare column holding a NaN or an infinity
+        if not len(values):
+            return NO_NUMBERS
     if count:
         ordered = np.sort(values)  # one copy: the distinct values are where the sorted ones step
         distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
@@ -291,11 +291,18 @@ _BLOCK: Final = 1 << 20
 """Values tested at a time for being whole, so the test holds one block's temporaries."""
 
 
+_FIRST_BLOCK: Final = 1 << 12
+"""Values tested first: a measure's first few thousand values hold a fraction, and then one
+small block has answered (one value not whole decides)."""
+
+
 def _whole(values: np.ndarray[Any, Any]) -> bool:
     """Whether every (finite) value is a whole number, a block at a time."""
+    starts = [0, *range(_FIRST_BLOCK, len(values), _BLOCK)]
+    ends = [*starts[1:], len(values)]
     return all(
         bool(np.all(np.floor(block) == block))
-        for block in (values[i : i + _BLOCK] for i in range(0, len(values), _BLOCK))
+        for block in (values[i:j] for i, j in zip(starts, ends, strict=True))
     )
 
 

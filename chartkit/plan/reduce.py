@@ -76,8 +76,10 @@ def span_bucket_seconds(times: pd.Series, target: int) -> int:
     values = times.to_numpy()
     span: float | None = None
     if values.dtype.kind == "M" and len(values):
-        lo, hi = values.min(), values.max()  # numpy's: NaT when any value is NaT
-        fits = not (np.isnat(lo) or np.isnat(hi))  # … and a difference numpy would not wrap
+        ints = values.view(np.int64)  # (the integers' min and max: no NaT test per value)
+        lo, hi = ints[[ints.argmin(), ints.argmax()]].view(values.dtype)
+        fits = not (np.isnat(lo) or np.isnat(hi))  # NaT, the least integer: any NaT is lo
+        # … and a difference numpy would not wrap
         if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
             span = pd.Timedelta(hi - lo).total_seconds()  # as pandas' own min and max give it
     if span is None:
