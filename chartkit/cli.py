@@ -64,6 +64,7 @@ from chartkit.read.table_files import (
     with_own_declaration,
 )
 from chartkit.result import ToolResult, read_results
+from chartkit.words import chart_of, counted, needs_extra, offending_values, refused_axis
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -462,7 +463,7 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
         try:
             data = _read_file(path, name, limit)
         except MemoryError:
-            raise _Exit(EXIT_UNREADABLE, f"{name} is too large to read into memory") from None
+            raise _Exit(EXIT_UNREADABLE, _no_memory(name)) from None
         except FileNotFoundError:
             raise _Exit(EXIT_UNREADABLE, f"{file}: no such file") from None
         except IsADirectoryError:
@@ -478,7 +479,7 @@ def _read(file: str, columns: str | None = None) -> tuple[str, list[ToolResult]]
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     except MemoryError:
-        raise _Exit(EXIT_UNREADABLE, f"{name} is too large to read into memory") from None
+        raise _Exit(EXIT_UNREADABLE, _no_memory(name)) from None
     except (RecursionError, ValueError) as exc:  # nested too deep, a number too long
         from chartkit._unreadable import unreadable_json
 
@@ -586,7 +587,7 @@ def _parse(data: bytes, name: str) -> list[ToolResult]:
     return results
 
 
-def _rows_count(result: ToolResult) -> str:
+def _rowscounted(result: ToolResult) -> str:
     rows = result.rows
     if isinstance(rows, list):
         return f"{len(rows):,} row{'s' if len(rows) != 1 else ''}"
@@ -601,7 +602,7 @@ def _title(index: int | None, result: ToolResult) -> str:
     call = f", {_data(result.call_id)}" if result.call_id else ""
     source = declared_by_text(result.declared_by)
     said = f", {source}" if source else ""
-    return f"{number}{_data(result.tool)} ({_rows_count(result)}{call}{said})"
+    return f"{number}{_data(result.tool)} ({_rowscounted(result)}{call}{said})"
 
 
 # ------------------------------------------------------------------------------------ check
@@ -609,13 +610,9 @@ def _title(index: int | None, result: ToolResult) -> str:
 
 def _not_checked(result: ToolResult, mode: CheckMode) -> str:
     """Why a result filed not-applicable rows: "I could not look", never "nothing was wrong"."""
-    if mode == "off":
-        return "the dial is off, so nothing was measured"
-    if result.result_columns is None:
-        return "it declares no resultColumns, so there is nothing to check it against"
-    if read_rowset(result.rows) is None:
-        return "its result is not rows (a list of objects with at least one row)"
-    return "nothing was measured"
+    from chartkit.messages import not_checked_reason
+
+    return not_checked_reason(mode, declared=result.result_columns is not None)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -661,7 +658,7 @@ def _print_quiet(
     several = len(results) > 1
     for n, (result, outcome) in enumerate(zip(results, outcomes, strict=True), 1):
         title = _title(n if several else None, result)
-        found = _count(len(outcome.findings), "finding")
+        found = counted(len(outcome.findings), "finding")
         by_kind: dict[str, list[str]] = {}
         for f in outcome.findings:
             by_kind.setdefault(f.kind, []).append(f.column)
@@ -706,13 +703,13 @@ def _print_check(
         title = _title(n if several else None, result)
         found = len(outcome.findings)
         if outcome.refused:
-            print(f"{title}: refused under enforce, {_count(found, 'finding')}", file=out)
+            print(f"{title}: refused under enforce, {counted(found, 'finding')}", file=out)
             print(f"  {outcome.refusal}", file=out)
             for f in outcome.findings:
                 print(f"  - {f.kind} on {f.column!r}", file=out)
                 _print_offenders(out, f.violation, "    ")
         elif outcome.findings:
-            print(f"{title}: {_count(found, 'finding')} under {mode}", file=out)
+            print(f"{title}: {counted(found, 'finding')} under {mode}", file=out)
             for f in outcome.findings:
                 print(f"  - {f.kind}: {finding_head(f.message)}", file=out)
                 _print_offenders(out, f.violation, "    ")
@@ -721,7 +718,7 @@ def _print_check(
             declared = len(result.result_columns or {})
             each = "the" if declared == 1 else "each of the"
             print(
-                f"{title}: clean under {mode} — {each} {_count(declared, 'declared column')}"
+                f"{title}: clean under {mode} — {each} {counted(declared, 'declared column')}"
                 " holds its declared type",
                 file=out,
             )
@@ -730,7 +727,7 @@ def _print_check(
     if ceiling:
         print(f"Every finding above also says: {_ceiling()}", file=out)
     rows = ledger.rows()
-    what = f"{name}, {_count(len(results), 'result')}, mode {mode}"
+    what = f"{name}, {counted(len(results), 'result')}, mode {mode}"
     print(f"disposition ({what}):", file=out)
     width = max(len(r.check) for r in rows)
     for r in rows:
@@ -747,7 +744,7 @@ def _print_check(
     )
     refused = sum(o.refused for o in outcomes)
     if refused:
-        print(f"{_count(refused, 'result')} refused under enforce.", file=out)
+        print(f"{counted(refused, 'result')} refused under enforce.", file=out)
 
 
 def _offenders_line(violation: Any, indent: str) -> str | None:
@@ -755,17 +752,13 @@ def _offenders_line(violation: Any, indent: str) -> str | None:
     from chartkit.messages import offenders_text
 
     listed = offenders_text(violation)
-    return f"{indent}most frequent offending values: {listed}" if listed else None
+    return f"{indent}{offending_values(listed)}" if listed else None
 
 
 def _print_offenders(out: TextIO, violation: Any, indent: str) -> None:
     line = _offenders_line(violation, indent)
     if line is not None:
         print(line, file=out)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _check_payload(
@@ -809,7 +802,7 @@ def _pick(
         if not 1 <= index <= len(results):
             raise _Exit(
                 EXIT_UNREADABLE,
-                f"--index {index} is out of range: {name} holds {_count(len(results), 'result')}"
+                f"--index {index} is out of range: {name} holds {counted(len(results), 'result')}"
                 f", numbered 1 to {len(results):,}",
             )
         chosen = results[index - 1]
@@ -878,7 +871,7 @@ def _render(args: argparse.Namespace) -> int:
             findings.append(listed)
     if findings:
         findings.append(f"  (every finding: {_ceiling()})")
-    refusals = [f"  refused {r.channel} axis: {r.reason}" for r in shown.refusals]
+    refusals = [f"  {refused_axis(r.channel, r.reason)}" for r in shown.refusals]
     notes = [f"  note: {n}" for n in shown.notes]
     declared_by = declared_by_text(result.declared_by)
     source = f" ({declared_by})" if declared_by else ""
@@ -888,7 +881,7 @@ def _render(args: argparse.Namespace) -> int:
         try:
             shown.save(output)
         except OSError as exc:
-            raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
+            raise _Exit(EXIT_UNREADABLE, _cannot_write(output, exc)) from None
         lines = [f"wrote {output}: a table of {result.tool}{source}, not a chart. {shown.reason}"]
         words = lines if args.quiet else lines + refusals + notes + findings
         print("\n".join(terminal_literal(line) for line in words), file=sys.stderr)
@@ -906,17 +899,17 @@ def _render(args: argparse.Namespace) -> int:
     try:
         shown.save(output)
     except OSError as exc:
-        raise _Exit(EXIT_UNREADABLE, f"cannot write {output}: {exc.strerror or exc}") from None
+        raise _Exit(EXIT_UNREADABLE, _cannot_write(output, exc)) from None
     except ChartkitError as exc:
         raise _Exit(EXIT_UNREADABLE, str(exc)) from None
     if args.quiet:  # the one line, with how many findings the full run would list
         found = len(shown.check.findings)
         said = [declared_by] if declared_by else []
-        said += [f"{_count(found, 'finding')} under {args.mode}"] if found else []
+        said += [f"{counted(found, 'finding')} under {args.mode}"] if found else []
         of = f" ({'; '.join(said)})" if said else ""
-        print(f"wrote {output}: a {shown.mark} chart of {result.tool}{of}. {shown.reason}")
+        print(f"wrote {output}: {chart_of(shown.mark)} of {result.tool}{of}. {shown.reason}")
         return EXIT_OK
-    print(f"wrote {output}: a {shown.mark} chart of {result.tool}{source}. {shown.reason}")
+    print(f"wrote {output}: {chart_of(shown.mark)} of {result.tool}{source}. {shown.reason}")
     for channel, encoding in shown.encodings.items():
         print(f"  {channel}: {encoding.describe()}")
     for line in refusals + notes + findings:
@@ -928,7 +921,7 @@ def _list_alternatives(
     args: argparse.Namespace, shown: Any, result: ToolResult, words: list[str]
 ) -> int:
     """``--alternatives``: the chart drawn and the others, each with its reason; no file."""
-    kind = f"a {shown.mark} chart" if shown.kind == "chart" else shown.kind
+    kind = chart_of(shown.mark) if shown.kind == "chart" else shown.kind
     declared_by = declared_by_text(result.declared_by)
     source = f" ({declared_by})" if declared_by else ""
     print(f"{_data(result.tool)}{source}: {kind}. {shown.reason}")
@@ -1071,10 +1064,7 @@ def _explorer_settings() -> list[str]:
 
 def _explore(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("streamlit") is None:
-        error = MissingExtraError(
-            "Streamlit is not installed, and the explorer runs on it; install it with: "
-            "pip install 'chartkit[app]'"
-        )
+        error = MissingExtraError(needs_extra("the explorer", "Streamlit", "app"))
         raise _Exit(EXIT_UNREADABLE, str(error))
     from chartkit.explorer._logic import MCP_SERVERS_ENV, is_loopback
 
@@ -1122,6 +1112,16 @@ def _explore(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- .csv, .parquet and stage
+
+
+def _cannot_write(output: Path, exc: OSError) -> str:
+    """Why the chart or table ``output`` was not written: the system's own reason."""
+    return f"cannot write {output}: {exc.strerror or exc}"
+
+
+def _no_memory(name: str) -> str:
+    """Why the input ``name`` was not read: it does not fit in memory."""
+    return f"{name} is too large to read into memory"
 
 
 def _read_table(data: bytes, name: str, columns: str | None) -> ToolResult:

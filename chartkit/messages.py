@@ -25,10 +25,13 @@ __all__ = [
     "REFUSAL_MAX_CLAUSES",
     "finding_head",
     "finding_message",
+    "not_checked_reason",
     "not_rows_sentence",
     "offenders_text",
     "refusal_sentence",
     "render_sample",
+    "unarmed_sentence",
+    "unknown_mode",
 ]
 
 COLUMN_TYPE_CEILING = (
@@ -272,4 +275,50 @@ def refusal_sentence(tool: str, violations: Sequence[ColumnViolation]) -> str:
     return (
         f"Result rejected: {_bare(tool)} returned rows that disagree with the columns it "
         f"declares — {clauses}. {fix} No data was returned."
+    )
+
+
+def unknown_mode(mode: object, modes: Sequence[str]) -> str:
+    """The error of a dial set to a word that is not one of ``modes``.
+
+    >>> unknown_mode("strict", ("off", "warn", "enforce"))
+    "mode 'strict' is not one of off, warn, enforce; pick one of those words"
+    """
+    return f"mode {mode!r} is not one of {', '.join(modes)}; pick one of those words"
+
+
+def not_checked_reason(mode: str, *, declared: bool) -> str:
+    """Why a result was not checked (its disposition rows are not applicable): the dial is
+    off, nothing is declared, or what came back is not rows — never "nothing was wrong".
+
+    >>> not_checked_reason("off", declared=True)
+    'the dial is off'
+    >>> not_checked_reason("warn", declared=False)
+    'the result declares no resultColumns'
+    >>> not_checked_reason("warn", declared=True)
+    'the result is not rows (a list of objects, or a dataframe, with at least one row)'
+    """
+    if mode == "off":
+        return "the dial is off"
+    if not declared:
+        return "the result declares no resultColumns"
+    return "the result is not rows (a list of objects, or a dataframe, with at least one row)"
+
+
+def unarmed_sentence(mode: str) -> str:
+    """What a result's disposition says when the check did not run: both checks are filed as
+    not applicable, and why.
+
+    >>> print(unarmed_sentence("off"))  # doctest: +NORMALIZE_WHITESPACE
+    The dial is off: nothing measured, nothing filed — both checks are on the record as not
+    applicable.
+    """
+    if mode == "off":
+        return (
+            "The dial is off: nothing measured, nothing filed — both checks are on the record "
+            "as not applicable."
+        )
+    return (
+        "Not measured: the check needs both the dial and a declaration, and rows it can read "
+        "(a non-empty list of objects); both checks are on the record as not applicable."
     )

@@ -33,7 +33,7 @@ from chartkit._literal import markdown_literal as md
 from chartkit._literal import visible_frame
 from chartkit.check.judge import ColumnViolation
 from chartkit.check.outcome import CheckMode, CheckOutcome
-from chartkit.messages import COLUMN_TYPE_CEILING, offenders_text, render_sample
+from chartkit.messages import COLUMN_TYPE_CEILING, offenders_text, render_sample, unarmed_sentence
 from chartkit.result import ToolResult
 from chartkit.views import View, view
 
@@ -147,7 +147,7 @@ def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
     if refusal and outcome.refusal is not None:
         st.error(md(outcome.refusal))
     if not outcome.armed:
-        st.caption(_unarmed(outcome))
+        st.caption(unarmed_sentence(outcome.mode))
         return
     if not outcome.findings:
         st.success("No findings: every declared column holds its declared type in every row.")
@@ -159,18 +159,6 @@ def show_check(outcome: CheckOutcome, *, refusal: bool = True) -> None:
             f"**{finding.kind}** · {md(finding.column)}\n\n{md(finding.message)}"
             + (f"\n\n**Offending values** · {md(listed)}" if listed else "")
         )
-
-
-def _unarmed(outcome: CheckOutcome) -> str:
-    if outcome.mode == "off":
-        return (
-            "The dial is off: nothing measured, nothing filed — both checks are on the "
-            "record as not applicable."
-        )
-    return (
-        "Not measured: the check needs both the dial and a declaration, and rows it can read "
-        "(a non-empty list of objects); both checks are on the record as not applicable."
-    )
 
 
 def encoding_lines(shown: View) -> list[str]:

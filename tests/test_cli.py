@@ -132,20 +132,19 @@ def test_check_says_why_a_result_was_not_checked(
 ) -> None:
     assert main(["check", str(EXAMPLES / "undeclared_result.json")]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
-        "array_alerts (80 rows, call-7): not checked — it declares no resultColumns, so there is "
-        "nothing to check it against"
+        "array_alerts (80 rows, call-7): not checked — the result declares no resultColumns"
     )
     assert main(["check", str(LUN), "--mode", "off"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        "host_group_mappings (2,056 rows, call-1): not checked — the dial is off, so nothing was "
-        "measured"
+        "host_group_mappings (2,056 rows, call-1): not checked — the dial is off"
     )
     assert lines[2] == "  column-type-mismatch  seam write  checked 0  findings 0  not applicable 1"
     feed_stdin(monkeypatch, '{"tool": "t", "rows": [], "resultColumns": {"lun": "number"}}')
     assert main(["check", "-", "--mode", "enforce"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
-        "t (0 rows): not checked — its result is not rows (a list of objects with at least one row)"
+        "t (0 rows): not checked — the result is not rows (a list of objects, or a dataframe, "
+        "with at least one row)"
     )
 
 
@@ -708,7 +707,7 @@ def test_explore_without_streamlit_names_the_extra(
     assert main(["explore"]) == 2
     assert launched == []
     assert capsys.readouterr().err == (
-        "chartkit explore: Streamlit is not installed, and the explorer runs on it; install it "
+        "chartkit explore: the explorer needs Streamlit, which is not installed; install it "
         "with: pip install 'chartkit[app]'\n"
     )
 

@@ -67,7 +67,7 @@ def test_check_reads_a_csv_by_the_declaration_given(
     assert "1 finding under warn" in capsys.readouterr().out
     assert main(["check", str(source)]) == EXIT_OK
     assert (
-        "host_group_mappings (2 rows): not checked — it declares no resultColumns"
+        "host_group_mappings (2 rows): not checked — the result declares no resultColumns"
         in capsys.readouterr().out
     )
 

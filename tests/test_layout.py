@@ -89,6 +89,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "chartkit.__main__",
             "chartkit.agents",
             "chartkit.bundled",
+            "chartkit.words",
         ),
     ),
     # the package itself, re-exporting the public names (nothing inside chartkit imports it)

@@ -22,6 +22,7 @@ from chartkit.check.integrity import DispositionLedger, check_result
 from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome
 from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ChartkitError
+from chartkit.messages import unknown_mode
 from chartkit.result import ToolResult
 
 __all__ = ["RUNS_KEPT", "Judgement", "ToolDial", "trace_attributes"]
@@ -67,10 +68,7 @@ class ToolDial:
 
     def __post_init__(self) -> None:
         if self.mode not in CHECK_MODES:
-            raise ChartkitError(
-                f"mode {self.mode!r} is not one of {', '.join(CHECK_MODES)}; pick one of "
-                "those words"
-            )
+            raise ChartkitError(unknown_mode(self.mode, CHECK_MODES))
         if not isinstance(self.result_columns, Mapping):
             raise ChartkitError(
                 "result_columns maps each tool's name to its declaration, e.g. "

@@ -27,6 +27,7 @@ from chartkit.agents._dial import Judgement, ToolDial
 from chartkit.check.integrity import DispositionLedger
 from chartkit.check.outcome import CheckMode
 from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.words import needs_extra
 
 try:
     from langchain_core.callbacks import adispatch_custom_event, dispatch_custom_event
@@ -34,8 +35,7 @@ try:
     from pydantic import ConfigDict
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingExtraError(
-        f"chartkit.agents.langchain needs langchain-core, and importing it failed ({_exc}); "
-        "install it with: pip install 'chartkit[langchain]'"
+        needs_extra("chartkit.agents.langchain", "langchain-core", "langchain", failed=_exc)
     ) from None
 
 __all__ = ["EVENT_PREFIX", "ColumnCheck", "ColumnCheckedTool"]

@@ -26,6 +26,7 @@ from chartkit.agents._dial import ToolDial, trace_attributes
 from chartkit.check.integrity import DispositionLedger
 from chartkit.check.outcome import CheckMode
 from chartkit.errors import ChartkitError, MissingExtraError
+from chartkit.words import needs_extra
 
 try:
     from agents import (
@@ -37,8 +38,9 @@ try:
     )
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingExtraError(
-        f"chartkit.agents.openai_agents needs the OpenAI Agents SDK, and importing it failed "
-        f"({_exc}); install it with: pip install 'chartkit[openai-agents]'"
+        needs_extra(
+            "chartkit.agents.openai_agents", "the OpenAI Agents SDK", "openai-agents", failed=_exc
+        )
     ) from None
 
 __all__ = ["GUARDRAIL_NAME", "SPAN_NAME", "ColumnCheck"]

@@ -29,6 +29,7 @@ from chartkit.check.integrity import DispositionLedger
 from chartkit.check.outcome import CheckMode
 from chartkit.columns import normalize_result_columns
 from chartkit.errors import MissingExtraError
+from chartkit.words import needs_extra
 
 try:
     from opentelemetry import trace
@@ -39,8 +40,7 @@ try:
     from pydantic_core import to_jsonable_python
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingExtraError(
-        f"chartkit.agents.pydantic_ai needs pydantic-ai, and importing it failed ({_exc}); "
-        "install it with: pip install 'chartkit[pydantic-ai]'"
+        needs_extra("chartkit.agents.pydantic_ai", "pydantic-ai", "pydantic-ai", failed=_exc)
     ) from None
 
 __all__ = ["META_KEY", "ColumnCheckToolset", "IntegrityCheckEvent", "result_columns"]

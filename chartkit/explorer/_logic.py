@@ -25,9 +25,11 @@ from chartkit.check.integrity import DispositionLedger, check_result
 from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome, DispositionRow
 from chartkit.columns import COLUMN_TYPES
 from chartkit.errors import ChartkitError, ResultColumnsError, ToolResultError
+from chartkit.messages import unknown_mode
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text
 from chartkit.result import ToolResult, read_results
+from chartkit.words import counted
 
 __all__ = [
     "ABSENT_TEXT",
@@ -390,19 +392,14 @@ def result_label(index: int, result: ToolResult) -> str:
     """How a result is named in the picker: position, tool, call id and size."""
     rows = result.rows
     if isinstance(rows, list):
-        size = _counted(len(rows), "row")
+        size = counted(len(rows), "row")
     else:  # a dataframe, or a table an engine holds: counted where it lives
         reading = read_rowset(rows)
-        size = _counted(reading.total, "row") if reading is not None else type(rows).__name__
+        size = counted(reading.total, "row") if reading is not None else type(rows).__name__
     call = f" ({result.call_id})" if result.call_id else ""
     source = declared_by_text(result.declared_by)
     declared = ", undeclared" if result.result_columns is None else f", {source}" if source else ""
     return visible_controls(f"{index + 1}. {result.tool}{call} — {size}{declared}")
-
-
-def _counted(n: int, noun: str) -> str:
-    """``n`` of ``noun``, in the page's one number format: ``1 row``, ``2,056 rows``."""
-    return f"{n:,} {noun}{'s' if n != 1 else ''}"
 
 
 def with_declaration(result: ToolResult, declaration: Mapping[str, Any] | None) -> ToolResult:
@@ -482,7 +479,7 @@ def run_ledger(results: Sequence[ToolResult], mode: CheckMode) -> RunLedger:
     [('column-type-mismatch', 2), ('missing-column', 0)]
     """
     if mode not in CHECK_MODES:
-        raise ChartkitError(f"mode {mode!r} is not one of {', '.join(CHECK_MODES)}")
+        raise ChartkitError(unknown_mode(mode, CHECK_MODES))
     ledger = DispositionLedger()
     lines: list[RunRow] = []
     for i, result in enumerate(results):
@@ -798,7 +795,7 @@ def mcp_tool_label(tool: Any) -> str:
         return f"{name} — undeclared"
     source = declared_by_text(getattr(tool, "declared_by", None))
     said = f", {source}" if source else ""
-    return f"{name} — declares {_counted(len(tool.result_columns), 'column')}{said}"
+    return f"{name} — declares {counted(len(tool.result_columns), 'column')}{said}"
 
 
 def mcp_call_tool(

@@ -32,7 +32,14 @@ from chartkit.check.outcome import CHECK_MODES, CheckMode, CheckOutcome
 from chartkit.columns import COLUMN_TYPES
 from chartkit.errors import ChartkitError
 from chartkit.explorer import _logic as ex
-from chartkit.messages import COLUMN_TYPE_CEILING, NOTHING_CHANGED, finding_head, offenders_text
+from chartkit.messages import (
+    COLUMN_TYPE_CEILING,
+    NOTHING_CHANGED,
+    finding_head,
+    not_checked_reason,
+    offenders_text,
+    unarmed_sentence,
+)
 from chartkit.options import AGGREGATES, DEFAULT_FORMAT, SCALES, SORTS, TIME_UNITS
 from chartkit.read.rowset import read_rowset
 from chartkit.read.schemas import declared_by_text
@@ -40,6 +47,7 @@ from chartkit.result import ToolResult
 from chartkit.selection import RowsPage, Selection, positions_behind
 from chartkit.streamlit import BRUSH, MARK, selectable_spec, selection_of, show, violation_line
 from chartkit.views import View, view
+from chartkit.words import capitalized, counted
 
 __all__ = ["main"]
 
@@ -447,16 +455,12 @@ def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
     """The verdict in one line: passes, N findings, refused, or not measured."""
     columns = list(dict.fromkeys(f.column for f in outcome.findings))
     named = ", ".join(repr(c) for c in columns[:4]) + (" …" if len(columns) > 4 else "")
-    count = len(outcome.findings)
-    findings = f"{count:,} finding{'s' if count != 1 else ''}"
+    findings = counted(len(outcome.findings), "finding")
     if not outcome.armed:
-        why = (
-            "the dial is off"
-            if outcome.mode == "off"
-            else "this result declares no columns — declare them in the editor below"
-            if result.result_columns is None
-            else "the rows are not a list of objects"
-        )
+        undeclared = result.result_columns is None
+        why = not_checked_reason(outcome.mode, declared=not undeclared)
+        if undeclared and outcome.mode != "off":
+            why += " — declare them in the editor below"
         st.info(md(f"Not measured: {why}."), icon=":material/radio_button_unchecked:")
     elif outcome.refused:
         st.error(
@@ -471,10 +475,10 @@ def _verdict(outcome: CheckOutcome, result: ToolResult) -> None:
             icon=":material/warning:",
         )  # fmt: skip
     else:
-        declared = len(result.result_columns or {})
+        declared = counted(len(result.result_columns or {}), "declared column")
         st.success(
-            md(f"Passes: each of the {declared:,} declared column{'s' if declared != 1 else ''} "
-               "holds its declared type in every row — which is all the check can say (below)."),
+            md(f"Passes: each of the {declared} holds its declared type in every row — which "
+               "is all the check can say (below)."),
             icon=":material/check_circle:",
         )  # fmt: skip
 
@@ -539,25 +543,13 @@ def _check_section(outcome: CheckOutcome, result: ToolResult, shown: View | None
     for note in about.get(None, []):
         st.caption(md(note))
     if not outcome.armed:
-        st.caption(md(_not_measured(outcome)))
+        st.caption(md(unarmed_sentence(outcome.mode)))
     st.markdown("**Disposition** — the two checks this result filed")
     _disposition(outcome.disposition, key="disposition")
 
 
 def _finding_line(finding: Any) -> str:
     return violation_line(finding.violation)
-
-
-def _not_measured(outcome: CheckOutcome) -> str:
-    if outcome.mode == "off":
-        return (
-            "The dial is off: nothing measured, nothing filed — both checks are on the record "
-            "as not applicable."
-        )
-    return (
-        "Not measured: the check needs both the dial and a declaration, and rows it can read "
-        "(a non-empty list of objects); both checks are on the record as not applicable."
-    )
 
 
 TABLE_CSS = """<style>
@@ -811,7 +803,7 @@ def _behind_section(
         stale = "The selection names no mark of the chart as it is now; select again."
     if shown.left_out:
         st.toggle(
-            f"Show the {_rows(shown.left_out)} left out of the chart",
+            f"Show the {counted(shown.left_out, 'row')} left out of the chart",
             key=f"left-out:{rkey}",
             help="Rows the chart does not place: a value not of its declared type on an axis, "
             "a number no chart can place, no value on a measure or time axis.",
@@ -872,11 +864,6 @@ def _behind_section(
         )
     styled: Any = highlighted(frame, marks) if marks else frame
     st.dataframe(styled, column_config=config, key=f"behind:{rkey}")
-
-
-def _rows(n: int) -> str:
-    """``n`` rows, counted: ``1 row``, ``2,056 rows``."""
-    return f"{n:,} row{'s' if n != 1 else ''}"
 
 
 @dataclass(frozen=True)
@@ -942,7 +929,7 @@ def _behind_summary(
     )  # fmt: skip
     offending = {c: n for c, n in behind.offenders.items() if n}
     bad = sum(1 for cells in behind.offending if cells)
-    st.markdown(f"**{md(what, one_line=True)}** — {_rows(behind.total)}")
+    st.markdown(f"**{md(what, one_line=True)}** — {counted(behind.total, 'row')}")
     for v in found:  # the check of just these rows: first offender, offending values, counts
         listed = offenders_text(v)
         st.warning(
@@ -955,7 +942,7 @@ def _behind_summary(
         st.caption(f"Offending cells among them, per column: {counts}.")
     if bad:
         st.caption(
-            f"Offending cells are highlighted: {bad:,} of the {_rows(len(behind.index))} "
+            f"Offending cells are highlighted: {bad:,} of the {counted(len(behind.index), 'row')} "
             f"shown {'holds' if bad == 1 else 'hold'} one."
         )
     elif behind.total:
@@ -965,8 +952,8 @@ def _behind_summary(
         verb = "is" if left.rows == 1 else "are"
         st.info(
             md(
-                f"{_rows(left.rows)} {where} {verb} left out of the chart, so not among the "
-                f"rows above: " + " ".join(left.why)
+                f"{counted(left.rows, 'row')} {where} {verb} left out of the chart, so not among "
+                f"the rows above: " + " ".join(left.why)
             ),
             icon=":material/visibility_off:",
         )
@@ -1075,7 +1062,7 @@ def _rows_section(
     if reading is None or reading.rows is None:
         st.info(
             md(
-                f"The result is not a rowset (a non-empty list of objects): it holds "
+                f"{capitalized(not_checked_reason('warn', declared=True))}: it holds "
                 f"{type(rows).__name__}, so the check files it not applicable. Shown as JSON."
             )
         )

@@ -52,6 +52,7 @@ from chartkit.columns import ResultColumns, assert_result_columns
 from chartkit.errors import ChartkitError, MissingExtraError, ResultColumnsError, SchemaColumnsError
 from chartkit.read.schemas import output_schema, result_columns_from, rows_property
 from chartkit.result import ToolResult
+from chartkit.words import needs_extra
 
 try:
     import anyio
@@ -62,8 +63,7 @@ try:
     from pydantic import ValidationError
 except ImportError as _exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingExtraError(
-        f"chartkit.mcp needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
-        "install it with: pip install 'chartkit[mcp]'"
+        needs_extra("chartkit.mcp", "the MCP SDK 2.3 or newer", "mcp", failed=_exc)
     ) from None
 
 __all__ = [

@@ -348,7 +348,7 @@ def check_parquet(data: bytes, shown: str) -> None:
         check_rows(shown, rows)
         leaves = _parquet_leaves(meta.schema, groups)
     except (pa.ArrowException, OSError) as exc:
-        raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
+        raise NotServed(_unreadable_parquet(shown, exc)) from None
     base = rows * ROW_COST + sum(leaf.cost for leaf in leaves)
     if base > MAX_DECODED_BYTES:
         widest = max(leaves, key=lambda leaf: leaf.cost)
@@ -379,7 +379,12 @@ def check_parquet(data: bytes, shown: str) -> None:
     except NotServed:
         raise
     except (pa.ArrowException, OSError, ValueError) as exc:
-        raise NotServed(f"{shown} is not a readable Parquet file: {_first_line(exc)}") from None
+        raise NotServed(_unreadable_parquet(shown, exc)) from None
+
+
+def _unreadable_parquet(shown: str, exc: BaseException) -> str:
+    """Why a served file is refused as Parquet: Arrow's own first line."""
+    return f"{shown} is not a readable Parquet file: {_first_line(exc)}"
 
 
 _TEXT_LOGICAL: Final = frozenset({"NONE", "STRING", "JSON", "BSON", "ENUM"})

@@ -57,6 +57,14 @@ from chartkit.messages import offenders_text
 from chartkit.page import view_html
 from chartkit.result import ToolResult
 from chartkit.views import View, view
+from chartkit.words import (
+    capitalized,
+    chart_of,
+    counted,
+    needs_extra,
+    offending_values,
+    refused_axis,
+)
 
 try:
     import anyio
@@ -71,8 +79,7 @@ try:
     from pydantic import Field
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
-        f"chartkit.mcp.apps needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
-        "install it with: pip install 'chartkit[mcp]'"
+        needs_extra("chartkit.mcp.apps", "the MCP SDK 2.3 or newer", "mcp", failed=_exc)
     ) from None
 
 __all__ = [
@@ -382,8 +389,7 @@ def summary(shown: View) -> str:
         return shown.reason  # the refusal sentence, and nothing of the rows
     rows = _count(shown.result.rows)
     if shown.kind == "chart":
-        what = f"a {shown.mark} chart" if shown.mark else "a chart"
-        head = f"chartkit drew {what} of {shown.result.tool}{rows}"
+        head = f"chartkit drew {chart_of(shown.mark)} of {shown.result.tool}{rows}"
     else:
         head = f"chartkit shows {shown.result.tool}{rows} as a table, not a chart"
     lines = [f"{head} — {shown.reason}"]
@@ -391,8 +397,8 @@ def summary(shown: View) -> str:
         lines.append(f"Finding: {f.message}")
         listed = offenders_text(f.violation)  # the values a person needs to fix the tool
         if listed:
-            lines.append(f"Most frequent offending values of {name_list([f.column])}: {listed}")
-    lines += [f"Refused {r.channel} axis: {r.reason}" for r in shown.refusals]
+            lines.append(capitalized(offending_values(listed, name_list([f.column]))))
+    lines += [capitalized(refused_axis(r.channel, r.reason)) for r in shown.refusals]
     lines += [f"Note: {n}" for n in shown.notes]
     return "\n".join(lines)
 
@@ -404,7 +410,7 @@ def _count(rows: object) -> str:
         n = len(rows)  # type: ignore[arg-type]
     except TypeError:
         return ""
-    return f" ({n:,} row{'' if n == 1 else 's'})"
+    return f" ({counted(n, 'row')})"
 
 
 def rows_json(rows: object) -> str:

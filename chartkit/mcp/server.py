@@ -84,6 +84,7 @@ from chartkit.read.table_files import (
 )
 from chartkit.result import RUN_KEYS, ToolResult, read_results
 from chartkit.views import View, view
+from chartkit.words import needs_extra
 
 try:
     import anyio
@@ -98,8 +99,7 @@ try:
     from pydantic_core import PydanticSerializationError
 except ImportError as _exc:  # pragma: no cover - only without the mcp extra
     raise MissingExtraError(
-        f"chartkit mcp needs the MCP SDK 2.3 or newer, and importing it failed ({_exc}); "
-        "install it with: pip install 'chartkit[mcp]'"
+        needs_extra("chartkit mcp", "the MCP SDK 2.3 or newer", "mcp", failed=_exc)
     ) from None
 
 __all__ = [
@@ -337,17 +337,19 @@ class _ChartServer(MCPServer[Any]):
             unknown = [key for key in arguments if key not in accepted]
             if unknown:
                 raise ToolError(
-                    f"Error executing tool {name}: unknown argument(s) "
-                    f"{name_list(map(visible, unknown))}; {name} accepts "
-                    f"{', '.join(accepted)}. Check the spelling (resultColumns is one word, "
-                    "camelCase) and leave out the others."
+                    _tool_error(
+                        name,
+                        f"unknown argument(s) {name_list(map(visible, unknown))}; {name} accepts "
+                        f"{', '.join(accepted)}. Check the spelling (resultColumns is one word, "
+                        "camelCase) and leave out the others.",
+                    )
                 )
         try:
             answer = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                raise ToolError(f"Error executing tool {name}: {_invalid(cause)}") from cause
+                raise ToolError(_tool_error(name, _invalid(cause))) from cause
             text = _writable(str(exc))
             if text == str(exc):
                 raise
@@ -617,15 +619,10 @@ def _rows_or_error(rows: Any) -> list[dict[str, Any]]:
             rows = json.loads(rows)  # some agents send the array as JSON text
         except json.JSONDecodeError:
             raise ToolError(
-                f"rows must be a JSON array of objects, one per row; got a string that is not "
-                f"JSON ({_kind(rows)}). Pass the rows themselves, e.g. "
-                '[{"region": "eu", "p95": 12.5}, {"region": "us", "p95": 9.1}]'
+                _not_rows(f"got a string that is not JSON ({_kind(rows)}). {_ROWS_EXAMPLE}")
             ) from None
     if not isinstance(rows, list):
-        raise ToolError(
-            f"rows must be a JSON array of objects, one per row; got {_kind(rows)}. Pass the "
-            'rows themselves, e.g. [{"region": "eu", "p95": 12.5}, {"region": "us", "p95": 9.1}]'
-        )
+        raise ToolError(_not_rows(f"got {_kind(rows)}. {_ROWS_EXAMPLE}"))
     if len(rows) > MAX_ROWS:
         raise ToolError(
             f"rows holds {len(rows):,} rows, over the {MAX_ROWS:,} chart_rows charts; send a "
@@ -634,10 +631,27 @@ def _rows_or_error(rows: Any) -> list[dict[str, Any]]:
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
             raise ToolError(
-                f"rows must be a JSON array of objects, one per row; row {number:,} of "
-                f"{len(rows):,} is {_kind(row)}. Send each row as an object of column: value."
+                _not_rows(
+                    f"row {number:,} of {len(rows):,} is {_kind(row)}. Send each row as an "
+                    "object of column: value."
+                )
             )
     return rows
+
+
+_ROWS_EXAMPLE: Final = (
+    'Pass the rows themselves, e.g. [{"region": "eu", "p95": 12.5}, {"region": "us", "p95": 9.1}]'
+)
+
+
+def _not_rows(found: str) -> str:
+    """The refusal of a ``rows`` argument that is not rows, with what was ``found``."""
+    return f"rows must be a JSON array of objects, one per row; {found}"
+
+
+def _tool_error(name: str, said: str) -> str:
+    """A call of tool ``name`` refused before it ran, in the SDK's own opening words."""
+    return f"Error executing tool {name}: {said}"
 
 
 def _kind(value: Any) -> str:
