@@ -238,7 +238,10 @@ def _automatic(ask: Ask, color: str | None, facet: str | None) -> Plan:
         placed = refusing.note_id_like(tried, Placement()) if identifiers else Placement()
         x, ys, auto, split = choose.opening_picks(cand, color, facet, count=count)
         if cand.chart == "scatter" and color is None and facet is None and cand.x:
-            if cand.color is not None and bars.shares_positions(tried, cand.x, cand.color):
+            c = cand.color  # (a number's few levels stay colors: small charts are of categories)
+            if c is not None and tried.profiles[c].type == "nominal" and bars.shares_positions(
+                tried, cand.x, c
+            ):
                 auto, split = None, cand.color  # one panel per group, not colors over colors
         kp = bars.breakdown_of(tried, cand.chart, x, ys, color, facet)
         try:

@@ -32,7 +32,7 @@ from chartkit.plan.kit import (
     _said,
 )
 from chartkit.plan.placement import Ask, Placement, of_rows
-from chartkit.plan.roles import series_over
+from chartkit.plan.roles import is_factor, series_over
 from chartkit.plan.rules import PAIRS_ASKED
 from chartkit.plan.sentences import (
     LOG_BINS_IGNORED,
@@ -154,6 +154,8 @@ def scatter(
     enc = {"x": writing.enc(placed, "x", xp), "y": writing.enc(placed, "y", yp)}
     if cp is not None:
         enc["color"] = writing.enc(placed, "color", cp)
+        if cp.type == "quantitative" and is_factor(ask.roles, cp.name):  # few levels: told
+            enc["color"] = replace(enc["color"], type="nominal")  # apart, not a gradient
     if fp is not None:
         enc["facet"] = writing.enc(placed, "facet", fp)
     colored = f"; {cp.name} ({_said(cp)}) as color" if cp is not None else ""

@@ -70,7 +70,8 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     RoleRecord(
         "grid",
         "a number of few ordered values (2 to 12, repeated: doses, levels), or of evenly "
-        "spaced whole values (years, days) that key the rows alone or with an entity",
+        "spaced whole values (years, days) or named a time (time, year, period) holding "
+        "calendar years, that key the rows alone or with an entity",
         "x (a line per entity over it), never y; of 10 values or fewer that key no series, a "
         "factor too (a color of bars)",
     ),
@@ -81,8 +82,8 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     ),
     RoleRecord(
         "entity",
-        "a factor each value of which is one series over the time or the grid (the two key "
-        "the rows)",
+        "a factor (or a number of fewer levels than the grid) each value of which is one "
+        "series over the time or the grid (the two key the rows)",
         "a line each (a color up to 10, small charts up to 20); past 20, a line of their mean "
         "per value of the time or the grid, one per factor of 10 values or fewer that holds "
         "each entity in one of its values (continents of countries), the entities averaged said",
@@ -95,13 +96,13 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     RoleRecord("measure", "any other number", "y; two of them a scatter"),
     RoleRecord(
         "coordinate",
-        "a number named latitude or longitude (lat, lon, lng, long) within its range",
+        "a number named latitude or longitude (lat, lon, lng, long) within its range (a "
+        "longitude from -180 to 180, or 0 to 360 degrees east)",
         "longitude on x and latitude on y, as on a map",
     ),
     RoleRecord(
         "identifier",
-        "a category whose values are mostly distinct, or a whole number named id whose "
-        "values all are",
+        "a category whose values are mostly distinct, or a whole number named id",
         "no axis: it names rows",
     ),
 )
@@ -152,6 +153,12 @@ declared type; below it, it keeps its place and its offenders are left out and s
 _LATITUDE = re.compile(r"(?i)^(lat|latitude)$|(^|[_\s])lat(itude)?$")
 _LONGITUDE = re.compile(r"(?i)^(lon|lng|long|longitude)$|(^|[_\s])(lon|lng|long|longitude)$")
 _IDENTIFIER = re.compile(r"(?i)^id$|(^|[_\s])id$|^.+Id$")
+CALENDAR: Final = (1000, 3000)
+"""The years a number named a time holds to be read as one (1949.0, 1949.083… a month)."""
+_TIME_NAME = re.compile(r"(?i)^(t|time|year|period)$|(^|[_\s.])(time|year)$")
+"""A number named a time (``time``, ``year``, ``period``; R's series as frames hold
+``time`` as fractional years): a series' index when it keys the rows alone, evenly spaced
+or not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,14 +290,25 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     # factor whose values are each one series over it: a grid, and that factor an entity
     entities: dict[str, str] = {}
     for n, r in list(first.items()):
-        if times or not (r.role == "grid" or (r.role == "measure" and _sequence(r.numbers))):
+        indexes = _sequence(r.numbers) or _named_time(n, r.numbers)
+        if times or not (r.role == "grid" or (r.role == "measure" and indexes)):
             continue  # (rows over time are series over their time, not over a number)
+        if _IDENTIFIER.search(n):
+            continue  # (subjects numbered 1 to 10 name the rows: no grid to measure over)
         if r.numbers.distinct > KEY_VALUES:
             continue  # (a key over that many values is a scan of its own: not asked)
         if facts.unique_key([n]):
             first[n] = _grid(n, r, ())
             continue
-        for f in factors:
+        # a number of fewer levels than a grid of levels (trees 1 to 5 over 7 ages) may be
+        # its entity too, after the categories: the finer grid is what the rows are measured
+        # over (a long sequence, travellers 1 to 210, is measured over no number's levels)
+        levels = [
+            m for m, g in first.items()
+            if r.role == "grid" and m != n and _levels_of(g) and g.distinct < r.distinct
+            and m not in entities
+        ]  # fmt: skip
+        for f in [*factors, *levels]:
             # each covers it: the rows holding a value of the grid hold most of the pairs
             panel = r.numbers.values >= PANEL * first[f].distinct * r.numbers.distinct
             if f not in entities and panel and _keys_with(facts, n, f, first, r.numbers.values):
@@ -324,6 +342,8 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     out: list[ColumnRole] = []
     for q in usable:
         r = first[q.name]
+        if q.name in entities and r.keys_with is not None:  # (a grid of its own, and keyed)
+            entities.pop(q.name)
         if q.name in entities:
             within: tuple[str, ...] = ()
             if r.distinct > MAX_SERIES:
@@ -362,13 +382,16 @@ def is_factor(roles: Roles, name: str | None) -> bool:
 
 def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bool:
     """Whether points over ``x`` are a series to draw as a line: ``x`` is an evenly spaced
-    grid that keys the rows alone, or with the one column that splits the chart whose values
-    are each a series over it (an entity)."""
+    grid that keys the rows alone, or a grid (evenly spaced or not: ages, concentrations)
+    that keys them with the one column that splits the chart, whose values are each a
+    series over it (an entity)."""
     r = roles.get(x or "")
-    if r is None or r.role != "grid" or not _sequence(r.numbers):
+    if r is None or r.role != "grid" or r.keys_with is None:
         return False
     split = [s for s in splits if s is not None]
-    return r.keys_with is not None and tuple(split) == r.keys_with
+    return tuple(split) == r.keys_with and (
+        bool(r.keys_with) or _sequence(r.numbers) or _named_time(r.column, r.numbers)
+    )
 
 
 def panel_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> str | None:
@@ -423,10 +446,31 @@ def _keys_with(
 
 def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:
     keyed = f"keys the rows with {keys_with[0]}" if keys_with else "keys the rows"
+    n = r.numbers
+    held = (
+        "evenly spaced whole values" if _sequence(n)
+        else "values, named as a time," if not keys_with and _named_time(name, n)
+        else "ordered values"
+    )  # fmt: skip
     return ColumnRole(
-        name, "grid",
-        f"{name} holds {r.numbers.distinct:,} evenly spaced whole values and {keyed}",
-        r.numbers, r.distinct, keys_with=keys_with,
+        name, "grid", f"{name} holds {n.distinct:,} {held} and {keyed}", n, r.distinct,
+        keys_with=keys_with,
+    )  # fmt: skip
+
+
+def _levels_of(r: ColumnRole) -> bool:
+    """A number of few repeated levels (``GRID_MAX``'s grid, at most ``LEVELS_MAX``) that
+    keys nothing yet: a factor's values, which may each be a series over a finer grid."""
+    return r.role == "grid" and r.keys_with is None and 2 <= r.distinct <= LEVELS_MAX
+
+
+def _named_time(name: str, n: NumberFacts) -> bool:
+    """A number named a time (``_TIME_NAME``) of ``SEQUENCE_MIN`` values or more, all
+    calendar years (``CALENDAR``; fractions of one for months and quarters)."""
+    lo, hi = CALENDAR
+    return (
+        n.distinct >= SEQUENCE_MIN and n.low is not None and n.high is not None
+        and lo <= n.low and n.high <= hi and _TIME_NAME.search(name) is not None
     )  # fmt: skip
 
 
@@ -465,12 +509,12 @@ def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
     if n.values and n.low is not None and n.high is not None:
         if _LATITUDE.search(q.name) and -90 <= n.low and n.high <= 90:
             return ColumnRole(q.name, "coordinate", f"{q.name} is a latitude", n, n.distinct, "y")
-        if _LONGITUDE.search(q.name) and -180 <= n.low and n.high <= 180:
+        if _LONGITUDE.search(q.name) and -180 <= n.low and n.high <= 360:  # (0–360 east too)
             return ColumnRole(q.name, "coordinate", f"{q.name} is a longitude", n, n.distinct, "x")
-    if _IDENTIFIER.search(q.name) and n.whole and n.values > 1 and n.distinct == n.values:
+    if _IDENTIFIER.search(q.name) and n.whole and n.values > 1 and n.distinct > 1:
+        own = "each row holds its own" if n.distinct == n.values else "its values name rows"
         return ColumnRole(
-            q.name, "identifier", f"{q.name} is named an id and each row holds its own", n,
-            n.distinct,
+            q.name, "identifier", f"{q.name} is named an id: {own}", n, n.distinct
         )  # fmt: skip
     if (
         2 <= n.distinct <= GRID_MAX

@@ -253,7 +253,7 @@ def _bindings(
         yield from _bindings(rest, columns, {**bound, need.slot: names})
 
 
-_SERIES = Need("color", "category", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
+_SERIES = Need("color", "factor", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
 _TRIES: Final = 16  # the columns of a kind a need tries: the criteria rank the bindings
 
 _PER_CATEGORY: Final = (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES))
@@ -317,7 +317,7 @@ RULES: Final[tuple[Rule, ...]] = (
         (
             Need("x", "number", tries=_TRIES),
             Need("y", "number", tries=_TRIES),
-            Need("color", "category", tries=_TRIES, max_distinct=MAX_FACETS),
+            Need("color", "factor", tries=_TRIES, max_distinct=MAX_FACETS),
         ),
         True,
         "{x} and {y} are declared number and each {color} is one series over {x}: a line "

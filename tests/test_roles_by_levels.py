@@ -1,0 +1,198 @@
+"""Roles that numbers of few levels, names and degrees carry (issue 40 items 1–3), each a
+pattern of generated tables, never one dataset:
+
+- a number of few repeated levels (a class 0/1/2, cylinders 4/6/8) colors a scatter of two
+  measures, told apart as categories are (nominal), not as a gradient;
+- a grid of uneven levels (ages, concentrations) that keys the rows with an entity is a
+  series: a line per entity; a number of fewer levels than that grid may be the entity;
+- a number named a time holding calendar years (1949.0, 1949.083…: a monthly series as R's
+  frames hold it) that keys the rows alone is a series' index: a line;
+- a whole number named an id names rows, repeated or not: no axis;
+- a longitude from 0 to 360 degrees east is a coordinate as one from -180 to 180 is.
+
+Each holds on memory, DuckDB and polars alike, and under up to 1% stray values.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_defaults_engines import each_engine_chooses_as_memory
+
+from chartkit import view
+from chartkit.columns import normalize_result_columns
+from chartkit.plan.encode import profile_columns
+from chartkit.plan.facts import FrameFacts
+from chartkit.plan.roles import assign
+
+Rows = list[dict[str, Any]]
+
+
+def classes(seed: int, *, levels: int = 3, features: int = 4) -> tuple[Rows, dict[str, str]]:
+    """Measures of ``levels`` classes, the class last as a number 0..levels-1 (a target)."""
+    rnd = random.Random(seed)
+    rows = [
+        {**{f"feature {k}": round(rnd.gauss(5 + c + k, 1), 2) for k in range(features)},
+         "target": c}
+        for c in range(levels) for _ in range(40)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    return rows, {**{f"feature {k}": "number" for k in range(features)}, "target": "number"}
+
+
+def panel(seed: int, *, entity_as_number: bool) -> tuple[Rows, dict[str, str]]:
+    """Five trees each measured at the same seven uneven ages (a panel over a grid of levels)."""
+    rnd = random.Random(seed)
+    ages = [118, 484, 664, 1004, 1231, 1372, 1582]
+    rows = [
+        {"tree": t if entity_as_number else f"tree {t}", "age": a,
+         "circumference": round(30 + a * 0.1 * t + rnd.gauss(0, 5), 1)}
+        for t in range(1, 6) for a in ages
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    tree = "number" if entity_as_number else "string"
+    return rows, {"tree": tree, "age": "number", "circumference": "number"}
+
+
+def monthly(seed: int, *, name: str = "time", start: float = 1949.0) -> tuple[Rows, dict[str, str]]:
+    """A monthly series as a frame of fractional years (``start`` + k/12) and a value."""
+    rnd = random.Random(seed)
+    rows = [
+        {name: start + k / 12, "passengers": round(100 + 2 * k + rnd.gauss(0, 10))}
+        for k in range(144)
+    ]  # fmt: skip
+    return rows, {name: "number", "passengers": "number"}
+
+
+def roles_of(rows: Rows, decl: dict[str, str]) -> dict[str, str]:
+    import pandas as pd
+
+    frame = pd.DataFrame(rows)
+    got = assign(profile_columns(frame, normalize_result_columns(decl), ()), FrameFacts(frame))
+    return {n: r.role for n, r in got.items()}
+
+
+@pytest.mark.parametrize("levels", [2, 3, 8])
+def test_a_number_of_few_levels_colors_a_scatter_of_measures_as_categories(levels: int) -> None:
+    rows, decl = classes(levels, levels=levels)
+    shown = view(rows, decl)
+    assert shown.mark == "point"
+    assert {c: e.column for c, e in shown.encodings.items()} == {
+        "x": "feature 0", "y": "feature 1", "color": "target",
+    }  # fmt: skip
+    assert shown.spec is not None
+    assert shown.spec["encoding"]["color"]["type"] == "nominal"
+    assert shown.reason.startswith(
+        "feature 0 is declared number and feature 1 is declared number: a scatter plot; "
+        "target (declared number) as color."
+    )
+
+
+def test_a_number_of_many_values_colors_no_scatter_by_itself() -> None:
+    """A measure of many values is no factor: the scatter opens uncolored."""
+    rows, decl = classes(1)
+    rnd = random.Random(1)
+    for r in rows:
+        r["target"] = round(rnd.uniform(0, 100), 3)  # a measure of its own
+    shown = view(rows, decl)
+    assert shown.mark == "point" and "color" not in shown.encodings
+
+
+@pytest.mark.parametrize("entity_as_number", [False, True])
+def test_a_panel_over_uneven_levels_draws_a_line_per_entity(entity_as_number: bool) -> None:
+    rows, decl = panel(3, entity_as_number=entity_as_number)
+    assert roles_of(rows, decl) == {"tree": "entity", "age": "grid", "circumference": "measure"}
+    shown = view(rows, decl)
+    assert shown.mark == "line"
+    assert {c: e.column for c, e in shown.encodings.items()} == {
+        "x": "age", "y": "circumference", "color": "tree",
+    }  # fmt: skip
+    assert shown.encodings["color"].type == "nominal"
+    # the sentence is true of uneven ages: ordered values, never "evenly spaced"
+    assert "age holds 7 ordered values and keys the rows with tree" in shown.reason
+
+
+def test_a_number_of_as_many_levels_as_the_grid_is_no_entity() -> None:
+    """Two numbers of equal levels keying the rows: which one is measured over is not known,
+    so neither is made the other's entity."""
+    rows = [{"a": i, "b": j, "m": float(i * 7 + j)} for i in range(5) for j in range(5)]
+    decl = {"a": "number", "b": "number", "m": "number"}
+    assert "entity" not in roles_of(rows, decl).values()
+
+
+@pytest.mark.parametrize("name", ["time", "year", "Time", "sales_year"])
+def test_a_number_named_a_time_holding_calendar_years_is_a_series_index(name: str) -> None:
+    rows, decl = monthly(5, name=name)
+    assert roles_of(rows, decl)[name] == "grid"
+    shown = view(rows, decl)
+    assert (shown.mark, shown.encodings["x"].column) == ("line", name)
+    assert f"{name} holds 144 values, named as a time, and keys the rows" in shown.reason
+
+
+@pytest.mark.parametrize(("name", "start"), [("time", 3.0), ("duration", 1949.0), ("year", 7.5)])
+def test_no_time_by_name_outside_the_calendar_or_the_names(name: str, start: float) -> None:
+    """Not named a time, or not calendar years: a scatter of two measures, as before."""
+    rows, decl = monthly(5, name=name, start=start)
+    shown = view(rows, decl)
+    assert shown.mark == "point"
+
+
+def test_a_whole_number_named_an_id_is_no_axis_even_repeated() -> None:
+    rnd = random.Random(11)
+    rows = [
+        {"extra": round(rnd.gauss(1, 2), 1), "group": g, "ID": i}
+        for g in (1, 2) for i in range(1, 11)
+    ]  # fmt: skip
+    decl = {"extra": "number", "group": "number", "ID": "number"}
+    assert roles_of(rows, decl)["ID"] == "identifier"
+    shown = view(rows, decl)
+    assert "ID" not in {e.column for e in shown.encodings.values()}
+
+
+def test_a_longitude_east_of_180_is_drawn_on_a_map() -> None:
+    rnd = random.Random(2)
+    rows = [
+        {"lat": round(rnd.uniform(-38, -10), 2), "long": round(rnd.uniform(165, 188), 2),
+         "depth": rnd.randint(40, 680), "mag": round(rnd.gauss(4.6, 0.4), 1)}
+        for _ in range(400)
+    ]  # fmt: skip
+    decl = dict.fromkeys(rows[0], "number")
+    assert roles_of(rows, decl)["long"] == "coordinate"
+    shown = view(rows, decl)
+    assert (shown.encodings["x"].column, shown.encodings["y"].column) == ("long", "lat")
+    rows[0]["long"] = 361.0  # past 360: no longitude
+    assert roles_of(rows, decl)["long"] == "measure"
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        lambda: classes(4),
+        lambda: panel(4, entity_as_number=True),
+        lambda: panel(4, entity_as_number=False),
+        lambda: monthly(4),
+    ],
+    ids=["class-color", "numeric-entity", "string-entity", "named-time"],
+)
+def test_every_engine_chooses_these_as_memory(made: Any) -> None:
+    rows, decl = made()
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_moves_none_of_these_charts(offender: str) -> None:
+    """One stray value in the class, the grid or the time: the same mark and channels."""
+    for (rows, decl), column in [
+        (classes(6), "target"),
+        (panel(6, entity_as_number=True), "age"),
+        (monthly(6), "time"),
+    ]:
+        before = view(rows, decl)
+        rows = [dict(r) for r in rows]
+        rows[len(rows) // 2][column] = offender
+        after = view(rows, decl)
+        assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
+            before.mark, {c: e.column for c, e in before.encodings.items()},
+        ), column  # fmt: skip
