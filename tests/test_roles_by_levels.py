@@ -196,3 +196,26 @@ def test_a_stray_value_moves_none_of_these_charts(offender: str) -> None:
         assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
             before.mark, {c: e.column for c, e in before.encodings.items()},
         ), column  # fmt: skip
+
+
+def test_few_levels_spread_over_a_wide_span_color_no_scatter() -> None:
+    """An air flow of 50 to 80 in 8 levels is a measure that holds few values, no code: the
+    scatter opens uncolored; beside a 0/1 flag and a category, the category colors it, and
+    without the category the flag does (the code of fewest levels first)."""
+    rnd = random.Random(8)
+    flows = [50, 56, 58, 62, 70, 72, 75, 80]
+    rows = [
+        {"loss": round(rnd.gauss(20, 5), 1), "conc": round(rnd.gauss(86, 5), 1),
+         "flow": rnd.choice(flows), "temp": rnd.randint(1, 4), "south": rnd.randint(0, 1),
+         "site": rnd.choice(["a", "b", "c"])}
+        for _ in range(60)
+    ]  # fmt: skip
+    only_flow = {"loss": "number", "conc": "number", "flow": "number"}
+    shown = view([{k: r[k] for k in only_flow} for r in rows], only_flow)
+    assert shown.mark == "point" and "color" not in shown.encodings
+    decl = {"loss": "number", "conc": "number", "flow": "number", "temp": "number",
+            "south": "number", "site": "string"}  # fmt: skip
+    assert view(rows, decl).encodings["color"].column == "site"
+    del decl["site"]
+    rows = [{k: r[k] for k in decl} for r in rows]
+    assert view(rows, decl).encodings["color"].column == "south"

@@ -45,6 +45,7 @@ __all__ = [
     "Roles",
     "assign",
     "holds_its_place",
+    "is_code",
     "is_factor",
     "panel_over",
     "role_table",
@@ -119,6 +120,9 @@ SEQUENCE_STEP: Final = 10
 LEVELS_MAX: Final = 10
 """A grid of levels of at most this many values is a factor too: its values group the rows
 as a category's do (a dose of three, a year of two), so it can color bars."""
+CODE_SPAN: Final = 2
+"""Few whole levels are codes when their span holds at most this many whole numbers per
+level (0/1; 1 to 4; 4, 6, 8)."""
 MAX_SERIES: Final = 20
 """An entity of at most this many values is a line each (small multiples beyond ten); one of
 more is drawn as the mean of its values per point of the time or the grid (``panel_over``)."""
@@ -378,6 +382,20 @@ def is_factor(roles: Roles, name: str | None) -> bool:
     if r.role in ("factor", "entity"):
         return True
     return r.role == "grid" and r.keys_with is None and 2 <= r.distinct <= LEVELS_MAX
+
+
+def is_code(roles: Roles, name: str | None) -> bool:
+    """Whether ``name`` is a number whose few levels are codes (``is_factor``, whole, and
+    filling at least half the whole numbers of their span: 0/1, classes 1 to 4, cylinders
+    4/6/8), so it labels points as a category would; a measure that happens to hold few
+    values (an air flow of 50 to 80, a count of 0 to 37) labels nothing."""
+    r = roles.get(name or "")
+    if r is None or not is_factor(roles, name) or r.role != "grid":
+        return False
+    n = r.numbers
+    if not n.whole or n.low is None or n.high is None:
+        return False
+    return n.high - n.low + 1 <= CODE_SPAN * n.distinct
 
 
 def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bool:

@@ -32,6 +32,7 @@ from chartkit.plan.roles import (
     Roles,
     assign,
     holds_its_place,
+    is_code,
     is_factor,
     role_table,
     series_over,
@@ -71,11 +72,13 @@ PAIRS_ASKED: Final = 20  # a scatter over max_points rows is counted per distinc
 LOG_ORDERS: Final = 3  # a scatter's axis whose values, all positive, span this many powers of
 # ten or more is drawn on a log scale (below, the small values sit in one pixel at zero)
 
-Kind = Literal["date", "number", "category", "factor"]
+Kind = Literal["date", "number", "category", "factor", "label"]
 """What a need takes: a column drawn temporal, quantitative, or nominal (string or boolean);
 a ``factor`` is a category or a number whose role is a factor's (``roles.is_factor``: a grid
-of few levels), one whose values group the rows."""
+of few levels), one whose values group the rows; a ``label`` is a category, or a number whose
+few levels are codes (``roles.is_code``: 0/1, classes 1 to 4), the categories tried first."""
 Slot = Literal["x", "y", "color", "facet", "series"]
+_GROUPS: Final = frozenset({"factor", "label"})  # (which numbers are in them is their role's)
 
 _KIND_OF_TYPE: Final[Mapping[str, Kind]] = {
     "temporal": "date",
@@ -87,6 +90,7 @@ _KIND_WORDS: Final[Mapping[Kind, str]] = {
     "number": "number",
     "category": "string or boolean",
     "factor": "factor (a string or boolean, or a number of few levels)",
+    "label": "label (a string or boolean, or a number of few levels that are codes)",
 }
 
 
@@ -117,7 +121,7 @@ class Need:
 
     def admits(self, q: ColumnProfile) -> bool:
         """Whether the profiled column can fill this need (its kind, its distinct values)."""
-        if _kind(q) != self.kind and not (self.kind == "factor" and _kind(q) != "date"):
+        if _kind(q) != self.kind and not (self.kind in _GROUPS and _kind(q) != "date"):
             return False  # (which numbers are factors is their role's: _Columns.ordered)
         if self.max_distinct is not None and q.distinct > self.max_distinct:
             return False
@@ -253,7 +257,7 @@ def _bindings(
         yield from _bindings(rest, columns, {**bound, need.slot: names})
 
 
-_SERIES = Need("color", "factor", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
+_SERIES = Need("color", "label", optional=True, max_distinct=MAX_COLOR_CATEGORIES)
 _TRIES: Final = 16  # the columns of a kind a need tries: the criteria rank the bindings
 
 _PER_CATEGORY: Final = (Need("x", "category", tries=_TRIES), Need("y", "number", tries=_TRIES))
@@ -491,12 +495,19 @@ def _columns(profiles: Mapping[str, ColumnProfile], roles: Roles) -> _Columns:
         q for q in usable
         if q in categories or (q.type == "quantitative" and is_factor(roles, q.name))
     ]  # fmt: skip
+    # codes of fewest levels first (a 0/1 flag, then classes): a number's levels are its
+    # counts', and one stray value moves a larger one in or out of being a code
+    codes = sorted(
+        (q for q in usable if q.type == "quantitative" and is_code(roles, q.name)),
+        key=lambda q: roles[q.name].distinct,
+    )
     return _Columns(
         by_kind={
             "number": tuple(measures),
             "date": tuple(q for q in usable if q.type == "temporal"),
             "category": tuple(categories),
             "factor": tuple(factors),
+            "label": (*categories, *codes),
         },
         by_name={q.name: q for q in usable},
     )
