@@ -119,8 +119,17 @@ class QueryBackend:
             got, told, kept = _facts(
                 self, wanted, counted, (), also, distinct=exact, complete=whole
             )
-            if not exact and told:
-                told = _settled(self.reading, told, self._schema)
+            # a complete column's distinct values the query could not tell (``_facts``)
+            unsure = [n for n in whole if n in counted and kept[n].distinct is None]
+            if not exact and (told or unsure):
+                told, seen = _probe(self.reading, told, self._schema, whole, unsure)
+                every = {**self._counted, **got}
+                unsure = [n for n in unsure if seen[n] != every[n].distinct]
+                kept.update({n: replace(kept[n], distinct=seen[n]) for n in seen
+                             if n not in unsure})  # fmt: skip
+            if unsure:
+                counts = _kept_distinct(self.reading, whole, unsure, self._schema)
+                kept.update({n: replace(kept[n], distinct=d) for n, d in counts.items()})
             if whole:
                 self._complete = (whole, kept)
             self._counted.update(got)
@@ -623,15 +632,19 @@ def _numbers(
 
 
 def _settled(
-    reading: EngineReading, told: Mapping[str, NumberFacts], schema: Mapping[str, Any]
+    reading: EngineReading,
+    told: Mapping[str, NumberFacts],
+    schema: Mapping[str, Any],
+    seen: Mapping[str, NumberFacts] | None = None,
 ) -> dict[str, NumberFacts]:
     """``told`` (counted with no distinct values) with each column's distinct values: the
-    count among its first ``SETTLING.probe_rows`` rows where that lower bound decides as the
-    exact count would (``chartkit.plan.choose.SETTLING``), else the exact count, asked in one
-    more query for every such column (a few levels, a whole number whose first rows repeat
-    no value and could be a sequence or an id: rare)."""
+    count among its first ``SETTLING.probe_rows`` rows (``seen``, else counted here) where that
+    lower bound decides as the exact count would (``chartkit.plan.choose.SETTLING``), else the
+    exact count, asked in one more query for every such column (a few levels, a whole number
+    whose first rows repeat no value and could be a sequence or an id: rare)."""
     names = [n for n, f in told.items() if f.values]
-    seen = _numbers(reading, names, schema, rows=SETTLING.probe_rows) if names else {}
+    if seen is None:
+        seen = _numbers(reading, names, schema, rows=SETTLING.probe_rows) if names else {}
     exact = [n for n in names if not SETTLING.decides(told[n], seen[n])]
     counted = _numbers(reading, exact, schema) if exact else {}
     out = {}
@@ -641,6 +654,60 @@ def _settled(
     return out
 
 
+def _probe(
+    reading: EngineReading,
+    told: Mapping[str, NumberFacts],
+    schema: Mapping[str, Any],
+    complete: Sequence[str],
+    unsure: Sequence[str],
+) -> tuple[dict[str, NumberFacts], dict[str, int]]:
+    """One query over the first ``SETTLING.probe_rows`` rows: the numbers' distinct values
+    there (``told`` settled by them: ``_settled``), and of each column in ``unsure`` its
+    distinct values among the rows holding a value in every ``complete`` column (no float
+    among them holds a NaN or an infinity: ``_facts``) — a lower bound of those of every such
+    row, so exact when it reaches every row's count."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    names = [n for n, f in told.items() if f.values]
+    exprs = _number_exprs(alias, names, schema)
+    if unsure:
+        ok = _holding(alias, complete, schema, plain=True)
+        torn = (~ok).any().cast(nw.Int64)
+        for i, name in enumerate(unsure):
+            col = nw.col(alias[name])
+            kept = nw.when(ok).then(col + 0.0 if schema[name].is_float() else col)
+            exprs.append((kept.n_unique() - torn).alias(f"u{i}"))
+    if not exprs:
+        return dict(told), {}
+    frame = positional(reading).head(SETTLING.probe_rows).select(*exprs)
+    read = list(dict.fromkeys([*names, *(complete if unsure else ())]))
+    got = collect(reading, read, "probe", frame, named=False).iloc[0]
+    seen = _number_facts(got, names) if names else {}
+    settled = _settled(reading, told, schema, seen) if told else {}
+    return settled, {n: _tally(got[f"u{i}"]) for i, n in enumerate(unsure)}
+
+
+def _kept_distinct(
+    reading: EngineReading,
+    complete: Sequence[str],
+    names: Sequence[str],
+    schema: Mapping[str, Any],
+) -> dict[str, int]:
+    """Each of ``names``' distinct values among the rows holding a value in every
+    ``complete`` column (no float among them holds a NaN or an infinity), in one query."""
+    import narwhals as nw
+
+    alias = aliases(reading)
+    exprs = []
+    for i, name in enumerate(names):  # (every value a row kept holds is one: none is null)
+        col = nw.col(alias[name])
+        exprs.append((col + 0.0 if schema[name].is_float() else col).n_unique().alias(f"u{i}"))
+    frame = positional(reading).filter(_holding(alias, complete, schema, plain=True))
+    got = collect(reading, list(complete), "facts", frame.select(*exprs), named=False).iloc[0]
+    return {n: _tally(got[f"u{i}"]) for i, n in enumerate(names)}
+
+
 def _number_exprs(
     alias: Mapping[str, str],
     names: Sequence[str],
@@ -648,13 +715,16 @@ def _number_exprs(
     *,
     distinct: bool = True,
     held: Mapping[str, str] | None = None,
+    plain: bool = False,
 ) -> list[Any]:
     """The aggregates of ``NumberFacts`` of number columns: their finite values counted, their
     distinct values (unless not ``distinct``: ``_settled`` counts them), span, whether all are
     whole and none negative (as ``chartkit.plan.facts.number_facts`` tells them in memory: an
     integer column's values exactly, a float or decimal column's as floats), keyed
     ``N<what><i>``. ``held``: the helper column holding a column's ``_finite`` value, computed
-    once per row instead of once per aggregate."""
+    once per row instead of once per aggregate. ``plain``: every value taken as finite (the
+    caller checks the span: ``_facts``), so no value is tested for it, and a decimal's span
+    is its own, cast once."""
     import narwhals as nw
 
     exprs: list[Any] = []
@@ -662,20 +732,25 @@ def _number_exprs(
         col = nw.col(alias[name])
         finite: Any = col
         whole: Any = nw.lit(True)
-        if not schema[name].is_integer():  # a float, or a decimal counted as floats
+        lo, hi = col.min(), col.max()
+        if plain and not schema[name].is_integer():
+            # (a cast to a float keeps the order: the bounds cast are the cast values' bounds)
+            finite = col if schema[name].is_float() else col.cast(nw.Float64)
+            whole = (finite.floor() == finite).min()
+            if not schema[name].is_float():
+                lo, hi = lo.cast(nw.Float64), hi.cast(nw.Float64)
+        elif not schema[name].is_integer():  # a float, or a decimal counted as floats
             finite = nw.col(held[name]) if held and name in held else _finite(col)
             whole = (finite.floor() == finite).fill_null(True).min()
+            lo, hi = finite.min(), finite.max()
         exprs.append(finite.count().alias(f"Nv{i}"))
         if distinct:
+            unique = finite + 0.0 if plain and schema[name].is_float() else finite
             exprs += [
-                finite.n_unique().alias(f"Nd{i}"),
+                unique.n_unique().alias(f"Nd{i}"),
                 finite.is_null().any().cast(nw.Int64).alias(f"Nm{i}"),
             ]
-        exprs += [
-            finite.min().alias(f"Nlo{i}"),
-            finite.max().alias(f"Nhi{i}"),
-            whole.alias(f"Nw{i}"),
-        ]
+        exprs += [lo.alias(f"Nlo{i}"), hi.alias(f"Nhi{i}"), whole.alias(f"Nw{i}")]
     return exprs
 
 
@@ -695,7 +770,7 @@ def _number_facts(got: Any, names: Sequence[str]) -> dict[str, NumberFacts]:
         if not values:
             out[name] = NO_NUMBERS
             continue
-        lo, hi = float(got[f"Nlo{i}"]), float(got[f"Nhi{i}"])
+        lo, hi = float(got[f"Nlo{i}"]) + 0.0, float(got[f"Nhi{i}"]) + 0.0  # (-0.0 is 0.0)
         out[name] = NumberFacts(
             values=values,
             distinct=_tally(got[f"Nd{i}"]) - _tally(got[f"Nm{i}"]) if f"Nd{i}" in got else 0,
@@ -787,7 +862,42 @@ def _facts(
     the rows ``where`` selects, and the ``NumberFacts`` of ``numbers`` (over every row: with
     no ``where``), in one query. ``complete``: the facts of the rows where each of these
     columns holds a value (a finite one for floats) are counted too (the third answer): their
-    count, the span of each date and the distinct values of each in ``counted``."""
+    count, the span of each date and the distinct values of each in ``counted`` (None where
+    the query cannot tell them: ``QueryBackend.facts`` counts those).
+
+    Where the engine orders NaN above every number (``Dialect.nan_last``), the query over
+    every row reads each float's plain bounds and counts: a NaN shows as the greatest value,
+    an infinity as a bound, so when every float's bounds are finite they are the facts with no
+    value tested; only when one is not is the query asked again, testing each value (rare)."""
+    if not where and backend.reading.dialect.nan_last:
+        got = _facts_query(backend, wanted, counted, where, numbers, distinct=distinct,
+                           complete=complete, plain=True)  # fmt: skip
+        if got is not None:
+            return got
+    answer = _facts_query(
+        backend, wanted, counted, where, numbers, distinct=distinct, complete=complete
+    )
+    assert answer is not None
+    return answer
+
+
+def _facts_query(
+    backend: QueryBackend,
+    wanted: list[str],
+    counted: set[str],
+    where: Sequence[Term],
+    numbers: Sequence[str],
+    *,
+    distinct: bool,
+    complete: Sequence[str],
+    plain: bool = False,
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]] | None:
+    """``_facts``' one query; ``plain``: no value tested for NaN or finiteness, and None when
+    a float's bounds show one that is not finite where the answer would read it.
+
+    Plain, the rows holding every ``complete`` column are those holding no null in them, and
+    a column's distinct values there are told by the rows left out: none of its values among
+    them, and they are every row's; otherwise they are left unknown (None)."""
     import narwhals as nw
 
     schema = dict(backend.reading.schema)
@@ -796,11 +906,11 @@ def _facts(
     for i, name in enumerate(wanted):
         dtype = schema[name]
         col = nw.col(alias[name])
-        nan = dtype.is_float()
+        nan = dtype.is_float() and not plain
         value = nw.when(~col.is_nan()).then(col) if nan else col
         missing = col.is_null().any().cast(nw.Int64)
         # (-0.0 + 0.0 is 0.0: the two zeros are one value, as memory counts them)
-        n_distinct = (col + 0.0 if nan else col).n_unique() - missing
+        n_distinct = (col + 0.0 if dtype.is_float() else col).n_unique() - missing
         held = col.count()
         if nan:
             flagged = col.is_nan().fill_null(False)
@@ -816,21 +926,37 @@ def _facts(
     at = {n: f"__f{i}" for i, n in enumerate(numbers) if not schema[n].is_integer()}
     if where:  # (numbers and complete rows are asked of every row only)
         numbers, complete, at = (), (), {}
+    if plain:
+        at = {}
     if numbers:
         helpers += [_finite(nw.col(alias[n])).alias(h) for n, h in at.items()]
-        exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at)
+        exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at, plain=plain)
+    # plain: the bounds of each float read (to tell whether it holds a NaN or an infinity)
+    guarded = [n for n in dict.fromkeys([*numbers, *complete])
+               if plain and schema[n].is_float() and n not in wanted]  # fmt: skip
+    for i, name in enumerate(guarded):
+        col = nw.col(alias[name])
+        exprs += [col.count().alias(f"gv{i}"), col.min().alias(f"glo{i}"),
+                  col.max().alias(f"ghi{i}")]  # fmt: skip
     if complete:
         from chartkit.check.verdicts import dtype_value_type as value_type
 
-        helpers.append(_holding(alias, complete, schema).alias("__ok"))
+        helpers.append(_holding(alias, complete, schema, plain=plain).alias("__ok"))
         ok = nw.col("__ok")
         exprs.append(ok.cast(nw.Int64).sum().alias("cn"))
         torn = (~ok).any().cast(nw.Int64)
         for i, name in enumerate(complete):
-            kept = nw.when(ok).then(nw.col(alias[name]))
-            if name in counted:
+            if name in counted and plain and not distinct:
+                # the distinct values among the rows left out (few, mostly: a hash of few;
+                # a table of few rows counts those kept, as below)
+                gone = nw.when(~ok).then(nw.col(alias[name]))
+                exprs.append((gone.n_unique() - gone.is_null().any().cast(nw.Int64))
+                             .alias(f"cb{i}"))  # fmt: skip
+            elif name in counted:
+                kept = nw.when(ok).then(nw.col(alias[name]))
                 exprs.append((kept.n_unique() - torn).alias(f"cd{i}"))
             if value_type(schema[name]) == "date":
+                kept = nw.when(ok).then(nw.col(alias[name]))
                 exprs += [kept.min().alias(f"clo{i}"), kept.max().alias(f"chi{i}")]
     names = list(dict.fromkeys([*wanted, *numbers, *complete, *terms_columns(where)]))
     frame = positional(backend.reading)
@@ -840,13 +966,14 @@ def _facts(
     elif helpers:
         frame = frame.with_columns(*helpers)
     got = collect(backend.reading, names, "facts", frame.select(*exprs), named=False).iloc[0]
+    if plain and not _all_finite(got, wanted, numbers, guarded, schema, complete):
+        return None
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
     for i, name in enumerate(wanted):
         lo, hi = got.get(f"lo{i}"), got.get(f"hi{i}")
-        d = _tally(got[f"d{i}"]) if name in counted else None
         out[name] = ColumnFacts(
-            name, rows, _tally(got[f"v{i}"]), d,
+            name, rows, _tally(got[f"v{i}"]), _tally(got[f"d{i}"]) if name in counted else None,
             None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
         )  # fmt: skip
     kept_facts: dict[str, ColumnFacts] = {}
@@ -854,7 +981,13 @@ def _facts(
         n_kept = _tally(got["cn"])
         for i, name in enumerate(complete):
             lo, hi = got.get(f"clo{i}"), got.get(f"chi{i}")
-            d = _tally(got[f"cd{i}"]) if name in counted else None
+            d: int | None = None
+            if name in counted and f"cd{i}" in got:
+                d = _tally(got[f"cd{i}"])
+            elif name in counted and (n_kept == 0 or not _tally(got[f"cb{i}"])):
+                # no row kept, or the rows left out hold none of its values: every row's
+                every = out[name] if name in out else backend._counted[name]
+                d = 0 if n_kept == 0 else every.distinct
             kept_facts[name] = ColumnFacts(
                 name, n_kept, n_kept, d,
                 None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
@@ -862,12 +995,40 @@ def _facts(
     return out, _number_facts(got, numbers) if numbers else {}, kept_facts
 
 
-def _holding(alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any]) -> Any:
-    """Whether a row holds a value in each of ``names`` (a finite one for floats)."""
+def _all_finite(
+    got: Any,
+    wanted: Sequence[str],
+    numbers: Sequence[str],
+    guarded: Sequence[str],
+    schema: Mapping[str, Any],
+    complete: Sequence[str],
+) -> bool:
+    """Whether a plain ``_facts`` answer holds: no float ``wanted`` holds a NaN (its greatest
+    value is none), and no float among ``numbers`` and ``complete`` a NaN or an infinity."""
+    strict = {*numbers, *complete}
+    bounds = [  # (a float's bounds read only where it holds a value: else they are null)
+        *((n, f"v{i}", f"lo{i}", f"hi{i}") for i, n in enumerate(wanted)),
+        *((n, f"Nv{i}", f"Nlo{i}", f"Nhi{i}") for i, n in enumerate(numbers)),
+        *((n, f"gv{i}", f"glo{i}", f"ghi{i}") for i, n in enumerate(guarded)),
+    ]
+    for name, values, low, high in bounds:
+        if not schema[name].is_float() or not _tally(got[values]):
+            continue
+        lo, hi = float(got[low]), float(got[high])
+        if np.isnan(hi) or (name in strict and not (np.isfinite(lo) and np.isfinite(hi))):
+            return False
+    return True
+
+
+def _holding(
+    alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any], *, plain: bool
+) -> Any:
+    """Whether a row holds a value in each of ``names`` (a finite one for floats; ``plain``:
+    any value, where every float is known finite)."""
     import narwhals as nw
 
     held = [
-        nw.col(alias[n]).is_finite().fill_null(False) if schema[n].is_float()
+        nw.col(alias[n]).is_finite().fill_null(False) if schema[n].is_float() and not plain
         else ~nw.col(alias[n]).is_null()
         for n in names
     ]  # fmt: skip

@@ -14,7 +14,9 @@ say for every engine are a ``Dialect``'s, and only a dialect's:
 - ``with_epoch_ms``, ``with_bucket``, ``utc_truncated``, ``from_epoch_ms``: a time as epoch
   milliseconds, its bucket, its month in UTC — where narwhals lacks the operation;
 - ``count_natively``: an eager frame's null and NaN counts, which it keeps as metadata;
-- ``exact_median``: whether the engine's median is exact (pyarrow's is a t-digest).
+- ``exact_median``: whether the engine's median is exact (pyarrow's is a t-digest);
+- ``nan_last``: whether the engine's ``min`` and ``max`` order NaN above every number (so a
+  float's plain bounds tell whether it holds a NaN or an infinity at all).
 
 ``EngineReading.dialect`` is the reading's, chosen once by ``dialect_of(engine)``; no other
 module branches on an engine's name. DuckDB's queries are built of DuckDB's own expressions
@@ -77,6 +79,7 @@ class Dialect:
 
     engine: ClassVar[str] = "narwhals"
     exact_median: ClassVar[bool] = True
+    nan_last: ClassVar[bool] = False  # min and max order NaN above +inf (see QueryBackend.facts)
     sql_helpers: ClassVar[bool] = False  # helper columns as SQL text over chartkit's own names
 
     def native_types(self, native: Any) -> dict[str, str]:
@@ -149,6 +152,8 @@ class Dialect:
 
 class DuckDB(Dialect):
     engine = "duckdb"
+    nan_last = True  # DuckDB sorts NaN above +inf: max is NaN when a NaN is held, min only
+    # when nothing else is
     sql_helpers = True  # helper columns built of DuckDB's expressions
 
     def native_types(self, native: Any) -> dict[str, str]:

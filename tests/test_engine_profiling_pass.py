@@ -1,0 +1,123 @@
+"""The profiling pass of a DuckDB frame reads each float's plain bounds (issue 39 item 2).
+
+DuckDB orders NaN above +inf, so a float whose least and greatest values are finite holds
+neither a NaN nor an infinity: the pass then counts, bounds and tests whole-ness with no value
+tested for finiteness, and tells the distinct categories of the rows a line keeps from the
+few rows it leaves out. Whatever the floats hold, its answers are those of the query that
+tests every value (``_facts_query(plain=False)``), and ``view()`` draws what pandas draws.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pytest
+
+from chartkit import view
+from chartkit.backends import query as query_module
+from chartkit.backends.query import QueryBackend
+from chartkit.read.engines import read_engine_frame
+
+MEASURES = {
+    "finite": "(range % 1000) * 0.5",
+    "null every 97th": "CASE WHEN range % 97 = 0 THEN NULL ELSE (range % 1000) * 0.5 END",
+    "a NaN": "CASE WHEN range = 7 THEN 'nan'::DOUBLE ELSE range * 0.5 END",
+    "an infinity": "CASE WHEN range = 7 THEN '-inf'::DOUBLE ELSE range * 0.5 END",
+    "-0.0 and whole": "CASE WHEN range % 3 = 0 THEN -0.0 ELSE (range % 50)::DOUBLE END",
+    "only NaN and null": "CASE WHEN range % 2 = 0 THEN 'nan'::DOUBLE END",
+    "a decimal": "((range % 1000) * 0.25)::DECIMAL(18, 2)",
+    "a whole decimal": "(range % 1000)::DECIMAL(18, 2)",
+    # the rows missing a value are the first and last and all of region 'd': the rows kept
+    # span less time and hold one region fewer
+    "ends and a region": "CASE WHEN range < 5 OR range > 2990 OR range % 4 = 3 THEN NULL "
+    "ELSE range * 0.5 END",
+}
+
+
+def _table(measure: str, rows: int, *, null_regions: bool = True) -> Any:
+    """``ts`` a minute apart, ``latency`` the measure, ``region`` 4 strings (a null on every
+    11th row, ``null_regions``)."""
+    con = duckdb.connect()
+    holes = "range % 11 = 5" if null_regions else "FALSE"
+    con.execute(
+        "CREATE TABLE m AS SELECT TIMESTAMP '2024-01-01' + to_seconds(range * 60) AS ts, "
+        f"({MEASURES[measure]}) AS latency, "
+        f"CASE WHEN {holes} THEN NULL ELSE ['a', 'b', 'c', 'd'][(range % 4) + 1] END "
+        f"AS region FROM range({rows})"
+    )
+    return con
+
+
+@pytest.mark.parametrize("few", [True, False], ids=["few rows", "past KEY_VALUES"])
+@pytest.mark.parametrize("measure", list(MEASURES))
+def test_the_plain_facts_are_those_of_every_value_tested(
+    measure: str, few: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every row's facts, the numbers' facts and the facts of the rows holding every column
+    are the same, whether the floats' bounds let the pass test no value or not; past
+    ``KEY_VALUES`` rows (set low here) the kept rows' categories are told by the rows left out,
+    then by the first rows, then counted."""
+    if not few:
+        monkeypatch.setattr(query_module, "KEY_VALUES", 100)
+    con = _table(measure, 3000)
+    reading = read_engine_frame(con.table("m"))
+    assert reading is not None
+    read = ["region", "ts", "latency"]
+    plain = QueryBackend(reading)
+    plain.facts(read, distinct=["region"], numbers=["latency"], complete=read)
+    tested = QueryBackend(reading)
+    tested._counted = {}  # (a reading's facts are shared: counted afresh here)
+    want, numbers, kept = query_module._facts_query(
+        tested, read, {"region"}, (), ["latency"], distinct=True, complete=read
+    )
+    assert plain.remembered() == want
+    assert plain.complete() == (tuple(read), kept)
+    got = plain.numbers(["latency"])
+    if numbers["latency"].values:
+        assert got["latency"] == numbers["latency"]
+
+
+def _logged(con: Any, call: Any) -> list[str]:
+    con.execute("CALL truncate_duckdb_logs()")
+    con.execute("CALL enable_logging('QueryLog')")
+    try:
+        call()
+    finally:
+        con.execute("CALL disable_logging()")
+    return [
+        sql
+        for (sql,) in con.execute(
+            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY timestamp"
+        ).fetchall()
+        if not sql.startswith("CALL ")
+    ]
+
+
+@pytest.mark.parametrize("measure", ["null every 97th", "ends and a region", "a NaN"])
+def test_a_line_past_key_values_rows_is_the_line_pandas_draws(measure: str) -> None:
+    """Past ``KEY_VALUES`` rows (the probe reads the first rows only), whether the rows a line
+    keeps are told by the plain pass, by the first rows or counted, the chart and its notes
+    are those of the same rows in pandas."""
+    con = _table(measure, 120_000)
+    decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region":
+            {"type": "string", "nullable": True}}  # fmt: skip
+    got = view(con.table("m"), decl, max_points=1000)
+    own = view(con.table("m").df(), decl, max_points=1000)
+    assert (got.kind, got.mark) == ("chart", "line")
+    assert list(got.spec["datasets"].values()) == list(own.spec["datasets"].values())
+    assert [n for n in got.notes if "computed in duckdb" not in n] == list(own.notes)
+
+
+def test_the_profiling_pass_tests_no_value_when_every_float_is_finite() -> None:
+    """A nullable DOUBLE whose bounds are finite: the pass over every row tests no value for
+    NaN or finiteness (the count, the bounds and the rows kept are read plainly), and counts
+    no category again over the rows a line keeps."""
+    con = _table("null every 97th", 120_000, null_regions=False)
+    decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"}
+    queries = _logged(con, lambda: view(con.table("m"), decl, max_points=1000))
+    every_row = queries[1]  # (the row count at the door comes first)
+    assert "isfinite" not in every_row and "isnan" not in every_row, every_row
+    # the regions of every row and of the rows left out
+    assert every_row.lower().count("count(distinct") == 2, every_row
+    assert len(queries) == 4, queries  # the count, the pass, the first rows', the reduction
