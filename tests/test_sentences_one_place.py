@@ -34,17 +34,10 @@ MIN_WORDS = 6
 ALLOWED_TWICE: dict[str, str] = {
     # each entry: the sentence (fields as {}) → why it is still written in two places
     "negate is True or False, got {}": "backends/_contract.py, owned by the backends stage",
-    "mode {} is not one of {}; pick one of those words": (
-        "check/integrity.py (the check stage's) still writes it; messages.unknown_mode is its one "
-        "place for every other caller"
-    ),
     "{} is not a readable Parquet file: {}": (
         "read/parquet.py (the read stage's) writes it inline; mcp/_served.py's one copy is a "
         "function of its own until the read stage exports the sentence"
     ),
-    "at most one bar per {} pixels of the chart's width": "plan/lines.py, the planner's",
-    "No row holds a value of {}.": "plan/lines.py and plan/points.py, the planner's",
-    "more time points than the chart's {} pixels": "plan/lines.py, the planner's",
     "utc_truncated floors to a month, quarter or year, not {}": "read/dialects.py, the reader's",
     "nests anyOf/allOf too deep to follow": "read/schemas.py, the reader's",
     "is {}, which maps to none of {}": "read/schemas.py, the reader's",

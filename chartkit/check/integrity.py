@@ -25,6 +25,7 @@ from chartkit.messages import (
     finding_message,
     not_rows_sentence,
     refusal_sentence,
+    unknown_mode,
 )
 from chartkit.read.rowset import RowsetReading, describe_keys, describe_unread, read_rowset
 from chartkit.result import ToolResult
@@ -59,9 +60,7 @@ def check_result(
     ('ok', ['column-type-mismatch'], True)
     """
     if mode not in CHECK_MODES:
-        raise ChartkitError(
-            f"mode {mode!r} is not one of {', '.join(CHECK_MODES)}; pick one of those words"
-        )
+        raise ChartkitError(unknown_mode(mode, CHECK_MODES))
     if not isinstance(result, ToolResult):
         raise ChartkitError(
             f"check_result takes a ToolResult, got {type(result).__name__}; wrap rows as "

@@ -41,7 +41,7 @@ from chartkit.plan.reduce import (
     distinct_rows,
     reduce_frame,
 )
-from chartkit.plan.sentences import _join, sort_absent_note, top_note
+from chartkit.plan.sentences import _join, nothing_held, sort_absent_note, top_note
 
 __all__ = ["bars", "breakdown", "breakdown_of", "shares_positions"]
 
@@ -276,7 +276,7 @@ def _backend_bars(
     asked = "count" if not yps else how or "mean"
     got = grouped.bars(names, ms, asked)
     if got.frame.empty:
-        cleaning.nothing(placed, f"No row holds a value of {name_list(names)} to draw.")
+        cleaning.nothing(placed, nothing_held(name_list(names), to_draw=True))
     keys = {f[n]: got.frame[n].to_numpy() for n in names}
     categories = got.categories or 0
     if not yps:

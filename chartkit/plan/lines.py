@@ -47,9 +47,10 @@ from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
     bucketed_note,
+    bucketed_why,
     measures_kept_note,
+    nothing_held,
     option_ignored_note,
-    over_max_points,
     panel_note,
     points_per_bucket,
     shared_note,
@@ -171,12 +172,9 @@ def line(
             reduced = reduce_frame(data, keys, fy, aggregate, given)  # codes still held: reused
         data = reduced
         period = f"{choose.bucket_name(seconds)} bucket"
-        if counted:
-            why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-        elif rows > ask.max_points:
-            why = over_max_points(ask.max_points)
-        else:
-            why = f"more time points than the chart's {width} pixels"
+        why = bucketed_why(
+            counted=counted, over=ask.max_points if rows > ask.max_points else None, width=width
+        )
         marks = len(data)
         if counted and cp is not None:  # the bars, each a stack of the label's counts
             marks = data[fx].nunique()
@@ -455,7 +453,7 @@ def grouped_line(
     facts = grouped.line_facts(xp.name, ms, split)
     rows = sum(facts.values) if multi else facts.rows  # the points the rows make
     if not facts.rows:
-        cleaning.nothing(placed, f"No row holds a value of {xp.name}.")
+        cleaning.nothing(placed, nothing_held(xp.name))
     span = (pd.Timestamp(facts.hi) - pd.Timestamp(facts.lo)).total_seconds()
     width = choose.FACET_WIDTH if faceted else choose.CHART_WIDTH
     over = rows > ask.max_points
@@ -513,12 +511,7 @@ def grouped_line(
     f = placed.fields
     if bucketed:
         period = f"{choose.bucket_name(seconds)} bucket"
-        if counted:
-            why = f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
-        elif over:
-            why = over_max_points(ask.max_points)
-        else:
-            why = f"more time points than the chart's {width} pixels"
+        why = bucketed_why(counted=counted, over=ask.max_points if over else None, width=width)
         marks = len(data)
         if counted and cp is not None:  # the bars, each a stack of the label's counts
             marks = data[f[xp.name]].nunique()

@@ -40,6 +40,7 @@ from chartkit.plan.sentences import (
     heatmap_note,
     log_refused_note,
     log_scale_note,
+    nothing_held,
     option_ignored_note,
     pairs_note,
 )
@@ -133,7 +134,7 @@ def scatter(
                                     "facet": fp.name if fp else None})  # fmt: skip
     sx, sy = counted.held(xp.name, enough=0), counted.held(yp.name, enough=0)
     if sx is None or sy is None:  # (a backend's rows: in memory, used said so)
-        cleaning.nothing(placed, f"No row holds a value of both {xp.name} and {yp.name}.")
+        cleaning.nothing(placed, nothing_held(f"{xp.name} and {yp.name}", both=True))
     rows = sx.rows  # the rows the points stand for
     if data is None and rows == 1:  # a backend's one point: where both spans are
         data = pd.DataFrame({fx: [sx.lo], fy: [sy.lo]})
@@ -295,7 +296,7 @@ def histogram(ask: Ask, placed: Placement, q: ColumnProfile) -> Plan:
     placed = replace(placed, drawn={"x": q.name})
     span = counted.held(q.name, enough=COUNT_BARS_UNDER)
     if span is None:  # (a backend's rows: in memory, clean said so)
-        cleaning.nothing(placed, f"No row holds a value of {q.name}.")
+        cleaning.nothing(placed, nothing_held(q.name))
     if ask.probe and span.lo != span.hi:
         return writing.proven("bar", placed.drawn)  # two values: two count bars, or ten bins
     if ask.opts.scale == "log":

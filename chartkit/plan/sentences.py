@@ -184,6 +184,31 @@ def over_max_points(max_points: int) -> str:
     return f"over max_points={max_points:,} rows"
 
 
+def bucketed_why(*, counted: bool, over: int | None, width: int) -> str:
+    """Why a line's times were bucketed: bars of counted rows are at least ``BAR_PIXELS``
+    wide; else the rows are over ``max_points`` (``over``: it), or the times more than the
+    chart's ``width`` in pixels.
+
+    >>> bucketed_why(counted=False, over=None, width=640)
+    "more time points than the chart's 640 pixels"
+    """
+    if counted:
+        return f"at most one bar per {choose.BAR_PIXELS} pixels of the chart's width"
+    if over is not None:
+        return over_max_points(over)
+    return f"more time points than the chart's {width} pixels"
+
+
+def nothing_held(names: str, *, both: bool = False, to_draw: bool = False) -> str:
+    """The table's reason when no row holds a value of the column(s) a chart needs.
+
+    >>> nothing_held("gb")
+    'No row holds a value of gb.'
+    """
+    said = f"both {names}" if both else names
+    return f"No row holds a value of {said}{' to draw' if to_draw else ''}."
+
+
 def shared_note(column: str, share: str, series: str | None, what: str) -> Note:
     """The note of rows sharing a point (a ``share``: the x value, or its unit) and a value of
     ``series``: the chart draws the mean of ``what`` for each."""
