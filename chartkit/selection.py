@@ -334,13 +334,18 @@ def rows_behind(
     )  # fmt: skip
 
 
+def _refused(view: View) -> str:
+    """Why a refused view shows no row (its rows behind a mark, or drilled into)."""
+    return f"this view was refused, so no row of it is shown: {view.reason}"
+
+
 def _engine_held(view: View, selection: Selection, what: str) -> EngineReading | None:
     """The engine reading when the view's rows stayed in their engine (None: in memory), once
     ``selection`` is a Selection and the view holds rows to select from."""
     if not isinstance(selection, Selection):
         raise ChartkitError(f"{what} takes a Selection; got {type(selection).__name__}")
     if view.kind == "refused":
-        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+        raise ChartkitError(_refused(view))
     if view.frame is None:
         raise ChartkitError(f"this view holds no rows to select from: {view.reason}")
     from chartkit.read.engines import EngineReading, read_engine_frame
@@ -434,7 +439,7 @@ def selected_frame(view: View, selection: Selection) -> Any:
     from chartkit.read.engines import EngineReading, read_engine_frame
 
     if view.kind == "refused":
-        raise ChartkitError(f"this view was refused, so no row of it is shown: {view.reason}")
+        raise ChartkitError(_refused(view))
     reading = read_engine_frame(view.result.rows)
     if not isinstance(reading, EngineReading):
         raise ChartkitError(

@@ -44,7 +44,6 @@ ALLOWED_TWICE: dict[str, str] = {
     "refers to {}, which the schema does not have": "read/schemas.py, the reader's",
     "has no type (it accepts any value)": "read/schemas.py, the reader's",
     "the JSON Schema's rows cannot be read: it {}": "read/schemas.py, the reader's",
-    "this view was refused, so no row of it is shown: {}": "selection.py, owned by its stage",
 }
 """Sentences still written twice, each with where and why. The list only shrinks."""
 
