@@ -612,16 +612,30 @@ def broken_at_gaps(
         return data
     if data[fx].dtype.kind != "M":
         return data
-    groups = data.groupby(series, sort=False, dropna=False) if series else [((), data)]
+    # each series' times as integers (one group number per row: no frame sliced per series)
+    group: np.ndarray[Any, Any]
+    if len(series) == 1:
+        group = pd.factorize(data[series[0]], use_na_sentinel=False)[0]
+    elif series:
+        group = data.groupby(series, sort=False, dropna=False).ngroup().to_numpy()
+    else:
+        group = np.zeros(len(data), dtype=np.intp)
+    at = pd.DatetimeIndex(data[fx]).as_unit("ns")
+    ints, present = at.asi8, ~np.asarray(at.isna(), dtype=bool)
     added: list[dict[str, Any]] = []
-    for key, rows in groups:
-        times = pd.DatetimeIndex(rows[fx].dropna().unique()).sort_values()
+    for g in np.unique(group):
+        mine = group == g
+        held = np.unique(ints[mine & present])  # sorted, distinct
+        if len(held) > 2 and bool((np.diff(held) == held[1] - held[0]).all()):
+            continue  # one length between every two times: no time point is missing
+        times = pd.DatetimeIndex(held.view("M8[ns]"))
         step = regular_step(times)
         if step is None:
             continue
         unit, size = step
         ordinal = _ordinals(times, unit)
-        keys = dict(zip(series, key if isinstance(key, tuple) else (key,), strict=True))
+        first = int(np.argmax(mine))
+        keys = {s: data[s].iloc[first] for s in series}
         for i in map(int, np.flatnonzero(np.diff(ordinal) > size)):
             ends = [_stepped(times[i], unit, size)]
             if zero and ordinal[i + 1] - ordinal[i] > 2 * size:
