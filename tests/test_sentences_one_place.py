@@ -39,11 +39,6 @@ ALLOWED_TWICE: dict[str, str] = {
         "function of its own until the read stage exports the sentence"
     ),
     "utc_truncated floors to a month, quarter or year, not {}": "read/dialects.py, the reader's",
-    "nests anyOf/allOf too deep to follow": "read/schemas.py, the reader's",
-    "is {}, which maps to none of {}": "read/schemas.py, the reader's",
-    "refers to {}, which the schema does not have": "read/schemas.py, the reader's",
-    "has no type (it accepts any value)": "read/schemas.py, the reader's",
-    "the JSON Schema's rows cannot be read: it {}": "read/schemas.py, the reader's",
 }
 """Sentences still written twice, each with where and why. The list only shrinks."""
 

@@ -98,6 +98,22 @@ surface (the command line, ``chart_file``, the explorer) says where a declaratio
 in these words, through ``declared_by_text``."""
 
 _ALLOWED = ", ".join(COLUMN_TYPES)
+_TOO_DEEP: Final = "nests anyOf/allOf too deep to follow"
+_UNTYPED: Final = "has no type (it accepts any value)"
+
+
+def _unmapped(what: str) -> str:
+    """Why a column's type declares none of chartkit's (``what``: "is bytes", "has the Arrow
+    type …")."""
+    return f"{what}, which maps to none of {_ALLOWED}"
+
+
+def _missing_ref(ref: str) -> str:
+    return f"refers to {cap_text(ref, 80)!r}, which the schema does not have"
+
+
+def _unreadable_rows(exc: object) -> str:
+    return f"the JSON Schema's rows cannot be read: it {exc}"
 _DATE_FORMATS = frozenset({"date", "date-time"})
 _MAX_DEPTH = 32  # $ref chains and nested anyOf deeper than this are refused, never followed
 
@@ -268,7 +284,7 @@ def rows_property(schema: Mapping[str, Any]) -> str | None:
     try:
         return _rows_of(walk)[0]
     except _Refused as exc:
-        raise SchemaColumnsError(f"the JSON Schema's rows cannot be read: it {exc}") from None
+        raise SchemaColumnsError(_unreadable_rows(exc)) from None
     except _TooLarge:
         raise SchemaColumnsError(_too_large(None)) from None
 
@@ -366,12 +382,12 @@ def _resolve(ref: str, root: Mapping[str, Any]) -> Any:
     if not ref.startswith("#"):
         return _Refused(f"refers to {cap_text(ref, 80)!r}, outside the schema")
     if ref != "#" and not ref.startswith("#/"):
-        return _Refused(f"refers to {cap_text(ref, 80)!r}, which the schema does not have")
+        return _Refused(_missing_ref(ref))
     target: Any = root
     for part in ref[2:].split("/") if ref != "#" else []:
         part = part.replace("~1", "/").replace("~0", "~")
         if not isinstance(target, Mapping) or part not in target:
-            return _Refused(f"refers to {cap_text(ref, 80)!r}, which the schema does not have")
+            return _Refused(_missing_ref(ref))
         target = target[part]
     return target
 
@@ -469,7 +485,7 @@ def _json_columns(schema: Mapping[str, Any]) -> Iterator[tuple[str, _Mapped | st
     try:
         _, row = _rows_of(walk)
     except _Refused as exc:
-        raise SchemaColumnsError(f"the JSON Schema's rows cannot be read: it {exc}") from None
+        raise SchemaColumnsError(_unreadable_rows(exc)) from None
     except _TooLarge:
         raise SchemaColumnsError(_too_large(None)) from None
     props = row.get("properties")
@@ -505,12 +521,12 @@ def _json_type(s: Any, walk: _Walk, depth: int) -> _Mapped:
     walk.spend()
     walk.reach(depth)
     if depth > _MAX_DEPTH:
-        raise _TooDeep("nests anyOf/allOf too deep to follow")
+        raise _TooDeep(_TOO_DEEP)
     node = walk.deref(s, depth)
     if node is False:
         raise _Refused("accepts no value at all (the schema false)")
     if node is True:
-        raise _Refused("has no type (it accepts any value)")
+        raise _Refused(_UNTYPED)
     if not isinstance(node, Mapping):
         raise _Refused(f"is {sample_text(node)}, which is not a schema")
     known = walk.known.get(id(node))
@@ -521,7 +537,7 @@ def _json_type(s: Any, walk: _Walk, depth: int) -> _Mapped:
         if isinstance(known.outcome, _Refused):  # raised afresh: a stored one would grow its trace
             raise type(known.outcome)(*known.outcome.args)
         return known.outcome
-    raise _TooDeep("nests anyOf/allOf too deep to follow")
+    raise _TooDeep(_TOO_DEEP)
 
 
 def _read_node(node: Mapping[str, Any], walk: _Walk, depth: int) -> _Known:
@@ -569,7 +585,7 @@ def _node_type(s: Mapping[str, Any], walk: _Walk, depth: int) -> _Mapped:
     if not names:
         if "not" in s:
             raise _Refused("is defined by not, which a column type cannot say")
-        raise _Refused("has no type (it accepts any value)")
+        raise _Refused(_UNTYPED)
     fmt = s.get("format")
     if "format" in s and not isinstance(fmt, str):
         raise _Refused(
@@ -790,10 +806,10 @@ def _refuse_container(cls: Any, tp: Any) -> _Mapped:
         ):
             raise _Refused(f"is a nested object ({name})")
         if issubclass(cls, str | bytes | bytearray):
-            raise _Refused(f"is {name}, which maps to none of {_ALLOWED}")
+            raise _Refused(_unmapped(f"is {name}"))
         if issubclass(cls, Iterable):
             raise _Refused(f"is an array ({name})")
-    raise _Refused(f"is {name}, which maps to none of {_ALLOWED}")
+    raise _Refused(_unmapped(f"is {name}"))
 
 
 def _type_name(tp: Any) -> str:
@@ -836,7 +852,7 @@ def _arrow(tp: Any, nullable: bool) -> _Mapped | str:
         return f"is a nested object (Arrow type {shown})"
     if t.is_union(tp):
         return f"is a union (Arrow type {shown})"
-    return f"has the Arrow type {shown}, which maps to none of {_ALLOWED}"
+    return _unmapped(f"has the Arrow type {shown}")
 
 
 def _is(t: Any, predicate: str, tp: Any) -> bool:
@@ -869,7 +885,7 @@ def _duckdb_type(text: str, nullable: bool) -> _Mapped | str:
         return f"is a nested object (DuckDB type {shown})"
     if upper.startswith("UNION"):
         return f"is a union (DuckDB type {shown})"
-    return f"has the DuckDB type {shown}, which maps to none of {_ALLOWED}"
+    return _unmapped(f"has the DuckDB type {shown}")
 
 
 def _duckdb_columns(relation: Any) -> Iterator[tuple[str, _Mapped | str]]:
