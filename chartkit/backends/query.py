@@ -10,7 +10,7 @@ engine.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -116,17 +116,29 @@ class QueryBackend:
         whole = tuple(complete) if complete and self._complete is None else ()
         if wanted or also or whole:
             exact = self.rows <= KEY_VALUES
-            got, told, kept = _facts(
-                self, wanted, counted, (), also, distinct=exact, complete=whole
+            # the first rows first (past KEY_VALUES rows): the numbers' facts there (a value
+            # that is not whole there is not whole anywhere: the pass need not test the rest)
+            # and the distinct values of the complete rows' categories there
+            kinds = [n for n in whole if n in counted]
+            seen, witnessed = (
+                ({}, {}) if exact else _probe(self.reading, also, self._schema, whole, kinds)
             )
-            # a complete column's distinct values the query could not tell (``_facts``)
-            unsure = [n for n in whole if n in counted and kept[n].distinct is None]
-            if not exact and (told or unsure):
-                told, seen = _probe(self.reading, told, self._schema, whole, unsure)
-                every = {**self._counted, **got}
-                unsure = [n for n in unsure if seen[n] != every[n].distinct]
-                kept.update({n: replace(kept[n], distinct=seen[n]) for n in seen
-                             if n not in unsure})  # fmt: skip
+            unwhole = {n for n, f in seen.items() if f.values and not f.whole}
+            got, told, kept = _facts(
+                self, wanted, counted, (), also, distinct=exact, complete=whole, unwhole=unwhole
+            )
+            if not exact and told:
+                told = _settled(self.reading, told, self._schema, seen)
+            # a complete column's distinct values the pass could not tell (``_facts``): those
+            # of the first rows when they reach every row's, else counted
+            every = {**self._counted, **got}
+            unsure = []
+            for n in whole:
+                if n in counted and kept[n].distinct is None:
+                    if witnessed.get(n) == every[n].distinct:
+                        kept[n] = replace(kept[n], distinct=witnessed[n])
+                    else:
+                        unsure.append(n)
             if unsure:
                 counts = _kept_distinct(self.reading, whole, unsure, self._schema)
                 kept.update({n: replace(kept[n], distinct=d) for n, d in counts.items()})
@@ -656,36 +668,34 @@ def _settled(
 
 def _probe(
     reading: EngineReading,
-    told: Mapping[str, NumberFacts],
+    numbers: Sequence[str],
     schema: Mapping[str, Any],
     complete: Sequence[str],
-    unsure: Sequence[str],
+    kinds: Sequence[str],
 ) -> tuple[dict[str, NumberFacts], dict[str, int]]:
-    """One query over the first ``SETTLING.probe_rows`` rows: the numbers' distinct values
-    there (``told`` settled by them: ``_settled``), and of each column in ``unsure`` its
-    distinct values among the rows holding a value in every ``complete`` column (no float
-    among them holds a NaN or an infinity: ``_facts``) — a lower bound of those of every such
-    row, so exact when it reaches every row's count."""
+    """One query over the first ``SETTLING.probe_rows`` rows: the ``NumberFacts`` of
+    ``numbers`` there (``_settled`` reads their distinct values), and of each column in
+    ``kinds`` its distinct values among the rows holding a value in every ``complete`` column
+    (read only where no float among them holds a NaN or an infinity: ``_facts``) — a lower
+    bound of those of every such row, so exact when it reaches every row's count."""
     import narwhals as nw
 
     alias = aliases(reading)
-    names = [n for n, f in told.items() if f.values]
-    exprs = _number_exprs(alias, names, schema)
-    if unsure:
+    exprs = _number_exprs(alias, numbers, schema)
+    if kinds:
         ok = _holding(alias, complete, schema, plain=True)
         torn = (~ok).any().cast(nw.Int64)
-        for i, name in enumerate(unsure):
+        for i, name in enumerate(kinds):
             col = nw.col(alias[name])
             kept = nw.when(ok).then(col + 0.0 if schema[name].is_float() else col)
             exprs.append((kept.n_unique() - torn).alias(f"u{i}"))
     if not exprs:
-        return dict(told), {}
+        return {}, {}
     frame = positional(reading).head(SETTLING.probe_rows).select(*exprs)
-    read = list(dict.fromkeys([*names, *(complete if unsure else ())]))
+    read = list(dict.fromkeys([*numbers, *(complete if kinds else ())]))
     got = collect(reading, read, "probe", frame, named=False).iloc[0]
-    seen = _number_facts(got, names) if names else {}
-    settled = _settled(reading, told, schema, seen) if told else {}
-    return settled, {n: _tally(got[f"u{i}"]) for i, n in enumerate(unsure)}
+    seen = _number_facts(got, numbers) if numbers else {}
+    return seen, {n: _tally(got[f"u{i}"]) for i, n in enumerate(kinds)}
 
 
 def _kept_distinct(
@@ -716,6 +726,7 @@ def _number_exprs(
     distinct: bool = True,
     held: Mapping[str, str] | None = None,
     plain: bool = False,
+    unwhole: Collection[str] = (),
 ) -> list[Any]:
     """The aggregates of ``NumberFacts`` of number columns: their finite values counted, their
     distinct values (unless not ``distinct``: ``_settled`` counts them), span, whether all are
@@ -724,7 +735,8 @@ def _number_exprs(
     ``N<what><i>``. ``held``: the helper column holding a column's ``_finite`` value, computed
     once per row instead of once per aggregate. ``plain``: every value taken as finite (the
     caller checks the span: ``_facts``), so no value is tested for it, and a decimal's span
-    is its own, cast once."""
+    is its own, cast once. ``unwhole``: columns known to hold a value that is not whole (none
+    is tested again)."""
     import narwhals as nw
 
     exprs: list[Any] = []
@@ -743,14 +755,16 @@ def _number_exprs(
             finite = nw.col(held[name]) if held and name in held else _finite(col)
             whole = (finite.floor() == finite).fill_null(True).min()
             lo, hi = finite.min(), finite.max()
-        exprs.append(finite.count().alias(f"Nv{i}"))
+        exprs.append((col if plain else finite).count().alias(f"Nv{i}"))
         if distinct:
             unique = finite + 0.0 if plain and schema[name].is_float() else finite
             exprs += [
                 unique.n_unique().alias(f"Nd{i}"),
                 finite.is_null().any().cast(nw.Int64).alias(f"Nm{i}"),
             ]
-        exprs += [lo.alias(f"Nlo{i}"), hi.alias(f"Nhi{i}"), whole.alias(f"Nw{i}")]
+        exprs += [lo.alias(f"Nlo{i}"), hi.alias(f"Nhi{i}")]
+        if name not in unwhole:
+            exprs.append(whole.alias(f"Nw{i}"))
     return exprs
 
 
@@ -776,7 +790,7 @@ def _number_facts(got: Any, names: Sequence[str]) -> dict[str, NumberFacts]:
             distinct=_tally(got[f"Nd{i}"]) - _tally(got[f"Nm{i}"]) if f"Nd{i}" in got else 0,
             low=lo,
             high=hi,
-            whole=bool(got[f"Nw{i}"]),
+            whole=f"Nw{i}" in got and bool(got[f"Nw{i}"]),  # (asked unless known not)
             nonnegative=lo >= 0,
         )
     return out
@@ -857,13 +871,15 @@ def _facts(
     *,
     distinct: bool = True,
     complete: Sequence[str] = (),
+    unwhole: Collection[str] = (),
 ) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]]:
     """``QueryBackend.facts`` of ``wanted`` (the distinct values of those in ``counted``), over
     the rows ``where`` selects, and the ``NumberFacts`` of ``numbers`` (over every row: with
     no ``where``), in one query. ``complete``: the facts of the rows where each of these
     columns holds a value (a finite one for floats) are counted too (the third answer): their
     count, the span of each date and the distinct values of each in ``counted`` (None where
-    the query cannot tell them: ``QueryBackend.facts`` counts those).
+    the query cannot tell them: ``QueryBackend.facts`` counts those). ``unwhole``: numbers
+    known to hold a value that is not whole (the probe's first rows showed one).
 
     Where the engine orders NaN above every number (``Dialect.nan_last``), the query over
     every row reads each float's plain bounds and counts: a NaN shows as the greatest value,
@@ -871,12 +887,11 @@ def _facts(
     value tested; only when one is not is the query asked again, testing each value (rare)."""
     if not where and backend.reading.dialect.nan_last:
         got = _facts_query(backend, wanted, counted, where, numbers, distinct=distinct,
-                           complete=complete, plain=True)  # fmt: skip
+                           complete=complete, unwhole=unwhole, plain=True)  # fmt: skip
         if got is not None:
             return got
-    answer = _facts_query(
-        backend, wanted, counted, where, numbers, distinct=distinct, complete=complete
-    )
+    answer = _facts_query(backend, wanted, counted, where, numbers, distinct=distinct,
+                          complete=complete, unwhole=unwhole)  # fmt: skip
     assert answer is not None
     return answer
 
@@ -890,14 +905,16 @@ def _facts_query(
     *,
     distinct: bool,
     complete: Sequence[str],
+    unwhole: Collection[str] = (),
     plain: bool = False,
 ) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]] | None:
     """``_facts``' one query; ``plain``: no value tested for NaN or finiteness, and None when
     a float's bounds show one that is not finite where the answer would read it.
 
     Plain, the rows holding every ``complete`` column are those holding no null in them, and
-    a column's distinct values there are told by the rows left out: none of its values among
-    them, and they are every row's; otherwise they are left unknown (None)."""
+    past a table of few rows (not ``distinct``) a column's distinct values there are told by
+    the rows left out: when none holds a value of it, they are every row's; otherwise they are
+    left unknown (None)."""
     import narwhals as nw
 
     schema = dict(backend.reading.schema)
@@ -930,7 +947,8 @@ def _facts_query(
         at = {}
     if numbers:
         helpers += [_finite(nw.col(alias[n])).alias(h) for n, h in at.items()]
-        exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at, plain=plain)
+        exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at, plain=plain,
+                               unwhole=unwhole)  # fmt: skip
     # plain: the bounds of each float read (to tell whether it holds a NaN or an infinity)
     guarded = [n for n in dict.fromkeys([*numbers, *complete])
                if plain and schema[n].is_float() and n not in wanted]  # fmt: skip
@@ -947,11 +965,10 @@ def _facts_query(
         torn = (~ok).any().cast(nw.Int64)
         for i, name in enumerate(complete):
             if name in counted and plain and not distinct:
-                # the distinct values among the rows left out (few, mostly: a hash of few;
-                # a table of few rows counts those kept, as below)
-                gone = nw.when(~ok).then(nw.col(alias[name]))
-                exprs.append((gone.n_unique() - gone.is_null().any().cast(nw.Int64))
-                             .alias(f"cb{i}"))  # fmt: skip
+                # the rows left out that hold a value of it (none: the rows kept hold all of
+                # its values); a table of few rows counts those kept, as below
+                gone = ~ok & ~nw.col(alias[name]).is_null()
+                exprs.append(gone.cast(nw.Int64).sum().alias(f"cb{i}"))
             elif name in counted:
                 kept = nw.when(ok).then(nw.col(alias[name]))
                 exprs.append((kept.n_unique() - torn).alias(f"cd{i}"))
