@@ -34,10 +34,6 @@ MIN_WORDS = 6
 ALLOWED_TWICE: dict[str, str] = {
     # each entry: the sentence (fields as {}) → why it is still written in two places
     "negate is True or False, got {}": "backends/_contract.py, owned by the backends stage",
-    "{} is not a readable Parquet file: {}": (
-        "read/parquet.py (the read stage's) writes it inline; mcp/_served.py's one copy is a "
-        "function of its own until the read stage exports the sentence"
-    ),
     "utc_truncated floors to a month, quarter or year, not {}": "read/dialects.py, the reader's",
 }
 """Sentences still written twice, each with where and why. The list only shrinks."""

@@ -35,6 +35,7 @@ from urllib.request import url2pathname
 
 from chartkit._safe import cap_text, visible
 from chartkit.errors import ChartkitError
+from chartkit.read.parquet import unreadable_parquet
 
 __all__ = [
     "FILE_SUFFIXES",
@@ -384,7 +385,7 @@ def check_parquet(data: bytes, shown: str) -> None:
 
 def _unreadable_parquet(shown: str, exc: BaseException) -> str:
     """Why a served file is refused as Parquet: Arrow's own first line."""
-    return f"{shown} is not a readable Parquet file: {_first_line(exc)}"
+    return unreadable_parquet(shown, _first_line(exc))
 
 
 _TEXT_LOGICAL: Final = frozenset({"NONE", "STRING", "JSON", "BSON", "ENUM"})

@@ -17,10 +17,16 @@ from typing import Any, Final
 from chartkit.errors import MissingExtraError, ToolResultError
 from chartkit.result import ToolResult
 
-__all__ = ["METADATA_KEY", "import_pyarrow", "read_parquet"]
+__all__ = ["METADATA_KEY", "import_pyarrow", "read_parquet", "unreadable_parquet"]
 
 METADATA_KEY: Final = "chartkit"
 """The Parquet schema metadata key holding the staging record (JSON)."""
+
+
+def unreadable_parquet(shown: str, why: object) -> str:
+    """Why a file is refused as Parquet (``shown``: how the file is named, ``why``: Arrow's
+    words)."""
+    return f"{shown} is not a readable Parquet file: {why}"
 
 
 def import_pyarrow(doing: str) -> Any:
@@ -54,7 +60,7 @@ def read_parquet(source: str | Path | bytes, *, name: str = "input.parquet") -> 
             _arrow_owned(pa, source) if isinstance(source, bytes) else source, use_threads=False
         )
     except (pa.ArrowException, OSError) as exc:
-        raise ToolResultError(f"{label} is not a readable Parquet file: {exc}") from None
+        raise ToolResultError(unreadable_parquet(label, exc)) from None
     meta = (table.schema.metadata or {}).get(METADATA_KEY.encode())
     record: dict[str, Any] = {}
     if meta is not None:
