@@ -116,32 +116,7 @@ class QueryBackend:
         whole = tuple(complete) if complete and self._complete is None else ()
         if wanted or also or whole:
             exact = self.rows <= KEY_VALUES
-            # the first rows first (past KEY_VALUES rows): the numbers' facts there (a value
-            # that is not whole there is not whole anywhere: the pass need not test the rest)
-            # and the distinct values of the complete rows' categories there
-            kinds = [n for n in whole if n in counted]
-            seen, witnessed = (
-                ({}, {}) if exact else _probe(self.reading, also, self._schema, whole, kinds)
-            )
-            unwhole = {n for n, f in seen.items() if f.values and not f.whole}
-            got, told, kept = _facts(
-                self, wanted, counted, (), also, distinct=exact, complete=whole, unwhole=unwhole
-            )
-            if not exact and told:
-                told = _settled(self.reading, told, self._schema, seen)
-            # a complete column's distinct values the pass could not tell (``_facts``): those
-            # of the first rows when they reach every row's, else counted
-            every = {**self._counted, **got}
-            unsure = []
-            for n in whole:
-                if n in counted and kept[n].distinct is None:
-                    if witnessed.get(n) == every[n].distinct:
-                        kept[n] = replace(kept[n], distinct=witnessed[n])
-                    else:
-                        unsure.append(n)
-            if unsure:
-                counts = _kept_distinct(self.reading, whole, unsure, self._schema)
-                kept.update({n: replace(kept[n], distinct=d) for n, d in counts.items()})
+            got, told, kept = _profile(self, wanted, counted, also, whole, exact=exact)
             if whole:
                 self._complete = (whole, kept)
             self._counted.update(got)
@@ -641,6 +616,43 @@ def _numbers(
         frame = frame.head(rows)
     got = collect(reading, list(names), "number facts", frame.select(*exprs), named=False).iloc[0]
     return _number_facts(got, names)
+
+
+def _profile(
+    backend: QueryBackend,
+    wanted: list[str],
+    counted: set[str],
+    numbers: Sequence[str],
+    complete: Sequence[str],
+    *,
+    exact: bool,
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]]:
+    """``QueryBackend.facts`` over every row (``_facts``), past a table of few rows (not
+    ``exact``) with the probe of the first rows asked first (``_probe``): a number holding a
+    value that is not whole there is not whole anywhere, so the pass need not test the rest,
+    and the distinct categories of the first rows holding every value tell those of every
+    such row when they reach every row's; the others are counted (``_kept_distinct``)."""
+    reading, schema = backend.reading, backend._schema
+    kinds = [n for n in complete if n in counted]
+    seen, witnessed = ({}, {}) if exact else _probe(reading, numbers, schema, complete, kinds)
+    unwhole = {n for n, f in seen.items() if f.values and not f.whole}
+    got, told, kept = _facts(backend, wanted, counted, (), numbers, distinct=exact,
+                             complete=complete, unwhole=unwhole)  # fmt: skip
+    if not exact and told:
+        told = _settled(reading, told, schema, seen)
+    every = {**backend._counted, **got}
+    unsure = []
+    for n in kinds:
+        if kept[n].distinct is not None:
+            continue
+        if witnessed.get(n) == every[n].distinct:
+            kept[n] = replace(kept[n], distinct=witnessed[n])
+        else:
+            unsure.append(n)
+    if unsure:
+        counts = _kept_distinct(reading, complete, unsure, schema)
+        kept.update({n: replace(kept[n], distinct=d) for n, d in counts.items()})
+    return got, told, kept
 
 
 def _settled(
