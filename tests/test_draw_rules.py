@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from chartkit import view
 from chartkit.plan.choose import log_axis
+from chartkit.plan.roles import GRID_MAX
 from chartkit.plan.rules import LOG_ORDERS
 
 _SETTINGS = settings(
@@ -175,13 +176,14 @@ def _groups_of_points(draw: st.DrawFn) -> tuple[pd.DataFrame, dict[str, str], bo
     """2 to 6 groups of points; either every group measured at the same x positions (the same
     design repeated) or each group at x positions of its own."""
     groups = draw(st.integers(2, 6))
-    positions = draw(st.integers(6, 15))
+    positions = draw(st.integers(GRID_MAX + 1, GRID_MAX + 8))
     shared = draw(st.booleans())
     rows = []
     for g in range(groups):
         for i in range(positions):
-            # (x off the whole numbers: a whole, evenly spaced x keying each group's rows is a
-            # grid the groups are series over, drawn as lines — not this test's subject)
+            # (more positions than a grid's levels, off the whole numbers: a grid, or a whole,
+            # evenly spaced x, keying each group's rows is what the groups are series over,
+            # drawn as lines — not this test's subject)
             x = float(i) + 0.5 if shared else float(g * positions + i) + 0.5
             y = float((i * 7 + g * 3) % 11) + 0.5 + 0.01 * g  # (a measure, not 11 levels)
             rows.append({"x": x, "y": y, "set": f"set {g}"})
