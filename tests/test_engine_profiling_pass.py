@@ -112,7 +112,8 @@ def test_a_line_past_key_values_rows_is_the_line_pandas_draws(measure: str) -> N
 def test_the_profiling_pass_tests_no_value_when_every_float_is_finite() -> None:
     """A nullable DOUBLE whose bounds are finite: the pass over every row tests no value for
     NaN or finiteness (the count, the bounds and the rows kept are read plainly), and counts
-    no category again over the rows a line keeps."""
+    no category again over the rows a line keeps; the reduction counts no measure of its own
+    where every row it keeps holds one."""
     con = _table("null every 97th", 120_000, null_regions=False)
     decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"}
     queries = _logged(con, lambda: view(con.table("m"), decl, max_points=1000))
@@ -122,3 +123,5 @@ def test_the_profiling_pass_tests_no_value_when_every_float_is_finite() -> None:
     assert every_row.lower().count("count(distinct") == 1, every_row
     # the count at the door, the first rows, the pass, the reduction
     assert len(queries) == 4, queries
+    # every row the reduction keeps holds a latency: its rows kept are each point's tally
+    assert 'count("_k' not in queries[-1], queries[-1]

@@ -693,7 +693,9 @@ def _probe(
     import narwhals as nw
 
     alias = aliases(reading)
-    exprs = _number_exprs(alias, numbers, schema)
+    # (each finite value computed once per row, as the pass computes it)
+    at = {n: f"__f{i}" for i, n in enumerate(numbers) if not schema[n].is_integer()}
+    exprs = _number_exprs(alias, numbers, schema, held=at)
     if kinds:
         ok = _holding(alias, complete, schema, plain=True)
         torn = (~ok).any().cast(nw.Int64)
@@ -703,7 +705,10 @@ def _probe(
             exprs.append((kept.n_unique() - torn).alias(f"u{i}"))
     if not exprs:
         return {}, {}
-    frame = positional(reading).head(SETTLING.probe_rows).select(*exprs)
+    frame = positional(reading).head(SETTLING.probe_rows)
+    if at:
+        frame = frame.with_columns(*(_finite(nw.col(alias[n])).alias(h) for n, h in at.items()))
+    frame = frame.select(*exprs)
     read = list(dict.fromkeys([*numbers, *(complete if kinds else ())]))
     got = collect(reading, read, "probe", frame, named=False).iloc[0]
     seen = _number_facts(got, numbers) if numbers else {}
@@ -1197,13 +1202,16 @@ def _reduce(
         keys[0] = "__bucket"
     aggs: list[Any] = [nw.col(n).sum().alias(n) for n in flags]
     aggs.append((nw.col("__kept").sum() if kept is not None else nw.len()).alias("__kept"))
-    if g.counted:
-        aggs.append(nw.col("__kept").sum().alias("__n0") if kept is not None
-                    else nw.len().alias("__n0"))  # fmt: skip
-    else:
-        for i, m in enumerate(g.measures):
-            col = nw.col(value[m])
-            aggs.append(aggregated(col, g.aggregate).alias(alias[m]))
+    # the rows counted, or one measure every row the terms keep holds: each group's tally is
+    # its rows kept (no count of its own)
+    each = g.counted or (
+        len(g.measures) == 1
+        and _placed_by(g.where, g.measures[0], floats=schema[g.measures[0]].is_float())
+    )
+    for i, m in enumerate(g.measures if not g.counted else ()):
+        col = nw.col(value[m])
+        aggs.append(aggregated(col, g.aggregate).alias(alias[m]))
+        if not each:
             aggs.append(col.count().alias(f"__n{i}"))
     grouped = frame.group_by(*keys, drop_null_keys=False).agg(*aggs)
     categories: int | None = None
@@ -1211,7 +1219,7 @@ def _reduce(
         # one key and nothing to count left out: the top groups are cut in the engine (by
         # the first measure, or the rows; a missing value ranks as 0, ties in key order, as
         # cut_to_top ranks them), and only they leave it
-        r = nw.col("__n0" if g.counted else alias[g.measures[0]]).cast(nw.Float64)
+        r = nw.col("__kept" if g.counted else alias[g.measures[0]]).cast(nw.Float64)
         rank = nw.when(r.is_nan().fill_null(True)).then(nw.lit(0.0)).otherwise(r)
         ranked = grouped.with_columns(rank.alias("__rank")).sort(
             "__rank", keys[0], descending=[True, False], nulls_last=True
@@ -1256,7 +1264,7 @@ def _reduce(
             out[i] = out[i].dt.tz_convert("UTC").dt.tz_localize(None)  # UTC wall clock
         elif k in edges:
             out[i] = out[i].astype("int64")
-    tallies = [raw[f"__n{i}"] for i in range(1 if g.counted else len(g.measures))]
+    tallies = [raw["__kept"]] if each else [raw[f"__n{i}"] for i in range(len(g.measures))]
     order = np.lexsort(
         [_sort_key(out[i]) for i in reversed(range(len(keys)))]
     ) if len(out) else np.arange(0)  # fmt: skip
