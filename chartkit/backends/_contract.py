@@ -145,8 +145,13 @@ class Condition:
                 raise ChartkitError(
                     f"op 'valid' takes the column's ColumnDeclaration, got {self.value!r}"
                 )
-        if not isinstance(self.negate, bool):
-            raise ChartkitError(f"negate is True or False, got {self.negate!r}")
+        _check_negate(self.negate)
+
+
+def _check_negate(negate: object) -> None:
+    """A term's ``negate`` is a bool, or the term is refused with what it got."""
+    if not isinstance(negate, bool):
+        raise ChartkitError(f"negate is True or False, got {negate!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +170,7 @@ class AnyOf:
                 raise ChartkitError(
                     f"an AnyOf holds Condition and AnyOf terms, got {type(t).__name__}"
                 )
-        if not isinstance(self.negate, bool):
-            raise ChartkitError(f"negate is True or False, got {self.negate!r}")
+        _check_negate(self.negate)
 
     def columns(self) -> list[str]:
         """The columns its conditions test, in order."""
