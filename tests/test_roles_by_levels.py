@@ -219,3 +219,52 @@ def test_few_levels_spread_over_a_wide_span_color_no_scatter() -> None:
     del decl["site"]
     rows = [{k: r[k] for k in decl} for r in rows]
     assert view(rows, decl).encodings["color"].column == "south"
+
+
+def numbered_panel(seed: int, *, entities: int) -> tuple[Rows, dict[str, str]]:
+    """``entities`` subjects numbered 301, 303, … each measured at six uneven ages."""
+    rnd = random.Random(seed)
+    rows = [
+        {"height": round(4 + a * 2.2 + rnd.gauss(0, 1), 2), "age": a, "seed": 301 + 2 * s}
+        for s in range(entities) for a in (3, 5, 10, 15, 20, 25)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    return rows, {"height": "number", "age": "number", "seed": "number"}
+
+
+def test_a_numbered_entity_of_many_values_is_a_panel_never_an_axis() -> None:
+    """Subjects numbered 301 to 327 over six ages: 14 series, drawn a small chart each (more
+    than ten colors), the note counting the subjects as the role does; 40 subjects: their
+    mean per age. The number that names series is never a measure of its own."""
+    rows, decl = numbered_panel(1, entities=14)
+    assert roles_of(rows, decl) == {"height": "measure", "age": "grid", "seed": "entity"}
+    shown = view(rows, decl)
+    assert (shown.mark, {c: e.column for c, e in shown.encodings.items()}) == (
+        "line", {"x": "age", "y": "height", "facet": "seed"},
+    )  # fmt: skip
+    assert shown.notes == (
+        "seed has 14 values, more than the 10 colors that can be told apart: one small chart "
+        "per seed instead.",
+    )
+    assert all("seed" not in (a.x, a.y) for a in shown.alternatives)
+    wide = view(*numbered_panel(2, entities=40))
+    assert (wide.mark, wide.drawn["x"], wide.drawn["y"]) == ("line", "age", "height")
+    assert "a line of the mean of height per age" in wide.reason
+
+
+def test_few_levels_are_no_entity_of_a_numbered_key_over_them() -> None:
+    """Travellers 1 to 60, each with a row per mode 1 to 4: four levels are no series'
+    points (fewer than five), so the travellers are no panel over them."""
+    rnd = random.Random(3)
+    rows = [
+        {"traveller": t, "mode": m, "cost": round(rnd.uniform(10, 90), 2)}
+        for t in range(1, 61) for m in range(1, 5)
+    ]  # fmt: skip
+    decl = {"traveller": "number", "mode": "number", "cost": "number"}
+    assert "entity" not in roles_of(rows, decl).values()
+
+
+@pytest.mark.parametrize("entities", [14, 40])
+def test_every_engine_draws_a_numbered_panel_as_memory(entities: int) -> None:
+    rows, decl = numbered_panel(5, entities=entities)
+    each_engine_chooses_as_memory(rows, decl, None)

@@ -515,8 +515,14 @@ def chart(
     if len(drawn) > 1 and cp is not None:
         refused.append(Refused("color", cp.name, "color-by-measures"))
         cp = None
-    if cp is not None and cp.type == "nominal" and xp.type != "nominal":
-        if cp.distinct > MAX_COLOR_CATEGORIES:
+    # (a number's values, a factor's by its role, are counted by the role)
+    numbered = (
+        cp is not None and roles is not None and cp.type == "quantitative"
+        and is_factor(roles, cp.name)
+    )  # fmt: skip
+    colors = roles[cp.name].distinct if numbered and roles is not None and cp else None
+    if cp is not None and (cp.type == "nominal" or numbered) and xp.type != "nominal":
+        if (colors if colors is not None else cp.distinct) > MAX_COLOR_CATEGORIES:
             refused.append(
                 Refused("color", cp.name, "too-many-colors" if fp else "colors-as-facets")
             )

@@ -46,8 +46,10 @@ def word(
     the note of a color drawn as facets."""
     q = ask.profiles[r.column]
     why = r.why
+    counted = ask.roles.get(q.name)  # (a number's values are its role's count)
+    values = counted.distinct if counted is not None and q.type == "quantitative" else q.distinct
     if why == "colors-as-facets":
-        return placed.said(facets_for_colors_note(q))
+        return placed.said(facets_for_colors_note(q, values))
     x = xp.name if xp is not None else ""
     reason = {
         "not-a-measure": lambda: (
@@ -88,7 +90,7 @@ def word(
             f"not drawn as color; facet={q.name!r} draws one small chart per value instead."
         ),
         "too-many-colors": lambda: (
-            f"{q.name} has {q.distinct:,} values, more than the {MAX_COLOR_CATEGORIES} "
+            f"{q.name} has {values:,} values, more than the {MAX_COLOR_CATEGORIES} "
             f"colors that can be told apart, and the facets are already "
             f"{fp.name if fp else ''}, so the chart is drawn without color."
         ),

@@ -307,10 +307,14 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         # a number of fewer levels than a grid of levels (trees 1 to 5 over 7 ages) may be
         # its entity too, after the categories: the finer grid is what the rows are measured
         # over (a long sequence, travellers 1 to 210, is measured over no number's levels)
+        # — and, over a grid of a series' points (five or more), a whole number of many
+        # values keying the rows with it (chicks 1 to 50, subjects 308 to 372 over days)
         levels = [
             m for m, g in first.items()
-            if r.role == "grid" and m != n and _levels_of(g) and g.distinct < r.distinct
-            and m not in entities
+            if r.role == "grid" and m != n and m not in entities
+            and ((_levels_of(g) and g.distinct < r.distinct) or (
+                r.distinct >= SEQUENCE_MIN and _numbered(g)
+            ))
         ]  # fmt: skip
         for f in [*factors, *levels]:
             # each covers it: the rows holding a value of the grid hold most of the pairs
@@ -480,6 +484,17 @@ def _levels_of(r: ColumnRole) -> bool:
     """A number of few repeated levels (``GRID_MAX``'s grid, at most ``LEVELS_MAX``) that
     keys nothing yet: a factor's values, which may each be a series over a finer grid."""
     return r.role == "grid" and r.keys_with is None and 2 <= r.distinct <= LEVELS_MAX
+
+
+def _numbered(r: ColumnRole) -> bool:
+    """A whole number of more values than a grid's levels, each repeated, that no role ties
+    to an axis yet (a measure, or a repeated number named id): what numbers a panel's
+    entities (chick 1 to 50), if it keys the rows with a grid."""
+    n = r.numbers
+    return (
+        r.role in ("measure", "identifier") and n.whole and n.distinct > GRID_MAX
+        and n.values > n.distinct and not r.empty
+    )  # fmt: skip
 
 
 def _named_time(name: str, n: NumberFacts) -> bool:

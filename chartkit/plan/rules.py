@@ -486,14 +486,20 @@ def _columns(profiles: Mapping[str, ColumnProfile], roles: Roles) -> _Columns:
     # in the declaration's order: a few offenders move no column (the criteria rank them);
     # a number that names rows is no axis
     measures = [
-        q for q in usable if q.type == "quantitative" and roles.role(q.name) != "identifier"
-    ]
+        q for q in usable
+        if q.type == "quantitative" and roles.role(q.name) not in ("identifier", "entity")
+    ]  # fmt: skip (an entity numbered 1 to 50 names series, as an identifier names rows)
     # a category with one value splits nothing; an identifier is not a category
     categories = [q for q in usable if q.type == "nominal" and q.distinct >= 2 and not q.id_like]
     # a factor: a category, or a number whose role is a factor's (a grid of few levels)
+    # (a number's values are counted by its role, not its profile: past MAX_FACETS no need
+    # takes it, as a category's max_distinct would say)
     factors = [
         q for q in usable
-        if q in categories or (q.type == "quantitative" and is_factor(roles, q.name))
+        if q in categories or (
+            q.type == "quantitative" and is_factor(roles, q.name)
+            and roles[q.name].distinct <= MAX_FACETS
+        )
     ]  # fmt: skip
     # codes of fewest levels first (a 0/1 flag, then classes): a number's levels are its
     # counts', and one stray value moves a larger one in or out of being a code

@@ -334,14 +334,16 @@ def not_split_note(q: ColumnProfile, over: str) -> Note:
     )
 
 
-def facets_for_colors_note(q: ColumnProfile) -> Note:
-    """The note of a color of more values than colors can tell apart, drawn as facets."""
+def facets_for_colors_note(q: ColumnProfile, distinct: int | None = None) -> Note:
+    """The note of a color of more values than colors can tell apart, drawn as facets
+    (``distinct``: a number's values, as its role counts them; else the profile's)."""
+    n = q.distinct if distinct is None else distinct
     return Note(
         "facets-for-colors",
-        f"{q.name} has {q.distinct:,} values, more than the {MAX_COLOR_CATEGORIES} "
+        f"{q.name} has {n:,} values, more than the {MAX_COLOR_CATEGORIES} "
         f"colors that can be told apart: one small chart per {q.name} instead.",
         q.name,
-        (("values", q.distinct),),
+        (("values", n),),
     )
 
 
