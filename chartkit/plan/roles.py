@@ -83,8 +83,9 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     ),
     RoleRecord(
         "entity",
-        "a factor (or a number of fewer levels than the grid) each value of which is one "
-        "series over the time or the grid (the two key the rows)",
+        "a factor (or a number: of fewer levels than the grid, or whole, of many values, "
+        "over a grid of 5 levels or more) each value of which is one series over the time or "
+        "the grid (the two key the rows)",
         "a line each (a color up to 10, small charts up to 20); past 20, a line of their mean "
         "per value of the time or the grid, one per factor of 10 values or fewer that holds "
         "each entity in one of its values (continents of countries), the entities averaged said",
