@@ -268,3 +268,19 @@ def test_few_levels_are_no_entity_of_a_numbered_key_over_them() -> None:
 def test_every_engine_draws_a_numbered_panel_as_memory(entities: int) -> None:
     rows, decl = numbered_panel(5, entities=entities)
     each_engine_chooses_as_memory(rows, decl, None)
+
+
+def test_a_number_named_a_unit_of_time_numbers_no_entity() -> None:
+    """Days 1 to 30 of five months key the rows as chicks over their weighing times would;
+    a day is what rows are measured over, never the entity measured, so no panel of days."""
+    rnd = random.Random(4)
+    rows = [
+        {"ozone": float(rnd.randint(1, 150)), "month": m, "day": d}
+        for m in range(5, 10) for d in range(1, 31)
+    ]  # fmt: skip
+    decl = {"ozone": "number", "month": "number", "day": "number"}
+    assert "entity" not in roles_of(rows, decl).values()
+    renamed = [{"ozone": r["ozone"], "month": r["month"], "chick": r["day"]} for r in rows]
+    assert roles_of(renamed, {"ozone": "number", "month": "number", "chick": "number"}) == {
+        "ozone": "measure", "month": "grid", "chick": "entity",
+    }  # fmt: skip

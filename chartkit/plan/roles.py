@@ -158,6 +158,11 @@ declared type; below it, it keeps its place and its offenders are left out and s
 _LATITUDE = re.compile(r"(?i)^(lat|latitude)$|(^|[_\s])lat(itude)?$")
 _LONGITUDE = re.compile(r"(?i)^(lon|lng|long|longitude)$|(^|[_\s])(lon|lng|long|longitude)$")
 _IDENTIFIER = re.compile(r"(?i)^id$|(^|[_\s])id$|^.+Id$")
+_TIME_UNIT = re.compile(
+    r"(?i)(^|[_\s.])(t|time|day|days|week|weeks|month|months|year|years|hour|hours|age)$"
+)
+"""A number named a unit of time (days 1 to 30) is what rows are measured over, never the
+entities measured (chicks 1 to 50), whatever its values."""
 CALENDAR: Final = (1000, 3000)
 """The years a number named a time holds to be read as one (1949.0, 1949.083… a month)."""
 _TIME_NAME = re.compile(r"(?i)^(t|time|year|period)$|(^|[_\s.])(time|year)$")
@@ -314,7 +319,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
             m for m, g in first.items()
             if r.role == "grid" and m != n and m not in entities
             and ((_levels_of(g) and g.distinct < r.distinct) or (
-                r.distinct >= SEQUENCE_MIN and _numbered(g)
+                r.distinct >= SEQUENCE_MIN and _numbered(g) and not _TIME_UNIT.search(m)
             ))
         ]  # fmt: skip
         for f in [*factors, *levels]:
