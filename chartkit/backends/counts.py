@@ -136,6 +136,8 @@ class PlacedGroups:
         top: int | None = None,
         zones: Mapping[str, Any] | None = None,
         known: Callable[[str, Sequence[str], Sequence[str]], LineFacts | None] | None = None,
+        near: Callable[[str, Sequence[str], Sequence[str]], LineFacts | None] | None = None,
+        spanned: Callable[[Grouping], tuple[Groups, Any, Any]] | None = None,
     ) -> None:
         self.backend = backend
         self.placing = placing
@@ -144,6 +146,11 @@ class PlacedGroups:
         # a line's facts when they are known without asking the engine (from the facts of
         # every row, when those show no row is left out), else None
         self.known = known
+        # else the facts of every row (``near``: the line's bucket is planned from them), set
+        # right from the line's own groups (``spanned``: they hold its rows' span) once asked
+        self.near = near if spanned is not None else None
+        self.spanned = spanned
+        self._near: set[tuple[Any, ...]] = set()
         self._made: dict[tuple[Any, ...], Groups] = {}
         self._lines: dict[tuple[Any, ...], Any] = {}
         self.last: Any = None  # the groups answered last: those the plan drew
@@ -173,11 +180,18 @@ class PlacedGroups:
         return BarGroups(got.frame, got.rows, got.categories if cut else None)
 
     def line_facts(self, x: str, measures: Sequence[str], series: Sequence[str]) -> LineFacts:
+        """The line's facts (``Grouped.line_facts``); those of every row until a ``line`` of
+        these columns is grouped, when ``near`` holds them (they then differ only where rows
+        are left out, and its groups set them right: the plan asks again)."""
         asked = ("facts", x, tuple(measures), tuple(series))
-        if asked not in self._lines and self.known is not None:
-            seen = self.known(x, measures, series)
+        for told, near in ((self.known, False), (self.near, True)):
+            if asked in self._lines or told is None:
+                continue
+            seen = told(x, measures, series)
             if seen is not None:
                 self._lines[asked] = seen
+                if near:
+                    self._near.add(asked)
         if asked not in self._lines:
             where = tuple(self.placing((x, *series), tuple(measures)))
             names = list(dict.fromkeys([x, *measures, *series]))
@@ -215,12 +229,22 @@ class PlacedGroups:
         asked = ("line", x, tuple(measures), tuple(series), aggregate, seconds, unit)
         if asked not in self._lines:
             keys = (x, *series)
-            got = self.backend.reduce(Grouping(
+            grouping = Grouping(
                 keys, tuple(measures), aggregate,
                 bucket_seconds=seconds if unit is None and seconds else None,
                 time_unit=unit, dates=(x,),  # type: ignore[arg-type]
                 where=tuple(self.placing(keys, tuple(measures))),
-            ))  # fmt: skip
+            )  # fmt: skip
+            facts = ("facts", x, tuple(measures), tuple(series))
+            if facts in self._near and self.spanned is not None and len(measures) <= 1:
+                got, lo, hi = self.spanned(grouping)
+                self._near.discard(facts)
+                del self._lines[facts]  # (every row's: the line's own replace them)
+                kept = _kept_line(got, lo, hi, measures, series, aggregate)
+                if kept is not None:
+                    self._lines[facts] = kept
+            else:
+                got = self.backend.reduce(grouping)
             frame = got.frame.reset_index(drop=True)
             zone = self.zones.get(x)
             if zone is not None and frame[x].dt.tz is None:  # the backend's UTC wall clock:
@@ -228,6 +252,10 @@ class PlacedGroups:
                 at = frame[x].dt.tz_localize("UTC")
                 frame[x] = at if unit is not None else at.dt.tz_convert(zone)
             self._lines[asked] = BarGroups(*_in_key_order(frame, got.rows, keys))
+        facts = ("facts", x, tuple(measures), tuple(series))
+        if facts in self._near:  # (grouped otherwise: the line's own facts are asked)
+            self._near.discard(facts)
+            del self._lines[facts]
         groups: BarGroups = self._lines[asked]
         self.last = groups
         return groups
@@ -265,6 +293,34 @@ class PlacedRows:
         if asked not in self._made:
             self._made[asked] = self.fetch(names, tuple(where))
         return self._made[asked]
+
+
+def _kept_line(
+    got: Groups,
+    lo: Any,
+    hi: Any,
+    measures: Sequence[str],
+    series: Sequence[str],
+    aggregate: str,
+) -> LineFacts | None:
+    """A line's facts read from its own groups (``lo`` and ``hi`` the span of their rows):
+    the rows they hold, each measure's values, the span and the series (a missing value is
+    one, as the groups keep it); None when a row was left out by the grouping itself (its
+    terms keep every row it groups otherwise), or several measures' rows are counted as one."""
+    if got.left_out or got.no_value or got.outside:
+        return None
+    rows = got.grouped
+    if aggregate == "count" or not measures:
+        if len(measures) > 1:
+            return None
+        values = (rows,) * len(measures)
+    else:
+        values = tuple(sum(r) for r in got.rows)
+    frame = got.frame
+    n_series = len(frame[list(series)].drop_duplicates()) if series else 1
+    if not rows:
+        lo = hi = None
+    return LineFacts(rows, values, lo, hi, n_series)
 
 
 def _in_key_order(

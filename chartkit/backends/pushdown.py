@@ -98,11 +98,8 @@ from chartkit.read.dialects import (
 )
 from chartkit.read.engines import EngineReading
 
-__all__ = ["COMPLETE_COLUMNS", "HELD_CELLS", "EngineSource", "collected_rows", "profiling_pass"]
+__all__ = ["HELD_CELLS", "EngineSource", "collected_rows", "profiling_pass"]
 
-COMPLETE_COLUMNS = 8
-"""The profiling pass also counts the rows holding a value in every column it reads (a line's
-rows when a measure misses some) when it reads at most this many columns."""
 HELD_CELLS = 50_000_000
 """A CSV's text read by the declaration is parsed once and held by the engine when its rows
 times its columns are at most this many (about 0.5 GB held at most): every later query reads
@@ -485,6 +482,10 @@ def _whole(
         known=lambda at, ms, series: _clean_facts(
             backend, declaration, at, list(ms), list(series)
         ),
+        near=lambda at, ms, series: _every_row_facts(
+            backend, declaration, at, list(ms), list(series), max_points
+        ),
+        spanned=backend.reduce_spanned,
     )  # fmt: skip
     # … the rows a chart that draws each row places, when they fit max_points
     rows = PlacedRows(counts, groups, lambda names, terms: _fetch(backend, names, terms))
@@ -725,13 +726,9 @@ def profiling_pass(backend: QueryBackend, declaration: Mapping[str, ColumnDeclar
     numbers = [c for c, d in declaration.items() if d.type == "number" and kinds.get(c) == "number"]
     # whether a time keys the rows is asked of at most KEY_VALUES rows: its distinct values
     keys = [c for c in spans if kinds[c] == "date"] if reading.total <= KEY_VALUES else []
-    # a line's facts over the rows it keeps (each column it uses holding a value), counted
-    # here when the columns are few, one is a time and one may miss a value: no scan of its own
+    # (a line's own facts, where rows are left out, are read from its groups: ``_every_row_facts``)
     read = [*categories, *spans]
-    gaps = any((d := declaration.get(c)) is None or d.nullable for c in read)
-    times = any(kinds[c] == "date" for c in read)
-    complete = read if gaps and times and len(read) <= COMPLETE_COLUMNS else []
-    backend.facts(read, distinct=[*categories, *keys], numbers=numbers, complete=complete)
+    backend.facts(read, distinct=[*categories, *keys], numbers=numbers)
 
 
 def _clean_facts(
@@ -743,8 +740,8 @@ def _clean_facts(
 ) -> LineFacts | None:
     """The line's facts from the facts this ``view()`` already counted, when they hold them:
     every column it uses counted, none holding a missing value (so no row is left out) nor an
-    infinite number, or the facts of the rows holding a value in every column (``_kept_facts``);
-    None otherwise (they are then counted over the rows kept)."""
+    infinite number; None otherwise (they are then every row's, ``_every_row_facts``, or
+    counted over the rows kept)."""
     reading = backend.reading
     used = list(dict.fromkeys([x, *ys, *series]))
     known = backend.remembered()
@@ -752,7 +749,7 @@ def _clean_facts(
         return None
     facts = {n: known[n] for n in used}
     if any(f.values != reading.total for f in facts.values()):
-        return _kept_facts(backend, declaration, x, ys, series)
+        return None
     schema = dict(reading.schema)
     for m in ys:
         f = facts[m]
@@ -767,45 +764,34 @@ def _clean_facts(
                      n_series)  # fmt: skip
 
 
-def _kept_facts(
+def _every_row_facts(
     backend: QueryBackend,
     declaration: Mapping[str, ColumnDeclaration],
     x: str,
     ys: list[str],
     series: list[str],
+    max_points: int,
 ) -> LineFacts | None:
-    """The line's facts from the profiling pass's facts of the rows holding a value in each
-    column it read together (``QueryBackend.complete``), when those are the rows the line
-    keeps: it uses one measure at most and one series, that series misses no value it would
-    keep (declared nullable, a missing one is a series of its own), and every column it does
-    not use holds a (finite) value in every row. None otherwise."""
-    got = backend.complete()
+    """A line's facts from the facts of every row (the profiling pass's), when some row it
+    would read misses a value: its rows at most (those holding the time and the measure), the
+    time's span and the series over every row. The line's bucket is planned from them, and its
+    own groups then tell its rows, span and series (``PlacedGroups.line``): the plan asks again
+    where they differ. None when they cannot stand for it: several measures or series, a series
+    not counted, or rows at most so few the line may draw each (that plan reads no groups)."""
+    known = backend.remembered()
     used = list(dict.fromkeys([x, *ys, *series]))
-    if got is None or len(ys) > 1 or len(series) > 1 or not set(used) <= set(got[0]):
+    if len(ys) > 1 or len(series) > 1 or not set(used) <= set(known):
         return None
-    read, kept = got
-    known, schema = backend.remembered(), dict(backend.reading.schema)
-    for c in series:
-        if known[c].values != known[c].rows and (declaration.get(c) is None or
-                                                  declaration[c].nullable):  # fmt: skip
-            return None
-    for c in read:
-        if c in used:
-            continue
-        f = known.get(c)
-        if f is None or f.values != f.rows:
-            return None
-        if (
-            schema[c].is_float()
-            and f.values
-            and not (f.lo is not None and np.isfinite(float(f.lo)) and np.isfinite(float(f.hi)))
-        ):
-            return None
-    if series and kept[series[0]].distinct is None:
+    if series and known[series[0]].distinct is None:
         return None
-    rows = kept[x].rows
-    n_series = int(kept[series[0]].distinct or 0) if series else 1
-    return LineFacts(rows, (rows,) * len(ys), kept[x].lo, kept[x].hi, n_series)
+    rows = min(known[c].values for c in [x, *ys])
+    if rows <= max_points:
+        return None
+    n_series = 1
+    if series:
+        s, d = known[series[0]], declaration.get(series[0])
+        n_series = int(s.distinct or 0) + (s.values < s.rows and (d is None or d.nullable))
+    return LineFacts(rows, (rows,) * len(ys), known[x].lo, known[x].hi, n_series)
 
 
 def _columns_only(numbers: list[str], others: list[str]) -> pd.DataFrame:

@@ -278,7 +278,12 @@ class QueryBackend:
     def reduce(
         self, grouping: Grouping, declaration: Mapping[str, ColumnDeclaration] | None = None
     ) -> Groups:
-        return _reduce(self, grouping, declaration)
+        return _reduce(self, grouping, declaration)[0]
+
+    def reduce_spanned(self, grouping: Grouping) -> tuple[Groups, Any, Any]:
+        """``reduce``, and the least and greatest value of its first key (a date) over the rows
+        the groups hold, in the same query: a line's span, read from its own groups."""
+        return _reduce(self, grouping, None, spans=True)
 
     # -- rows -----------------------------------------------------------------------------
 
@@ -1073,13 +1078,16 @@ def _reduce(
     backend: QueryBackend,
     grouping: Grouping,
     declaration: Mapping[str, ColumnDeclaration] | None,
-) -> Groups:
+    *,
+    spans: bool = False,
+) -> tuple[Groups, Any, Any]:
     """``QueryBackend.reduce``: each row is flagged with why it is left out (the first column
     it offends, else no value to place, else a binned value outside its edges — none where the
     ``where`` terms already keep only rows placing a value), the groups aggregate only the
     rows kept, and only the groups holding one leave the engine; the flags' totals are a
     second, scalar query, run only when a row can be flagged. With one key and no flag, the
-    top groups are cut in the engine."""
+    top groups are cut in the engine. ``spans``: the least and greatest first key (a date, as
+    it is before any bucket floors it) over the groups' rows, else two Nones."""
     import narwhals as nw
 
     from chartkit.check.verdicts import dtype_value_type as value_type
@@ -1201,6 +1209,10 @@ def _reduce(
             frame = floored(frame, fx, g.time_unit, reading.dialect, aware, "__bucket")
         keys[0] = "__bucket"
     aggs: list[Any] = [nw.col(n).sum().alias(n) for n in flags]
+    if spans:  # (a row left out keeps no time: masked)
+        time = nw.col(alias[g.keys[0]])
+        time = time if kept is None else nw.when(kept).then(time)
+        aggs += [time.min().alias("__lo"), time.max().alias("__hi")]
     aggs.append((nw.col("__kept").sum() if kept is not None else nw.len()).alias("__kept"))
     # the rows counted, or one measure every row the terms keep holds: each group's tally is
     # its rows kept (no count of its own)
@@ -1275,7 +1287,10 @@ def _reduce(
         out, rows, cut = cut_to_top(out, rows, g)
         categories = cut if categories is None else categories
     frame_out = out[[*g.keys, *g.values]].reset_index(drop=True)
-    return Groups(frame_out, tuple(rows), left_out, no_value, categories, outside, grouped_rows)
+    groups = Groups(frame_out, tuple(rows), left_out, no_value, categories, outside, grouped_rows)
+    if not spans or not len(raw):
+        return groups, None, None
+    return groups, raw["__lo"].min(), raw["__hi"].max()
 
 
 _TINY: Final = float(np.finfo(float).tiny)

@@ -445,6 +445,7 @@ def grouped_line(
     multi, faceted = len(yps) > 1, fp is not None
     ms = [m.name for m in yps]
     split = [q.name for q in (cp, fp) if q is not None]
+    given = (placed, yps)
     placed = placed.with_fields(xp, *yps, cp, fp)
     placed = cleaning.said_by_backend(
         ask, placed, [xp.name, *ms, *split], [(xp.name, "x"), *((m, "y") for m in ms)],
@@ -503,6 +504,10 @@ def grouped_line(
     # (a label's rows counted are those a line of its measure places: asked with it)
     got = grouped.line(xp.name, ms if counted else [m.name for m in yps], split, asked,
                        seconds, unit)  # fmt: skip
+    if grouped.line_facts(xp.name, ms, split) != facts:
+        # the facts were every row's, and the line's groups hold its own (rows leave it out):
+        # planned again from them (a group asked again only where its bucket moved)
+        return grouped_line(ask, given[0], xp, given[1], cp, fp)
     data, placed = _grouped_data(ask, placed, xp, yps, cp, fp, got)
     shared = (
         counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
