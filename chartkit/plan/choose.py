@@ -38,6 +38,7 @@ from chartkit.plan.roles import (
     is_factor,
     panel_over,
     series_over,
+    values_of,
 )
 from chartkit.plan.rules import (
     LOG_ORDERS,
@@ -520,9 +521,9 @@ def chart(
         cp is not None and roles is not None and cp.type == "quantitative"
         and is_factor(roles, cp.name)
     )  # fmt: skip
-    colors = roles[cp.name].distinct if numbered and roles is not None and cp else None
     if cp is not None and (cp.type == "nominal" or numbered) and xp.type != "nominal":
-        if (colors if colors is not None else cp.distinct) > MAX_COLOR_CATEGORIES:
+        colors = values_of(roles, cp) if roles is not None else cp.distinct
+        if colors > MAX_COLOR_CATEGORIES:
             refused.append(
                 Refused("color", cp.name, "too-many-colors" if fp else "colors-as-facets")
             )

@@ -18,6 +18,7 @@ from chartkit.plan.encode import (
 from chartkit.plan.facts import FrameFacts
 from chartkit.plan.kit import MAX_PICKED_COLOR_CATEGORIES, _said
 from chartkit.plan.placement import Ask, Placement
+from chartkit.plan.roles import values_of
 from chartkit.plan.rules import MAX_COLOR_CATEGORIES, MAX_FACETS
 from chartkit.plan.sentences import (
     facets_for_colors_note,
@@ -46,8 +47,7 @@ def word(
     the note of a color drawn as facets."""
     q = ask.profiles[r.column]
     why = r.why
-    counted = ask.roles.get(q.name)  # (a number's values are its role's count)
-    values = counted.distinct if counted is not None and q.type == "quantitative" else q.distinct
+    values = values_of(ask.roles, q)
     if why == "colors-as-facets":
         return placed.said(facets_for_colors_note(q, values))
     x = xp.name if xp is not None else ""

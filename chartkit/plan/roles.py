@@ -50,6 +50,7 @@ __all__ = [
     "panel_over",
     "role_table",
     "series_over",
+    "values_of",
 ]
 
 Role = Literal[
@@ -389,9 +390,14 @@ def is_factor(roles: Roles, name: str | None) -> bool:
     r = roles.get(name or "")
     if r is None:
         return False
-    if r.role in ("factor", "entity"):
-        return True
-    return r.role == "grid" and r.keys_with is None and 2 <= r.distinct <= LEVELS_MAX
+    return r.role in ("factor", "entity") or _levels_of(r)
+
+
+def values_of(roles: Roles, q: ColumnProfile) -> int:
+    """The distinct values of ``q``: a number's as its role counts them (a profile counts a
+    category's only)."""
+    r = roles.get(q.name)
+    return r.distinct if r is not None and q.type == "quantitative" else q.distinct
 
 
 def is_code(roles: Roles, name: str | None) -> bool:
