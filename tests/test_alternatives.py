@@ -68,11 +68,12 @@ DEFAULTS = [
     ),
     (
         "missing_column", "chart", "bar",
-        {"x": ("initiator_wwn", None), "y": ("capacity_gb", "sum"),
-         "color": ("volume_name", None)},
-        "host_group holds one value, and one bar is not a chart, so the next category "
-        "(initiator_wwn, four values) carries the bars. The rows are one per initiator and "
-        "volume, a breakdown: each bar is the initiator's total capacity, stacked by volume "
+        {"x": ("volume_name", None), "y": ("capacity_gb", "sum"),
+         "color": ("initiator_wwn", None)},
+        "host_group holds one value, and one bar is not a chart, so the two other categories "
+        "carry the bars: volume_name (ten values) along x, where ten labels have room, and "
+        "initiator_wwn (four) as the stacks' colors. The rows are one per initiator and "
+        "volume, a breakdown: each bar is the volume's total capacity, stacked by initiator "
         "(issue 20's breakdown rule), not a mean. logical_unit_number is refused: it is "
         "declared and would have been the first measure, but no row has it — that refusal is "
         "the story of this result.",

@@ -52,8 +52,9 @@ def test_a_count_over_crossed_categories_is_a_weight_summed_never_averaged() -> 
     assert channels(shown)["y"] == ("count", "sum")
     assert shown.reason.endswith(
         "Chosen over the others because a count over categories that key the rows is summed, "
-        "never averaged."
+        "never averaged; the factor of most values is laid out along x."
     )
+    assert channels(shown)["x"] == ("a", None)  # (3 values; b, of 2, splits the bars)
 
 
 def test_a_panel_of_subjects_over_days_is_a_line_per_subject() -> None:

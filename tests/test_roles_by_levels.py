@@ -284,3 +284,128 @@ def test_a_number_named_a_unit_of_time_numbers_no_entity() -> None:
     assert roles_of(renamed, {"ozone": "number", "month": "number", "chick": "number"}) == {
         "ozone": "measure", "month": "grid", "chick": "entity",
     }  # fmt: skip
+
+
+def runs(seed: int) -> tuple[Rows, dict[str, str]]:
+    """Runs 1 to 20 of each of five experiments (a measurement repeated in order)."""
+    rnd = random.Random(seed)
+    rows = [
+        {"expt": e, "run": r, "speed": round(850 + 10 * e + rnd.gauss(0, 40))}
+        for e in range(1, 6) for r in range(1, 21)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    return rows, {"expt": "number", "run": "number", "speed": "number"}
+
+
+def cells(seed: int) -> tuple[Rows, dict[str, Any]]:
+    """A contingency table of three categories (6, 2 and 4 values; a few cells absent) with
+    two counts per cell: cases and controls."""
+    rnd = random.Random(seed)
+    rows = [
+        {"age": f"{25 + 10 * a}-{34 + 10 * a}", "sex": s, "dose": f"d{d}",
+         "cases": rnd.randint(0, 9), "controls": rnd.randint(0, 60)}
+        for a in range(6) for s in ("f", "m") for d in range(4) if rnd.random() > 0.08
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    decl = {"age": "string", "sex": "string", "dose": "string", "cases": "number",
+            "controls": "number"}  # fmt: skip
+    return rows, decl
+
+
+def test_a_short_sequence_over_fewer_levels_is_the_grid_and_the_levels_its_entity() -> None:
+    """Runs 1 to 20 of experiments 1 to 5: the finer sequence is what the rows are measured
+    over, a line per experiment (five lines), not a small chart per run over five points."""
+    rows, decl = runs(9)
+    assert roles_of(rows, decl) == {"expt": "entity", "run": "grid", "speed": "measure"}
+    shown = view(rows, decl)
+    assert shown.mark == "line"
+    assert {c: e.column for c, e in shown.encodings.items()} == {
+        "x": "run", "y": "speed", "color": "expt"
+    }
+    assert shown.reason.startswith(
+        "run is declared number and speed is declared number: run holds 20 evenly spaced whole "
+        "values and keys the rows with expt, so speed is a series over it: a line, one per expt."
+    )
+
+
+def test_a_long_sequence_over_fewer_levels_numbers_the_rows() -> None:
+    """Travellers 1 to 40 with a row per mode 1 to 4: past ``RUNS_MAX`` values a sequence
+    numbers who was measured, so it is no grid of the modes' series."""
+    rnd = random.Random(5)
+    rows = [
+        {"traveller": t, "mode": m, "cost": round(rnd.uniform(10, 90), 2)}
+        for t in range(1, 41) for m in range(1, 5)
+    ]  # fmt: skip
+    decl = {"traveller": "number", "mode": "number", "cost": "number"}
+    assert roles_of(rows, decl)["traveller"] == "measure"
+
+
+def test_counts_over_crossed_categories_are_summed_by_category_never_scattered() -> None:
+    """Two counts per cell of three crossed categories: bars of the sum of the first count per
+    the category of most values, split by another — never a scatter of one count against the
+    other, which reads the cells without their categories."""
+    rows, decl = cells(3)
+    assert roles_of(rows, decl) == {
+        "age": "factor", "sex": "factor", "dose": "factor", "cases": "weight",
+        "controls": "weight",
+    }  # fmt: skip
+    shown = view(rows, decl)
+    assert shown.mark == "bar"
+    assert (shown.encodings["x"].column, shown.encodings["y"].column) == ("age", "cases")
+    assert shown.encodings["y"].aggregate == "sum"
+    assert "counts over categories that key the rows are drawn by those categories" in (
+        shown.reason
+    )
+    assert all(a.chart != "scatter" for a in shown.alternatives[:2])
+
+
+def test_bars_lay_the_factor_of_most_values_along_x() -> None:
+    """Counts over admission (2 values), sex (2) and department (6), declared in that order:
+    the departments are laid out along x, the others split the bars."""
+    rnd = random.Random(2)
+    rows = [
+        {"admit": a, "sex": s, "dept": d, "freq": rnd.randint(5, 500)}
+        for a in ("yes", "no") for s in ("f", "m") for d in "ABCDEF"
+    ]  # fmt: skip
+    decl = {"admit": "string", "sex": "string", "dept": "string", "freq": "number"}
+    shown = view(rows, decl)
+    assert shown.encodings["x"].column == "dept" and shown.encodings["y"].aggregate == "sum"
+    assert shown.reason.endswith("the factor of most values is laid out along x.")
+
+
+@pytest.mark.parametrize("name", ["target", "y", "Outcome"])
+def test_a_measure_named_what_a_model_predicts_is_the_scatter_s_y(name: str) -> None:
+    """Features and a continuous target (a regression frame): the target is y, against the
+    first feature, whatever the declaration's order."""
+    rnd = random.Random(1)
+    rows = [
+        {name: round(rnd.uniform(25, 350), 1),
+         **{f"f{k}": round(rnd.gauss(0, 0.05), 4) for k in range(5)}}
+        for _ in range(120)
+    ]  # fmt: skip
+    decl = {name: "number", **{f"f{k}": "number" for k in range(5)}}
+    shown = view(rows, decl)
+    assert shown.mark == "point"
+    assert (shown.encodings["x"].column, shown.encodings["y"].column) == ("f0", name)
+    assert shown.reason.endswith(
+        f"Chosen over the others because {name} is named as what a model predicts: it is y."
+    )
+
+
+@pytest.mark.parametrize("made", [lambda: runs(4), lambda: cells(4)], ids=["runs", "cells"])
+def test_every_engine_chooses_runs_and_cells_as_memory(made: Any) -> None:
+    rows, decl = made()
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_moves_neither_runs_nor_cells(offender: str) -> None:
+    """One stray value in the run number or a count: the same mark and channels."""
+    for (rows, decl), column in [(runs(7), "run"), (cells(7), "controls")]:
+        before = view(rows, decl)
+        rows = [dict(r) for r in rows]
+        rows[len(rows) // 2][column] = offender
+        after = view(rows, decl)
+        assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
+            before.mark, {c: e.column for c, e in before.encodings.items()},
+        ), column  # fmt: skip

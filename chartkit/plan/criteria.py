@@ -11,6 +11,7 @@ table for docs/rules.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -108,6 +109,20 @@ def _measure_on_y(a: Candidate, roles: Roles) -> float:
     return float(sum(roles.role(y) in ("grid", "identifier") for y in _ys(a)))
 
 
+_RESPONSE: Final = re.compile(r"(?i)^(target|response|outcome|y)$")
+"""The names a model's frame gives what is predicted (scikit-learn's ``target``): by that
+convention, the measure the others are drawn against."""
+
+
+def _response_off_y(a: Candidate, roles: Roles) -> float:
+    """A measure named the response (``_RESPONSE``) on a scatter's x, or drawn nowhere on a
+    scatter of two other measures."""
+    if a.chart != "scatter":
+        return 0.0
+    named = [n for n in roles.of("measure") if _RESPONSE.match(n)]
+    return float(bool(named) and not set(named) & set(_ys(a)))
+
+
 def _levels(roles: Roles, name: str | None) -> bool:
     """A grid of few repeated levels (doses, days of a design), not a series' own index."""
     r = roles.get(name or "")
@@ -194,6 +209,30 @@ def _factor_left_out(a: Candidate, roles: Roles) -> float:
     return float(
         any(
             n not in drawn and 2 <= roles[n].distinct <= FACTOR_COLORS and is_factor(roles, n)
+            for n in roles
+        )
+    )
+
+
+def _cells_scattered(a: Candidate, roles: Roles) -> float:
+    """A scatter with a weight on an axis while categories key the rows: each point is a
+    cell of a contingency table, whose counts are read by their categories (summed per
+    one, split by another), not against each other."""
+    if a.chart not in _POINTS or not roles.key:
+        return 0.0
+    return float(any(roles.role(n) == "weight" for n in (a.x, *_ys(a))))
+
+
+def _x_not_widest(a: Candidate, roles: Roles) -> float:
+    """Bars along a factor of fewer values than another factor they split by or leave out:
+    the factor of most values is laid out along x, where its labels have room, and the
+    fewer-valued ones split the bars (colors, small charts)."""
+    if a.chart not in _BARS or a.x is None or roles.get(a.x) is None:
+        return 0.0
+    along = roles[a.x].distinct
+    return float(
+        any(
+            n != a.x and is_factor(roles, n) and along < roles[n].distinct <= FACTOR_COLORS
             for n in roles
         )
     )
@@ -322,6 +361,13 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         "grid-on-x", "a grid the rows are measured over is x, not y", 2.0, _grid_on_x, _POINTS
     ),
     Criterion(
+        "response-on-y",
+        "{y} is named as what a model predicts: it is y",
+        1.0,
+        _response_off_y,
+        _POINTS,
+    ),
+    Criterion(
         "few-values-no-axis",
         "a number of 3 values or fewer is no continuous axis",
         3.0,
@@ -383,6 +429,20 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         "scatter-of-measures", "a scatter pairs two measures", 1.5, _measures_unpaired, _POINTS
     ),
     Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
+    Criterion(
+        "counts-by-category",
+        "counts over categories that key the rows are drawn by those categories",
+        2.0,
+        _cells_scattered,
+        _BARS,
+    ),
+    Criterion(
+        "widest-on-x",
+        "the factor of most values is laid out along x",
+        0.2,
+        _x_not_widest,
+        _BARS,
+    ),
     Criterion(
         "fewest-colored",
         "the factor of fewest values is the color",

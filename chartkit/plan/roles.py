@@ -132,6 +132,7 @@ NESTS_MAX: Final = 10
 """A factor of at most this many values that holds each value of a wide entity in one of its
 values (continents of countries) colors the mean lines of such an entity."""
 MAX_KEYS: Final = 6
+"""Categories that key the rows are looked for among at most this many columns."""
 KEY_VALUES: Final = 100_000
 """Whether a time or a number of more values than this keys the rows is not asked: on an
 engine it is a full GROUP BY of its own (2.5 s on 5M timestamps, where the chart's two queries
@@ -145,7 +146,10 @@ CROSSED: Final = 0.5
 combinations (one row per category is no table of counts: its mean is its sum)."""
 MEASURE_MIN: Final = 10
 """A number of fewer distinct values, some repeated, is a grid of levels, not a measure."""
-"""Categories that key the rows are looked for among at most this many columns."""
+RUNS_MAX: Final = 30
+"""A sequence of at most this many values (runs 1 to 20) that keys the rows with a number of
+fewer levels (experiments 1 to 5) is the grid, those levels its entity; a longer one
+(travellers 1 to 210, each with a row per mode) numbers the rows, not what they follow."""
 LIKE_MAGNITUDE: Final = 10.0
 """Measures whose largest values are within this factor of each other are alike (one unit)."""
 STRAYS: Final = 0.02
@@ -300,10 +304,14 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     # a whole, evenly spaced number (years, days, weeks) that keys the rows, alone or with a
     # factor whose values are each one series over it: a grid, and that factor an entity
     entities: dict[str, str] = {}
-    for n, r in list(first.items()):
+    # the finest first: of two numbers that key the rows together (runs 1 to 20 of
+    # experiments 1 to 5), the one of more values is what the rows are measured over
+    for n, r in sorted(first.items(), key=lambda item: -item[1].distinct):
         indexes = _sequence(r.numbers) or _named_time(n, r.numbers)
         if times or not (r.role == "grid" or (r.role == "measure" and indexes)):
             continue  # (rows over time are series over their time, not over a number)
+        if n in entities:
+            continue  # (an entity already: its values are the series, not what they follow)
         if _IDENTIFIER.search(n):
             continue  # (subjects numbered 1 to 10 name the rows: no grid to measure over)
         if r.numbers.distinct > KEY_VALUES:
@@ -316,12 +324,17 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         # over (a long sequence, travellers 1 to 210, is measured over no number's levels)
         # — and, over a grid of a series' points (five or more), a whole number of many
         # values keying the rows with it (chicks 1 to 50, subjects 308 to 372 over days)
+        # — and a short sequence past a grid's levels (runs 1 to 20, ``RUNS_MAX``) over fewer
+        # levels not named a unit of time (experiments 1 to 5; not months of days 1 to 30)
         levels = [
             m for m, g in first.items()
-            if r.role == "grid" and m != n and m not in entities
-            and ((_levels_of(g) and g.distinct < r.distinct) or (
-                r.distinct >= SEQUENCE_MIN and _numbered(g) and not _TIME_UNIT.search(m)
-            ))
+            if m != n and m not in entities and (
+                (r.role == "grid" and _levels_of(g) and g.distinct < r.distinct)
+                or (r.role == "grid" and r.distinct >= SEQUENCE_MIN and _numbered(g)
+                    and not _TIME_UNIT.search(m))
+                or (r.role == "measure" and r.distinct <= RUNS_MAX and _levels_of(g)
+                    and not _TIME_UNIT.search(m))
+            )
         ]  # fmt: skip
         for f in [*factors, *levels]:
             # each covers it: the rows holding a value of the grid hold most of the pairs
