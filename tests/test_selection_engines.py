@@ -145,13 +145,14 @@ def _check(v: View, n: int, rows_of: Rows | None = None) -> None:
     rows_of = rows_of or _through_view(v)
     measure = next(e for e in v.encodings.values() if e.aggregate is not None)
     seen: set[int] = set()
+    behind: dict[int, set[int]] = {}  # each mark's rows, read once (Spark answers slowly)
     for i in range(len(v.marks)):
         if gap_refused(v, i):
             continue
         s = Selection.of_mark(v, i)
         rows, total = rows_of(s)
         mark = v.marks.iloc[i]
-        ids = set(rows["id"])
+        ids = behind[i] = set(rows["id"])
         assert len(ids) == total == len(rows)
         assert not ids & seen, f"rows behind two marks: {s.describe()}"
         seen |= ids
@@ -173,7 +174,7 @@ def _check(v: View, n: int, rows_of: Rows | None = None) -> None:
         assert not other_ids & seen and not other_ids & left_ids
     assert seen | left_ids | other_ids == set(range(n))
     for brush in _brushes(v):
-        _check_brush(v, brush, rows_of, left_ids | other_ids)
+        _check_brush(v, brush, rows_of, behind, left_ids | other_ids)
 
 
 def _check_others(v: View, measure: Any, rows_of: Rows) -> set[int]:
@@ -219,10 +220,13 @@ def _brushes(v: View) -> list[dict[str, list[float]]]:
     return out + ([spans] if len(spans) == 2 else [])
 
 
-def _check_brush(v: View, brush: dict[str, list[float]], rows_of: Rows, apart: set[int]) -> None:
+def _check_brush(
+    v: View, brush: dict[str, list[float]], rows_of: Rows, behind: dict[int, set[int]],
+    apart: set[int],
+) -> None:
     """The rows behind a brush are those of the marks it covers (whose drawn position lies in
-    the interval on every brushed axis): their counts add up, none is read twice, none is a row
-    left out."""
+    the interval on every brushed axis; `behind` holds each mark's rows as read through the
+    view): their counts add up, none is read twice, none is a row left out."""
     assert v.marks is not None
     rows, total = rows_of(Selection.from_interval(v, brush))
     ids = set(rows["id"])
@@ -235,7 +239,7 @@ def _check_brush(v: View, brush: dict[str, list[float]], rows_of: Rows, apart: s
         if gap_refused(v, i):
             continue
         if all(lo <= float(mark[f]) <= hi for f, (lo, hi) in brush.items()):
-            covered |= set(rows_of(Selection.of_mark(v, i))[0]["id"])
+            covered |= behind[i]
             counted += int(mark[count]) if count is not None else 1
     assert ids == covered and total == counted, brush
     assert not ids & apart
