@@ -74,7 +74,6 @@ class QueryBackend:
         # facts asked once per reading: every backend, and the check, of one view() share them
         self._counted: dict[str, ColumnFacts] = reading.counted
         self._asked: dict[tuple[str, str, str], Any] = {}  # coverage, positions, pairs asked
-        self._complete: tuple[tuple[str, ...], dict[str, ColumnFacts]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -90,7 +89,6 @@ class QueryBackend:
         distinct: Sequence[str] | None = None,
         where: Sequence[Term] = (),
         numbers: Sequence[str] = (),
-        complete: Sequence[str] = (),
     ) -> dict[str, ColumnFacts]:
         """The facts of ``names``, counted in one query (remembered: asked again, free); of
         the rows ``where`` selects, counted afresh, when it holds terms. ``numbers``: columns
@@ -112,23 +110,13 @@ class QueryBackend:
             for n in dict.fromkeys(numbers)
             if ("numbers", n, "") not in self._asked and self._schema[n].is_numeric()
         ]
-        check_names(complete, self.columns)
-        whole = tuple(complete) if complete and self._complete is None else ()
-        if wanted or also or whole:
+        if wanted or also:
             exact = self.rows <= KEY_VALUES
-            got, told, kept = _profile(self, wanted, counted, also, whole, exact=exact)
-            if whole:
-                self._complete = (whole, kept)
+            got, told = _profile(self, wanted, counted, also, exact=exact)
             self._counted.update(got)
             for n in also:
                 self._asked[("numbers", n, "")] = told[n]
         return {n: self._counted[n] for n in dict.fromkeys(names)}
-
-    def complete(self) -> tuple[tuple[str, ...], Mapping[str, ColumnFacts]] | None:
-        """The columns the profiling pass read together and the facts of the rows where each
-        of them holds a value (``facts(complete=…)``): the rows a line of those columns
-        places when none may miss a value but those it leaves out; None when not counted."""
-        return self._complete
 
     def remembered(self) -> Mapping[str, ColumnFacts]:
         """The facts this backend has counted so far (asking them again costs no query)."""
@@ -628,36 +616,20 @@ def _profile(
     wanted: list[str],
     counted: set[str],
     numbers: Sequence[str],
-    complete: Sequence[str],
     *,
     exact: bool,
-) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]]:
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts]]:
     """``QueryBackend.facts`` over every row (``_facts``), past a table of few rows (not
     ``exact``) with the probe of the first rows asked first (``_probe``): a number holding a
     value that is not whole there is not whole anywhere, so the pass need not test the rest,
-    and the distinct categories of the first rows holding every value tell those of every
-    such row when they reach every row's; the others are counted (``_kept_distinct``)."""
+    and the first rows' distinct values settle most numbers' (``_settled``)."""
     reading, schema = backend.reading, backend._schema
-    kinds = [n for n in complete if n in counted]
-    seen, witnessed = ({}, {}) if exact else _probe(reading, numbers, schema, complete, kinds)
+    seen = {} if exact else _probe(reading, numbers, schema)
     unwhole = {n for n, f in seen.items() if f.values and not f.whole}
-    got, told, kept = _facts(backend, wanted, counted, (), numbers, distinct=exact,
-                             complete=complete, unwhole=unwhole)  # fmt: skip
+    got, told = _facts(backend, wanted, counted, (), numbers, distinct=exact, unwhole=unwhole)
     if not exact and told:
         told = _settled(reading, told, schema, seen)
-    every = {**backend._counted, **got}
-    unsure = []
-    for n in kinds:
-        if kept[n].distinct is not None:
-            continue
-        if witnessed.get(n) == every[n].distinct:
-            kept[n] = replace(kept[n], distinct=witnessed[n])
-        else:
-            unsure.append(n)
-    if unsure:
-        counts = _kept_distinct(reading, complete, unsure, schema)
-        kept.update({n: replace(kept[n], distinct=d) for n, d in counts.items()})
-    return got, told, kept
+    return got, told
 
 
 def _settled(
@@ -687,57 +659,22 @@ def _probe(
     reading: EngineReading,
     numbers: Sequence[str],
     schema: Mapping[str, Any],
-    complete: Sequence[str],
-    kinds: Sequence[str],
-) -> tuple[dict[str, NumberFacts], dict[str, int]]:
+) -> dict[str, NumberFacts]:
     """One query over the first ``SETTLING.probe_rows`` rows: the ``NumberFacts`` of
-    ``numbers`` there (``_settled`` reads their distinct values), and of each column in
-    ``kinds`` its distinct values among the rows holding a value in every ``complete`` column
-    (read only where no float among them holds a NaN or an infinity: ``_facts``) — a lower
-    bound of those of every such row, so exact when it reaches every row's count."""
+    ``numbers`` there (``_settled`` reads their distinct values)."""
     import narwhals as nw
 
+    if not numbers:
+        return {}
     alias = aliases(reading)
     # (each finite value computed once per row, as the pass computes it)
     at = {n: f"__f{i}" for i, n in enumerate(numbers) if not schema[n].is_integer()}
     exprs = _number_exprs(alias, numbers, schema, held=at)
-    if kinds:
-        ok = _holding(alias, complete, schema, plain=True)
-        torn = (~ok).any().cast(nw.Int64)
-        for i, name in enumerate(kinds):
-            col = nw.col(alias[name])
-            kept = nw.when(ok).then(col + 0.0 if schema[name].is_float() else col)
-            exprs.append((kept.n_unique() - torn).alias(f"u{i}"))
-    if not exprs:
-        return {}, {}
     frame = positional(reading).head(SETTLING.probe_rows)
     if at:
         frame = frame.with_columns(*(_finite(nw.col(alias[n])).alias(h) for n, h in at.items()))
-    frame = frame.select(*exprs)
-    read = list(dict.fromkeys([*numbers, *(complete if kinds else ())]))
-    got = collect(reading, read, "probe", frame, named=False).iloc[0]
-    seen = _number_facts(got, numbers) if numbers else {}
-    return seen, {n: _tally(got[f"u{i}"]) for i, n in enumerate(kinds)}
-
-
-def _kept_distinct(
-    reading: EngineReading,
-    complete: Sequence[str],
-    names: Sequence[str],
-    schema: Mapping[str, Any],
-) -> dict[str, int]:
-    """Each of ``names``' distinct values among the rows holding a value in every
-    ``complete`` column (no float among them holds a NaN or an infinity), in one query."""
-    import narwhals as nw
-
-    alias = aliases(reading)
-    exprs = []
-    for i, name in enumerate(names):  # (every value a row kept holds is one: none is null)
-        col = nw.col(alias[name])
-        exprs.append((col + 0.0 if schema[name].is_float() else col).n_unique().alias(f"u{i}"))
-    frame = positional(reading).filter(_holding(alias, complete, schema, plain=True))
-    got = collect(reading, list(complete), "facts", frame.select(*exprs), named=False).iloc[0]
-    return {n: _tally(got[f"u{i}"]) for i, n in enumerate(names)}
+    got = collect(reading, list(numbers), "probe", frame.select(*exprs), named=False).iloc[0]
+    return _number_facts(got, numbers)
 
 
 def _number_exprs(
@@ -892,16 +829,12 @@ def _facts(
     numbers: Sequence[str] = (),
     *,
     distinct: bool = True,
-    complete: Sequence[str] = (),
     unwhole: Collection[str] = (),
-) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]]:
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts]]:
     """``QueryBackend.facts`` of ``wanted`` (the distinct values of those in ``counted``), over
     the rows ``where`` selects, and the ``NumberFacts`` of ``numbers`` (over every row: with
-    no ``where``), in one query. ``complete``: the facts of the rows where each of these
-    columns holds a value (a finite one for floats) are counted too (the third answer): their
-    count, the span of each date and the distinct values of each in ``counted`` (None where
-    the query cannot tell them: ``QueryBackend.facts`` counts those). ``unwhole``: numbers
-    known to hold a value that is not whole (the probe's first rows showed one).
+    no ``where``), in one query. ``unwhole``: numbers known to hold a value that is not whole
+    (the probe's first rows showed one).
 
     Where the engine orders NaN above every number (``Dialect.nan_last``), the query over
     every row reads each float's plain bounds and counts: a NaN shows as the greatest value,
@@ -909,11 +842,11 @@ def _facts(
     value tested; only when one is not is the query asked again, testing each value (rare)."""
     if not where and backend.reading.dialect.nan_last:
         got = _facts_query(backend, wanted, counted, where, numbers, distinct=distinct,
-                           complete=complete, unwhole=unwhole, plain=True)  # fmt: skip
+                           unwhole=unwhole, plain=True)  # fmt: skip
         if got is not None:
             return got
     answer = _facts_query(backend, wanted, counted, where, numbers, distinct=distinct,
-                          complete=complete, unwhole=unwhole)  # fmt: skip
+                          unwhole=unwhole)  # fmt: skip
     assert answer is not None
     return answer
 
@@ -926,17 +859,11 @@ def _facts_query(
     numbers: Sequence[str],
     *,
     distinct: bool,
-    complete: Sequence[str],
     unwhole: Collection[str] = (),
     plain: bool = False,
-) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts], dict[str, ColumnFacts]] | None:
+) -> tuple[dict[str, ColumnFacts], dict[str, NumberFacts]] | None:
     """``_facts``' one query; ``plain``: no value tested for NaN or finiteness, and None when
-    a float's bounds show one that is not finite where the answer would read it.
-
-    Plain, the rows holding every ``complete`` column are those holding no null in them, and
-    past a table of few rows (not ``distinct``) a column's distinct values there are told by
-    the rows left out: when none holds a value of it, they are every row's; otherwise they are
-    left unknown (None)."""
+    a float's bounds show one that is not finite where the answer would read it."""
     import narwhals as nw
 
     schema = dict(backend.reading.schema)
@@ -963,8 +890,8 @@ def _facts_query(
     # (over every row, the values aggregated several times are computed once per row first)
     helpers: list[Any] = []
     at = {n: f"__f{i}" for i, n in enumerate(numbers) if not schema[n].is_integer()}
-    if where:  # (numbers and complete rows are asked of every row only)
-        numbers, complete, at = (), (), {}
+    if where:  # (numbers are asked of every row only)
+        numbers, at = (), {}
     if plain:
         at = {}
     if numbers:
@@ -972,32 +899,13 @@ def _facts_query(
         exprs += _number_exprs(alias, numbers, schema, distinct=distinct, held=at, plain=plain,
                                unwhole=unwhole)  # fmt: skip
     # plain: the bounds of each float read (to tell whether it holds a NaN or an infinity)
-    guarded = [n for n in dict.fromkeys([*numbers, *complete])
+    guarded = [n for n in dict.fromkeys(numbers)
                if plain and schema[n].is_float() and n not in wanted]  # fmt: skip
     for i, name in enumerate(guarded):
         col = nw.col(alias[name])
         exprs += [col.count().alias(f"gv{i}"), col.min().alias(f"glo{i}"),
                   col.max().alias(f"ghi{i}")]  # fmt: skip
-    if complete:
-        from chartkit.check.verdicts import dtype_value_type as value_type
-
-        helpers.append(_holding(alias, complete, schema, plain=plain).alias("__ok"))
-        ok = nw.col("__ok")
-        exprs.append(ok.cast(nw.Int64).sum().alias("cn"))
-        torn = (~ok).any().cast(nw.Int64)
-        for i, name in enumerate(complete):
-            if name in counted and plain and not distinct:
-                # the rows left out that hold a value of it (none: the rows kept hold all of
-                # its values); a table of few rows counts those kept, as below
-                gone = ~ok & ~nw.col(alias[name]).is_null()
-                exprs.append(gone.cast(nw.Int64).sum().alias(f"cb{i}"))
-            elif name in counted:
-                kept = nw.when(ok).then(nw.col(alias[name]))
-                exprs.append((kept.n_unique() - torn).alias(f"cd{i}"))
-            if value_type(schema[name]) == "date":
-                kept = nw.when(ok).then(nw.col(alias[name]))
-                exprs += [kept.min().alias(f"clo{i}"), kept.max().alias(f"chi{i}")]
-    names = list(dict.fromkeys([*wanted, *numbers, *complete, *terms_columns(where)]))
+    names = list(dict.fromkeys([*wanted, *numbers, *terms_columns(where)]))
     frame = positional(backend.reading)
     if where:  # the columns read first, then the rows the terms keep
         keep = backend.keeps(where, anchor=names[0])
@@ -1005,7 +913,7 @@ def _facts_query(
     elif helpers:
         frame = frame.with_columns(*helpers)
     got = collect(backend.reading, names, "facts", frame.select(*exprs), named=False).iloc[0]
-    if plain and not _all_finite(got, wanted, numbers, guarded, schema, complete):
+    if plain and not _all_finite(got, wanted, numbers, guarded, schema):
         return None
     rows = _tally(got["n"]) if where else backend.rows
     out = {}
@@ -1015,23 +923,7 @@ def _facts_query(
             name, rows, _tally(got[f"v{i}"]), _tally(got[f"d{i}"]) if name in counted else None,
             None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
         )  # fmt: skip
-    kept_facts: dict[str, ColumnFacts] = {}
-    if complete:
-        n_kept = _tally(got["cn"])
-        for i, name in enumerate(complete):
-            lo, hi = got.get(f"clo{i}"), got.get(f"chi{i}")
-            d: int | None = None
-            if name in counted and f"cd{i}" in got:
-                d = _tally(got[f"cd{i}"])
-            elif name in counted and (n_kept == 0 or not _tally(got[f"cb{i}"])):
-                # no row kept, or the rows left out hold none of its values: every row's
-                every = out[name] if name in out else backend._counted[name]
-                d = 0 if n_kept == 0 else every.distinct
-            kept_facts[name] = ColumnFacts(
-                name, n_kept, n_kept, d,
-                None if _missing(lo) else _plain(lo), None if _missing(hi) else _plain(hi),
-            )  # fmt: skip
-    return out, _number_facts(got, numbers) if numbers else {}, kept_facts
+    return out, _number_facts(got, numbers) if numbers else {}
 
 
 def _all_finite(
@@ -1040,11 +932,10 @@ def _all_finite(
     numbers: Sequence[str],
     guarded: Sequence[str],
     schema: Mapping[str, Any],
-    complete: Sequence[str],
 ) -> bool:
     """Whether a plain ``_facts`` answer holds: no float ``wanted`` holds a NaN (its greatest
-    value is none), and no float among ``numbers`` and ``complete`` a NaN or an infinity."""
-    strict = {*numbers, *complete}
+    value is none), and no float among ``numbers`` a NaN or an infinity."""
+    strict = set(numbers)
     bounds = [  # (a float's bounds read only where it holds a value: else they are null)
         *((n, f"v{i}", f"lo{i}", f"hi{i}") for i, n in enumerate(wanted)),
         *((n, f"Nv{i}", f"Nlo{i}", f"Nhi{i}") for i, n in enumerate(numbers)),
@@ -1057,21 +948,6 @@ def _all_finite(
         if np.isnan(hi) or (name in strict and not (np.isfinite(lo) and np.isfinite(hi))):
             return False
     return True
-
-
-def _holding(
-    alias: Mapping[str, str], names: Sequence[str], schema: Mapping[str, Any], *, plain: bool
-) -> Any:
-    """Whether a row holds a value in each of ``names`` (a finite one for floats; ``plain``:
-    any value, where every float is known finite)."""
-    import narwhals as nw
-
-    held = [
-        nw.col(alias[n]).is_finite().fill_null(False) if schema[n].is_float() and not plain
-        else ~nw.col(alias[n]).is_null()
-        for n in names
-    ]  # fmt: skip
-    return nw.all_horizontal(*held, ignore_nulls=False) if len(held) > 1 else held[0]
 
 
 def _reduce(
