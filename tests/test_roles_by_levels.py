@@ -409,3 +409,52 @@ def test_a_stray_value_moves_neither_runs_nor_cells(offender: str) -> None:
         assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
             before.mark, {c: e.column for c, e in before.encodings.items()},
         ), column  # fmt: skip
+
+
+def medals(seed: int, *, nations: int = 5) -> tuple[Rows, dict[str, str]]:
+    """A medal table: a nation a row, and three like counts (gold, silver, bronze)."""
+    rnd = random.Random(seed)
+    rows = [
+        {"nation": f"nation {k}", "gold": rnd.randint(2, 30), "silver": rnd.randint(2, 30),
+         "bronze": rnd.randint(2, 30)}
+        for k in range(nations)
+    ]  # fmt: skip
+    return rows, {"nation": "string", "gold": "number", "silver": "number", "bronze": "number"}
+
+
+def test_like_measures_of_a_few_named_rows_are_bars_side_by_side() -> None:
+    """Three like measures over five nations, a row each: the bars of all three per nation,
+    side by side — not a scatter of two of them (five points) nor the bars of one."""
+    rows, decl = medals(1)
+    shown = view(rows, decl)
+    assert shown.mark == "bar"
+    assert shown.encodings["x"].column == "nation"
+    assert shown.encodings["y"].measures == ("gold", "silver", "bronze")
+    assert shown.reason == (
+        "nation is declared string and gold, silver and bronze are declared number: the value "
+        "of each measure per nation, one bar per measure. Chosen over the others because like "
+        "measures of a few rows, each named by nation, are bars side by side."
+    )
+
+
+def test_many_named_rows_of_like_measures_stay_a_scatter() -> None:
+    """Past 20 rows (fifty states, say) a scatter of two of the measures reads better than
+    bars of each: the rule is for a few named rows only."""
+    rows, decl = medals(2, nations=40)
+    assert view(rows, decl).mark == "point"
+
+
+def test_every_engine_draws_named_rows_side_by_side_as_memory() -> None:
+    rows, decl = medals(3)
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_keeps_named_rows_side_by_side(offender: str) -> None:
+    rows, decl = medals(4, nations=8)
+    before = view(rows, decl)
+    rows[3]["silver"] = offender
+    after = view(rows, decl)
+    assert (after.mark, after.encodings["x"].column, after.encodings["y"].measures) == (
+        before.mark, before.encodings["x"].column, before.encodings["y"].measures,
+    )  # fmt: skip

@@ -30,7 +30,6 @@ from chartkit.plan.roles import (
     GRID_MAX,
     KEY_VALUES,
     MAX_SERIES,
-    MEASURE_MIN,
     SEQUENCE_FILLED,
     SEQUENCE_MIN,
     SEQUENCE_STEP,
@@ -622,7 +621,7 @@ def opening_picks(
 PROBE_ROWS: Final = 20_000
 """Over ``KEY_VALUES`` rows, a number's distinct values are first counted among this many of
 its rows (a ``LIMIT``, read in milliseconds): a lower bound of the exact count."""
-DISTINCT_DECIDES: Final = max(CHART_WIDTH, GRID_MAX, MEASURE_MIN, MAX_SERIES)
+DISTINCT_DECIDES: Final = max(CHART_WIDTH, GRID_MAX, MAX_SERIES)
 """The largest count of a number's distinct values a role or a chart compares it with, below
 ``KEY_VALUES`` (a series of at most ``CHART_WIDTH`` whole values): past it, the exact count
 decides nothing but the identifier, key and sequence tests of whole numbers."""

@@ -262,6 +262,18 @@ def _like_apart(a: Candidate, roles: Roles) -> float:
     return float(bool(like) and not (like <= drawn or full))
 
 
+def _named_like_apart(a: Candidate, roles: Roles) -> float:
+    """Three or more like measures of a few rows a category names (a medal table: a nation
+    a row), and the candidate is not the bars of them all per that category, side by side:
+    a scatter of two of them reads a handful of points, bars of one leave the others out."""
+    if not roles.named or not roles.like:
+        return 0.0
+    drawn = set(_ys(a))
+    return float(
+        not (a.chart == "bars" and a.x in roles.named and set(roles.like) <= drawn)
+    )
+
+
 def _series_missed(a: Candidate, roles: Roles) -> float:
     """A grid that keys the rows (alone, or with an entity) and a measure, and the candidate
     is not that series: each entity's line over the grid."""
@@ -452,6 +464,13 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
     ),
     Criterion(
         "like-measures-together", "like measures are drawn together", 2.0, _like_apart, _LINES
+    ),
+    Criterion(
+        "named-rows-side-by-side",
+        "like measures of a few rows, each named by {x}, are bars side by side",
+        1.5,
+        _named_like_apart,
+        frozenset({"bars"}),
     ),
 )
 """The criteria, one record each; ``cost`` weighs them."""

@@ -144,8 +144,6 @@ each entity measured over (most of) the grid, as a panel is."""
 CROSSED: Final = 0.5
 """Two categories or more key a table of counts when its rows hold this share of their
 combinations (one row per category is no table of counts: its mean is its sum)."""
-MEASURE_MIN: Final = 10
-"""A number of fewer distinct values, some repeated, is a grid of levels, not a measure."""
 RUNS_MAX: Final = 30
 """A sequence of at most this many values (runs 1 to 20) that keys the rows with a number of
 fewer levels (experiments 1 to 5) is the grid, those levels its entity; a longer one
@@ -194,12 +192,19 @@ class ColumnRole:
 
 
 class Roles(Mapping[str, ColumnRole]):
-    """Each usable column's role, in the profiles' order (the declaration's), and the
-    categories that key the rows (``key``: empty when none do)."""
+    """Each usable column's role, in the profiles' order (the declaration's), the categories
+    that key the rows (``key``: empty when none do), and the categories that name each of a
+    few rows (``named``: a value each, at most ``MAX_SERIES`` rows: nations of a medal table)."""
 
-    def __init__(self, roles: Sequence[ColumnRole], key: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        roles: Sequence[ColumnRole],
+        key: tuple[str, ...] = (),
+        named: tuple[str, ...] = (),
+    ) -> None:
         self._roles = {r.column: r for r in roles}
         self.key = key
+        self.named = named
         self._like: tuple[str, ...] | None = None
 
     def __getitem__(self, name: str) -> ColumnRole:
@@ -367,6 +372,11 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     crossing = 2 <= len(keys) <= MAX_KEYS and rows >= CROSSED * crossed
     if crossing and facts.unique_key(keys):
         key = tuple(keys)
+    # a category holding its own value in each of a few rows names them (a profile's count)
+    named = tuple(
+        q.name for q in usable
+        if first[q.name].role == "factor" and 2 <= q.rows <= MAX_SERIES and q.distinct == q.rows
+    )  # fmt: skip
     out: list[ColumnRole] = []
     for q in usable:
         r = first[q.name]
@@ -392,7 +402,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                 r.numbers, r.distinct,
             )  # fmt: skip
         out.append(r)
-    return Roles(out, key)
+    return Roles(out, key, named)
 
 
 def is_factor(roles: Roles, name: str | None) -> bool:
@@ -574,11 +584,9 @@ def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
         return ColumnRole(
             q.name, "identifier", f"{q.name} is named an id: {own}", n, n.distinct
         )  # fmt: skip
-    if (
-        2 <= n.distinct <= GRID_MAX
-        and n.values > n.distinct
-        and (n.distinct < MEASURE_MIN or n.values >= 2 * n.distinct)
-    ):
+    if 2 <= n.distinct <= GRID_MAX and n.values >= 2 * n.distinct:
+        # (two rows a level or more: one value repeated among a few rows of a small table
+        # makes no grid of its counts)
         return ColumnRole(
             q.name, "grid",
             f"{q.name} holds {n.distinct} ordered values, each repeated: a grid the rows are "

@@ -423,6 +423,15 @@ RULES: Final[tuple[Rule, ...]] = (
 """The rule table, in rank order."""
 
 _BY_CHART: Final[Mapping[str, Rule]] = {r.chart: r for r in RULES}
+_SIDE_BY_SIDE: Final = replace(
+    _BY_CHART["bars"],
+    needs=(_PER_CATEGORY[0], Need("y", "number", many=MAX_MEASURES, at_least=2)),
+    reason="{ys} are declared number and alike, over a few rows each named by {x}: the value "
+    "of each per {x}, side by side.",
+    drawn="value of each like measure per named row",
+)
+"""Bars of like measures side by side per the category naming each of a few rows (a medal
+table): offered by ``candidates`` only where ``Roles.named`` and ``Roles.like`` hold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,6 +573,11 @@ def candidates(
         for grid in roles.of("grid"):
             if len(ys) >= 2 and grid in columns.by_name and series_over(roles, grid, []):
                 listed.append(wide._alternative({"x": (grid,), "y": ys}, columns))
+        # and per a category naming each of a few rows (nations): their bars side by side
+        for name in roles.named:
+            if name in columns.by_name and len(ys) >= 2:
+                bound = {"x": (name,), "y": ys[:MAX_MEASURES]}
+                listed.append(_SIDE_BY_SIDE._alternative(bound, columns))
     scored = [cost(a, roles) for a in listed]  # each candidate scored once
     costs = [total for total, _ in scored]
     broken = [{name for name, _ in b} for _, b in scored]
