@@ -50,6 +50,7 @@ __all__ = [
     "Settling",
     "coverage",
     "coverage_of_codes",
+    "coverage_of_pairs",
     "number_facts",
     "positions",
     "unique_key",
@@ -178,12 +179,29 @@ def coverage_of_codes(times: Any, labels: Any) -> tuple[int, int]:
     pairs += labels
     span = (int(np.max(times)) + 1) * width
     if span <= 4 * len(pairs) + 1024:  # dense: one bincount of the pairs
-        held = np.bincount(pairs, minlength=span).reshape(-1, width) > 0
-        per_label, points = held.sum(axis=0), int(held.any(axis=1).sum())
+        pairs = np.flatnonzero(np.bincount(pairs, minlength=span))
     else:
         pairs = np.unique(pairs)
-        per_label = np.bincount(pairs % width, minlength=width)
-        points = len(np.unique(pairs // width))
+    return coverage_of_pairs(pairs, width)
+
+
+def coverage_of_pairs(pairs: Any, width: int) -> tuple[int, int]:
+    """``coverage`` of rows already grouped by time point and label: their distinct pairs as
+    the codes ``time * width + label`` (each label's code below ``width``), in sorted order —
+    the groups ``chartkit.plan.reduce.key_groups`` finds, counted without the rows.
+
+    >>> import numpy as np
+    >>> coverage_of_pairs(np.array([0, 1, 2, 3, 4, 5]), 2)  # 3 times, each with both labels
+    (3, 3)
+    >>> coverage_of_pairs(np.array([0, 2, 3, 4]), 2)  # label 1 at time 1 only
+    (1, 3)
+    """
+    if not len(pairs):
+        return 0, 0
+    pairs = np.asarray(pairs)
+    per_label = np.bincount(pairs % width, minlength=width)
+    times = pairs // width  # sorted, as the pairs are: a new time wherever it steps
+    points = 1 + int(np.count_nonzero(times[1:] != times[:-1]))
     return int(per_label[per_label > 0].min()), points
 
 

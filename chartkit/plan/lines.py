@@ -18,7 +18,7 @@ from chartkit.plan.encode import (
     Channel,
     ColumnProfile,
 )
-from chartkit.plan.facts import coverage, coverage_of_codes
+from chartkit.plan.facts import coverage, coverage_of_codes, coverage_of_pairs
 from chartkit.plan.groups import BarGroups
 from chartkit.plan.kit import (
     _HEAD,
@@ -34,9 +34,11 @@ from chartkit.plan.kit import (
 from chartkit.plan.placement import Ask, NothingToDraw, Placement, of_rows
 from chartkit.plan.reduce import (
     ROWS,
+    KeyGroups,
     bucket_codes,
     distinct_rows,
     floor_to_unit,
+    key_groups,
     reduce_by_one_key,
     reduce_frame,
     span_bucket_seconds,
@@ -112,6 +114,7 @@ def line(
     # (an aggregate picked other than count is drawn per series, as asked)
     label: tuple[int, int] | None = None  # (fewest points of a value, the points)
     coded: tuple[int, Any, int, Any] | None = None  # the line's codes, made once
+    groups: KeyGroups | None = None  # its rows grouped by bucket and label, made once
     if cp is not None and not multi and how in (None, "count"):
         times, fc = data[fx], fields[cp.name]
         if line_bucketed:
@@ -121,7 +124,12 @@ def line(
             found = bucket_codes(times, at, floor=True)
             if found is not None and fc in known:  # the buckets' and labels' codes
                 coded = (series_n, known, at, found)
-                label = _label_of(*coverage_of_codes(found[0], known[fc][0]))
+                if fp is None:  # the line's own groups: its reduction reuses them
+                    groups = key_groups((fx, fc), [found, known[fc]])
+                if groups is not None:
+                    label = _label_of(*coverage_of_pairs(groups.at, max(1, len(known[fc][1]))))
+                else:
+                    label = _label_of(*coverage_of_codes(found[0], known[fc][0]))
             else:
                 times = pd.Series(found[0]) if found is not None else times.dt.floor(f"{at}s")
         if coded is None:
@@ -139,6 +147,8 @@ def line(
         bucketed = False  # every row a point: no more than max_points, each at a pixel
     else:
         bucketed = line_bucketed
+    if counted or not bucketed:  # (counted per bar over buckets of their own, or not at all)
+        groups = None
     shared, codes = True, unit_codes(data, fx, unit)  # do rows share a point? their codes
     if label is not None and not counted:
         shared = False
@@ -165,7 +175,10 @@ def line(
         buckets, found = found, None  # (one name holds them: handed over below)
         given = dict(known) if buckets is None else {**known, fx: buckets}
         del known, buckets  # handed over: the reduction lets each key's codes go when used
-        reduced = reduce_by_one_key(data, keys, fy, aggregate, given) if fx in given else None
+        reduced = (
+            reduce_by_one_key(data, keys, fy, aggregate, given, groups) if fx in given else None
+        )
+        groups = None
         if reduced is None:  # dates the arithmetic does not floor: pandas floors them
             data = data.assign(**{fx: data[fx].dt.floor(f"{seconds}s")})
             given.pop(fx, None)  # the floored dates get codes of their own
@@ -509,9 +522,7 @@ def grouped_line(
         # planned again from them (a group asked again only where its bucket moved)
         return grouped_line(ask, given[0], xp, given[1], cp, fp)
     data, placed = _grouped_data(ask, placed, xp, yps, cp, fp, got)
-    shared = (
-        counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
-    )
+    shared = counted or how is not None or (ROWS in data.columns and bool((data[ROWS] > 1).any()))
     period = unit or xp.name
     f = placed.fields
     if bucketed:

@@ -19,7 +19,8 @@ chart reduced either way holds the same groups, in the same order, with the same
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "ROWS",
     "UNIT_SECONDS",
     "Codes",
+    "KeyGroups",
     "as_floats",
     "bucket_codes",
     "combined_codes",
@@ -41,6 +43,7 @@ __all__ = [
     "distinct_rows",
     "floor_to_unit",
     "group_codes",
+    "key_groups",
     "reduce_by_one_key",
     "reduce_frame",
     "sorted_codes",
@@ -77,7 +80,7 @@ def span_bucket_seconds(times: pd.Series, target: int) -> int:
     span: float | None = None
     if values.dtype.kind == "M" and len(values):
         ints = values.view(np.int64)  # (the integers' min and max: no NaT test per value)
-        lo, hi = ints[[ints.argmin(), ints.argmax()]].view(values.dtype)
+        lo, hi = np.array([ints.min(), ints.max()]).view(values.dtype)
         fits = not (np.isnat(lo) or np.isnat(hi))  # NaT, the least integer: any NaT is lo
         # … and a difference numpy would not wrap
         if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
@@ -112,13 +115,19 @@ def reduce_frame(
 
 
 def reduce_by_one_key(
-    data: pd.DataFrame, keys: list[str], fy: str, how: str, known: Codes | None = None
+    data: pd.DataFrame,
+    keys: list[str],
+    fy: str,
+    how: str,
+    known: Codes | None = None,
+    groups: KeyGroups | None = None,
 ) -> pd.DataFrame | None:
     """``reduce_frame`` over several keys, grouped by one integer per row instead.
 
     ``known`` holds codes already made (``Codes``); when it is a ``dict`` the codes are taken
     out of it as they are used, so a caller that hands it over holds no key's codes while the
-    rows are grouped (millions of rows: 8 bytes each, per key).
+    rows are grouped (millions of rows: 8 bytes each, per key). ``groups``, when made over
+    these ``keys`` (``key_groups``), are the rows' groups already: nothing is coded again.
 
     Each key is factorized in sorted order (missing last, as ``groupby(sort=True,
     dropna=False)`` orders them) and the codes are combined into one int64, so pandas groups
@@ -130,34 +139,25 @@ def reduce_by_one_key(
     """
     if data.empty:
         return None
-    factorized: list[tuple[Any, Any]] = []
-    for k in keys:
-        # a dict handed over is emptied as its codes are taken, so none outlives its use
-        got = known.pop(k, None) if isinstance(known, dict) else (known or {}).get(k)
-        got = got or sorted_codes(data[k])
-        if got is None:  # values that do not sort: let groupby decide
+    if groups is None or groups.keys != tuple(keys):
+        groups = _grouped(data, keys, known)
+        if groups is None:
             return None
-        factorized.append(got)
-    code = combined_codes(factorized)
-    if code is None:
-        return None
-    factorized = [(None, found) for _, found in factorized]  # each key's codes: done with
-    at, dense, sizes = group_codes(code)  # the groups in sorted order, each row's group, its rows
-    del code  # (a row's int64 is not held while pandas groups: millions of rows, 8 bytes each)
+    at, dense, sizes = groups.at, groups.dense, groups.sizes
     rows = pd.Series(sizes.astype(np.int64, copy=False))
     if how == "count":
         columns = {"count": rows}
     else:
         # every category holds a row (the codes are dense), so grouping by all of them
         # (observed=False) is grouping by those observed, without pandas looking for which
-        groups = pd.CategoricalIndex(
+        by = pd.CategoricalIndex(
             pd.Categorical.from_codes(dense, pd.RangeIndex(len(at)), validate=False)
         )
         values = pd.Series(data[fy].to_numpy(copy=False), copy=False)
-        agg = values.groupby(groups, sort=True, observed=False).agg(how)
+        agg = values.groupby(by, sort=True, observed=False).agg(how)
         columns = {fy: agg.reset_index(drop=True), ROWS: rows}
     out: dict[str, Any] = {}
-    for k, (_, found) in zip(keys[::-1], factorized[::-1], strict=True):
+    for k, found in zip(keys[::-1], groups.found[::-1], strict=True):
         size = max(1, len(found))
         taken = found.take(at % size)
         # groupby infers a better dtype for object keys (strings → str); so do we
@@ -168,6 +168,60 @@ def reduce_by_one_key(
 
 Codes = Mapping[str, tuple[Any, Any]]
 """Keys already factorized: column → (codes, sorted values), as ``sorted_codes`` gives."""
+
+
+@dataclass(frozen=True)
+class KeyGroups:
+    """Rows grouped by several keys together (``key_groups``): each key's sorted values, the
+    distinct combined codes in sorted order (``at``: the first key the most significant), each
+    row's group among them (``dense``) and the rows of each (``sizes``).
+
+    Made once where a line asks how its series cover its buckets (``facts.coverage_of_pairs``
+    reads ``at``), then reduced over the same keys by ``reduce_by_one_key``: the rows are
+    coded and counted once for both.
+    """
+
+    keys: tuple[str, ...]
+    found: tuple[Any, ...]
+    at: Any
+    dense: Any
+    sizes: Any
+
+
+def key_groups(keys: Sequence[str], factorized: list[tuple[Any, Any]]) -> KeyGroups | None:
+    """``KeyGroups`` of rows whose ``keys`` are already factorized (``sorted_codes``, one
+    entry per key); None when no row is given or the codes would not fit.
+
+    ``factorized`` is emptied once the keys' codes are combined, so a caller that hands its
+    only copy over holds no key's codes while the rows are grouped.
+
+    >>> t, c = (np.array([0, 0, 1]), ["08:00", "08:30"]), (np.array([1, 1, 0]), ["eu", "us"])
+    >>> groups = key_groups(["t", "c"], [t, c])
+    >>> groups.at.tolist(), groups.dense.tolist(), groups.sizes.tolist(), groups.found[1]
+    ([1, 2], [0, 0, 1], [2, 1], ['eu', 'us'])
+    """
+    code = combined_codes(factorized) if len(factorized[0][0]) else None
+    found = tuple(f for _, f in factorized)
+    factorized.clear()  # each key's codes: done with
+    if code is None:
+        return None
+    at, dense, sizes = group_codes(code)  # the groups in sorted order, each row's group, its rows
+    del code  # (a row's int64 is not held while pandas groups: millions of rows, 8 bytes each)
+    return KeyGroups(tuple(keys), found, at, dense, sizes)
+
+
+def _grouped(data: pd.DataFrame, keys: list[str], known: Codes | None) -> KeyGroups | None:
+    """``key_groups`` of ``keys``, each coded from ``known`` (taken out of it when it is a
+    ``dict``) or else sorted here; None when a key's values do not sort."""
+    factorized: list[tuple[Any, Any]] = []
+    for k in keys:
+        # a dict handed over is emptied as its codes are taken, so none outlives its use
+        got = known.pop(k, None) if isinstance(known, dict) else (known or {}).get(k)
+        got = got or sorted_codes(data[k])
+        if got is None:  # values that do not sort: let groupby decide
+            return None
+        factorized.append(got)
+    return key_groups(keys, factorized)
 
 
 def combined_codes(factorized: list[tuple[Any, Any]]) -> Any:
@@ -242,10 +296,12 @@ def bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tupl
     if values.dtype.kind != "M" or not len(values):
         return None
     unit, count = np.datetime_data(values.dtype)
-    if unit not in _PER_SECOND or count != 1 or np.isnat(values).any():
+    if unit not in _PER_SECOND or count != 1:
         return None
     ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
     lo = int(ints.min())
+    if lo == _NAT:  # NaT is the least integer: any NaT is the min (no test per value)
+        return None
     if floor:
         lo = lo // step * step  # the first date's bucket
         if lo <= _NAT:  # before the first date numpy holds: pandas decides

@@ -1,0 +1,94 @@
+"""A bucketed line's rows are grouped once: the groups that say whether its color is a label
+(``facts.coverage_of_pairs``) are the groups its reduction takes (``reduce.key_groups``), and
+each gives what the values give."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chartkit.plan.lines as plan_lines
+import chartkit.plan.reduce as plan_reduce
+from chartkit import view
+from chartkit.plan.facts import coverage, coverage_of_pairs
+from chartkit.plan.reduce import key_groups, reduce_by_one_key, reduce_frame, sorted_codes
+
+_SETTINGS = settings(
+    max_examples=60, deadline=None, database=None, derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)  # fmt: skip
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4)), min_size=1, max_size=300),
+       st.sampled_from([1, 1000]))  # fmt: skip
+def test_the_coverage_of_the_groups_is_the_coverage_of_the_values(
+    pairs: list[tuple[int, int]], spread: int
+) -> None:
+    """Dense or sparse, the distinct pairs ``key_groups`` finds count the coverage the rows'
+    values give."""
+    times = pd.Series([t * spread for t, _ in pairs])
+    labels = pd.Series([f"g{g}" for _, g in pairs])
+    t, g = sorted_codes(times), sorted_codes(labels)
+    assert t is not None and g is not None
+    groups = key_groups(["t", "g"], [t, g])
+    assert groups is not None
+    assert coverage_of_pairs(groups.at, len(g[1])) == coverage(times, labels)
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["a", "b", None]),
+                          st.floats(-1e6, 1e6)), min_size=1, max_size=200),
+       st.sampled_from(["mean", "sum", "max", "count"]))  # fmt: skip
+def test_rows_reduced_over_groups_made_first_are_the_group_by(
+    rows: list[tuple[int, str | None, float]], how: str
+) -> None:
+    """Handed the groups made for the label question, the reduction gives the frame pandas'
+    group-by gives; groups made over other keys are not taken."""
+    data = pd.DataFrame(rows, columns=["t", "g", "y"])
+    t, g = sorted_codes(data["t"]), sorted_codes(data["g"])
+    assert t is not None and g is not None
+    groups = key_groups(["t", "g"], [t, g])
+    expected = reduce_frame(data, ["t", "g"], "y", how)
+    got = reduce_by_one_key(data, ["t", "g"], "y", how, None, groups)
+    assert got is not None
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+    other = reduce_by_one_key(data, ["g", "t"], "y", how, None, groups)  # not these keys
+    assert other is not None
+    pd.testing.assert_frame_equal(other, reduce_frame(data, ["g", "t"], "y", how),
+                                  check_dtype=False)  # fmt: skip
+
+
+def test_a_bucketed_line_colored_by_its_series_combines_its_rows_codes_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The coverage of a line's series and the line's means read one combination of each
+    row's bucket and series: one int64 a row, counted once, not twice."""
+    n = 20_000
+    frame = pd.DataFrame(
+        {
+            "ts": pd.date_range("2024-01-01", periods=n, freq="s", tz="UTC"),
+            "latency_ms": np.random.default_rng(7).gamma(4.0, 10.0, size=n),
+            "region": np.tile(["eu", "us", "ap"], n // 3 + 1)[:n],
+        }
+    )
+    decl = {"ts": "date", "latency_ms": "number", "region": "string"}
+    calls: list[int] = []
+    combined = plan_reduce.combined_codes
+
+    def counted(factorized: list[tuple[object, object]]) -> object:
+        calls.append(len(factorized))
+        return combined(factorized)
+
+    def rows_coded_again(times: object, labels: object) -> tuple[int, int]:
+        raise AssertionError("the coverage coded the rows' pairs a second time")
+
+    monkeypatch.setattr(plan_reduce, "combined_codes", counted)
+    monkeypatch.setattr(plan_lines, "coverage_of_codes", rows_coded_again)
+    v = view(frame, decl)
+    assert v.mark == "line" and v.encodings["color"].column == "region"
+    assert v.reduction is not None and v.reduction.aggregate == "mean"
+    assert calls == [2]  # bucket and region, once
