@@ -373,7 +373,7 @@ def test_bars_lay_the_factor_of_most_values_along_x() -> None:
     assert shown.reason.endswith("the factor of most values is laid out along x.")
 
 
-@pytest.mark.parametrize("name", ["target", "y", "Outcome"])
+@pytest.mark.parametrize("name", ["target", "response", "Outcome"])
 def test_a_measure_named_what_a_model_predicts_is_the_scatter_s_y(name: str) -> None:
     """Features and a continuous target (a regression frame): the target is y, against the
     first feature, whatever the declaration's order."""
@@ -458,3 +458,18 @@ def test_a_stray_value_keeps_named_rows_side_by_side(offender: str) -> None:
     assert (after.mark, after.encodings["x"].column, after.encodings["y"].measures) == (
         before.mark, before.encodings["x"].column, before.encodings["y"].measures,
     )  # fmt: skip
+
+
+def test_a_column_named_y_beside_x_and_z_is_no_response() -> None:
+    """Dimensions x, y and z beside a weight and a price: ``y`` is a dimension, so the
+    scatter is not drawn against it for its name."""
+    rnd = random.Random(6)
+    rows = [
+        {"carat": round(rnd.uniform(0.2, 3), 2), "price": rnd.randint(300, 18000),
+         "x": round(rnd.uniform(3, 9), 2), "y": round(rnd.uniform(3, 9), 2),
+         "z": round(rnd.uniform(2, 5), 2)}
+        for _ in range(200)
+    ]  # fmt: skip
+    decl = {k: "number" for k in rows[0]}
+    shown = view(rows, decl)
+    assert (shown.encodings["x"].column, shown.encodings["y"].column) == ("carat", "price")

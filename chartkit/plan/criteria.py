@@ -109,7 +109,7 @@ def _measure_on_y(a: Candidate, roles: Roles) -> float:
     return float(sum(roles.role(y) in ("grid", "identifier") for y in _ys(a)))
 
 
-_RESPONSE: Final = re.compile(r"(?i)^(target|response|outcome|y)$")
+_RESPONSE: Final = re.compile(r"(?i)^(target|response|outcome)$")
 """The names a model's frame gives what is predicted (scikit-learn's ``target``): by that
 convention, the measure the others are drawn against."""
 
