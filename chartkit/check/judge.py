@@ -70,8 +70,10 @@ __all__ = [
     "check_columns",
     "most_frequent",
     "offending_mask",
+    "surely_complete",
     "value_type_name",
 ]
+
 
 def check_columns(
     rows_or_reading: object, result_columns: Mapping[str, Any]
@@ -462,6 +464,8 @@ def _check_series(
     settled = _dtype_verdict(decl.type, dtype)
     if settled is None:  # object (or otherwise mixed) column: value by value
         return _check_values(series.astype(object).tolist(), name, decl, total)
+    if settled == _OK and (decl.nullable or surely_complete(series)):
+        return None  # only a missing value could offend, and none can or none is there
     missing = series.isna().to_numpy()
     if settled == _OK:
         offends = missing if not decl.nullable else None
@@ -498,6 +502,37 @@ def _check_series(
         tuple(kinds),
         most_frequent(frequent),
     )
+
+
+def surely_complete(series: pd.Series) -> bool:
+    """True when a column is told to hold no missing value without a mask of its rows: a
+    float column's least value is NaN when it holds one, a date column's least integer is
+    NaT, an integer or boolean numpy column holds none, Arrow counts its nulls. False when
+    a value is missing or this cannot be told so (then ``isna`` decides).
+
+    >>> surely_complete(pd.Series([1.5, 2.0])), surely_complete(pd.Series([1.5, None]))
+    (True, False)
+    >>> surely_complete(pd.Series(pd.to_datetime(["2024-05-13", None], utc=True)))
+    False
+    """
+    if not len(series):
+        return True
+    array = series.array
+    if isinstance(array, pd.arrays.DatetimeArray):  # zoned or not: its integers
+        return bool(array.asi8.min() != _NAT)
+    if isinstance(array, pd.arrays.ArrowStringArray):
+        return bool(array.__arrow_array__().null_count == 0)
+    dtype = series.dtype
+    if not isinstance(dtype, np.dtype):
+        return False
+    if dtype.kind in "iub":
+        return True
+    if dtype.kind == "f":
+        return not bool(np.isnan(series.to_numpy().min()))  # (NaN is min's answer if held)
+    return False
+
+
+_NAT: Final = -(2**63)  # the integer a date column holds for NaT
 
 
 def _dtype_verdict(declared: ColumnType, dtype: Any) -> int | None:
@@ -636,5 +671,3 @@ def _looked_mask(
         return np.fromiter(map(bad.__contains__, texts), dtype=bool, count=len(texts))
     verdicts = [_offends(_look(declared, value), nullable) for value in objects.tolist()]
     return np.array(verdicts, dtype=bool)
-
-

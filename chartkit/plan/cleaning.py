@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import numpy as np
 import pandas as pd
 
-from chartkit.check.judge import offending_mask
+from chartkit.check.judge import offending_mask, surely_complete
 from chartkit.plan.encode import (
     Channel,
     ColumnProfile,
@@ -70,9 +70,7 @@ def said_by_backend(
 def nothing(placed: Placement, otherwise: str) -> NoReturn:
     """Every row a backend holds is left out: the table says the notes that say why (or
     ``otherwise``, when no note does), as ``clean`` says memory's."""
-    raise NothingToDraw(
-        nothing_to_draw([n.sentence for n in placed.notes] or [otherwise]), placed
-    )
+    raise NothingToDraw(nothing_to_draw([n.sentence for n in placed.notes] or [otherwise]), placed)
 
 
 def clean(
@@ -126,7 +124,10 @@ def clean(
     for _, q in used:
         if q.type == "nominal" or q.name in skip or q.name in gaps:
             continue
-        missing = data[placed.fields[q.name]].isna().to_numpy()
+        column = data[placed.fields[q.name]]
+        if surely_complete(column):  # (told without a mask of the rows)
+            continue
+        missing = column.isna().to_numpy()
         if missing.any():
             gaps[q.name] = None
             empty |= missing

@@ -272,7 +272,7 @@ def _text_codes(values: pd.Series) -> tuple[Any, Any] | None:
     order = pc.array_sort_indices(encoded.dictionary).to_numpy()
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    codes = compact_codes(rank, len(order))[encoded.indices.to_numpy(zero_copy_only=False)]
+    codes = np.take(compact_codes(rank, len(order)), encoded.indices.to_numpy(zero_copy_only=False))
     found = pd.Index(pd.array(encoded.dictionary.take(order), dtype=values.dtype))
     return codes, found
 
