@@ -87,23 +87,10 @@ from chartkit.plan.kit import COUNT_BARS_UNDER, HISTOGRAM_BINS
 from chartkit.plan.roles import KEY_VALUES
 from chartkit.plan.spec import Note
 from chartkit.read.csvread import parse_cell
-from chartkit.read.dialects import (
-    at_position,
-    count_true,
-    parsed_boolean,
-    parsed_date,
-    parsed_number,
-    uncast_date,
-    uncast_dates,
-)
-from chartkit.read.engines import EngineReading
+from chartkit.read.dialects import at_position, count_true, uncast_dates
+from chartkit.read.engines import EngineReading, held_text, parsed_cells, parsed_kinds
 
-__all__ = ["HELD_CELLS", "EngineSource", "collected_rows", "profiling_pass"]
-
-HELD_CELLS = 50_000_000
-"""A CSV's text read by the declaration is parsed once and held by the engine when its rows
-times its columns are at most this many (about 0.5 GB held at most): every later query reads
-the parsed values. Above it, each query parses the cells it reads again."""
+__all__ = ["EngineSource", "collected_rows", "profiling_pass"]
 
 
 class EngineSource:
@@ -361,61 +348,35 @@ def _typed(
     ``PLAIN_DATE`` leaves out (a zone, ``Z`` or ``±HH:MM``, or a fraction past microseconds) is
     not cast: the reason says so, and the chart is a table.
     """
-    if not reading.dialect.sql_helpers or not reading.lazy:  # DuckDB's relations only
-        return reading
-
-    # DuckDB's own types: a JSON column is text to narwhals, but its values are JSON (judged by
-    # json_type in the check), so only VARCHAR is parsed here
-    native_types = reading.dialect.native_types(reading.native)
-    exprs: list[Any] = []  # DuckDB expressions over positions, each aliased its output's name
-    dates: list[Any] = []  # (name, cell) of each text column declared date
-    changed = False
-    for i, name in enumerate(reading.columns):
-        # the cell read by position; the column's name only ever its own output alias
-        cell = at_position(i)
-        decl = declaration.get(name)
-        kind = decl.type if decl is not None else None
-        text = native_types.get(name) == "VARCHAR"
-        if kind == "date" and text:
-            dates.append((name, cell))
-            exprs.append(parsed_date(cell).alias(name))
-        elif reading.csv_text and kind == "number":
-            exprs.append(parsed_number(cell).alias(name))
-        elif reading.csv_text and kind == "boolean":
-            exprs.append(parsed_boolean(cell).alias(name))
-        else:
-            exprs.append(cell.alias(name))
-            continue
-        changed = True
-    if not changed:
+    types = {name: decl.type for name, decl in declaration.items()}
+    kinds = parsed_kinds(reading, types)  # (DuckDB's relations only)
+    if not kinds:
         return reading
     import narwhals as nw
 
     dialect = reading.dialect
+    dates = [n for n, kind in kinds.items() if kind == "date"]
     try:
-        odd: list[tuple[str, int]] = []
-        if reading.total * (len(exprs) + len(dates)) <= HELD_CELLS:
-            # parsed once, held by the engine with a flag per date column: each later query
-            # (the odd dates' count, the profiling pass, the line's facts, the reduction)
-            # reads the parsed values instead of matching every cell again
-            flags = [uncast_date(cell).alias(_helper(reading.columns, k))
-                     for k, (_, cell) in enumerate(dates)]  # fmt: skip
-            held = dialect.held(dialect.project(reading.native, [*exprs, *flags]))
-            if dates:
-                at = len(exprs)
-                counted = [
-                    count_true(at_position(at + k)).alias(f"n{k}") for k in range(len(dates))
-                ]
-                (other,) = dialect.project(held, counted).fetchall()
-                odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
-            native = dialect.project(held, [at_position(i).alias(name)
-                                            for i, name in enumerate(reading.columns)])  # fmt: skip
+        # parsed once and held by the engine (the check read its offenders from the same
+        # rows): each later query (the odd dates' count, the profiling pass, the reduction)
+        # reads the parsed values instead of matching every cell again
+        held = held_text(reading, types)
+        if held is not None:
+            source = held.native
+            counted = [count_true(at_position(held.flag_at(n))).alias(f"n{k}")
+                       for k, n in enumerate(dates)]  # fmt: skip
+            values = [at_position(i).alias(name) for i, name in enumerate(reading.columns)]
+            native = dialect.project(source, values)
         else:
-            if dates:
-                counts = [uncast_dates(cell).alias(f"n{k}") for k, (_, cell) in enumerate(dates)]
-                (other,) = dialect.project(reading.native, counts).fetchall()
-                odd = [(n, int(c)) for (n, _), c in zip(dates, other, strict=True) if c]
-            native = dialect.project(reading.native, exprs)
+            source = reading.native
+            at = {name: i for i, name in enumerate(reading.columns)}
+            counted = [uncast_dates(at_position(at[n])).alias(f"n{k}")
+                       for k, n in enumerate(dates)]  # fmt: skip
+            native = dialect.project(source, parsed_cells(reading, kinds))
+        odd: list[tuple[str, int]] = []
+        if dates:
+            (other,) = dialect.project(source, counted).fetchall()
+            odd = [(n, int(c)) for n, c in zip(dates, other, strict=True) if c]
         if odd:
             name, count = odd[0]
             reason = (
@@ -436,14 +397,6 @@ def _typed(
             f"declaration): {str(exc)[:400]}"
         ) from exc
     return replace(reading, native=native, schema=schema_out, csv_text=False)
-
-
-def _helper(columns: Sequence[str], k: int) -> str:
-    """A helper column's name that is none of ``columns`` (read back by position only)."""
-    name = f"__odd{k}"
-    while name in columns:
-        name += "_"
-    return name
 
 
 @dataclass(frozen=True)

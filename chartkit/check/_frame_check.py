@@ -14,6 +14,13 @@ order them, as the in-memory check does); and the first offending value of each 
 — ``filter … LIMIT 1`` in the engine's scan order, or by that row index. The ``ColumnViolation``s
 equal the in-memory check's on the same rows (``tests/test_backends.py``, every backend).
 
+A DuckDB relation's text that the chart parses (a CSV's declared cells, a text column declared
+date) is judged from the parse DuckDB holds for the chart (``chartkit.read.engines.held_text``):
+each parsed value reads as its type, so the check's patterns are matched only against the
+cells that did not parse, whose text is held beside them — the counts, the first offender and
+the most frequent offenders are then small queries over the held rows, not scans of the text
+(``tests/test_engine_text_check.py``).
+
 narwhals is the common door; the native API is used where narwhals has no operation: a row
 index on a lazy frame (narwhals asks for an ``order_by`` column, which a table need not have),
 and DuckDB's ``json_type`` and CSV parse helpers (DuckDB expressions, ``chartkit.read.dialects``).
@@ -41,13 +48,15 @@ from chartkit.columns import ColumnDeclaration, ColumnType
 from chartkit.errors import ChartkitError
 from chartkit.read.dialects import (
     as_text,
+    at_position,
     json_kind,
     json_text,
     reads_as_boolean,
     reads_as_date,
+    reads_as_held,
     reads_as_number,
 )
-from chartkit.read.engines import EngineReading, native_frame, query_errors
+from chartkit.read.engines import EngineReading, HeldText, held_text, native_frame, query_errors
 from chartkit.read.rowset import RowsetReading
 from chartkit.violations import OFFENDERS_LISTED, ColumnViolation, OffendingValue, most_frequent
 
@@ -109,12 +118,15 @@ def check_frame(
     plans: list[_Column] = []
     out: dict[str, ColumnViolation] = {}
     helpers: dict[str, Expression] = {}  # DuckDB helper column (json_type, CSV parse)
+    held = _held(reading, declared)
     for i, (name, decl) in enumerate(declared.items()):
         if name not in schema:
             out[name] = ColumnViolation.missing(name, decl, reading.total)
             continue
         plan = _Column(name, f"c{i}", decl, sample_from=f"c{i}")
-        if reading.csv_text:
+        if held is not None and name in held.kinds:
+            _held_groups(plan, held.kinds[name], helpers)
+        elif reading.csv_text:
             _csv_groups(plan, i, helpers)
         elif native_types.get(name) == "JSON":
             _json_groups(plan, i, helpers)
@@ -126,7 +138,7 @@ def check_frame(
         if plan.groups:
             plans.append(plan)
     if plans:
-        frames = _prepared(reading, {p.name: p.ref for p in plans}, helpers)
+        frames = _prepared(reading, {p.name: p.ref for p in plans}, helpers, held)
         for plan, found in zip(plans, _judge(reading, frames, plans), strict=True):
             if found is not None:
                 out[plan.name] = found
@@ -213,6 +225,37 @@ def _csv_groups(plan: _Column, i: int, helpers: dict[str, Expression]) -> None:
     plan.groups.append(("string", ~col.is_null() & ~nw.col(ok)))
 
 
+def _held(reading: EngineReading, declared: Mapping[str, ColumnDeclaration]) -> HeldText | None:
+    """The text cells of a DuckDB relation parsed by the declaration once and held
+    (``chartkit.read.engines.held_text``: the chart reads the same rows), or None: then each
+    cell is matched by the check's own queries."""
+    try:
+        return held_text(reading, {name: decl.type for name, decl in declared.items()})
+    except Exception:  # duckdb's own error: the check matches the text itself, as it can
+        return None
+
+
+def _held_groups(plan: _Column, kind: str, helpers: dict[str, Expression]) -> None:
+    """A text cell parsed and held (``_held``): judged by the rules of ``_csv_groups`` from
+    its parsed value (``t…``) and its text where none parsed (``c…``: NULL for a NULL cell),
+    so only the cells that did not parse are matched again (``reads_as_held``)."""
+    import duckdb
+    import narwhals as nw
+
+    col = nw.col(plan.ref)
+    if not plan.decl.nullable:
+        plan.groups.append(("null", col.is_null()))
+    ok = "ok" + plan.ref[1:]
+    value, text = duckdb.ColumnExpression(_value_ref(plan.ref)), duckdb.ColumnExpression(plan.ref)
+    helpers[ok] = reads_as_held(kind, value, text)
+    plan.groups.append(("string", ~col.is_null() & ~nw.col(ok)))
+
+
+def _value_ref(ref: str) -> str:
+    """The name of a held column's parsed value beside its text ``ref`` (``c0`` → ``t0``)."""
+    return "t" + ref[1:]
+
+
 # --- the queries --------------------------------------------------------------------------
 
 
@@ -239,13 +282,25 @@ class _Frames:
 
 
 def _prepared(
-    reading: EngineReading, refs: Mapping[str, str], helpers: Mapping[str, Expression]
+    reading: EngineReading,
+    refs: Mapping[str, str],
+    helpers: Mapping[str, Expression],
+    held: HeldText | None = None,
 ) -> _Frames:
-    """The frame in the check's own namespace (``_own_names``), as narwhals, with any DuckDB
-    helper columns (native: see the module docstring)."""
+    """The frame in the check's own namespace (``_own_names``, or ``held``'s rows: each parsed
+    column as its text where it did not parse and its parsed value), as narwhals, with any
+    DuckDB helper columns (native: see the module docstring)."""
     import narwhals as nw
 
-    native = _own_names(reading, refs)
+    if held is not None:
+        picks = [at_position(held.text_at(n) if n in held.kinds else held.at(n)).alias(ref)
+                 for n, ref in refs.items()]  # fmt: skip
+        picks += [at_position(held.at(n)).alias(_value_ref(ref))
+                  for n, ref in refs.items() if n in held.kinds]  # fmt: skip
+        with query_errors(reading, "select the declared columns"):
+            native = reading.dialect.project(held.native, picks)
+    else:
+        native = _own_names(reading, refs)
     if helpers:  # only DuckDB's JSON columns and CSV text are given any
         if not reading.dialect.sql_helpers:
             raise ChartkitError(f"the check builds no SQL helper column over {reading.engine}")

@@ -59,9 +59,11 @@ __all__ = [
     "quote",
     "reads_as_boolean",
     "reads_as_date",
+    "reads_as_held",
     "reads_as_number",
     "uncast_date",
     "uncast_dates",
+    "unparsed_text",
 ]
 
 
@@ -353,8 +355,11 @@ def parsed_boolean(cell: Expression) -> Expression:
 
 
 def _plain_date(cell: Expression) -> Expression:
-    """A date string DuckDB casts to TIMESTAMP exactly as the check reads it (``PLAIN_DATE``)."""
-    return _matches(cell, engine_pattern(), full=False) & _matches(cell, PLAIN_DATE)
+    """A date string DuckDB casts to TIMESTAMP exactly as the check reads it (``PLAIN_DATE``).
+
+    ``PLAIN_DATE`` is a part of the date strings' grammar (``engine_pattern``), so its one
+    match says both; the larger pattern costs more than the cast."""
+    return _matches(cell, PLAIN_DATE)
 
 
 def parsed_date(cell: Expression) -> Expression:
@@ -368,13 +373,41 @@ def parsed_date(cell: Expression) -> Expression:
 def uncast_date(cell: Expression) -> Expression:
     """Whether a text cell is a date string ``PLAIN_DATE`` leaves out (a zone, ``Z`` or
     ``±HH:MM``, or a fraction past microseconds): DuckDB does not cast it exactly as the
-    check reads it, so the chart cannot parse the column in DuckDB."""
-    return _matches(cell, engine_pattern(), full=False) & ~_matches(cell, PLAIN_DATE)
+    check reads it, so the chart cannot parse the column in DuckDB.
+
+    The date strings' whole grammar is matched only against the cells ``PLAIN_DATE`` does not
+    accept (a ``CASE``: DuckDB runs each branch on its own rows)."""
+    import duckdb
+
+    plain = duckdb.CaseExpression(_plain_date(cell), duckdb.ConstantExpression(False))
+    return plain.otherwise(_matches(cell, engine_pattern(), full=False))
 
 
 def uncast_dates(cell: Expression) -> Expression:
     """The count of a text column's date strings ``uncast_date`` finds."""
     return count_true(uncast_date(cell))
+
+
+def unparsed_text(cell: Expression, parsed: Expression) -> Expression:
+    """A text cell where its ``parsed`` value is NULL (a NULL cell: NULL), ``''`` where it
+    parsed: held beside the parsed values, it keeps the text of every cell that may offend
+    (what the check quotes and counts) and tells a NULL cell from one that did not parse."""
+    import duckdb
+
+    return duckdb.CaseExpression(parsed.isnotnull(), duckdb.ConstantExpression("")).otherwise(cell)
+
+
+def reads_as_held(kind: str, parsed: Expression, text: Expression) -> Expression:
+    """Whether a held cell reads as ``kind`` (the check's ``reads_as_*``), from its parsed
+    value and its ``unparsed_text``: every parsed value reads as its type, so the text is
+    matched only where none parsed (a ``CASE``: DuckDB runs each branch on its own rows)."""
+    import duckdb
+
+    reads_as = {"number": reads_as_number, "boolean": reads_as_boolean, "date": reads_as_date}
+    if kind not in reads_as:
+        raise ChartkitError(f"a held cell is read as a number, boolean or date, not {kind!r}")
+    held = duckdb.CaseExpression(parsed.isnotnull(), duckdb.ConstantExpression(True))
+    return held.otherwise(reads_as[kind](text))
 
 
 def count_true(flag: Expression) -> Expression:

@@ -13,7 +13,7 @@ DuckDB, no server — without reading it into Python.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,7 +21,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from chartkit.errors import ChartkitError, MissingExtraError
-from chartkit.read.dialects import Dialect, DuckDB, at_position, dialect_of, json_kind
+from chartkit.read.dialects import (
+    Dialect,
+    DuckDB,
+    at_position,
+    dialect_of,
+    json_kind,
+    parsed_boolean,
+    parsed_date,
+    parsed_number,
+    uncast_date,
+    unparsed_text,
+)
 from chartkit.read.reading import RowsetReading, narwhals_to_pandas
 
 if TYPE_CHECKING:
@@ -29,14 +40,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINE_EXTRAS",
+    "HELD_CELLS",
     "TABLE_SUFFIXES",
     "EngineReading",
+    "HeldText",
     "TableFile",
     "TextTable",
     "head",
+    "held_text",
     "missing_extra",
     "native_frame",
     "open_table",
+    "parsed_cells",
+    "parsed_kinds",
     "query_errors",
     "read_engine_frame",
 ]
@@ -52,6 +68,12 @@ ENGINE_EXTRAS: Final = {
 
 TABLE_SUFFIXES: Final = (".parquet", ".csv", ".jsonl", ".ndjson", ".json")
 """The file suffixes ``open_table`` reads."""
+
+HELD_CELLS: Final = 50_000_000
+"""A DuckDB relation's text read by the declaration is parsed once and held by the engine
+(``held_text``) when its rows times its held columns are at most this many (about 0.5 GB held
+at most): the check and every later query read the parsed values. Above it, each query
+parses the cells it reads again."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +104,12 @@ class EngineReading(RowsetReading):
         return {}
 
     @cached_property
+    def held(self) -> dict[tuple[tuple[str, str], ...], HeldText]:
+        """The text parses held for this reading (``held_text``), by what each parses: the
+        check and the chart of one ``view()`` read the same one, parsed once."""
+        return {}
+
+    @cached_property
     def dialect(self) -> Dialect:
         """The engine's own ways where narwhals has none (``chartkit.read.dialects``), picked
         once, here at the door: no other module branches on ``engine``."""
@@ -99,6 +127,108 @@ class EngineReading(RowsetReading):
         import narwhals as nw
 
         return nw.from_native(self.native)
+
+
+@dataclass(frozen=True, eq=False)
+class HeldText:
+    """A DuckDB relation's text cells parsed by their declared types once, held by DuckDB.
+
+    ``native`` holds every column of the reading, in its order (a parsed column as its
+    typed value, any other as it is), then ``uncast_date``'s flag of each date column, then
+    the ``unparsed_text`` of each parsed column: the text of every cell that may offend, so
+    the check counts and quotes its offenders from these rows instead of matching every cell.
+    """
+
+    native: Any
+    kinds: Mapping[str, str]  # each parsed column's declared type (number, boolean, date)
+    columns: tuple[str, ...]
+
+    def at(self, name: str) -> int:
+        """The position of ``name``'s value (parsed, or as it is)."""
+        return self.columns.index(name)
+
+    def flag_at(self, name: str) -> int:
+        """The position of a date column's ``uncast_date`` flag."""
+        dates = [n for n in self.kinds if self.kinds[n] == "date"]
+        return len(self.columns) + dates.index(name)
+
+    def text_at(self, name: str) -> int:
+        """The position of a parsed column's ``unparsed_text``."""
+        dates = sum(1 for k in self.kinds.values() if k == "date")
+        return len(self.columns) + dates + list(self.kinds).index(name)
+
+
+def parsed_kinds(reading: EngineReading, types: Mapping[str, str]) -> dict[str, str]:
+    """The columns of a DuckDB relation parsed by their declared type (``types``: a column's
+    type name), in the reading's order: a text column declared date, and a CSV's columns
+    declared number or boolean. Empty for any other engine or an eager frame."""
+    if not reading.dialect.sql_helpers or not reading.lazy:
+        return {}
+    # DuckDB's own types: a JSON column is text to narwhals, but its values are JSON (judged
+    # by json_type in the check), so only VARCHAR is parsed
+    native_types = reading.dialect.native_types(native_frame(reading))
+    out = {}
+    for name in reading.columns:
+        kind = types.get(name)
+        text = native_types.get(name) == "VARCHAR"
+        if (kind == "date" and text) or (reading.csv_text and kind in ("number", "boolean")):
+            out[name] = kind
+    return out
+
+
+def parsed_cells(reading: EngineReading, kinds: Mapping[str, str]) -> list[Expression]:
+    """Every column of the reading as a DuckDB expression over positions, aliased its name: a
+    column in ``kinds`` parsed by ``chartkit.read.csvread``'s rules (``parsed_*``)."""
+    return [_parsed(reading, kinds, i).alias(name) for i, name in enumerate(reading.columns)]
+
+
+def _parsed(reading: EngineReading, kinds: Mapping[str, str], i: int) -> Expression:
+    """The column at position ``i``, parsed when ``kinds`` names it (``parsed_cells``)."""
+    parse = {"number": parsed_number, "boolean": parsed_boolean, "date": parsed_date}
+    name = reading.columns[i]
+    return parse[kinds[name]](at_position(i)) if name in kinds else at_position(i)
+
+
+def held_text(reading: EngineReading, types: Mapping[str, str]) -> HeldText | None:
+    """The reading's text parsed by ``types`` (a column's declared type name) and held by
+    DuckDB (``HeldText``), made once per reading and parse; None where nothing is parsed
+    (``parsed_kinds``) or the held cells would pass ``HELD_CELLS``. DuckDB's own error, if
+    the parse fails, is raised as it is (each caller says what it was doing)."""
+    kinds = parsed_kinds(reading, types)
+    if not kinds:
+        return None
+    key = tuple(kinds.items())
+    if key in reading.held:
+        return reading.held[key]
+    dates = [i for i, name in enumerate(reading.columns) if kinds.get(name) == "date"]
+    if reading.total * (len(reading.columns) + len(dates) + len(kinds)) > HELD_CELLS:
+        return None
+    cells = parsed_cells(reading, kinds)
+    spare = _spare_names(reading.columns)
+    flags = [uncast_date(at_position(i)).alias(next(spare)) for i in dates]
+    texts = [
+        unparsed_text(at_position(i), _parsed(reading, kinds, i)).alias(next(spare))
+        for i, name in enumerate(reading.columns)
+        if name in kinds
+    ]
+    dialect = reading.dialect
+    native = dialect.held(dialect.project(native_frame(reading), [*cells, *flags, *texts]))
+    held = HeldText(native, kinds, reading.columns)
+    reading.held[key] = held
+    return held
+
+
+def _spare_names(columns: Sequence[str]) -> Iterator[str]:
+    """Helper columns' names that are none of ``columns`` (read back by position only)."""
+    taken = set(columns)
+    k = 0
+    while True:
+        name = f"__held{k}"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        k += 1
+        yield name
 
 
 def _engine_of(value: object) -> str | None:
