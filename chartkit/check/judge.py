@@ -519,7 +519,7 @@ def surely_complete(series: pd.Series) -> bool:
         return True
     array = series.array
     if isinstance(array, pd.arrays.DatetimeArray):  # zoned or not: its integers
-        return bool(array.asi8.min() != _NAT)
+        return bool(np.asarray(array.view("i8")).min() != _NAT)
     if isinstance(array, pd.arrays.ArrowStringArray):
         return bool(array.__arrow_array__().null_count == 0)
     dtype = series.dtype

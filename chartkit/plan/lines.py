@@ -42,9 +42,10 @@ from chartkit.plan.reduce import (
     reduce_by_one_key,
     reduce_frame,
     span_bucket_seconds,
+    time_bounds,
     unit_codes,
 )
-from chartkit.plan.roles import panel_over
+from chartkit.plan.roles import panel_over, values_of
 from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
@@ -119,9 +120,12 @@ def line(
         times, fc = data[fx], fields[cp.name]
         if line_bucketed:
             series_n, known = distinct_rows(data, series)
-            at = span_bucket_seconds(times, choose.line_positions(
-                max_points=ask.max_points, series=series_n, faceted=faceted))  # fmt: skip
-            found = bucket_codes(times, at, floor=True)
+            bounds = time_bounds(times)  # (read once: the bucket's size and its codes)
+            positions = choose.line_positions(
+                max_points=ask.max_points, series=series_n, faceted=faceted
+            )
+            at = span_bucket_seconds(times, positions, bounds=bounds)
+            found = bucket_codes(times, at, floor=True, bounds=bounds)
             if found is not None and fc in known:  # the buckets' and labels' codes
                 coded = (series_n, known, at, found)
                 if fp is None:  # the line's own groups: its reduction reuses them
@@ -166,8 +170,9 @@ def line(
                 target = choose.line_positions(
                     max_points=ask.max_points, series=series_n, faceted=faceted
                 )
-            seconds = span_bucket_seconds(data[fx], target)
-            found = bucket_codes(data[fx], seconds, floor=True)
+            bounds = time_bounds(data[fx])
+            seconds = span_bucket_seconds(data[fx], target, bounds=bounds)
+            found = bucket_codes(data[fx], seconds, floor=True, bounds=bounds)
         del coded
         rows = len(data)
         aggregate = "count" if counted else how or "mean"
@@ -317,7 +322,8 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         "y": writing.y_enc(placed, "y", yps, xp, aggregate),
     }
     if cp is not None:
-        enc["color"] = writing.enc(placed, "color", cp)
+        # (a number's few levels — diets 1 to 4 — are told apart, not read as a gradient)
+        enc["color"] = replace(writing.enc(placed, "color", cp), type="nominal")
     elif ln.multi:
         enc["color"] = writing.series_enc(yps)
     if fp is not None:
@@ -382,7 +388,8 @@ def _entities_reason(
     split = cp or fp
     per = ""
     if split is not None:
-        per = f", one per {split.name} ({_said(split)}, {split.distinct} values, each {entity} "
+        values = values_of(ask.roles, split)  # (a number's, as its role counts them)
+        per = f", one per {split.name} ({_said(split)}, {values} values, each {entity} "
         per += "in one of them)"
     return (
         f"{_said(xp, True)} and {_said(yp, True)}; {xp.name} keys the rows with {entity}, whose "

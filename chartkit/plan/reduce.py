@@ -48,6 +48,7 @@ __all__ = [
     "reduce_frame",
     "sorted_codes",
     "span_bucket_seconds",
+    "time_bounds",
     "unit_codes",
 ]
 
@@ -75,12 +76,27 @@ def as_floats(series: pd.Series) -> pd.Series:
     return as_numbers(series)
 
 
-def span_bucket_seconds(times: pd.Series, target: int) -> int:
+def time_bounds(times: pd.Series) -> tuple[int, int] | None:
+    """The least and greatest integer of a numpy date column (NaT is the least of all), or
+    None for any other column or none of its rows: read once by a line that both sizes its
+    buckets (``span_bucket_seconds``) and codes them (``bucket_codes``)."""
+    values = times.to_numpy()
+    if values.dtype.kind != "M" or not len(values):
+        return None
+    ints = values.view(np.int64)
+    return int(ints.min()), int(ints.max())
+
+
+def span_bucket_seconds(
+    times: pd.Series, target: int, *, bounds: tuple[int, int] | None = None
+) -> int:
+    """The bucket a line of ``times`` is drawn on: ``choose.bucket_seconds`` of their span
+    (``bounds``: their ``time_bounds``, when the caller has them)."""
     values = times.to_numpy()
     span: float | None = None
     if values.dtype.kind == "M" and len(values):
-        ints = values.view(np.int64)  # (the integers' min and max: no NaT test per value)
-        lo, hi = np.array([ints.min(), ints.max()]).view(values.dtype)
+        # (the integers' min and max: no NaT test per value)
+        lo, hi = np.array(bounds or time_bounds(times), dtype=np.int64).view(values.dtype)
         fits = not (np.isnat(lo) or np.isnat(hi))  # NaT, the least integer: any NaT is lo
         # … and a difference numpy would not wrap
         if fits and int(hi.astype(np.int64)) - int(lo.astype(np.int64)) <= -1 - _NAT:
@@ -283,14 +299,21 @@ _NAT: Final = int(np.iinfo(np.int64).min)  # the integer numpy reads as NaT
 _PER_SECOND: Final[Mapping[str, int]] = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 
 
-def bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tuple[Any, Any] | None:
+def bucket_codes(
+    times: pd.Series,
+    seconds: int,
+    *,
+    floor: bool = False,
+    bounds: tuple[int, int] | None = None,
+) -> tuple[Any, Any] | None:
     """``sorted_codes`` of naive dates floored to ``seconds``, by arithmetic rather than a hash:
     each date's bucket counted from the first. Every bucket in the span is a value, so codes
     may skip some; None when the dates are not such (zoned, missing, or off the buckets).
 
     With ``floor``, dates off the buckets are floored here, on their integer ticks, as
     ``times.dt.floor(f"{seconds}s")`` floors them (towards the past, from 1970-01-01), so
-    the caller need not floor the column first.
+    the caller need not floor the column first. ``bounds``: the dates' ``time_bounds``, when
+    the caller has them.
     """
     values = times.to_numpy()
     if values.dtype.kind != "M" or not len(values):
@@ -299,14 +322,14 @@ def bucket_codes(times: pd.Series, seconds: int, *, floor: bool = False) -> tupl
     if unit not in _PER_SECOND or count != 1:
         return None
     ints, step = values.view(np.int64), seconds * _PER_SECOND[unit]
-    lo = int(ints.min())
+    lo, hi = bounds or (int(ints.min()), int(ints.max()))
     if lo == _NAT:  # NaT is the least integer: any NaT is the min (no test per value)
         return None
     if floor:
         lo = lo // step * step  # the first date's bucket
         if lo <= _NAT:  # before the first date numpy holds: pandas decides
             return None
-    span = (int(ints.max()) - lo) // step + 1
+    span = (hi - lo) // step + 1
     if span > 4 * len(values) + 1024:
         return None
     if floor:
