@@ -141,3 +141,13 @@ def test_a_typed_frame_missing_one_value_is_flagged_wherever_it_is() -> None:
         ]  # fmt: skip
         nullable = {"type": "number", "nullable": True}
         assert check_columns(frame, {"v": nullable}) == ()
+
+
+def test_zones_are_counted_among_the_present_dates_of_text_held_by_arrow_or_python() -> None:
+    """A date column of text counts its present values from Arrow's nulls (no mask), as an
+    object column counts them from ``notna``: the same naive and zoned counts."""
+    from chartkit.plan.facts import zone_counts
+
+    texts = ["2024-05-13T02:00:00+02:00", "2024-05-13T01:00", None, "2024-05-13T03:00Z", None]
+    assert zone_counts(pd.Series(texts, dtype="str")) == (1, 2)
+    assert zone_counts(pd.Series(texts, dtype=object)) == (1, 2)

@@ -74,14 +74,17 @@ def zone_counts(values: pd.Series, whole: pd.Series | None = None) -> tuple[int,
     >>> zone_counts(pd.Series(["2024-05-13T02:00:00+02:00", "2024-05-13T01:00", None]))
     (1, 1)
     """
-    present = int(values.notna().sum())
+    array = values.array
+    if isinstance(array, pd.arrays.ArrowStringArray):  # Arrow counts its nulls: no mask
+        present = len(array) - int(array.__arrow_array__().null_count)
+    else:
+        present = int(values.notna().sum())
     known = _parsed_zones(values if whole is None else whole)
     if known is not None and 0 in known:
         return (0, present) if known[0] == 0 else (present, 0)
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         zoned = getattr(values.dt, "tz", None) is not None
         return (0, present) if zoned else (present, 0)
-    array = values.array
     if isinstance(array, pd.arrays.ArrowStringArray):
         import pyarrow.compute as pc  # type: ignore[import-untyped]
 
