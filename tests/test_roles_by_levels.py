@@ -473,3 +473,46 @@ def test_a_column_named_y_beside_x_and_z_is_no_response() -> None:
     decl = {k: "number" for k in rows[0]}
     shown = view(rows, decl)
     assert (shown.encodings["x"].column, shown.encodings["y"].column) == ("carat", "price")
+
+
+def diets(seed: int, *, as_numbers: bool = True) -> tuple[Rows, dict[str, str]]:
+    """Chicks 1 to 48 weighed every other day (0 to 20), each on one of diets 1 to 4."""
+    rnd = random.Random(seed)
+    rows = [
+        {"weight": round(40 + t * t * rnd.uniform(0.3, 0.6) * (1 + d / 4), 1), "time": t,
+         "chick": c if as_numbers else f"chick {c}", "diet": d if as_numbers else f"diet {d}"}
+        for c in range(1, 49) for d in [1 + (c - 1) // 12] for t in range(0, 21, 2)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    kind = "number" if as_numbers else "string"
+    return rows, {"weight": "number", "time": "number", "chick": kind, "diet": kind}
+
+
+@pytest.mark.parametrize("as_numbers", [True, False])
+def test_a_numbered_factor_holding_each_entity_colors_their_mean_lines(as_numbers: bool) -> None:
+    """48 chicks over 11 weighing times, each on one of four diets: a line of the mean weight
+    per time, one per diet, told apart as categories (nominal) whether the diets are numbers
+    or text — never the mean of the diet itself, the same all along each chick's series."""
+    rows, decl = diets(1, as_numbers=as_numbers)
+    shown = view(rows, decl)
+    assert (shown.mark, shown.drawn["x"], shown.drawn["y"], shown.drawn["color"]) == (
+        "line", "time", "weight", "diet"
+    )
+    assert shown.encodings["color"].type == "nominal"
+    assert "a line of the mean of weight per time, one per diet (declared " in shown.reason
+    assert ", 4 values, each chick in one of them)" in shown.reason
+    assert all(a.y != "diet" for a in shown.alternatives)
+
+
+def test_every_engine_colors_a_numbered_panel_by_its_diets_as_memory() -> None:
+    rows, decl = diets(2)
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_keeps_the_diets_colors(offender: str) -> None:
+    rows, decl = diets(3)
+    before = view(rows, decl)
+    rows[5]["diet"] = offender
+    after = view(rows, decl)
+    assert (after.mark, dict(after.drawn)) == (before.mark, dict(before.drawn))

@@ -297,10 +297,12 @@ def _entities_not_averaged(a: Candidate, roles: Roles) -> float:
 
 def _no_series(a: Candidate, roles: Roles) -> float:
     """Series lines whose x and color are not a series (each value one line over x), or mean
-    lines whose x indexes no series of more entities than lines (``roles.panel_over``) or
-    whose color does not hold each entity in one value."""
+    lines whose x indexes no series of more entities than lines (``roles.panel_over``), whose
+    color does not hold each entity in one value, or whose measure is such a factor."""
     if a.chart == "mean lines":
-        return float(panel_over(roles, a.x, [a.color, a.facet]) is None)
+        entity = panel_over(roles, a.x, [a.color, a.facet])
+        # (a factor each entity sits in — its diet — is the same all along: no measure)
+        return float(entity is None or bool(set(_ys(a)) & set(roles[entity].within)))
     if a.chart != "series lines":
         return 0.0
     return float(not series_over(roles, a.x, [a.color]))

@@ -472,13 +472,14 @@ def panel_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> str
 def _nesting(
     entity: str, others: Sequence[str], first: Mapping[str, ColumnRole], facts: Facts, rows: int
 ) -> tuple[str, ...]:
-    """The categories of 2 to ``NESTS_MAX`` values that hold each value of ``entity`` in one
-    of theirs (a country in one continent): the distinct values of the category counted per
-    value of the entity (``Facts.positions``) are one each, but for ``STRAYS`` of the rows."""
+    """The factors of 2 to ``NESTS_MAX`` values — categories, or numbers of few levels (diets
+    1 to 4) — that hold each value of ``entity`` in one of theirs (a country in one
+    continent): the distinct values of the factor counted per value of the entity
+    (``Facts.positions``) are one each, but for ``STRAYS`` of the rows."""
     out = []
     for n in others:
         r = first[n]
-        if r.role != "factor" or not 2 <= r.distinct <= NESTS_MAX:
+        if not (r.role == "factor" or _levels_of(r)) or not 2 <= r.distinct <= NESTS_MAX:
             continue
         per_entity, _ = facts.positions(n, entity)
         beyond = sum(per_entity) - len(per_entity)  # the pairs past one per entity: strays'

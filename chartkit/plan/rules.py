@@ -335,7 +335,7 @@ RULES: Final[tuple[Rule, ...]] = (
             Need("x", "number", tries=_TRIES),
             Need("y", "number", tries=_TRIES),
             Need(
-                "color", "category", tries=_TRIES, optional=True, max_distinct=MAX_COLOR_CATEGORIES
+                "color", "factor", tries=_TRIES, optional=True, max_distinct=MAX_COLOR_CATEGORIES
             ),
         ),
         True,
