@@ -151,3 +151,18 @@ def test_zones_are_counted_among_the_present_dates_of_text_held_by_arrow_or_pyth
     texts = ["2024-05-13T02:00:00+02:00", "2024-05-13T01:00", None, "2024-05-13T03:00Z", None]
     assert zone_counts(pd.Series(texts, dtype="str")) == (1, 2)
     assert zone_counts(pd.Series(texts, dtype=object)) == (1, 2)
+
+
+@_SETTINGS
+@given(st.lists(st.integers(0, 99), min_size=1, max_size=300), st.integers(0, 5000))
+def test_groups_of_codes_below_a_known_bound_are_the_groups_of_their_max(
+    codes: list[int], extra: int
+) -> None:
+    """Told a bound the codes are below (their keys' sizes multiplied), ``group_codes`` finds
+    the groups, their rows and each row's group that it finds from the codes' own max."""
+    from chartkit.plan.reduce import group_codes
+
+    code = np.array(codes, dtype=np.int64)
+    bound = int(code.max()) + 1 + extra
+    for got, want in zip(group_codes(code, bound), group_codes(code), strict=True):
+        assert got.tolist() == want.tolist()

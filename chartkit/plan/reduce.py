@@ -221,7 +221,8 @@ def key_groups(keys: Sequence[str], factorized: list[tuple[Any, Any]]) -> KeyGro
     factorized.clear()  # each key's codes: done with
     if code is None:
         return None
-    at, dense, sizes = group_codes(code)  # the groups in sorted order, each row's group, its rows
+    size = int(np.prod([max(1, len(f)) for f in found], dtype=np.int64))  # (< 2**62: it fit)
+    at, dense, sizes = group_codes(code, size)  # the groups in order, each row's, their rows
     del code  # (a row's int64 is not held while pandas groups: millions of rows, 8 bytes each)
     return KeyGroups(tuple(keys), found, at, dense, sizes)
 
@@ -353,18 +354,20 @@ def compact_codes(codes: Any, size: int) -> Any:
     return codes
 
 
-def group_codes(code: Any) -> tuple[Any, Any, Any]:
+def group_codes(code: Any, size: int | None = None) -> tuple[Any, Any, Any]:
     """The distinct codes in sorted order, each code's index among them, and how many rows
-    hold each."""
-    span = int(code.max()) + 1
+    hold each. ``size``: a bound the codes are below (their keys' sizes multiplied), when the
+    caller knows it, so their max is not read first (``bincount`` reads it anyway)."""
+    span = int(code.max()) + 1 if size is None else size
     if span > 4 * len(code) + 1024:  # sparse: a sort
         at, dense, sizes = np.unique(code, return_inverse=True, return_counts=True)
         return at, compact_codes(dense.reshape(-1), len(at)), sizes
     counts = np.bincount(code, minlength=span)
     present = counts > 0
     at = np.flatnonzero(present)
-    if len(at) == span:  # every code is held: each is its own index
-        return at, compact_codes(code, span), counts
+    held = int(at[-1]) + 1 if len(at) else 0  # the codes' max, plus one
+    if len(at) == held:  # every code is held: each is its own index
+        return at, compact_codes(code, held), counts[:held]
     return at, compact_codes(np.cumsum(present) - 1, len(at))[code], counts[at]
 
 
