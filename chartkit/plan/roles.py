@@ -105,8 +105,10 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     ),
     RoleRecord(
         "identifier",
-        "a category whose values are mostly distinct, or a whole number named id",
-        "no axis: it names rows",
+        "a category whose values are mostly distinct, a whole number named id, or whole "
+        "numbers 1 to N past 30, each held, each by two rows or more on average (strata, "
+        "travellers)",
+        "no axis: it names rows (numbered ones may still be a panel's entity)",
     ),
 )
 """The closed vocabulary of roles; ``role_table()`` renders it for docs/rules.md."""
@@ -585,6 +587,12 @@ def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
         return ColumnRole(
             q.name, "identifier", f"{q.name} is named an id: {own}", n, n.distinct
         )  # fmt: skip
+    if _numbering(n):
+        return ColumnRole(
+            q.name, "identifier",
+            f"{q.name} numbers its {n.distinct:,} groups of rows 1 to {n.distinct:,}",
+            n, n.distinct,
+        )  # fmt: skip
     if 2 <= n.distinct <= GRID_MAX and n.values >= 2 * n.distinct:
         # (two rows a level or more: one value repeated among a few rows of a small table
         # makes no grid of its counts)
@@ -595,6 +603,16 @@ def _first_role(q: ColumnProfile, nf: NumberFacts | None) -> ColumnRole:
             n, n.distinct,
         )  # fmt: skip
     return ColumnRole(q.name, "measure", f"{q.name} is declared number", n, n.distinct)
+
+
+def _numbering(n: NumberFacts) -> bool:
+    """Whole numbers 1 to N, every one of them held, each by two rows or more on average, N
+    past ``RUNS_MAX``: what numbers groups of rows (strata 1 to 83, travellers 1 to 210),
+    never an axis. A count starts at 0 and skips values; a short run (1 to 20) may be a grid."""
+    return (
+        n.whole and n.low == 1 and n.high == n.distinct and n.distinct > RUNS_MAX
+        and n.values >= 2 * n.distinct
+    )  # fmt: skip
 
 
 def _counts(n: NumberFacts) -> bool:
