@@ -6,7 +6,7 @@ reduction behind the marks, and the plan's notes as values.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 
@@ -47,6 +47,11 @@ def measure(placed: Placement, yps: list[ColumnProfile]) -> tuple[str, str]:
     return placed.fields[yps[0].name], yps[0].name
 
 
+AXIS_TITLE_MAX: Final = 40
+"""Several measures' names joined past this many characters would overrun their axis: the
+axis says "value of each measure", and the legend names them."""
+
+
 def y_enc(
     placed: Placement,
     channel: Channel,
@@ -58,6 +63,8 @@ def y_enc(
     if not yps:
         return _count(xp)
     _, what = measure(placed, yps)
+    if len(yps) > 1 and len(what) > AXIS_TITLE_MAX:  # (the legend names each measure)
+        what = "each measure" if aggregate else "value of each measure"
     title = f"{aggregate} of {what}" if aggregate else what
     if len(yps) > 1:
         q = yps[0]
