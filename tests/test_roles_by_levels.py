@@ -534,3 +534,18 @@ def test_a_sequence_numbering_groups_of_rows_is_no_axis() -> None:
     shown = view(rows, decl)
     assert "stratum" not in {e.column for e in shown.encodings.values()}
     assert all("stratum" not in (a.x, a.y) for a in shown.alternatives)
+
+
+def test_a_class_named_target_colors_before_a_code_of_fewer_levels() -> None:
+    """Features, a 0/1 flag among them and ten classes named target (a digits frame): the
+    classes color the scatter, though the flag has fewer levels; without the name, the flag
+    would (the code of fewest levels first)."""
+    rows, decl = classes(12, levels=10)
+    rnd = random.Random(12)
+    rows = [{**r, "flag": rnd.randint(0, 1)} for r in rows]
+    decl = {**decl, "flag": "number"}
+    assert view(rows, decl).encodings["color"].column == "target"
+    renamed = [{**{k: v for k, v in r.items() if k != "target"}, "class": r["target"]}
+               for r in rows]  # fmt: skip
+    decl = {**{k: v for k, v in decl.items() if k != "target"}, "class": "number"}
+    assert view(renamed, decl).encodings["color"].column == "flag"

@@ -26,6 +26,7 @@ __all__ = [
     "cost",
     "criteria_table",
     "deciding",
+    "is_response",
 ]
 
 
@@ -114,12 +115,18 @@ _RESPONSE: Final = re.compile(r"(?i)^(target|response|outcome)$")
 convention, the measure the others are drawn against."""
 
 
+def is_response(name: str | None) -> bool:
+    """Whether ``name`` is what a model's frame calls what it predicts (``_RESPONSE``): as a
+    measure the scatter's y, as a code of few levels its color before any other."""
+    return name is not None and _RESPONSE.match(name) is not None
+
+
 def _response_off_y(a: Candidate, roles: Roles) -> float:
     """A measure named the response (``_RESPONSE``) on a scatter's x, or drawn nowhere on a
     scatter of two other measures."""
     if a.chart != "scatter":
         return 0.0
-    named = [n for n in roles.of("measure") if _RESPONSE.match(n)]
+    named = [n for n in roles.of("measure") if is_response(n)]
     return float(bool(named) and not set(named) & set(_ys(a)))
 
 

@@ -25,6 +25,7 @@ from chartkit.plan.criteria import (
     cost,
     criteria_table,
     deciding,
+    is_response,
     said,
 )
 from chartkit.plan.encode import ColumnProfile
@@ -511,10 +512,11 @@ def _columns(profiles: Mapping[str, ColumnProfile], roles: Roles) -> _Columns:
         )
     ]  # fmt: skip
     # codes of fewest levels first (a 0/1 flag, then classes): a number's levels are its
-    # counts', and one stray value moves a larger one in or out of being a code
+    # counts', and one stray value moves a larger one in or out of being a code — but a
+    # code named what a model predicts (a class called target) first of all
     codes = sorted(
         (q for q in usable if q.type == "quantitative" and is_code(roles, q.name)),
-        key=lambda q: roles[q.name].distinct,
+        key=lambda q: (not is_response(q.name), roles[q.name].distinct),
     )
     return _Columns(
         by_kind={
