@@ -549,3 +549,18 @@ def test_a_class_named_target_colors_before_a_code_of_fewer_levels() -> None:
                for r in rows]  # fmt: skip
     decl = {**{k: v for k, v in decl.items() if k != "target"}, "class": "number"}
     assert view(renamed, decl).encodings["color"].column == "flag"
+
+
+def test_a_number_of_one_value_throughout_is_drawn_on_no_axis() -> None:
+    """A column that is 0 in every row, declared first: the scatter pairs the two measures
+    that vary, and says why it passed the constant over."""
+    rnd = random.Random(13)
+    rows = [
+        {"edge": 0.0, "a": round(rnd.uniform(0, 16), 1), "b": round(rnd.uniform(0, 16), 1)}
+        for _ in range(120)
+    ]  # fmt: skip
+    shown = view(rows, {"edge": "number", "a": "number", "b": "number"})
+    assert (shown.mark, shown.encodings["x"].column, shown.encodings["y"].column) == (
+        "point", "a", "b"
+    )
+    assert "a number that holds one value throughout is not drawn" in shown.reason

@@ -359,9 +359,24 @@ def _no_values(a: Candidate, roles: Roles) -> float:
     return float(any((r := roles.get(n or "")) is not None and r.empty for n in (a.x, *_ys(a))))
 
 
+def _one_value(a: Candidate, roles: Roles) -> float:
+    """A number bound that holds one value in every row that holds one (a pixel that is
+    always 0): its axis, or its bars, show nothing varying."""
+    return float(
+        sum(
+            (r := roles.get(n or "")) is not None and r.numbers.values > 0
+            and r.numbers.distinct == 1
+            for n in (a.x, *_ys(a))
+        )
+    )  # fmt: skip
+
+
 CRITERIA: Final[tuple[Criterion, ...]] = (
     Criterion("kind", "", 1.0, _kind),
     Criterion("holds-values", "a number that holds no value is not drawn", 10.0, _no_values),
+    Criterion(
+        "varies", "a number that holds one value throughout is not drawn", 3.0, _one_value
+    ),
     Criterion("not-a-series", "", 6.0, _no_series),
     Criterion("time-on-x", "a measure over time is drawn over its time", 2.0, _time_unused, _LINES),
     Criterion(
