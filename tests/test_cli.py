@@ -582,8 +582,10 @@ def test_render_picks_one_result_of_a_run(
     assert main([*base, "--index", "5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"wrote {out_file}: a bar chart of host_group_mappings.")
-    # one row per initiator and volume: a breakdown, its totals stacked by volume (issue 20)
-    assert lines[3] == "  color: volume_name: declared string → nominal"
+    # one row per initiator and volume: a breakdown (issue 20), its totals per volume (the
+    # factor of most values along x) stacked by initiator
+    assert lines[1] == "  x: volume_name: declared string → nominal"
+    assert lines[3] == "  color: initiator_wwn: declared string → nominal"
     assert lines[4] == (
         "  refused y axis: logical_unit_number is declared number, but no row has it "
         "(missing-column): the query never selected it."
