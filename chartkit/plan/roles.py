@@ -71,7 +71,8 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     RoleRecord("time", "a column declared date", "x of a line"),
     RoleRecord(
         "grid",
-        "a number of few ordered values (2 to 12, repeated: doses, levels), or of evenly "
+        "a number of few ordered values (2 to 12, held by two rows each or more on average: "
+        "doses, levels), or of evenly "
         "spaced whole values (years, days) or named a time (time, year, period) holding "
         "calendar years, that key the rows alone or with an entity",
         "x (a line per entity over it), never y; of 10 values or fewer that key no series, a "
