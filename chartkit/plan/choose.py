@@ -529,8 +529,8 @@ def chart(
             cp, fp = None, (fp or cp)
     if xp.type == "temporal" or series:
         # (a number of few levels holding each entity in one — diets 1 to 4 of 50 chicks —
-        # colors their mean lines as a category would)
-        nests = panel and cp is not None and numbered and cp.name in _within(roles, xp.name)
+        # colors their mean lines as a category would: ``panel`` holds only for such a color)
+        nests = panel and numbered
         if cp is not None and cp.type != "nominal" and not nests:
             refused.append(Refused("color", cp.name, "line-color-not-category"))
             cp = None
@@ -543,12 +543,6 @@ def chart(
             cp = None
         return made("bars", xp)
     return made("scatter", xp)
-
-
-def _within(roles: Roles | None, x: str) -> tuple[str, ...]:
-    """The factors holding each entity of the panel ``x`` indexes in one of their values."""
-    entity = panel_over(roles, x, []) if roles is not None else None
-    return roles[entity].within if roles is not None and entity is not None else ()
 
 
 def colors_bars(cp: ColumnProfile, xp: ColumnProfile, measures: int, roles: Roles | None) -> bool:
