@@ -171,7 +171,7 @@ def test_a_nul_in_the_name_of_a_frame_whose_text_duckdb_parses_is_charted_as_in_
     assert got.spec["datasets"] == want.spec["datasets"]
 
 
-def _logged(con: Any, call: Any) -> list[str]:
+def logged_queries(con: Any, call: Any) -> list[str]:
     """The statements DuckDB ran during ``call()`` (its own query log)."""
     con.execute("CALL truncate_duckdb_logs()")
     con.execute("CALL enable_logging('QueryLog')")
@@ -213,7 +213,7 @@ def test_a_line_in_duckdb_asks_one_profiling_pass_and_one_reduction(gaps: str) -
     )
     decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"}
     got: list[Any] = []
-    queries = _logged(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
+    queries = logged_queries(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
     (v,) = got
     assert (v.kind, v.mark) == ("chart", "line")
     assert len(queries) == 3, queries
@@ -237,7 +237,7 @@ def test_text_duckdb_parses_for_a_line_is_parsed_once_and_held() -> None:
     )
     decl = {"ts": "date", "v": "number", "r": "string"}
     got: list[Any] = []
-    queries = _logged(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
+    queries = logged_queries(con, lambda: got.append(view(con.table("m"), decl, max_points=1000)))
     (v,) = got
     assert (v.kind, v.mark) == ("chart", "line")
     assert sum(PLAIN_DATE in q for q in queries) == 1, queries

@@ -13,6 +13,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from test_engine_counting import logged_queries
 
 from chartkit import view
 from chartkit.backends import query as query_module
@@ -65,7 +66,7 @@ def test_the_plain_facts_are_those_of_every_value_tested(
     read = ["region", "ts", "latency"]
     plain = QueryBackend(reading)
     plain._counted = {}  # (a reading's facts are shared: counted afresh here)
-    asked = _logged(con, lambda: plain.facts(read, distinct=["region"], numbers=["latency"]))
+    asked = logged_queries(con, lambda: plain.facts(read, distinct=["region"], numbers=["latency"]))
     tested = QueryBackend(reading)
     tested._counted = {}
     want, numbers = query_module._facts_query(
@@ -80,22 +81,6 @@ def test_the_plain_facts_are_those_of_every_value_tested(
     finite = measure not in {"a NaN", "an infinity", "only NaN and null"}
     assert len(asked) >= (1 if finite else 2) + (0 if few else 1)
     assert len(asked) <= (1 if finite else 2) + (0 if few else 2)
-
-
-def _logged(con: Any, call: Any) -> list[str]:
-    con.execute("CALL truncate_duckdb_logs()")
-    con.execute("CALL enable_logging('QueryLog')")
-    try:
-        call()
-    finally:
-        con.execute("CALL disable_logging()")
-    return [
-        sql
-        for (sql,) in con.execute(
-            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY timestamp"
-        ).fetchall()
-        if not sql.startswith("CALL ")
-    ]
 
 
 @pytest.mark.parametrize("measure", ["null every 97th", "ends and a region", "a NaN"])
@@ -120,7 +105,7 @@ def test_the_profiling_pass_tests_no_value_when_every_float_is_finite() -> None:
     where every row it keeps holds one."""
     con = _table("null every 97th", 120_000, null_regions=False)
     decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region": "string"}
-    queries = _logged(con, lambda: view(con.table("m"), decl, max_points=1000))
+    queries = logged_queries(con, lambda: view(con.table("m"), decl, max_points=1000))
     # the count at the door, the first rows, the pass, the reduction
     assert len(queries) == 4, queries
     every_row = queries[2]
@@ -138,7 +123,7 @@ def test_the_pass_counts_no_rows_kept_when_the_reduction_tells_them() -> None:
     con = _table("ends and a region", 120_000)
     decl = {"ts": "date", "latency": {"type": "number", "nullable": True}, "region":
             {"type": "string", "nullable": True}}  # fmt: skip
-    queries = _logged(con, lambda: view(con.table("m"), decl, max_points=1000))
+    queries = logged_queries(con, lambda: view(con.table("m"), decl, max_points=1000))
     # the count at the door, the first rows, the pass, the rows with no value (two columns
     # may miss one), the reduction, and again with the bucket of the rows it keeps (they hold
     # one region fewer: fewer series, a finer bucket)
@@ -200,7 +185,7 @@ def test_rows_missing_values_at_the_ends_move_the_bucket_as_memory_moves_it(case
                             "latency": {"type": "number", "nullable": True}}  # fmt: skip
     if regions:
         decl["region"] = {"type": "string", "nullable": True}
-    queries = _logged(con, lambda: view(con.table("m"), decl, max_points=max_points))
+    queries = logged_queries(con, lambda: view(con.table("m"), decl, max_points=max_points))
     grouped = [q for q in queries if "GROUP BY" in q and "__kept" in q]
     asked = [q.split("time_bucket(to_seconds(")[1].split(")")[0] if "time_bucket" in q
              else None for q in grouped]  # fmt: skip

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from test_engine_counting import logged_queries
 
 from chartkit import ToolResult, check_columns, view
 from chartkit.check.integrity import check_result
@@ -106,22 +107,6 @@ def test_a_text_column_declared_date_is_checked_from_the_held_parse() -> None:
     assert check_columns(con.table("cells"), declared) == check_columns(rows, declared)
 
 
-def _logged(con: Any, call: Any) -> list[str]:
-    con.execute("CALL truncate_duckdb_logs()")
-    con.execute("CALL enable_logging('QueryLog')")
-    try:
-        call()
-    finally:
-        con.execute("CALL disable_logging()")
-    return [
-        sql
-        for (sql,) in con.execute(
-            "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY timestamp"
-        ).fetchall()
-        if not sql.startswith("CALL ")
-    ]
-
-
 def test_the_text_is_read_once_by_the_check_and_the_chart() -> None:
     """``view()`` of a CSV's text reads the table twice: the door's row count and the one
     parse DuckDB holds; the check's counts, first offender and most frequent offenders are
@@ -135,7 +120,7 @@ def test_the_text_is_read_once_by_the_check_and_the_chart() -> None:
     )
     declared = {"ts": "date", "latency": "number", "region": "string"}
     got: list[Any] = []
-    asked = _logged(con, lambda: got.append(view(TextTable(con.table("cells")), declared,
+    asked = logged_queries(con, lambda: got.append(view(TextTable(con.table("cells")), declared,
                                                  max_points=1000)))  # fmt: skip
     (drawn,) = got
     assert (drawn.kind, drawn.mark) == ("chart", "line")
