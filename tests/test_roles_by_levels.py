@@ -74,6 +74,20 @@ def roles_of(rows: Rows, decl: dict[str, str]) -> dict[str, str]:
     return {n: r.role for n, r in got.items()}
 
 
+def stray(rows: Rows, decl: dict[str, Any], column: str, offender: str, at: int | None = None
+          ) -> tuple[Any, Any]:  # fmt: skip
+    """The view of ``rows`` and of a copy whose row ``at`` (the middle one by default) holds
+    ``offender`` in ``column``, after asserting that both draw the same mark and channels."""
+    before = view(rows, decl)
+    rows = [dict(r) for r in rows]
+    rows[len(rows) // 2 if at is None else at][column] = offender
+    after = view(rows, decl)
+    assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
+        before.mark, {c: e.column for c, e in before.encodings.items()},
+    ), column  # fmt: skip
+    return before, after
+
+
 @pytest.mark.parametrize("levels", [2, 3, 8])
 def test_a_number_of_few_levels_colors_a_scatter_of_measures_as_categories(levels: int) -> None:
     rows, decl = classes(levels, levels=levels)
@@ -189,13 +203,7 @@ def test_a_stray_value_moves_none_of_these_charts(offender: str) -> None:
         (panel(6, entity_as_number=True), "age"),
         (monthly(6), "time"),
     ]:
-        before = view(rows, decl)
-        rows = [dict(r) for r in rows]
-        rows[len(rows) // 2][column] = offender
-        after = view(rows, decl)
-        assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
-            before.mark, {c: e.column for c, e in before.encodings.items()},
-        ), column  # fmt: skip
+        stray(rows, decl, column, offender)
 
 
 def test_few_levels_spread_over_a_wide_span_color_no_scatter() -> None:
@@ -402,13 +410,7 @@ def test_every_engine_chooses_runs_and_cells_as_memory(made: Any) -> None:
 def test_a_stray_value_moves_neither_runs_nor_cells(offender: str) -> None:
     """One stray value in the run number or a count: the same mark and channels."""
     for (rows, decl), column in [(runs(7), "run"), (cells(7), "controls")]:
-        before = view(rows, decl)
-        rows = [dict(r) for r in rows]
-        rows[len(rows) // 2][column] = offender
-        after = view(rows, decl)
-        assert (after.mark, {c: e.column for c, e in after.encodings.items()}) == (
-            before.mark, {c: e.column for c, e in before.encodings.items()},
-        ), column  # fmt: skip
+        stray(rows, decl, column, offender)
 
 
 def medals(seed: int, *, nations: int = 5) -> tuple[Rows, dict[str, str]]:
@@ -451,10 +453,7 @@ def test_every_engine_draws_named_rows_side_by_side_as_memory() -> None:
 
 @pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
 def test_a_stray_value_keeps_named_rows_side_by_side(offender: str) -> None:
-    rows, decl = medals(4, nations=8)
-    before = view(rows, decl)
-    rows[3]["silver"] = offender
-    after = view(rows, decl)
+    before, after = stray(*medals(4, nations=8), "silver", offender, at=3)
     assert (after.mark, after.encodings["x"].column, after.encodings["y"].measures) == (
         before.mark, before.encodings["x"].column, before.encodings["y"].measures,
     )  # fmt: skip
@@ -512,10 +511,7 @@ def test_every_engine_colors_a_numbered_panel_by_its_diets_as_memory() -> None:
 
 @pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
 def test_a_stray_value_keeps_the_diets_colors(offender: str) -> None:
-    rows, decl = diets(3)
-    before = view(rows, decl)
-    rows[5]["diet"] = offender
-    after = view(rows, decl)
+    before, after = stray(*diets(3), "diet", offender, at=5)
     assert (after.mark, dict(after.drawn)) == (before.mark, dict(before.drawn))
 
 
@@ -564,3 +560,27 @@ def test_a_number_of_one_value_throughout_is_drawn_on_no_axis() -> None:
         "point", "a", "b"
     )
     assert "a number that holds one value throughout is not drawn" in shown.reason
+
+
+def test_a_grid_holds_two_rows_a_level_or_more() -> None:
+    """Five rows whose count repeats one value (4 distinct of 5) hold no grid of levels: a
+    measure; the same four levels held by two rows each are a grid."""
+    few = [{"n": v, "m": float(i)} for i, v in enumerate([6, 20, 17, 17, 29])]
+    decl = {"n": "number", "m": "number"}
+    assert roles_of(few, decl)["n"] == "measure"
+    levels = [{"n": v, "m": float(i)} for i, v in enumerate([6, 20, 17, 29] * 2)]
+    assert roles_of(levels, decl)["n"] == "grid"
+
+
+def test_the_axis_of_several_long_named_measures_says_value_of_each_measure() -> None:
+    """Like measures whose joined names pass 40 characters: the axis title says "value of
+    each measure" (the legend names each); short names are joined on the axis."""
+    long_names = ["smoking_yes_cancer_yes", "smoking_yes_cancer_no", "smoking_no_cancer_yes"]
+    rows, _ = medals(5)
+    renamed = [{"nation": r["nation"], **dict(zip(long_names, (r["gold"], r["silver"],
+                r["bronze"]), strict=True))} for r in rows]  # fmt: skip
+    decl = {"nation": "string", **{n: "number" for n in long_names}}
+    shown = view(renamed, decl)
+    assert shown.encodings["y"].measures == tuple(long_names)
+    assert shown.encodings["y"].title == "value of each measure"
+    assert view(*medals(5)).encodings["y"].title == "gold, silver and bronze"
