@@ -160,6 +160,13 @@ def test_a_whole_number_named_an_id_is_no_axis_even_repeated() -> None:
         for g in (1, 2) for i in range(1, 11)
     ]  # fmt: skip
     decl = {"extra": "number", "group": "number", "ID": "number"}
+    # (each subject measured in both groups: a paired design, whose subjects are lines —
+    # test_roles_by_design — told apart by color, never placed on an axis)
+    assert roles_of(rows, decl)["ID"] == "entity"
+    shown = view(rows, decl)
+    assert "ID" not in {shown.encodings[c].column for c in ("x", "y") if c in shown.encodings}
+    for r in rows:
+        r["ID"] = r["ID"] + 10 * r["group"]  # (each value once: a row's name, no subject)
     assert roles_of(rows, decl)["ID"] == "identifier"
     shown = view(rows, decl)
     assert "ID" not in {e.column for e in shown.encodings.values()}

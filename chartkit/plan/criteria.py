@@ -216,9 +216,18 @@ def _factor_left_out(a: Candidate, roles: Roles) -> float:
     return float(
         any(
             n not in drawn and 2 <= roles[n].distinct <= FACTOR_COLORS and is_factor(roles, n)
+            and n not in roles.layout  # (where treatments were placed: ``layout-apart``)
             for n in roles
         )
     )
+
+
+def _layout_drawn(a: Candidate, roles: Roles) -> float:
+    """A grid of a layout (``Roles.layout``: the rows and columns of a field, keying its
+    cells together while a category crosses them) drawn on any channel: those place the
+    treatments, which are what is compared."""
+    drawn = (a.x, *_ys(a), a.color, a.facet)
+    return float(any(n in roles.layout for n in drawn if n is not None))
 
 
 def _cells_scattered(a: Candidate, roles: Roles) -> float:
@@ -465,6 +474,12 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         "scatter-of-measures", "a scatter pairs two measures", 1.5, _measures_unpaired, _POINTS
     ),
     Criterion("factors-drawn", "every factor of few values is drawn", 0.5, _factor_left_out, _BARS),
+    Criterion(
+        "layout-apart",
+        "a layout's rows and columns only place its treatments: the treatments are compared",
+        1.5,
+        _layout_drawn,
+    ),
     Criterion(
         "counts-by-category",
         "counts over categories that key the rows are drawn by those categories",

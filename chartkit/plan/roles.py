@@ -86,8 +86,11 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
     RoleRecord(
         "entity",
         "a factor (or a number: of fewer levels than the grid, or whole, of many values, "
-        "over a grid of 5 levels or more) each value of which is one series over the time or "
-        "the grid (the two key the rows)",
+        "over a grid of 5 levels or more, or whole and named id, of more values than a grid "
+        "of levels and 30 at most: a paired design's subjects) each value of which is one "
+        "series over the time or the grid (the two key the rows); never a category crossing "
+        "a layout (two grids of levels keying the rows together: a Latin square's "
+        "treatments)",
         "a line each (a color up to 10, small charts up to 20); past 20, a line of their mean "
         "per value of the time or the grid, one per factor of 10 values or fewer that holds "
         "each entity in one of its values (continents of countries), the entities averaged said",
@@ -197,17 +200,21 @@ class ColumnRole:
 class Roles(Mapping[str, ColumnRole]):
     """Each usable column's role, in the profiles' order (the declaration's), the categories
     that key the rows (``key``: empty when none do), and the categories that name each of a
-    few rows (``named``: a value each, at most ``MAX_SERIES`` rows: nations of a medal table)."""
+    few rows (``named``: a value each, at most ``MAX_SERIES`` rows: nations of a medal table),
+    and the grids of levels whose pairs key the rows while a category crosses them
+    (``layout``: a field's rows and columns, where its treatments were placed)."""
 
     def __init__(
         self,
         roles: Sequence[ColumnRole],
         key: tuple[str, ...] = (),
         named: tuple[str, ...] = (),
+        layout: tuple[str, ...] = (),
     ) -> None:
         self._roles = {r.column: r for r in roles}
         self.key = key
         self.named = named
+        self.layout = layout
         self._like: tuple[str, ...] | None = None
 
     def __getitem__(self, name: str) -> ColumnRole:
@@ -312,6 +319,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
     # a whole, evenly spaced number (years, days, weeks) that keys the rows, alone or with a
     # factor whose values are each one series over it: a grid, and that factor an entity
     entities: dict[str, str] = {}
+    layout: set[str] = set()  # grids whose pairs key the rows, a category over them
     # the finest first: of two numbers that key the rows together (runs 1 to 20 of
     # experiments 1 to 5), the one of more values is what the rows are measured over
     for n, r in sorted(first.items(), key=lambda item: -item[1].distinct):
@@ -334,6 +342,9 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
         # values keying the rows with it (chicks 1 to 50, subjects 308 to 372 over days)
         # — and a short sequence past a grid's levels (runs 1 to 20, ``RUNS_MAX``) over fewer
         # levels not named a unit of time (experiments 1 to 5; not months of days 1 to 30)
+        # — and, over a grid of levels, whole numbers named id of more values, at most
+        # ``RUNS_MAX``, each measured at every level (subjects 1 to 10 of a paired design,
+        # under both drugs)
         levels = [
             m for m, g in first.items()
             if m != n and m not in entities and (
@@ -342,9 +353,19 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                     and not _TIME_UNIT.search(m))
                 or (r.role == "measure" and r.distinct <= RUNS_MAX and _levels_of(g)
                     and not _TIME_UNIT.search(m))
+                or (_levels_of(r) and g.role == "identifier" and g.numbers.whole
+                    and _IDENTIFIER.search(m) is not None
+                    and r.distinct < g.distinct <= RUNS_MAX)
             )
         ]  # fmt: skip
+        laid_out: str | bool | None = False  # (asked once, and only when a category is tried)
         for f in [*factors, *levels]:
+            if f in factors and laid_out is False:
+                laid_out = _layout(facts, n, levels, first)
+                if laid_out is not None:
+                    layout.update((n, laid_out))
+            if f in factors and laid_out:
+                continue  # (a treatment spread over a layout's rows and columns: a factor)
             # each covers it: the rows holding a value of the grid hold most of the pairs
             panel = r.numbers.values >= PANEL * first[f].distinct * r.numbers.distinct
             if f not in entities and panel and _keys_with(facts, n, f, first, r.numbers.values):
@@ -405,7 +426,7 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                 r.numbers, r.distinct,
             )  # fmt: skip
         out.append(r)
-    return Roles(out, key, named)
+    return Roles(out, key, named, tuple(n for n in first if n in layout))
 
 
 def is_factor(roles: Roles, name: str | None) -> bool:
@@ -503,6 +524,20 @@ def _keys_with(
         return facts.unique_key([f, x])
     per_value, _ = facts.positions(x, f)
     return bool(per_value) and sum(per_value) >= (1 - STRAYS) * rows
+
+
+def _layout(
+    facts: Facts, n: str, levels: Sequence[str], first: Mapping[str, ColumnRole]
+) -> str | None:
+    """The other grid of levels, no candidate entity of ``n`` (``levels``), with which the
+    grid ``n`` keys the rows (None: none does): the rows are the cells of a layout (rows and
+    columns of a field, a Latin square), and a category crossing them is a treatment spread
+    over the cells, not one series over either."""
+    return next(
+        (m for m, g in first.items()
+         if m != n and m not in levels and _levels_of(g) and facts.unique_key([n, m])),
+        None,
+    )  # fmt: skip
 
 
 def _grid(name: str, r: ColumnRole, keys_with: tuple[str, ...]) -> ColumnRole:

@@ -1,0 +1,144 @@
+"""Roles of an experiment's design (issue 40 items 1–3), each a pattern of generated tables,
+never one dataset:
+
+- a layout: two grids of levels (a field's row and column positions) key the rows together and
+  a category crosses them (a Latin square's treatments). The treatments are compared — bars per
+  treatment — and the positions, which only place them, are drawn on no channel;
+- a paired design: subjects numbered and named id, each measured once at every level of a
+  grid of few levels (two drugs, 1 and 2). Each subject is a series over the levels: a line
+  each, where a histogram of the measure drew neither the levels nor the pairs.
+
+Each holds on memory, DuckDB and polars alike, and under a stray value.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from test_defaults_engines import each_engine_chooses_as_memory
+from test_roles_by_levels import roles_of, stray
+
+from chartkit import view
+from chartkit.columns import normalize_result_columns
+from chartkit.plan.encode import profile_columns
+from chartkit.plan.facts import FrameFacts
+from chartkit.plan.roles import assign
+
+Rows = list[dict[str, Any]]
+
+
+def square(seed: int, *, size: int = 8, as_letters: bool = True) -> tuple[Rows, dict[str, str]]:
+    """A Latin square: ``size`` treatments, each once in every row and every column of a
+    ``size`` × ``size`` field, and the measured effect."""
+    rnd = random.Random(seed)
+    rows = []
+    for r in range(1, size + 1):
+        for c in range(1, size + 1):
+            t = (r + c) % size
+            rows.append({
+                "effect": round(rnd.lognormvariate(t / 3, 0.4) * 5, 1),
+                "rowpos": r, "colpos": c,
+                "treatment": chr(ord("A") + t) if as_letters else f"spray {t}",
+            })  # fmt: skip
+    rnd.shuffle(rows)
+    decl = {"effect": "number", "rowpos": "number", "colpos": "number", "treatment": "string"}
+    return rows, decl
+
+
+def paired(seed: int, *, subjects: int = 10) -> tuple[Rows, dict[str, str]]:
+    """Subjects 1 to ``subjects`` (named ID), each measured under group 1 and group 2."""
+    rnd = random.Random(seed)
+    rows = [
+        {"extra": round(rnd.gauss(g, 1.5), 1), "group": g, "ID": s}
+        for g in (1, 2) for s in range(1, subjects + 1)
+    ]  # fmt: skip
+    return rows, {"extra": "number", "group": "number", "ID": "number"}
+
+
+def test_a_layout_s_treatments_are_compared_and_its_positions_drawn_nowhere() -> None:
+    """Eight treatments over an 8 × 8 field: bars of the mean effect per treatment. Before,
+    each treatment was taken for a series over the row positions (the two key the rows, as
+    any two of a Latin square's three do) and a strip over the positions opened."""
+    rows, decl = square(1)
+    assert roles_of(rows, decl) == {
+        "effect": "measure", "rowpos": "grid", "colpos": "grid", "treatment": "factor",
+    }  # fmt: skip
+    shown = view(rows, decl)
+    assert shown.mark == "bar"
+    assert {c: e.column for c, e in shown.encodings.items()} == {
+        "x": "effect", "y": "treatment",
+    }  # fmt: skip
+    assert shown.reason == (
+        "treatment is declared string and effect is declared number: bars of the mean per "
+        "treatment, horizontal and sorted. Chosen over the others because a layout's rows and "
+        "columns only place its treatments: the treatments are compared."
+    )
+    drawn = {a.x for a in shown.alternatives} | {a.color for a in shown.alternatives}
+    assert shown.alternatives[0].chart == "scatter"  # (the positions come after the bars)
+    assert "rowpos" in drawn  # (still offered: a layout is read by its positions too)
+
+
+def test_the_layout_is_the_grids_that_key_the_rows_together() -> None:
+    import pandas as pd
+
+    rows, decl = square(2, size=6, as_letters=False)
+    frame = pd.DataFrame(rows)
+    roles = assign(profile_columns(frame, normalize_result_columns(decl), ()), FrameFacts(frame))
+    assert roles.layout == ("rowpos", "colpos")
+
+
+def test_a_panel_over_one_grid_keeps_its_entity() -> None:
+    """A category measured once at each level of one grid, with no second grid to key the
+    rows with: each value is a series (no layout), as before."""
+    rnd = random.Random(3)
+    rows = [
+        {"dose": d, "plant": f"plant {p}", "uptake": round(10 + d * p * 0.01 + rnd.gauss(0, 1), 2)}
+        for p in range(1, 6) for d in (95, 175, 250, 350, 500, 675, 1000)
+    ]  # fmt: skip
+    decl = {"dose": "number", "plant": "string", "uptake": "number"}
+    assert roles_of(rows, decl)["plant"] == "entity"
+    assert view(rows, decl).mark == "line"
+
+
+def test_each_subject_of_a_paired_design_is_a_line_over_the_levels() -> None:
+    rows, decl = paired(1)
+    assert roles_of(rows, decl) == {"extra": "measure", "group": "grid", "ID": "entity"}
+    shown = view(rows, decl)
+    assert shown.mark == "line"
+    assert {c: e.column for c, e in shown.encodings.items()} == {
+        "x": "group", "y": "extra", "color": "ID",
+    }  # fmt: skip
+    assert shown.encodings["color"].type == "nominal"  # (subjects told apart, no gradient)
+    assert shown.reason == (
+        "group is declared number and extra is declared number: group holds 2 ordered values "
+        "and keys the rows with ID, so extra is a series over it: a line, one per ID. Chosen "
+        "over the others because a measure is y, what it is measured over x; a series over a "
+        "grid is drawn as a line, one per entity."
+    )
+
+
+def test_an_id_measured_once_is_no_entity_of_the_levels() -> None:
+    """A row id (each value once) keys the rows alone: no subject is measured twice, no
+    pairs to draw."""
+    rows, decl = paired(2)
+    for k, r in enumerate(rows, 1):
+        r["ID"] = k
+    assert roles_of(rows, decl)["ID"] == "identifier"
+    assert view(rows, decl).mark != "line"
+
+
+@pytest.mark.parametrize("made", [lambda: square(4), lambda: paired(4)], ids=["square", "paired"])
+def test_every_engine_chooses_designs_as_memory(made: Any) -> None:
+    rows, decl = made()
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_moves_neither_design(offender: str) -> None:
+    """One stray value in the measure, or in a position: the same mark and channels."""
+    for (rows, decl), column in [
+        (square(5), "effect"), (square(6), "colpos"), (paired(5), "extra"),
+    ]:  # fmt: skip
+        stray(rows, decl, column, offender)
