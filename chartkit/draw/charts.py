@@ -15,6 +15,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any, Final
 
 import altair as alt
@@ -132,10 +133,9 @@ def build_chart(
     """
     if plan.kind != "chart" or plan.data is None or plan.mark is None:
         raise ChartkitError(f"there is no chart to build: {plan.reason}")
-    text = plan.data.to_json(orient="records", date_format="iso")
-    records = json.loads(text, parse_float=_finite_float)
-    # a dict: no per-row validation, no row limit; named by its text, for chart_spec
-    chart = alt.Chart(_Rows(values=records, digest=hashlib.sha256(text.encode()).hexdigest()))
+    records, digest = json_records(plan.data)
+    # a dict: no per-row validation, no row limit; named by its digest, for chart_spec
+    chart = alt.Chart(_Rows(values=records, digest=digest))
     mark_options: dict[str, Any] = {}
     colored = "color" in plan.encodings
     if not colored:
@@ -450,6 +450,69 @@ def _category_axis(channel: str, plan: Plan) -> alt.Axis:
 def _vl_version() -> str:
     major, minor = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]
     return f"{major}.{minor}"
+
+
+def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
+    """The rows of ``data`` as JSON records, and a sha256 digest (hex) of their content.
+
+    The records are what ``data.to_json(orient="records", date_format="iso")`` read back
+    gives (numbers to pandas' ten decimals, dates as ISO text in milliseconds, missing values
+    null; ``_finite_float`` keeps a number rounded past the float limit at the limit), made a
+    column at a time: booleans, integers and Arrow text are read as they are, every other
+    column through pandas' own JSON writer (the same text it writes of that column within the
+    records), so no record is written and parsed whole. The digest covers each column's name,
+    kind and values, so equal rows get one name and different rows another.
+    """
+    names = list(data.columns)
+    if len(set(names)) != len(names) or not all(type(n) is str and "\0" not in n for n in names):
+        return _records_by_text(data)  # (pandas' writer cuts a key at a NUL)
+    try:
+        digest = hashlib.sha256(str(len(data)).encode())
+        columns = []
+        for at, name in enumerate(names):
+            values, kind, held = _column_values(data.iloc[:, at])
+            columns.append(values)
+            for piece in (name.encode(), kind, held):
+                digest.update(b"%d:" % len(piece) + piece)
+    except (UnicodeError, ValueError, OverflowError, TypeError):
+        return _records_by_text(data)  # (pandas' writer decides, and says what it refuses)
+    records = list(map(dict, map(zip, repeat(names), zip(*columns, strict=True))))
+    return records, digest.hexdigest()
+
+
+def _column_values(column: pd.Series) -> tuple[list[Any], bytes, bytes]:
+    """One column's values as the JSON records hold them, its kind, and the bytes the digest
+    reads of it (a pandas JSON text, or the values' own bytes)."""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "bi":
+        values = column.to_numpy()
+        return values.tolist(), dtype.kind.encode(), values.astype("<i8").tobytes()
+    array = column.array
+    if isinstance(array, pd.arrays.ArrowStringArray):  # (Arrow holds no lone surrogate)
+        texts = array.__arrow_array__().to_pylist()
+        return texts, b"s", json.dumps(texts).encode()
+    text = column.to_json(orient="records", date_format="iso")  # (a list of the values)
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":  # numbers and nulls, nothing nested
+        numbers = json.loads(text)
+        if math.inf in numbers or -math.inf in numbers:
+            numbers = [_finite(v) for v in numbers]
+        return numbers, b"j", text.encode()
+    return json.loads(text, parse_float=_finite_float), b"j", text.encode()
+
+
+def _records_by_text(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
+    """``json_records`` through one JSON text of every record: labels that are not distinct
+    strings free of NUL, or a value pandas' writer refuses (its error is the one raised)."""
+    text = data.to_json(orient="records", date_format="iso")
+    records = json.loads(text, parse_float=_finite_float)
+    return records, hashlib.sha256(text.encode()).hexdigest()
+
+
+def _finite(value: Any) -> Any:
+    """``_finite_float`` of a number already read: an infinity kept at the float limit."""
+    if isinstance(value, float) and math.isinf(value):
+        return math.copysign(sys.float_info.max, value)
+    return value
 
 
 def _finite_float(text: str) -> float:
