@@ -560,3 +560,38 @@ def test_rows_of_one_width_are_told_the_same_way_on_both_paths(
     assert compiled == pure == all(len(r) == width for r in rows)
     assert speedups.same_width(rows, width) == (plain and compiled)
     assert not speedups.same_width([{"a": 1}, 1], 1)  # not a dict: not a plain row
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [[{"a": 1}, {"b": 2}], [{"a": 1}, {"a": 1, "b": 2}], [{}, {}], ({"a": 1},),
+     [{"a": 1}, OrderedDict(a=1)], [OrderedDict(a=1)], [{"a": 1}, 1], []],
+    ids=["same", "one wider", "empty", "tuple", "a dict subclass", "only a subclass", "an int",
+         "none"],
+)  # fmt: skip
+def test_a_row_width_is_told_only_of_plain_rows_of_one_width(speedups: Any, rows: Any) -> None:
+    """``dict_width`` answers what ``exact_dicts`` and ``same_width`` answer together."""
+    plain = bool(rows) and columnar.exact_dicts(rows)
+    one = plain and columnar.same_width(rows, len(rows[0]), plain=True)
+    assert columnar.dict_width(rows) == (len(rows[0]) if one else None)
+    assert both(columnar.dict_width, rows)[1] is None  # pure Python: not known here
+
+
+def test_rows_of_one_shape_are_walked_once_for_their_shape(
+    speedups: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading rows of one shape asks C once whether each is a plain dict of the first's width
+    (not once for plain, again for the width); rows of two widths are asked both."""
+    asked: list[str] = []
+
+    class Counted:
+        def __getattr__(self, name: str) -> Any:
+            asked.append(name)
+            return getattr(speedups, name)
+
+    monkeypatch.setattr(columnar, "SPEEDUPS", Counted())
+    assert read_rowset([{"a": 1, "b": 2}, {"b": 3, "a": 4}]).columns == ("a", "b")
+    assert asked.count("exact_dicts") + asked.count("same_width") == 1
+    asked.clear()
+    assert read_rowset([{"a": 1}, {"b": 2, "a": 3}]).columns == ("a", "b")
+    assert asked.count("exact_dicts") == 1 and asked.count("same_width") == 2

@@ -41,6 +41,7 @@ __all__ = [
     "ColumnRead",
     "WallClock",
     "ascii_text_array",
+    "dict_width",
     "exact_dicts",
     "known_wall_clock",
     "read_census",
@@ -221,6 +222,23 @@ def exact_dicts(rows: list[Any] | tuple[Any, ...]) -> bool:
     if SPEEDUPS is not None:
         return bool(SPEEDUPS.exact_dicts(rows))
     return set(map(type, rows)) == {dict}
+
+
+def dict_width(rows: list[Any] | tuple[Any, ...]) -> int | None:
+    """How many keys each row holds, when every row is exactly a ``dict`` holding as many as
+    the first: one pass in C answers both ``exact_dicts`` and ``same_width`` for rows of one
+    shape (the common case), so neither walks them again. None when a row is not so, when
+    there is no row, or when the compiled reader is not used.
+
+    >>> dict_width([{"a": 1}, {"b": 2}]) if SPEEDUPS else 1
+    1
+    >>> dict_width([{"a": 1}, {}]), dict_width([])
+    (None, None)
+    """
+    if SPEEDUPS is None or not rows or type(rows[0]) is not dict:
+        return None
+    width = len(rows[0])
+    return width if SPEEDUPS.same_width(rows, width) else None
 
 
 def ascii_text_array(values: list[Any]) -> Any:

@@ -45,7 +45,8 @@ class RowsetReading:
 
     ``columns`` is every column seen, in first-seen order; ``total`` is the row count.
     ``plain`` says every row is exactly a ``dict`` (no subclass), which the check may read
-    faster.
+    faster; ``width``, when known, that each also holds that many keys (``read_rowset`` found
+    both in one pass, ``chartkit.read.columnar.dict_width``), so ``columns`` need not ask.
 
     A list of dicts is read once: ``values`` keeps what it read, so the check and ``to_frame``
     share one pass over the rows. Plain rows are read in C where ``chartkit._speedups`` is
@@ -57,6 +58,7 @@ class RowsetReading:
     rows: Sequence[dict[str, Any]] | None = None
     frame: pd.DataFrame | None = field(default=None, repr=False)
     plain: bool = field(default=False, repr=False)
+    width: int | None = field(default=None, repr=False)
     _read: dict[Any, list[Any]] = field(default_factory=dict, init=False, repr=False)
     _gaps: dict[Any, bool] = field(default_factory=dict, init=False, repr=False)
     _census: dict[Any, Census] = field(default_factory=dict, init=False, repr=False)
@@ -75,7 +77,7 @@ class RowsetReading:
         assert self.rows is not None
         first = tuple(self.rows[0])
         width = len(first)
-        if same_width(self.rows, width, plain=self.plain):
+        if self.width == width or same_width(self.rows, width, plain=self.plain):
             self.values(first)
             if not any(self._gaps[name] for name in first):
                 return first
@@ -219,8 +221,8 @@ def _typed_array(values: list[Any], census: Census) -> np.ndarray[Any, Any] | No
     object array pandas builds on the way (the peak memory of a large frame). None otherwise.
     """
     n = len(values)
-    if census.count("float") + census.count("nan") == n:
-        return np.array(values, dtype=np.float64)
+    if census.count("float") + census.count("nan") == n:  # (read as numpy reads a list)
+        return np.fromiter(values, dtype=np.float64, count=n)
     if census.count("bool") == n:
         return np.array(values, dtype=np.bool_)
     if census.count("int") == n:

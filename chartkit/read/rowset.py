@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from chartkit._lazy import lazy_module
 from chartkit._safe import NAME_MAX_CHARS, cap_text, sample_text, visible
-from chartkit.read.columnar import (
-    exact_dicts,
-)
+from chartkit.read.columnar import dict_width, exact_dicts
 from chartkit.read.reading import RowsetReading as RowsetReading
 from chartkit.read.reading import _string_labels
 from chartkit.read.reading import narwhals_to_pandas as narwhals_to_pandas
@@ -50,10 +48,11 @@ def read_rowset(value: object) -> RowsetReading | None:
     if isinstance(value, list | tuple):
         if not value:
             return None
-        plain = exact_dicts(value)
+        width = dict_width(value)  # (rows of one shape: told plain in the same pass)
+        plain = width is not None or exact_dicts(value)
         if not plain and not all(isinstance(r, dict) for r in value):
             return None
-        return RowsetReading(total=len(value), rows=value, plain=plain)
+        return RowsetReading(total=len(value), rows=value, plain=plain, width=width)
     from chartkit.read.engines import read_engine_frame  # polars, arrow, DuckDB, Spark, Ibis
 
     native = read_engine_frame(value)  # they stay in their engine: chartkit.read.engines
