@@ -13,7 +13,9 @@ import hashlib
 import html
 import json
 import math
+import operator
 import sys
+from collections import deque
 from collections.abc import Sequence
 from itertools import repeat
 from typing import Any, Final
@@ -299,7 +301,19 @@ def _plain_digits(enc: Encoding, plan: Plan) -> bool:
     for name in fields:
         if name not in plan.data.columns:
             continue
-        values = pd.to_numeric(plan.data[name], errors="coerce").dropna()
+        column = plan.data[name]
+        kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
+        if kind in ("f", "i", "u") and len(column):  # in numpy, as pandas' own ops compute it
+            numbers = column.to_numpy()
+            if kind == "f":
+                numbers = numbers[np.isfinite(numbers)]
+            if not len(numbers):
+                continue
+            if (np.abs(numbers) >= PLAIN_BELOW).any() or (np.mod(numbers, 1) != 0).any():
+                return False
+            seen = True
+            continue
+        values = pd.to_numeric(column, errors="coerce").dropna()
         values = values[np.isfinite(values.to_numpy(dtype=float))]
         if values.empty:
             continue
@@ -464,7 +478,9 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     kind and values, so equal rows get one name and different rows another.
     """
     names = list(data.columns)
-    if len(set(names)) != len(names) or not all(type(n) is str and "\0" not in n for n in names):
+    if not names or len(set(names)) != len(names):
+        return _records_by_text(data)
+    if not all(type(n) is str and "\0" not in n for n in names):
         return _records_by_text(data)  # (pandas' writer cuts a key at a NUL)
     try:
         digest = hashlib.sha256(str(len(data)).encode())
@@ -476,7 +492,9 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
                 digest.update(b"%d:" % len(piece) + piece)
     except (UnicodeError, ValueError, OverflowError, TypeError):
         return _records_by_text(data)  # (pandas' writer decides, and says what it refuses)
-    records = list(map(dict, map(zip, repeat(names), zip(*columns, strict=True))))
+    records = [{names[0]: v} for v in columns[0]]
+    for name, values in zip(names[1:], columns[1:], strict=True):  # each key set in C
+        deque(map(operator.setitem, records, repeat(name), values), maxlen=0)
     return records, digest.hexdigest()
 
 
