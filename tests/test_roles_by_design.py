@@ -6,7 +6,11 @@ never one dataset:
   treatment — and the positions, which only place them, are drawn on no channel;
 - a paired design: subjects numbered and named id, each measured once at every level of a
   grid of few levels (two drugs, 1 and 2). Each subject is a series over the levels: a line
-  each, where a histogram of the measure drew neither the levels nor the pairs.
+  each, where a histogram of the measure drew neither the levels nor the pairs;
+- a monthly panel: cities, each with a row a month, and the month as a number named ``date``
+  holding fractional calendar years (beside its year and month). The date is the series'
+  index — a line per city, or past 20 cities the line of their mean — and a mean line never
+  averages the year, which is the same at each of its months.
 
 Each holds on memory, DuckDB and polars alike, and under a stray value.
 """
@@ -141,4 +145,55 @@ def test_a_stray_value_moves_neither_design(offender: str) -> None:
     for (rows, decl), column in [
         (square(5), "effect"), (square(6), "colpos"), (paired(5), "extra"),
     ]:  # fmt: skip
+        stray(rows, decl, column, offender)
+
+
+def monthly_panel(seed: int, *, cities: int) -> tuple[Rows, dict[str, str]]:
+    """``cities`` cities, a row a month over ten years: year, month, the date as a fractional
+    year (2000.0, 2000.083…), and two measures."""
+    rnd = random.Random(seed)
+    rows = [
+        {"city": f"city {c}", "year": y, "month": m, "sales": rnd.randint(50, 500),
+         "volume": round(rnd.uniform(1e6, 1e8), 2), "date": y + (m - 1) / 12}
+        for c in range(cities) for y in range(2000, 2010) for m in range(1, 13)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    decl = {"city": "string", "year": "number", "month": "number", "sales": "number",
+            "volume": "number", "date": "number"}  # fmt: skip
+    return rows, decl
+
+
+def test_a_number_named_date_holding_calendar_years_indexes_a_panel() -> None:
+    """Before, the date was a measure and the default a scatter of sales against volume."""
+    rows, decl = monthly_panel(1, cities=12)
+    assert roles_of(rows, decl)["city"] == "entity"
+    shown = view(rows, decl)
+    assert (shown.mark, shown.encodings["x"].column, shown.encodings["y"].column) == (
+        "line", "date", "sales",
+    )  # fmt: skip
+    assert shown.encodings["facet"].column == "city"  # (12 cities: a small chart each)
+
+
+def test_the_mean_line_of_many_entities_never_averages_a_grid() -> None:
+    """46 cities: the mean of sales per date, not the mean of the year (the first number
+    declared), which a monthly panel holds the same at each of a year's months."""
+    rows, decl = monthly_panel(2, cities=46)
+    shown = view(rows, decl)
+    assert (shown.mark, shown.encodings["x"].column, shown.encodings["y"].column) == (
+        "line", "date", "sales",
+    )  # fmt: skip
+    means = [a.y for a in shown.alternatives if a.chart == "mean lines"]
+    assert means[0] == "volume"  # (the other measure next; a grid's mean, if at all, after)
+
+
+@pytest.mark.parametrize("cities", [3, 30])
+def test_every_engine_draws_a_monthly_panel_as_memory(cities: int) -> None:
+    rows, decl = monthly_panel(3, cities=cities)
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_moves_no_monthly_panel(offender: str) -> None:
+    rows, decl = monthly_panel(4, cities=5)
+    for column in ("date", "sales"):
         stray(rows, decl, column, offender)

@@ -103,9 +103,10 @@ def _kind(a: Candidate, roles: Roles) -> float:
 
 
 def _measure_on_y(a: Candidate, roles: Roles) -> float:
-    """A grid (levels, or the index of series) or an identifier on a scatter's y: the
-    response belongs there (a line over time or bars may draw a number of few values)."""
-    if a.chart not in _POINTS:
+    """A grid (levels, or the index of series) or an identifier on a scatter's y, or as the
+    measure a mean line averages (a year of a monthly panel, the same at each of its months):
+    the response belongs there (a line over time or bars may draw a number of few values)."""
+    if a.chart not in _POINTS and a.chart != "mean lines":
         return 0.0
     return float(sum(roles.role(y) in ("grid", "identifier") for y in _ys(a)))
 

@@ -73,7 +73,7 @@ ROLES: Final[tuple[RoleRecord, ...]] = (
         "grid",
         "a number of few ordered values (2 to 12, held by two rows each or more on average: "
         "doses, levels), or of evenly "
-        "spaced whole values (years, days) or named a time (time, year, period) holding "
+        "spaced whole values (years, days) or named a time (time, year, period, date) holding "
         "calendar years, that key the rows alone or with an entity",
         "x (a line per entity over it), never y; of 10 values or fewer that key no series, a "
         "factor too (a color of bars)",
@@ -174,10 +174,10 @@ _TIME_UNIT = re.compile(
 entities measured (chicks 1 to 50), whatever its values."""
 CALENDAR: Final = (1000, 3000)
 """The years a number named a time holds to be read as one (1949.0, 1949.083… a month)."""
-_TIME_NAME = re.compile(r"(?i)^(t|time|year|period)$|(^|[_\s.])(time|year)$")
-"""A number named a time (``time``, ``year``, ``period``; R's series as frames hold
-``time`` as fractional years): a series' index when it keys the rows alone, evenly spaced
-or not."""
+_TIME_NAME = re.compile(r"(?i)^(t|time|year|period|date)$|(^|[_\s.])(time|year|date)$")
+"""A number named a time (``time``, ``year``, ``period``, ``date``; R's series as frames
+hold ``time`` as fractional years, a monthly panel its ``date`` so): a series' index when it
+keys the rows alone or with an entity, evenly spaced or not."""
 
 
 @dataclass(frozen=True, slots=True)
