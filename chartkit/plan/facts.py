@@ -287,17 +287,19 @@ def _number_facts(series: pd.Series, *, count: bool) -> NumberFacts:
         values = np.asarray([_clip(v) for v in kept], dtype=float)
     if not len(values):
         return NO_NUMBERS
-    if not (np.isfinite(values.min()) and np.isfinite(values.max())):  # (NaN poisons both)
+    least, most = values.min(), values.max()  # (read once: the test below, and the bounds)
+    if not (np.isfinite(least) and np.isfinite(most)):  # (NaN poisons both)
         values = values[np.isfinite(values)]  # the rare column holding a NaN or an infinity
         if not len(values):
             return NO_NUMBERS
+        least, most = values.min(), values.max()
     if count:
         ordered = np.sort(values)  # one copy: the distinct values are where the sorted ones step
         distinct = 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
         low, high = float(ordered[0]), float(ordered[-1])
         del ordered
     else:
-        distinct, low, high = 0, float(values.min()), float(values.max())
+        distinct, low, high = 0, float(least), float(most)
     return NumberFacts(
         values=len(values),
         distinct=distinct,
