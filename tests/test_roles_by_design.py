@@ -7,6 +7,9 @@ never one dataset:
 - a paired design: subjects numbered and named id, each measured once at every level of a
   grid of few levels (two drugs, 1 and 2). Each subject is a series over the levels: a line
   each, where a histogram of the measure drew neither the levels nor the pairs;
+- a dose-response: one measure over a dose of three ordered levels that are no codes (0.5, 1
+  and 2), each shared by many rows, and a category: the line of the mean per level, one per
+  category (an interaction plot), where bars per the category colored by the dose opened;
 - a monthly panel: cities, each with a row a month, and the month as a number named ``date``
   holding fractional calendar years (beside its year and month). The date is the series'
   index — a line per city, or past 20 cities the line of their mean — and a mean line never
@@ -196,4 +199,66 @@ def test_every_engine_draws_a_monthly_panel_as_memory(cities: int) -> None:
 def test_a_stray_value_moves_no_monthly_panel(offender: str) -> None:
     rows, decl = monthly_panel(4, cities=5)
     for column in ("date", "sales"):
+        stray(rows, decl, column, offender)
+
+
+def doses(seed: int, levels: tuple[float, ...] = (0.5, 1.0, 2.0)) -> tuple[Rows, dict[str, str]]:
+    """Ten measurements per supplement and dose (a dose-response of two supplements)."""
+    rnd = random.Random(seed)
+    rows = [
+        {"len": round(rnd.gauss(10 + 5 * k, 3), 1), "supp": s, "dose": d}
+        for s in ("OJ", "VC") for k, d in enumerate(levels) for _ in range(10)
+    ]  # fmt: skip
+    rnd.shuffle(rows)
+    return rows, {"len": "number", "supp": "string", "dose": "number"}
+
+
+def test_a_dose_of_three_levels_draws_the_mean_line_per_level_and_category() -> None:
+    rows, decl = doses(1)
+    shown = view(rows, decl)
+    assert shown.mark == "line"
+    assert {c: (e.column, e.aggregate) for c, e in shown.encodings.items()} == {
+        "x": ("dose", None), "y": ("len", "mean"), "color": ("supp", None),
+    }  # fmt: skip
+    assert shown.reason == (
+        "dose is declared number and len is declared number; dose holds 3 ordered levels, "
+        "each shared by many rows: a line of the mean of len per level, one per supp "
+        "(declared string, 2 values)."
+    )
+    assert shown.alternatives[0].chart == "colored bars"  # (the bars of the same means next)
+    picked = view(rows, decl, x="dose", y="len", color="supp", aggregate="mean")
+    assert (picked.mark, picked.reason) == (shown.mark, shown.reason)
+
+
+@pytest.mark.parametrize(
+    ("levels", "mark"),
+    [((1, 2, 3), "bar"), ((0, 10, 50, 100, 200), "point")],
+    ids=["codes", "five-levels"],
+)
+def test_codes_or_more_levels_draw_no_mean_line(levels: tuple[float, ...], mark: str) -> None:
+    """Whole levels 1 to 3 are codes (groups, in no order a line may follow): bars; five
+    levels read as an axis: the rows in a scatter."""
+    rows, decl = doses(2, levels)
+    assert view(rows, decl).mark == mark
+
+
+def test_a_second_measure_is_paired_before_a_mean_per_level() -> None:
+    rows, decl = doses(3)
+    rnd = random.Random(3)
+    for r in rows:
+        r["weight"] = round(rnd.gauss(50, 5), 1)
+    shown = view(rows, {**decl, "weight": "number"})
+    assert shown.mark == "point"
+    assert {shown.encodings["x"].column, shown.encodings["y"].column} == {"len", "weight"}
+
+
+def test_every_engine_draws_a_dose_response_as_memory() -> None:
+    rows, decl = doses(4)
+    each_engine_chooses_as_memory(rows, decl, None)
+
+
+@pytest.mark.parametrize("offender", ["", "n/a", "12.5"])
+def test_a_stray_value_moves_no_dose_response(offender: str) -> None:
+    rows, decl = doses(5)
+    for column in ("len", "dose"):
         stray(rows, decl, column, offender)

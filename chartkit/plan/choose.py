@@ -35,6 +35,7 @@ from chartkit.plan.roles import (
     SEQUENCE_STEP,
     Roles,
     is_factor,
+    levels_over,
     panel_over,
     series_over,
     values_of,
@@ -399,7 +400,9 @@ def chart(
     One measure over a number that indexes the series of more entities than lines
     (``roles.panel_over``: countries over years), with an ``aggregate`` picked (not
     ``count``), is a line of that aggregate per value of x, one per the factor that holds
-    each entity in one of its values, when those points fit as the series' do.
+    each entity in one of its values, when those points fit as the series' do; over a
+    grid of few ordered levels that are no codes (``roles.levels_over``: doses of 0.5, 1 and
+    2), a line of that aggregate per level, one per the color.
 
     >>> from chartkit.plan.encode import ColumnProfile
     >>> def q(name, vl, distinct=0):
@@ -508,7 +511,12 @@ def chart(
         and roles[xp.name].numbers.distinct <= CHART_WIDTH
         and roles[xp.name].numbers.distinct * (cp.distinct if cp else 1) <= max_points
     )  # fmt: skip
-    series = series or panel
+    # (a mean per level of a dose, one line per factor: asked by an aggregate picked)
+    levels = (
+        len(drawn) == 1 and xp.type == "quantitative" and aggregate not in (None, "count")
+        and roles is not None and levels_over(roles, xp.name)
+    )  # fmt: skip
+    series = series or panel or levels
     if len(drawn) > 1 and xp.type == "quantitative" and not series:
         refused += [Refused("y", m.name, "one-y-axis") for m in drawn[1:]]
         drawn = drawn[:1]

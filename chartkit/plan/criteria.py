@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from chartkit.plan.roles import Roles, is_factor, panel_over, series_over
+from chartkit.plan.roles import Roles, is_factor, levels_over, panel_over, series_over
 
 __all__ = [
     "CRITERIA",
@@ -318,11 +318,24 @@ def _no_series(a: Candidate, roles: Roles) -> float:
     color does not hold each entity in one value, or whose measure is such a factor."""
     if a.chart == "mean lines":
         entity = panel_over(roles, a.x, [a.color, a.facet])
+        if entity is None:  # (a dose's levels: the mean per level, a dose-response)
+            return float(not levels_over(roles, a.x) or a.facet is not None)
         # (a factor each entity sits in — its diet — is the same all along: no measure)
-        return float(entity is None or bool(set(_ys(a)) & set(roles[entity].within)))
+        return float(bool(set(_ys(a)) & set(roles[entity].within)))
     if a.chart != "series lines":
         return 0.0
     return float(not series_over(roles, a.x, [a.color]))
+
+
+def _means_before_pairs(a: Candidate, roles: Roles) -> float:
+    """The mean line of a measure over a grid's levels (``roles.levels_over``) while a
+    scatter can draw the rows themselves: two measures or more to pair, or levels of more
+    than ``FEW_VALUES`` values, which read as an axis (disks of five sizes against their use).
+    Three levels at most and one measure (a dose of 0.5, 1 and 2) are the mean line's."""
+    if a.chart != "mean lines" or panel_over(roles, a.x, [a.color, a.facet]) is not None:
+        return 0.0
+    r = roles.get(a.x or "")
+    return float(len(roles.of("measure")) >= 2 or (r is not None and r.distinct > FEW_VALUES))
 
 
 def _index_as_measure(a: Candidate, roles: Roles) -> float:
@@ -449,6 +462,14 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
         2.0,
         _entities_not_averaged,
         frozenset({"mean lines"}),
+    ),
+    Criterion(
+        "pairs-before-means",
+        "the rows are drawn in a scatter before a mean per level, but for three levels or "
+        "fewer and one measure",
+        1.0,
+        _means_before_pairs,
+        _POINTS,
     ),
     Criterion(
         "index-no-measure",

@@ -45,7 +45,7 @@ from chartkit.plan.reduce import (
     time_bounds,
     unit_codes,
 )
-from chartkit.plan.roles import panel_over, values_of
+from chartkit.plan.roles import levels_over, panel_over, values_of
 from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
@@ -351,6 +351,8 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         reason = _entities_reason(ask, xp, yps[0], cp, fp, entity, aggregate)
         # the picture says it too: how many series each point stands for
         title = f"{title} ({ask.roles[entity].distinct:,} values of {entity})"
+    elif aggregate is not None and yps and levels_over(ask.roles, xp.name):
+        reason = _levels_reason(ask, xp, yps[0], cp, aggregate)
     else:
         series_text = (
             f"; {cp.name} ({_said(cp)}, {cp.distinct} values) colors one line per series"
@@ -370,6 +372,22 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
         data = broken_at_gaps(data, fx, ln.fy, [*series, *([MEASURE] if ln.multi else [])],
                               zero=counted_zero)  # fmt: skip
     return writing.chart(ask, placed, mark, reason, enc, data, title=title)
+
+
+def _levels_reason(
+    ask: Ask, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, aggregate: str
+) -> str:
+    """Why a line is drawn of the aggregate per level of a dose (``roles.levels_over``): few
+    ordered values, each shared by many rows, split by the factor colored."""
+    how = {"mean": "mean", "sum": "total (sum)"}.get(aggregate, aggregate)
+    n = ask.roles[xp.name].distinct
+    per = ""
+    if cp is not None:
+        per = f", one per {cp.name} ({_said(cp)}, {values_of(ask.roles, cp)} values)"
+    return (
+        f"{_said(xp, True)} and {_said(yp, True)}; {xp.name} holds {n} ordered levels, each "
+        f"shared by many rows: a line of the {how} of {yp.name} per level{per}."
+    )
 
 
 def _entities_reason(

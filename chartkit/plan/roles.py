@@ -35,6 +35,7 @@ from chartkit.plan.facts import NO_NUMBERS, Facts, NumberFacts
 
 __all__ = [
     "GRID_MAX",
+    "LEVELS_LINE_MIN",
     "LEVELS_MAX",
     "MAX_SERIES",
     "NESTS_MAX",
@@ -47,6 +48,7 @@ __all__ = [
     "holds_its_place",
     "is_code",
     "is_factor",
+    "levels_over",
     "panel_over",
     "role_table",
     "series_over",
@@ -473,6 +475,23 @@ def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bo
     return tuple(split) == r.keys_with and (
         bool(r.keys_with) or _sequence(r.numbers) or _named_time(r.column, r.numbers)
     )
+
+
+LEVELS_LINE_MIN: Final = 3
+"""A grid of levels of at least this many values (doses of 0.5, 1 and 2) is an ordered x a
+line of means may follow; two levels are a comparison, drawn as bars or a series' ends."""
+
+
+def levels_over(roles: Roles, x: str | None) -> bool:
+    """Whether ``x`` is a grid of ordered levels that keys nothing (``LEVELS_LINE_MIN`` to
+    ``LEVELS_MAX`` values, each held by several rows: doses, concentrations) and no codes
+    (``is_code``: groups 1 to 4 name groups, in no order a line may follow) — an x over
+    which the mean of a measure per level, one line per factor, reads as a dose-response."""
+    r = roles.get(x or "")
+    return (
+        r is not None and _levels_of(r) and r.distinct >= LEVELS_LINE_MIN
+        and not is_code(roles, x)
+    )  # fmt: skip
 
 
 def panel_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> str | None:

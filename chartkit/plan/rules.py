@@ -340,11 +340,11 @@ RULES: Final[tuple[Rule, ...]] = (
             ),
         ),
         True,
-        "{x} indexes the series of more entities than a chart can draw a line each: a line "
-        "of the mean of {y} per {x}{series}.",
-        "mean per x (and color) of the entities",
+        "Many rows share each value of {x} (the series of more entities than a chart can "
+        "draw a line each, or a dose's levels): a line of the mean of {y} per {x}{series}.",
+        "mean per x (and color) of the entities, or of a dose's levels",
         aggregate="mean",
-        color_phrase=", one per {color} (each entity is in one of its {n} values)",
+        color_phrase=", one per {color} ({n} values)",
     ),
     Rule(
         "bars",
