@@ -641,7 +641,7 @@ def _marks(view: View) -> pd.DataFrame:
 
 def _gaps(view: View, marks: pd.DataFrame) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """Which of the marks are a line's gaps: the row of no value its plan adds at a missing
-    time point (``chartkit.plan.lines.broken_at_gaps``) so the line breaks there.
+    time point (``chartkit.plan.gaps.broken_at_gaps``) so the line breaks there.
 
     Such a row is in the chart's data, as Vega-Lite needs it, but stands for no row of the
     result, so it is no mark to select. Every other mark holds its measure: a row of no value

@@ -14,7 +14,7 @@ import pytest
 
 from chartkit import ChartkitError, view
 from chartkit.draw.charts import PALETTE, SELECTED, UNSELECTED_OPACITY
-from chartkit.plan.lines import broken_at_gaps, regular_step
+from chartkit.plan.gaps import broken_at_gaps, number_step, regular_step
 from chartkit.plan.rules import MAX_FACETS
 
 QUARTERS = [q for q in pd.date_range("2010-01-01", periods=40, freq="QS") if q.year != 2014]
@@ -79,6 +79,53 @@ def test_each_series_breaks_at_its_own_gaps_by_its_own_step() -> None:
     missing = v.marks[v.marks["v"].isna()]
     assert missing["k"].tolist() == ["daily"]  # the other's step is two days: no gap
     assert missing["d"].iloc[0] == pd.Timestamp("2024-01-11")
+
+
+# a quarterly series as R's frames hold one: the time as fractional years, a value missing
+# at three quarters (two of them in a row: one gap)
+FRACTIONAL = [
+    {"time": 1945 + k / 4, "approval": None if k in (9, 30, 31) else 40.5 + (k * 37 % 23) / 3}
+    for k in range(48)
+]  # fmt: skip
+F_DECL = {"time": "number", "approval": {"type": "number", "nullable": True}}
+
+
+@pytest.mark.parametrize("where", ["memory", "polars", "duckdb"])
+def test_a_series_over_fractional_years_breaks_at_its_missing_quarters(where: str) -> None:
+    """Before, the rows of no value were left out and the line drew a ramp across them."""
+    v = view(_frames(FRACTIONAL)[where], F_DECL)
+    assert v.mark == "line" and v.marks is not None and v.spec is not None
+    assert (v.encodings["x"].column, v.encodings["y"].column) == ("time", "approval")
+    missing = v.marks[v.marks["approval"].isna()]
+    assert missing["time"].tolist() == [1947.25, 1952.5]  # one row per gap
+    (path,) = _paths(v.to_svg())
+    assert path.count("M") == 3  # three runs of the line
+
+
+def test_a_panel_over_days_breaks_each_subject_s_line_at_its_own_missing_day() -> None:
+    rows = [
+        {"subject": f"s{k}", "days": d, "reaction": 250.5 + k * 10 + d * 3.7 + (d * k % 3) / 7}
+        for k in range(3) for d in range(10) if not (k == 1 and d in (4, 5))
+    ]  # fmt: skip
+    v = view(rows, {"subject": "string", "days": "number", "reaction": "number"})
+    assert v.mark == "line" and v.marks is not None
+    assert v.encodings["color"].column == "subject"
+    missing = v.marks[v.marks["reaction"].isna()]
+    assert (missing["subject"].tolist(), missing["days"].tolist()) == (["s1"], [4])
+
+
+def test_numbers_are_a_regular_step_only_past_half_of_their_distances() -> None:
+    import numpy as np
+
+    assert number_step(np.array([1945.0, 1945.25, 1945.5, 1946.0, 1946.25])) == 0.25
+    assert number_step(np.array([2000.0, 2001.0, 2002.0, 2005.0])) == 1.0
+    assert number_step(np.array([0.5, 1.0, 2.0])) is None  # (a dose's levels: nothing missing)
+    assert number_step(np.array([1.0, 2.0, 3.5])) is None  # (not a whole number of steps)
+    assert number_step(np.array([1.0, 2.0])) is None
+    doses = [{"dose": d, "len": float(i)} for i, d in enumerate([0.5, 1.0, 2.0] * 4)]
+    shown = view(doses, {"dose": "number", "len": "number"}, x="dose", y="len",
+                 aggregate="mean")  # fmt: skip
+    assert shown.marks is not None and not shown.marks["len"].isna().any()
 
 
 def test_months_quarters_years_and_month_ends_are_steps() -> None:

@@ -17,8 +17,9 @@ import operator
 import sys
 from collections import deque
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import repeat
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import altair as alt
 import numpy as np
@@ -91,7 +92,7 @@ Every host that draws the spec (the explorer, the widget, the MCP Apps page) sho
 UNSELECTED_OPACITY: Final = 0.3
 _BREAK_AT_MISSING: Final = "break-paths-show-domains"
 """A line's ``invalid`` mode: its path breaks at a row of no value (the plan marks a regular
-series' missing times so, ``chartkit.plan.lines.broken_at_gaps``) instead of joining the valid
+series' missing times so, ``chartkit.plan.gaps.broken_at_gaps``) instead of joining the valid
 points across the gap, whatever a host's Vega-Lite takes as its default."""
 PALETTE: Final = (
     "#1f77b4",  # blue
@@ -113,6 +114,8 @@ _TIME_FORMATS: Final = {
     "week": "%Y-%m-%d",
     "day": "%Y-%m-%d",
 }
+
+_Made = TypeVar("_Made", alt.Axis, alt.Scale)
 
 _CHANNELS: dict[str, Any] = {"x": alt.X, "y": alt.Y, "color": alt.Color, "size": alt.Size}
 _SECOND: dict[str, Any] = {"x": alt.X2, "y": alt.Y2}
@@ -388,22 +391,50 @@ def _channel(channel: str, enc: Encoding, plan: Plan, zero: bool | None = None) 
         ticks = {"interval": interval, "step": 3 if plan.time_unit == "quarter" else 1}
         options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
     if enc.type == "quantitative" and channel in ("x", "y"):
-        options["axis"] = alt.Axis(format=_axis_format(channel, enc, plan))
+        options["axis"] = _made(alt.Axis, format=_axis_format(channel, enc, plan))
         logged = (channel in plan.log_axes) if plan.log_axes else (
             plan.scale == "log" and channel == _measure_channel(plan) and not enc.bin
         )  # fmt: skip
         if logged:
-            options["scale"] = alt.Scale(type="log")
+            options["scale"] = _made(alt.Scale, type="log")
         elif not enc.bin and not _keeps_zero(channel, plan, zero):
-            options["scale"] = alt.Scale(zero=False)
+            options["scale"] = _made(alt.Scale, zero=False)
     if channel == "color" and enc.aggregate == "count":
-        options["scale"] = alt.Scale(scheme="blues")
+        options["scale"] = _made(alt.Scale, scheme="blues")
     elif channel == "color" and enc.type == "nominal":
-        options["scale"] = alt.Scale(range=list(PALETTE))
+        options["scale"] = _palette_scale().copy(deep=True)
         order = _color_order(enc, plan)
         if order is not alt.Undefined:
             options["sort"] = order
     return _CHANNELS[channel](**options)
+
+
+def _made(kind: type[_Made], **options: str | int) -> _Made:
+    """``kind(**options)``, an Altair axis or scale of text or whole-number options: a copy of
+    the one made (and so validated by Altair) the first time these options were asked. Altair
+    validates each such object as it is made (a tenth of a millisecond; a copy, a fortieth).
+    A long text (a caller's format) is not kept: that object is made afresh."""
+    if any(isinstance(v, str) and len(v) > _KEPT_TEXT for v in options.values()):
+        fresh: _Made = getattr(alt, kind.__name__)(**options)
+        return fresh
+    key = tuple((k, type(v), v) for k, v in sorted(options.items()))
+    made: _Made = _first_made(kind.__name__, key)
+    copied: _Made = made.copy(deep=True)
+    return copied
+
+
+_KEPT_TEXT: Final = 100  # characters of an option text ``_made`` keeps its object for
+
+
+@lru_cache(maxsize=256)
+def _first_made(kind: str, options: tuple[tuple[str, type, str | int], ...]) -> Any:
+    return getattr(alt, kind)(**{name: value for name, _, value in options})
+
+
+@cache
+def _palette_scale() -> alt.Scale:
+    """The nominal color scale of ``PALETTE``, made once; each chart takes a copy."""
+    return alt.Scale(range=list(PALETTE))
 
 
 def _color_order(enc: Encoding, plan: Plan) -> Any:
@@ -450,15 +481,15 @@ def _fits(plan: Plan) -> bool:
 def _category_axis(channel: str, plan: Plan) -> alt.Axis:
     """Horizontal labels when they fit (cut with an ellipsis, full text in the tooltip)."""
     if channel == "y" or plan.data is None:
-        return alt.Axis(labelLimit=LABEL_LIMIT)
+        return _made(alt.Axis, labelLimit=LABEL_LIMIT)
     enc = plan.encodings[channel]
     labels = plan.order if plan.order is not None else tuple(plan.data[enc.field].unique())
     n = max(1, len(labels))
     slot = CHART_WIDTH // n
     longest = max((len(str(v)) for v in labels), default=1)
     if slot >= MIN_LABEL_SLOT or longest * CHAR_WIDTH <= slot:
-        return alt.Axis(labelAngle=0, labelLimit=max(20, slot - 6))
-    return alt.Axis(labelAngle=-45, labelLimit=LABEL_LIMIT)
+        return _made(alt.Axis, labelAngle=0, labelLimit=max(20, slot - 6))
+    return _made(alt.Axis, labelAngle=-45, labelLimit=LABEL_LIMIT)
 
 
 def _vl_version() -> str:

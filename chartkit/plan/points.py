@@ -24,6 +24,7 @@ from chartkit.plan.bins import (
 from chartkit.plan.encode import (
     ColumnProfile,
 )
+from chartkit.plan.gaps import broken_at_gaps
 from chartkit.plan.kit import (
     COUNT_BARS_UNDER,
     HISTOGRAM_BINS,
@@ -167,13 +168,15 @@ def scatter(
         grid = ask.roles[xp.name]
         per = f", one per {cp.name}" if cp is not None else ""
         per += f", one small chart per {fp.name}" if fp is not None else ""
+        split = [placed.fields[q.name] for q in (cp, fp) if q is not None]
         return writing.chart(
             ask,
             placed,
             "line",
             f"{said}: {grid.why}, so {yp.name} is a series over it: a line{per}.",
             enc,
-            data.sort_values(fx, kind="stable"),
+            # (a regular series' missing points: the line breaks there)
+            broken_at_gaps(data.sort_values(fx, kind="stable"), fx, fy, split),
             title=f"{yp.name} over {xp.name}",
         )
     return writing.chart(
