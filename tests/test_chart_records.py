@@ -207,3 +207,23 @@ def test_labels_that_are_not_distinct_strings_are_written_as_pandas_writes_them(
     assert same(records, round_trip(frame.iloc[:, [0, 2]]))
     with pytest.raises(ValueError, match="columns must be unique"):
         json_records(pd.DataFrame([[1.5, 2.5]], columns=["a", "a"]))
+
+
+def test_each_chart_holds_its_own_axis_and_scale_objects() -> None:
+    """The axes and scales made once and copied (``charts._made``) are each chart's own: a
+    change to one chart's never shows in the next chart's spec."""
+    from chartkit import view
+
+    rows = [{"t": f"2024-01-0{d}", "v": d * 1.5, "k": "ab"[d % 2]} for d in range(1, 9)]
+    decl = {"t": "date", "v": "number", "k": "string"}
+    first = view(rows, decl)
+    assert first.chart is not None and first.spec is not None
+    encoding: Any = first.chart.encoding
+    encoding.y["axis"]["format"] = "changed"  # the objects the chart holds, changed in place
+    encoding.color["scale"]["range"] = ["#000000"]
+    assert first.chart.to_dict()["encoding"]["y"]["axis"]["format"] == "changed"
+    again = view(rows, decl)
+    assert again.spec is not None
+    assert again.spec["encoding"]["y"]["axis"] == first.spec["encoding"]["y"]["axis"]
+    assert again.spec["encoding"]["color"]["scale"] == first.spec["encoding"]["color"]["scale"]
+    assert again.spec["encoding"]["color"]["scale"]["range"][0] == "#1f77b4"

@@ -364,6 +364,9 @@ def text_encoding(arrow: Any) -> Any:
     if encoded is None:
         import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-        encoded = pc.dictionary_encode(arrow).combine_chunks()
+        if arrow.num_chunks == 1:  # (its one chunk encoded: no copy to combine them)
+            encoded = pc.dictionary_encode(arrow.chunk(0))
+        else:
+            encoded = pc.dictionary_encode(arrow).combine_chunks()
         _ENCODINGS.put(arrow, encoded)
     return encoded
