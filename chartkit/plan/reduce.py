@@ -242,23 +242,17 @@ def _grouped(data: pd.DataFrame, keys: list[str], known: Codes | None) -> KeyGro
 
 
 def combined_codes(factorized: list[tuple[Any, Any]]) -> Any:
-    """Several keys' codes as one integer per row, the first key the most significant (so the
-    combined codes sort as the keys do); None when they would not fit in 62 bits.
-
-    The integers are of the smallest signed type that holds every combination (a line's
-    buckets by five series: int16), so each pass over the rows moves a quarter of int64's
-    bytes, and the grouped rows' codes need no narrowing copy (``compact_codes``).
-    """
+    """Several keys' codes as one int64 per row, the first key the most significant (so the
+    combined codes sort as the keys do); None when they would not fit in 62 bits."""
     bound = 1
     for _, found in factorized:
         bound *= max(1, len(found))
     if bound >= 2**62:
         return None
-    held = next(t for t in (np.int16, np.int32, np.int64) if bound <= np.iinfo(t).max)
     code: Any = None
     for codes, found in factorized:
         if code is None:
-            code = codes.astype(held)  # a copy: it is added to in place
+            code = codes.astype(np.int64)  # a copy: it is added to in place
         else:
             code *= max(1, len(found))
             code += codes
@@ -376,7 +370,6 @@ def group_codes(code: Any, size: int | None = None) -> tuple[Any, Any, Any]:
     span = int(code.max()) + 1 if size is None else size
     if span > 4 * len(code) + 1024:  # sparse: a sort
         at, dense, sizes = np.unique(code, return_inverse=True, return_counts=True)
-        at = at.astype(np.int64, copy=False)  # (codes of any width: the groups as int64)
         return at, compact_codes(dense.reshape(-1), len(at)), sizes
     counts = np.bincount(code, minlength=span)
     present = counts > 0
