@@ -506,7 +506,7 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     column at a time: booleans, integers and Arrow text are read as they are, every other
     column through pandas' own JSON writer (the same text it writes of that column within the
     records), so no record is written and parsed whole. The digest covers each column's name,
-    kind and values, so equal rows get one name and different rows another.
+    kind and values: the same frame always gets the same one, rows that differ another.
     """
     names = list(data.columns)
     if not names or len(set(names)) != len(names):
@@ -593,7 +593,7 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     if own is not None and isinstance(data, dict) and data.keys() == {"values"}:
         # inline rows (build_chart's): serialized with the rows' name in their place, so Altair
         # neither walks nor validates each row (the spec around them is validated as ever);
-        # the rows join the spec as one named dataset, named by a hash of their JSON
+        # the rows join the spec as one named dataset, named by the digest of their content
         digest = data.digest if isinstance(data, _Rows) else None
         name = f"data-{digest[:32]}" if digest else _dataset_name(data["values"])
         datasets[name] = data["values"]
@@ -630,9 +630,9 @@ def _params_in_cell(body: dict[str, Any]) -> None:
 
 
 class _Rows(dict[str, Any]):
-    """A chart's inline rows (``{"values": [...]}``, as Altair reads a dict) with the hash of
-    the JSON text they were read from: the dataset's name in the spec without serializing the
-    rows again. A copy Altair makes is a plain dict, named by ``_dataset_name`` instead."""
+    """A chart's inline rows (``{"values": [...]}``, as Altair reads a dict) with the digest
+    ``json_records`` took of their content: the dataset's name in the spec without serializing
+    the rows again. A copy Altair makes is a plain dict, named by ``_dataset_name`` instead."""
 
     def __init__(self, *, values: list[Any], digest: str) -> None:
         super().__init__(values=values)
