@@ -114,14 +114,15 @@ def test_a_panel_over_days_breaks_each_subject_s_line_at_its_own_missing_day() -
     assert (missing["subject"].tolist(), missing["days"].tolist()) == (["s1"], [4])
 
 
-def test_numbers_are_a_regular_step_only_past_half_of_their_distances() -> None:
+def test_numbers_are_a_regular_step_as_times_are_and_a_dose_is_no_series() -> None:
     import numpy as np
 
     assert number_step(np.array([1945.0, 1945.25, 1945.5, 1946.0, 1946.25])) == 0.25
     assert number_step(np.array([2000.0, 2001.0, 2002.0, 2005.0])) == 1.0
-    assert number_step(np.array([0.5, 1.0, 2.0])) is None  # (a dose's levels: nothing missing)
     assert number_step(np.array([1.0, 2.0, 3.5])) is None  # (not a whole number of steps)
     assert number_step(np.array([1.0, 2.0])) is None
+    assert number_step(np.array([2000.0, 2000.0833, 2000.1667, 2000.3333])) == pytest.approx(0.0833)
+    # a dose's levels are a design, not a series: a level between them is no gap
     doses = [{"dose": d, "len": float(i)} for i, d in enumerate([0.5, 1.0, 2.0] * 4)]
     shown = view(doses, {"dose": "number", "len": "number"}, x="dose", y="len",
                  aggregate="mean")  # fmt: skip

@@ -1,6 +1,7 @@
 """Review of the chart-choice changes of 4bdea98..a036449 (layouts, paired designs, a number
 named date, mean lines over a dose's levels, lines broken at a number's missing points): each
-defect found is a strict xfail here, on generated tables, until its fix lands."""
+defect found was a strict xfail here, on generated tables, until its fix landed; each is now
+the test that keeps it fixed."""
 
 from __future__ import annotations
 
@@ -40,11 +41,6 @@ def _plants(levels: tuple[int, ...]) -> tuple[Rows, dict[str, str]]:
     return rows, {"conc": "number", "plant": "string", "uptake": "number"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gaps._numbers_broken reads any regular-ish number as a time index: a dose of "
-    "0, 10, 20 and 40 gains a phantom level 30 (a null mean per supp) and its mean line breaks",
-)
 def test_a_dose_s_mean_line_has_no_phantom_level() -> None:
     rows, decl = doses(1, (0.0, 10.0, 20.0, 40.0))
     v = view(rows, decl, x="dose", y="len", color="supp", aggregate="mean")
@@ -53,11 +49,6 @@ def test_a_dose_s_mean_line_has_no_phantom_level() -> None:
     assert not v.marks["len"].isna().any()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gaps._numbers_broken: a concentration no plant was measured at (the design's "
-    "levels 0, 10, 20, 30, 50) is marked missing in every series and breaks every line",
-)
 def test_series_over_designed_levels_break_at_no_level_the_design_lacks() -> None:
     rows, decl = _plants((0, 10, 20, 30, 50))
     v = view(rows, decl)
@@ -69,11 +60,6 @@ def test_series_over_designed_levels_break_at_no_level_the_design_lacks() -> Non
     assert len(v.marks) == len(rows)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gaps.number_step's tolerance (1e-6 of a step) misses months as fractional years "
-    "rounded to 4 decimals: a missing month is ramped over, not broken",
-)
 def test_rounded_fractional_months_still_break_at_a_missing_month() -> None:
     rnd = random.Random(3)
     rows = [
@@ -119,12 +105,6 @@ def _nested_panel() -> tuple[Rows, dict[str, str]]:
     return rows, decl
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="roles._layout takes any two grids of levels keying the rows for a layout, without "
-    "asking that the category cross them: a factorial's factors, or a panel's subjects and "
-    "weeks, are 'positions' and the default says treatments were placed on them",
-)
 @pytest.mark.parametrize("made", [_factorial, _nested_panel], ids=["factorial", "nested"])
 def test_two_grids_keying_the_rows_are_no_layout_unless_the_category_crosses_them(
     made: Any,
@@ -134,11 +114,6 @@ def test_two_grids_keying_the_rows_are_no_layout_unless_the_category_crosses_the
     assert "a layout's rows and columns" not in view(rows, decl).reason
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="roles.assign asks _layout once per grid, each over every other grid, in both "
-    "orders (the engine caches the key in its order): grids² GROUP BY queries",
-)
 def test_a_layout_is_asked_of_each_pair_of_grids_once_at_most(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -169,11 +144,6 @@ def test_a_layout_is_asked_of_each_pair_of_grids_once_at_most(
 # --- a dose-response: its sentence and its color ---------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lines._levels_reason says 'each shared by many rows' of any levels_over grid, "
-    "which only asks two rows a level on average: a level held by one row per supp",
-)
 def test_a_dose_s_reason_says_no_level_is_shared_when_one_row_holds_it() -> None:
     rnd = random.Random(5)
     rows = [
@@ -185,11 +155,6 @@ def test_a_dose_s_reason_says_no_level_is_shared_when_one_row_holds_it() -> None
     assert "each shared by many rows" not in v.reason
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="choose.chart: a dose's mean line refuses a number of two levels as its color "
-    "(nests = panel and numbered leaves out levels), yet the default opens on it with that color",
-)
 def test_a_dose_response_colored_by_a_numbered_factor_refuses_no_color_of_its_own() -> None:
     rows, decl = doses(1)
     for r in rows:

@@ -8,7 +8,7 @@ never one dataset:
   grid of few levels (two drugs, 1 and 2). Each subject is a series over the levels: a line
   each, where a histogram of the measure drew neither the levels nor the pairs;
 - a dose-response: one measure over a dose of three ordered levels that are no codes (0.5, 1
-  and 2), each shared by many rows, and a category: the line of the mean per level, one per
+  and 2), two rows a level or more, and a category: the line of the mean per level, one per
   category (an interaction plot), where bars per the category colored by the dose opened;
 - a monthly panel: cities, each with a row a month, and the month as a number named ``date``
   holding fractional calendar years (beside its year and month). The date is the series'
@@ -221,9 +221,9 @@ def test_a_dose_of_three_levels_draws_the_mean_line_per_level_and_category() -> 
         "x": ("dose", None), "y": ("len", "mean"), "color": ("supp", None),
     }  # fmt: skip
     assert shown.reason == (
-        "dose is declared number and len is declared number; dose holds 3 ordered levels, "
-        "each shared by many rows: a line of the mean of len per level, one per supp "
-        "(declared string, 2 values)."
+        "dose is declared number and len is declared number; dose holds 3 ordered levels over "
+        "60 rows: a line of the mean of len per level, one per supp (declared string, 2 "
+        "values)."
     )
     assert shown.alternatives[0].chart == "colored bars"  # (the bars of the same means next)
     picked = view(rows, decl, x="dose", y="len", color="supp", aggregate="mean")

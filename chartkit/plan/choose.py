@@ -537,8 +537,9 @@ def chart(
             cp, fp = None, (fp or cp)
     if xp.type == "temporal" or series:
         # (a number of few levels holding each entity in one — diets 1 to 4 of 50 chicks —
-        # colors their mean lines as a category would: ``panel`` holds only for such a color)
-        nests = panel and numbered
+        # colors their mean lines as a category would: ``panel`` holds only for such a color;
+        # and a numbered factor — supplements 1 and 2 — colors the mean lines over a dose)
+        nests = (panel or levels) and numbered
         if cp is not None and cp.type != "nominal" and not nests:
             refused.append(Refused("color", cp.name, "line-color-not-category"))
             cp = None

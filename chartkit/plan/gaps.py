@@ -14,7 +14,7 @@ import pandas as pd
 
 from chartkit.plan.reduce import ROWS
 
-__all__ = ["GAP_STEP_SHARE", "broken_at_gaps", "number_step", "regular_step"]
+__all__ = ["GAP_STEP_SHARE", "STEP_SLACK", "broken_at_gaps", "number_step", "regular_step"]
 
 
 GAP_STEP_SHARE: Final = 0.5
@@ -117,16 +117,21 @@ def _numbers_broken(
     return out.sort_values(fx, kind="stable").reset_index(drop=True)
 
 
+STEP_SLACK: Final = 0.05
+"""How far from a whole number of steps a distance between two numbers may fall and still be
+one: months as fractional years rounded to four decimals (2000.0833) are still months."""
+
+
 def number_step(held: Any) -> float | None:
-    """The step of sorted distinct numbers when they are regular: the most common distance
-    between neighbours (the smallest of equally common ones), taken by more than
-    ``GAP_STEP_SHARE`` of them, every distance a whole multiple of it (to a millionth: quarters as
-    fractional years). None for fewer than three values or irregular ones (doses of 0.5, 1
-    and 2: no point between them is missing).
+    """The step of sorted distinct numbers when they are regular, as ``regular_step`` tells
+    times: the most common distance between neighbours (the smallest of equally common
+    ones), taken by ``GAP_STEP_SHARE`` of them or more, every distance a whole number of it
+    (within ``STEP_SLACK``). None for fewer than three values or irregular ones. Asked only
+    of a number a series runs along (``roles.indexes_series``): a dose's levels are no gaps.
 
     >>> number_step(np.array([1945.0, 1945.25, 1945.5, 1946.0, 1946.25]))
     0.25
-    >>> number_step(np.array([0.5, 1.0, 2.0])) is None
+    >>> number_step(np.array([1.0, 2.0, 3.5])) is None
     True
     """
     if len(held) < 3:
@@ -137,12 +142,12 @@ def number_step(held: Any) -> float | None:
         return None
     ratios = steps / least
     whole = np.rint(ratios)
-    if not bool(np.allclose(ratios, whole, rtol=0, atol=1e-6)):
+    if not bool(np.allclose(ratios, whole, rtol=0, atol=STEP_SLACK)):
         return None
     sizes, counts = np.unique(whole, return_counts=True)
     size = float(sizes[counts.argmax()])
-    if counts.max() <= GAP_STEP_SHARE * len(steps) or bool((whole % size).any()):
-        return None  # (more than half: two steps of three doses tell no grid apart)
+    if counts.max() < GAP_STEP_SHARE * len(steps) or bool((whole % size).any()):
+        return None
     return least * size
 
 

@@ -46,7 +46,7 @@ from chartkit.plan.reduce import (
     time_bounds,
     unit_codes,
 )
-from chartkit.plan.roles import levels_over, panel_over, values_of
+from chartkit.plan.roles import indexes_series, levels_over, panel_over, values_of
 from chartkit.plan.rules import MAX_FACETS
 from chartkit.plan.sentences import (
     _join,
@@ -365,7 +365,9 @@ def _drawn(ask: Ask, placed: Placement, ln: _Line, data: pd.DataFrame) -> Plan:
     if fp is not None:
         reason = f"{reason[:-1]}; one small chart per {fp.name}."
     placed = points.log_check(ask, placed, data, ln.fy, what)
-    if mark == "line":  # a regular series' missing times: the line breaks (or drops to 0)
+    # a regular series' missing times: the line breaks (or drops to 0); over a number, only
+    # one a series runs along (a dose's levels are a design: a level no row holds is no gap)
+    if mark == "line" and (xp.type != "quantitative" or indexes_series(ask.roles, xp.name)):
         series = [placed.fields[q.name] for q in (cp, fp) if q is not None]
         counted_zero = aggregate == "count" and not placed.log_refused and (
             ask.opts.scale != "log"
@@ -379,15 +381,17 @@ def _levels_reason(
     ask: Ask, xp: ColumnProfile, yp: ColumnProfile, cp: ColumnProfile | None, aggregate: str
 ) -> str:
     """Why a line is drawn of the aggregate per level of a dose (``roles.levels_over``): few
-    ordered values, each shared by many rows, split by the factor colored."""
+    ordered values and the rows that hold them (two a level or more on average), split by the
+    factor colored."""
     how = {"mean": "mean", "sum": "total (sum)"}.get(aggregate, aggregate)
-    n = ask.roles[xp.name].distinct
+    grid = ask.roles[xp.name]
+    n, rows = grid.distinct, grid.numbers.values
     per = ""
     if cp is not None:
         per = f", one per {cp.name} ({_said(cp)}, {values_of(ask.roles, cp)} values)"
     return (
-        f"{_said(xp, True)} and {_said(yp, True)}; {xp.name} holds {n} ordered levels, each "
-        f"shared by many rows: a line of the {how} of {yp.name} per level{per}."
+        f"{_said(xp, True)} and {_said(yp, True)}; {xp.name} holds {n} ordered levels over "
+        f"{rows:,} rows: a line of the {how} of {yp.name} per level{per}."
     )
 
 

@@ -33,7 +33,7 @@ from chartkit.plan.kit import (
     _said,
 )
 from chartkit.plan.placement import Ask, Placement, of_rows
-from chartkit.plan.roles import is_factor, series_over
+from chartkit.plan.roles import indexes_series, is_factor, series_over
 from chartkit.plan.rules import PAIRS_ASKED
 from chartkit.plan.sentences import (
     LOG_BINS_IGNORED,
@@ -175,8 +175,11 @@ def scatter(
             "line",
             f"{said}: {grid.why}, so {yp.name} is a series over it: a line{per}.",
             enc,
-            # (a regular series' missing points: the line breaks there)
-            broken_at_gaps(data.sort_values(fx, kind="stable"), fx, fy, split),
+            # (a regular series' missing points: the line breaks there; a design's levels,
+            # concentrations of 0 to 50, miss none)
+            broken_at_gaps(data.sort_values(fx, kind="stable"), fx, fy, split)
+            if indexes_series(ask.roles, xp.name)
+            else data.sort_values(fx, kind="stable"),
             title=f"{yp.name} over {xp.name}",
         )
     return writing.chart(

@@ -46,6 +46,7 @@ __all__ = [
     "Roles",
     "assign",
     "holds_its_place",
+    "indexes_series",
     "is_code",
     "is_factor",
     "levels_over",
@@ -360,20 +361,18 @@ def assign(profiles: Mapping[str, ColumnProfile], facts: Facts | None) -> Roles:
                     and r.distinct < g.distinct <= RUNS_MAX)
             )
         ]  # fmt: skip
-        laid_out: str | bool | None = False  # (asked once, and only when a category is tried)
         for f in [*factors, *levels]:
-            if f in factors and laid_out is False:
-                laid_out = _layout(facts, n, levels, first)
-                if laid_out is not None:
-                    layout.update((n, laid_out))
-            if f in factors and laid_out:
-                continue  # (a treatment spread over a layout's rows and columns: a factor)
             # each covers it: the rows holding a value of the grid hold most of the pairs
             panel = r.numbers.values >= PANEL * first[f].distinct * r.numbers.distinct
-            if f not in entities and panel and _keys_with(facts, n, f, first, r.numbers.values):
-                first[n] = _grid(n, r, (f,))
-                entities[f] = n
-                break
+            if f in entities or not panel or not _keys_with(facts, n, f, first, r.numbers.values):
+                continue
+            other = _layout(facts, n, f, levels, first) if f in factors else None
+            if other is not None:  # (a treatment spread over a layout's rows and columns)
+                layout.update((n, other))
+                continue
+            first[n] = _grid(n, r, (f,))
+            entities[f] = n
+            break
     for t in times:  # a time keys the rows alone (one series), or with its entity
         if rows > KEY_VALUES:  # (a key over that many times is a scan of its own: a series
             first[t] = replace(first[t], keys_with=())  # assumed; lines test each entity)
@@ -463,6 +462,17 @@ def is_code(roles: Roles, name: str | None) -> bool:
     return n.high - n.low + 1 <= CODE_SPAN * n.distinct
 
 
+def indexes_series(roles: Roles, x: str | None) -> bool:
+    """Whether ``x`` is a number a series runs along, a point at each step: evenly spaced
+    whole values (years, days) or a number named a time holding calendar years (quarters as
+    fractional years). A missing step is a gap in such a series; a dose's or a
+    concentration's levels are a design, and a level no row holds is no gap."""
+    r = roles.get(x or "")
+    return r is not None and r.role == "grid" and (
+        _sequence(r.numbers) or _named_time(r.column, r.numbers)
+    )  # fmt: skip
+
+
 def series_over(roles: Roles, x: str | None, splits: Sequence[str | None]) -> bool:
     """Whether points over ``x`` are a series to draw as a line: ``x`` is an evenly spaced
     grid that keys the rows alone, or a grid (evenly spaced or not: ages, concentrations)
@@ -484,9 +494,10 @@ line of means may follow; two levels are a comparison, drawn as bars or a series
 
 def levels_over(roles: Roles, x: str | None) -> bool:
     """Whether ``x`` is a grid of ordered levels that keys nothing (``LEVELS_LINE_MIN`` to
-    ``LEVELS_MAX`` values, each held by several rows: doses, concentrations) and no codes
-    (``is_code``: groups 1 to 4 name groups, in no order a line may follow) — an x over
-    which the mean of a measure per level, one line per factor, reads as a dose-response."""
+    ``LEVELS_MAX`` values, two rows a level or more on average: doses, concentrations) and
+    no codes (``is_code``: groups 1 to 4 name groups, in no order a line may follow) — an x
+    over which the mean of a measure per level, one line per factor, reads as a
+    dose-response."""
     r = roles.get(x or "")
     return (
         r is not None and _levels_of(r) and r.distinct >= LEVELS_LINE_MIN
@@ -546,15 +557,19 @@ def _keys_with(
 
 
 def _layout(
-    facts: Facts, n: str, levels: Sequence[str], first: Mapping[str, ColumnRole]
+    facts: Facts, n: str, f: str, levels: Sequence[str], first: Mapping[str, ColumnRole]
 ) -> str | None:
     """The other grid of levels, no candidate entity of ``n`` (``levels``), with which the
-    grid ``n`` keys the rows (None: none does): the rows are the cells of a layout (rows and
-    columns of a field, a Latin square), and a category crossing them is a treatment spread
-    over the cells, not one series over either."""
+    grid ``n`` keys the rows while the category ``f``, which keys them with ``n``, keys them
+    with it too (None: none does): the rows are the cells of a layout (rows and columns of a
+    field, a Latin square) and ``f`` a treatment crossing both, not one series over either.
+    Asked only of a category about to be an entity, and only of grids of as many levels as
+    it holds values (a Latin square's), so a table of many grids asks few pairs."""
+    size = first[f].distinct
     return next(
         (m for m, g in first.items()
-         if m != n and m not in levels and _levels_of(g) and facts.unique_key([n, m])),
+         if m != n and m not in levels and _levels_of(g) and g.distinct == size
+         and facts.unique_key([n, m]) and facts.unique_key([m, f])),
         None,
     )  # fmt: skip
 

@@ -340,8 +340,8 @@ RULES: Final[tuple[Rule, ...]] = (
             ),
         ),
         True,
-        "Many rows share each value of {x} (the series of more entities than a chart can "
-        "draw a line each, or a dose's levels): a line of the mean of {y} per {x}{series}.",
+        "Rows share the values of {x} (the series of more entities than a chart can draw a "
+        "line each, or a dose's few levels): a line of the mean of {y} per {x}{series}.",
         "mean per x (and color) of the entities, or of a dose's levels",
         aggregate="mean",
         color_phrase=", one per {color} ({n} values)",
