@@ -227,3 +227,18 @@ def test_each_chart_holds_its_own_axis_and_scale_objects() -> None:
     assert again.spec["encoding"]["y"]["axis"] == first.spec["encoding"]["y"]["axis"]
     assert again.spec["encoding"]["color"]["scale"] == first.spec["encoding"]["color"]["scale"]
     assert again.spec["encoding"]["color"]["scale"]["range"][0] == "#1f77b4"
+
+
+def test_equal_rows_held_apart_name_one_dataset() -> None:
+    """The same strings as Arrow text (a list of dicts read in memory) and as an object
+    column (an engine's answer), beside the same numbers: one dataset name, so a view of the
+    rows and of their engine frame write the same spec."""
+    texts = ["vdi-0", "vdi-1", None, "é \u2028 </script>"]
+    gb = [1.5, 2.0, 3.0, 4.0]
+    arrow = pd.DataFrame({"host": pd.array(texts, dtype="string[pyarrow]"), "gb": gb})
+    plain = pd.DataFrame({"host": pd.Series(texts, dtype=object), "gb": gb})
+    (a, a_name), (b, b_name) = json_records(arrow), json_records(plain)
+    assert a == b
+    assert a_name == b_name
+    plain.loc[0, "host"] = "vdi-9"
+    assert json_records(plain)[1] != a_name

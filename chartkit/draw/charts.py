@@ -505,8 +505,9 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     null; ``_finite_float`` keeps a number rounded past the float limit at the limit), made a
     column at a time: booleans, integers and Arrow text are read as they are, every other
     column through pandas' own JSON writer (the same text it writes of that column within the
-    records), so no record is written and parsed whole. The digest covers each column's name,
-    kind and values: the same frame always gets the same one, rows that differ another.
+    records), so no record is written and parsed whole. The digest covers each column's name
+    and values as the records hold them: equal rows get one name wherever they were held
+    (Arrow text or an object column, in memory or from an engine), rows that differ another.
     """
     names = list(data.columns)
     if not names or len(set(names)) != len(names):
@@ -517,9 +518,11 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
         digest = hashlib.sha256(str(len(data)).encode())
         columns = []
         for at, name in enumerate(names):
-            values, kind, held = _column_values(data.iloc[:, at])
+            values = _column_values(data.iloc[:, at])
             columns.append(values)
-            for piece in (name.encode(), kind, held):
+            # (the values as the records hold them, whatever held them: Arrow text and an
+            # object column of the same strings, from memory or an engine, name one dataset)
+            for piece in (name.encode(), json.dumps(values).encode()):
                 digest.update(b"%d:" % len(piece) + piece)
     except (UnicodeError, ValueError, OverflowError, TypeError):
         return _records_by_text(data)  # (pandas' writer decides, and says what it refuses)
@@ -529,24 +532,24 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     return records, digest.hexdigest()
 
 
-def _column_values(column: pd.Series) -> tuple[list[Any], bytes, bytes]:
-    """One column's values as the JSON records hold them, its kind, and the bytes the digest
-    reads of it (a pandas JSON text, or the values' own bytes)."""
+def _column_values(column: pd.Series) -> list[Any]:
+    """One column's values as the JSON records hold them."""
     dtype = column.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "bi":
-        values = column.to_numpy()
-        return values.tolist(), dtype.kind.encode(), values.astype("<i8").tobytes()
+        values: list[Any] = column.to_numpy().tolist()
+        return values
     array = column.array
     if isinstance(array, pd.arrays.ArrowStringArray):  # (Arrow holds no lone surrogate)
-        texts = array.__arrow_array__().to_pylist()
-        return texts, b"s", json.dumps(texts).encode()
+        texts: list[Any] = array.__arrow_array__().to_pylist()
+        return texts
     text = column.to_json(orient="records", date_format="iso")  # (a list of the values)
     if isinstance(dtype, np.dtype) and dtype.kind == "f":  # numbers and nulls, nothing nested
-        numbers = json.loads(text)
+        numbers: list[Any] = json.loads(text)
         if math.inf in numbers or -math.inf in numbers:
             numbers = [_finite(v) for v in numbers]
-        return numbers, b"j", text.encode()
-    return json.loads(text, parse_float=_finite_float), b"j", text.encode()
+        return numbers
+    parsed: list[Any] = json.loads(text, parse_float=_finite_float)
+    return parsed
 
 
 def _records_by_text(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
