@@ -14,6 +14,7 @@ import html
 import json
 import math
 import operator
+import pickle
 import sys
 from collections import deque
 from collections.abc import Sequence
@@ -506,8 +507,9 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     column at a time: booleans, integers and Arrow text are read as they are, every other
     column through pandas' own JSON writer (the same text it writes of that column within the
     records), so no record is written and parsed whole. The digest covers each column's name
-    and values as the records hold them: equal rows get one name wherever they were held
-    (Arrow text or an object column, in memory or from an engine), rows that differ another.
+    and values as the records hold them (pickled: a fixed protocol writes the same bytes of
+    the same values, 1.5 apart from 1 and true): equal rows get one name wherever they were
+    held (Arrow text or an object column, in memory or from an engine), others another.
     """
     names = list(data.columns)
     if not names or len(set(names)) != len(names):
@@ -522,7 +524,7 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
             columns.append(values)
             # (the values as the records hold them, whatever held them: Arrow text and an
             # object column of the same strings, from memory or an engine, name one dataset)
-            for piece in (name.encode(), json.dumps(values).encode()):
+            for piece in (name.encode(), pickle.dumps(values, protocol=_PICKLED)):
                 digest.update(b"%d:" % len(piece) + piece)
     except (UnicodeError, ValueError, OverflowError, TypeError):
         return _records_by_text(data)  # (pandas' writer decides, and says what it refuses)
@@ -530,6 +532,10 @@ def json_records(data: pd.DataFrame) -> tuple[list[dict[str, Any]], str]:
     for name, values in zip(names[1:], columns[1:], strict=True):  # each key set in C
         deque(map(operator.setitem, records, repeat(name), values), maxlen=0)
     return records, digest.hexdigest()
+
+
+_PICKLED: Final = 5
+"""The pickle protocol the dataset's digest reads values in: fixed, so a name never moves."""
 
 
 def _column_values(column: pd.Series) -> list[Any]:
