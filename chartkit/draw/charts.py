@@ -601,14 +601,19 @@ def chart_spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     data = own.data if own is not None else None
     if own is not None and isinstance(data, dict) and data.keys() == {"values"}:
         # inline rows (build_chart's): serialized with the rows' name in their place, so Altair
-        # neither walks nor validates each row (the spec around them is validated as ever);
+        # neither walks nor validates each row;
         # the rows join the spec as one named dataset, named by the digest of their content
         digest = data.digest if isinstance(data, _Rows) else None
         name = f"data-{digest[:32]}" if digest else _dataset_name(data["values"])
         datasets[name] = data["values"]
         chart = own = own.copy(deep=False)
         own.data = {"name": name}
-    body = chart.to_dict(context={"top_level": False, "pre_transform": False, "datasets": datasets})
+    # not validated against Vega-Lite's schema per call (a tenth of a view's time): chartkit
+    # writes the spec from a plan, and tests/test_spec_schema.py validates every chart kind's
+    body = chart.to_dict(
+        validate=False,
+        context={"top_level": False, "pre_transform": False, "datasets": datasets},
+    )
     _params_in_cell(body)
     data = body.get("data")
     if isinstance(data, dict) and isinstance(data.get("values"), list):
