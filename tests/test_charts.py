@@ -227,3 +227,33 @@ def test_measures_of_different_magnitude_on_a_log_scale_share_it_as_dots() -> No
     assert "facet" not in spec and spec["mark"]["type"] == "point" and shown.mark == "point"
     assert spec["encoding"]["y"]["scale"] == {"type": "log"}
     assert spec["encoding"]["xOffset"]["field"] == "measure"  # the dots side by side, as bars were
+
+
+def test_an_axis_of_few_whole_values_ticks_each_and_none_between() -> None:
+    """Subjects measured in group 1 and group 2: before, the x axis ticked 1.1, 1.2 … 1.9
+    (and Vega's own tickMinStep still ticks 1.5 between two values)."""
+    rows = [{"extra": round(0.3 * i - g, 1), "group": g, "ID": i}
+            for g in (1, 2) for i in range(1, 11)]  # fmt: skip
+    shown = view(rows, {"extra": "number", "group": "number", "ID": "number"})
+    x = _spec_of(shown)["encoding"]["x"]
+    assert (x["field"], x["axis"]["values"], x["axis"]["tickMinStep"]) == ("group", [1, 2], 1)
+
+
+def test_lengths_and_many_whole_values_keep_their_ticks() -> None:
+    """Bars' lengths are no positions to tick; past 12 whole values Vega's ticks stand, with
+    no step under 1."""
+    bars = [{"k": f"k{i}", "n": [12, 340, 55, 7, 90, 1000][i]} for i in range(6)]
+    spec = _spec_of(view(bars, {"k": "string", "n": "number"}, aggregate="sum"))
+    length = spec["encoding"]["x" if spec["encoding"]["x"]["type"] == "quantitative" else "y"]
+    assert "values" not in length["axis"]
+    years = [{"year": 1950 + i, "v": float(i * 13 % 37) + 0.5} for i in range(40)]
+    x = _spec_of(view(years, {"year": "number", "v": "number"}))["encoding"]["x"]
+    assert "values" not in x["axis"] and x["axis"]["tickMinStep"] == 1
+
+
+def test_quarters_as_fractional_years_tick_as_years() -> None:
+    rows = [{"time": 1945 + k / 4, "approval": 40.5 + (k * 37 % 23) / 3} for k in range(48)]
+    shown = view(rows, {"time": "number", "approval": "number"})
+    assert shown.encodings["x"].calendar
+    x = _spec_of(shown)["encoding"]["x"]
+    assert x["axis"]["format"] == "~f" and "tickMinStep" not in x["axis"]  # 1948, not 1,948

@@ -65,6 +65,9 @@ TOOLTIP_TITLE_MAX_CHARS: Final = 1000
 read, but bounded, as each mark's accessible label repeats it."""
 DESCRIPTION_MAX_CHARS: Final = 1000
 """Characters of the chart's description (the plan's reason) written into the spec."""
+AXIS_VALUES_AT_MOST: Final = 12
+"""A number's x axis of points or lines at most this many whole values (groups 1 and 2, years
+1999 and 2008) ticks each value, and none between (never a length: bars keep their ticks)."""
 MIN_LABEL_SLOT = 60  # pixels per category under which x labels turn 45° (when too long)
 CHAR_WIDTH = 7  # pixels a label character takes, roughly, at Vega's default 10px font
 FACET_HEIGHT = 140
@@ -288,11 +291,12 @@ def _panelled(
 def _axis_format(channel: str, enc: Encoding, plan: Plan) -> str:
     """A number axis's d3 format: on the measure axis the one asked for; else the ticks' own
     precision (never 7e+3), with thousands separators unless the values are whole and all
-    below ``PLAIN_BELOW`` (``~f``: years print 1565, not 1,565; else ``,~f``: 12,000, 0.5)."""
+    below ``PLAIN_BELOW``, or calendar years (``~f``: years print 1565, and quarters as
+    fractional years tick 1948, not 1,948; else ``,~f``: 12,000, 0.5)."""
     asked = plan.format != DEFAULT_FORMAT and enc.aggregate != "count"
     if asked and channel == _measure_channel(plan) and not enc.bin:
         return plan.format
-    return "~f" if _plain_digits(enc, plan) else ",~f"
+    return "~f" if enc.calendar or _plain_digits(enc, plan) else ",~f"
 
 
 def _plain_digits(enc: Encoding, plan: Plan) -> bool:
@@ -325,6 +329,30 @@ def _plain_digits(enc: Encoding, plan: Plan) -> bool:
             return False
         seen = True
     return seen
+
+
+def _whole_values(enc: Encoding, plan: Plan) -> list[int] | None:
+    """The distinct values of the encoding, sorted, when every drawn value is whole and there
+    are at most ``AXIS_VALUES_AT_MOST`` of them (the values themselves are not needed past
+    that: an empty list), else None: its axis (a linear one) ticks nothing between two whole
+    values."""
+    if plan.data is None or enc.bin or enc.field not in plan.data.columns:
+        return None
+    column = plan.data[enc.field]
+    kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
+    if kind not in ("i", "u", "f") or not len(column):
+        return None
+    numbers = column.to_numpy()
+    if kind == "f":
+        numbers = numbers[np.isfinite(numbers)]
+        if not len(numbers) or bool((np.mod(numbers, 1) != 0).any()):
+            return None
+    if np.abs(numbers).max() > 2**53:
+        return None  # (past a float's whole numbers every value is whole: no ticks to set)
+    distinct = np.unique(numbers)
+    if len(distinct) > AXIS_VALUES_AT_MOST:
+        return []
+    return [int(v) for v in distinct]
 
 
 def _measure_channel(plan: Plan) -> str:
@@ -392,10 +420,20 @@ def _channel(channel: str, enc: Encoding, plan: Plan, zero: bool | None = None) 
         ticks = {"interval": interval, "step": 3 if plan.time_unit == "quarter" else 1}
         options["axis"] = alt.Axis(format=_time_format(plan), tickCount=ticks)
     if enc.type == "quantitative" and channel in ("x", "y"):
-        options["axis"] = _made(alt.Axis, format=_axis_format(channel, enc, plan))
         logged = (channel in plan.log_axes) if plan.log_axes else (
             plan.scale == "log" and channel == _measure_channel(plan) and not enc.bin
         )  # fmt: skip
+        axis: dict[str, str | int] = {"format": _axis_format(channel, enc, plan)}
+        whole = None if logged else _whole_values(enc, plan)
+        if whole is not None:
+            axis["tickMinStep"] = 1  # (counts, years: no tick between two whole values)
+        options["axis"] = _made(alt.Axis, **axis)
+        placed_at = channel == "x" and enc.aggregate is None and plan.mark != "bar"
+        if whole is not None and placed_at and 2 <= len(whole) <= AXIS_VALUES_AT_MOST:
+            # (groups 1 and 2, cylinders 4, 6 and 8: a tick at each, Vega's own min step
+            # still ticks 1.5 between two)
+            options["axis"] = options["axis"].copy(deep=False)
+            options["axis"].values = whole
         if logged:
             options["scale"] = _made(alt.Scale, type="log")
         elif not enc.bin and not _keeps_zero(channel, plan, zero):

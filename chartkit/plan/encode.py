@@ -97,7 +97,9 @@ class Encoding:
     ``field`` is the column's name in the chart's data (names with ``.``, ``[``, ``]``, ``:``
     or quotes are renamed so Vega-Lite cannot read them as nested fields). ``measures`` names
     every measure when several are drawn (``y=[...]``): the y encoding holds their values and
-    the color encoding (column ``measure``) tells them apart.
+    the color encoding (column ``measure``) tells them apart. ``calendar``: a number named a
+    time holding calendar years (quarters as 1945.25), whose ticks print as years (1948, never
+    1,948).
     """
 
     column: str
@@ -109,6 +111,7 @@ class Encoding:
     title: str = ""
     declared: ColumnType | None = None
     measures: tuple[str, ...] = ()
+    calendar: bool = False  # a number holding calendar years (1945.25): ticks print as years
 
     def describe(self) -> str:
         """One line for people: ``declared number → quantitative`` or ``inferred nominal``."""

@@ -47,6 +47,7 @@ __all__ = [
     "assign",
     "holds_its_place",
     "indexes_series",
+    "is_calendar",
     "is_code",
     "is_factor",
     "levels_over",
@@ -460,6 +461,13 @@ def is_code(roles: Roles, name: str | None) -> bool:
     if not n.whole or n.low is None or n.high is None:
         return False
     return n.high - n.low + 1 <= CODE_SPAN * n.distinct
+
+
+def is_calendar(roles: Roles, name: str | None) -> bool:
+    """Whether ``name`` is a number named a time holding calendar years (``_named_time``:
+    1945.0, 1945.25 …), whatever its role: its values read as years."""
+    r = roles.get(name or "")
+    return r is not None and _named_time(r.column, r.numbers)
 
 
 def indexes_series(roles: Roles, x: str | None) -> bool:

@@ -6,6 +6,7 @@ reduction behind the marks, and the plan's notes as values.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Final
 
 import pandas as pd
@@ -17,6 +18,7 @@ from chartkit.plan.encode import (
 )
 from chartkit.plan.kit import HISTOGRAM_BINS, MEASURE, VALUE, Plan, _count, _facts
 from chartkit.plan.placement import Ask, Placement
+from chartkit.plan.roles import is_calendar
 from chartkit.plan.sentences import _join
 from chartkit.plan.spec import Reduction
 
@@ -96,7 +98,14 @@ def chart(
     title: str | None = None,
     order: tuple[Any, ...] | None = None,
 ) -> Plan:
-    """The ``Plan`` of a chart: its mark, encodings and data, and what was placed."""
+    """The ``Plan`` of a chart: its mark, encodings and data, and what was placed (a number
+    holding calendar years marked so, ``Encoding.calendar``)."""
+    encodings = {
+        c: replace(e, calendar=True)
+        if e.type == "quantitative" and not e.measures and is_calendar(ask.roles, e.column)
+        else e
+        for c, e in encodings.items()
+    }  # fmt: skip
     return Plan(
         kind="chart",
         reason=reason,
