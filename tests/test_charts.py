@@ -255,5 +255,8 @@ def test_quarters_as_fractional_years_tick_as_years() -> None:
     rows = [{"time": 1945 + k / 4, "approval": 40.5 + (k * 37 % 23) / 3} for k in range(48)]
     shown = view(rows, {"time": "number", "approval": "number"})
     assert shown.encodings["x"].calendar
-    x = _spec_of(shown)["encoding"]["x"]
+    spec = _spec_of(shown)
+    x = spec["encoding"]["x"]
     assert x["axis"]["format"] == "~f" and "tickMinStep" not in x["axis"]  # 1948, not 1,948
+    (tip,) = [t for t in spec["encoding"]["tooltip"] if t["field"] == x["field"]]
+    assert tip["format"] == "~f"  # 1947.25, not 1,947.25

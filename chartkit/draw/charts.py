@@ -373,6 +373,8 @@ def _tooltips(plan: Plan, columns: set[str]) -> list[alt.Tooltip]:
             options["format"] = "," if enc.aggregate == "count" else plan.format
             if options["format"] == DEFAULT_FORMAT and _plain_digits(enc, plan):
                 options["format"] = "d"  # whole and below PLAIN_BELOW: 1565, not 1,565
+            elif options["format"] == DEFAULT_FORMAT and enc.calendar:
+                options["format"] = "~f"  # a quarter as a fractional year: 1947.25
         elif enc.type == "temporal":
             options["format"] = _time_format(plan)
         if enc.bin:
