@@ -373,7 +373,7 @@ def _tooltips(plan: Plan, columns: set[str]) -> list[alt.Tooltip]:
             options["format"] = "," if enc.aggregate == "count" else plan.format
             if options["format"] == DEFAULT_FORMAT and _plain_digits(enc, plan):
                 options["format"] = "d"  # whole and below PLAIN_BELOW: 1565, not 1,565
-            elif options["format"] == DEFAULT_FORMAT and enc.calendar:
+            elif enc.calendar and not enc.bin:  # (a format asked is the measure's, not a year's)
                 options["format"] = "~f"  # a quarter as a fractional year: 1947.25
         elif enc.type == "temporal":
             options["format"] = _time_format(plan)

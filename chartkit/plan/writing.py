@@ -86,6 +86,10 @@ def series_enc(yps: list[ColumnProfile]) -> Encoding:
     )  # fmt: skip
 
 
+_STILL_A_YEAR: Final = frozenset({None, "mean", "median", "min", "max"})
+"""What a column of calendar years stays a year under (a sum or a count of years is none)."""
+
+
 def chart(
     ask: Ask,
     placed: Placement,
@@ -102,7 +106,8 @@ def chart(
     holding calendar years marked so, ``Encoding.calendar``)."""
     encodings = {
         c: replace(e, calendar=True)
-        if e.type == "quantitative" and not e.measures and is_calendar(ask.roles, e.column)
+        if e.type == "quantitative" and not e.measures and e.aggregate in _STILL_A_YEAR
+        and is_calendar(ask.roles, e.column)
         else e
         for c, e in encodings.items()
     }  # fmt: skip
