@@ -75,14 +75,7 @@ def broken_at_gaps(
             if zero and ordinal[i + 1] - ordinal[i] > 2 * size:
                 ends.append(_stepped(times[i + 1], unit, -size))
             added.extend({fx: at, fy: 0.0 if zero else np.nan, **keys} for at in ends)
-    if not added:
-        return data
-    gaps = pd.DataFrame(added)
-    if ROWS in data.columns:
-        gaps[ROWS] = 0  # no row behind a missing time point
-    gaps = gaps.astype({c: data[c].dtype for c in gaps.columns if c != fy and c in data.columns})
-    out = pd.concat([data, gaps], ignore_index=True)
-    return out.sort_values(fx, kind="stable").reset_index(drop=True)
+    return _with_gaps(data, added, fx, fy)
 
 
 def _numbers_broken(
@@ -107,6 +100,11 @@ def _numbers_broken(
             if zero and taken[i] > 2:
                 ends.append(held[i + 1] - step)
             added.extend({fx: at, fy: 0.0 if zero else np.nan, **keys} for at in ends)
+    return _with_gaps(data, added, fx, fy)
+
+
+def _with_gaps(data: pd.DataFrame, added: list[dict[str, Any]], fx: str, fy: str) -> pd.DataFrame:
+    """``data`` and the gap rows ``added`` (each of no value, or 0 counted), in ``fx``'s order."""
     if not added:
         return data
     gaps = pd.DataFrame(added)
