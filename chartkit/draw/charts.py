@@ -49,6 +49,7 @@ __all__ = [
     "build_chart",
     "chart_spec",
     "drawn_mark",
+    "json_records",
     "spec_to_html",
     "spec_to_png",
     "spec_to_svg",
