@@ -310,23 +310,10 @@ def _plain_digits(enc: Encoding, plan: Plan) -> bool:
     for name in fields:
         if name not in plan.data.columns:
             continue
-        column = plan.data[name]
-        kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
-        if kind in ("f", "i", "u") and len(column):  # in numpy, as pandas' own ops compute it
-            numbers = column.to_numpy()
-            if kind == "f":
-                numbers = numbers[np.isfinite(numbers)]
-            if not len(numbers):
-                continue
-            if (np.abs(numbers) >= PLAIN_BELOW).any() or (np.mod(numbers, 1) != 0).any():
-                return False
-            seen = True
+        numbers = _finite_numbers(plan.data[name])
+        if not len(numbers):
             continue
-        values = pd.to_numeric(column, errors="coerce").dropna()
-        values = values[np.isfinite(values.to_numpy(dtype=float))]
-        if values.empty:
-            continue
-        if (values.abs() >= PLAIN_BELOW).any() or (values % 1 != 0).any():
+        if (np.abs(numbers) >= PLAIN_BELOW).any() or (np.mod(numbers, 1) != 0).any():
             return False
         seen = True
     return seen
@@ -339,21 +326,29 @@ def _whole_values(enc: Encoding, plan: Plan) -> list[int] | None:
     values."""
     if plan.data is None or enc.bin or enc.field not in plan.data.columns:
         return None
-    column = plan.data[enc.field]
-    kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
-    if kind not in ("i", "u", "f") or not len(column):
+    numbers = _finite_numbers(plan.data[enc.field])
+    if not len(numbers) or bool((np.mod(numbers, 1) != 0).any()):
         return None
-    numbers = column.to_numpy()
-    if kind == "f":
-        numbers = numbers[np.isfinite(numbers)]
-        if not len(numbers) or bool((np.mod(numbers, 1) != 0).any()):
-            return None
-    if np.abs(numbers).max() > 2**53:
+    if numbers.max() > 2**53 or numbers.min() < -(2**53):
         return None  # (past a float's whole numbers every value is whole: no ticks to set)
     distinct = np.unique(numbers)
     if len(distinct) > AXIS_VALUES_AT_MOST:
         return []
     return [int(v) for v in distinct]
+
+
+def _finite_numbers(column: pd.Series) -> Any:
+    """A column's finite numbers as a numpy array: a numpy number column as it is (in numpy,
+    as pandas' own ops compute it), any other through ``pd.to_numeric`` (what is no number
+    left out)."""
+    kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
+    if kind in ("i", "u"):
+        return column.to_numpy()
+    if kind == "f":
+        numbers = column.to_numpy()
+        return numbers[np.isfinite(numbers)]
+    values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
+    return values[np.isfinite(values)]
 
 
 def _measure_channel(plan: Plan) -> str:
