@@ -142,11 +142,8 @@ def number_step(held: Any) -> float | None:
     whole = np.rint(ratios)
     if not bool(np.allclose(ratios, whole, rtol=0, atol=STEP_SLACK)):
         return None
-    sizes, counts = np.unique(whole, return_counts=True)
-    size = float(sizes[counts.argmax()])
-    if counts.max() < GAP_STEP_SHARE * len(steps) or bool((whole % size).any()):
-        return None
-    return least * size
+    size = _commonest_step(whole)
+    return None if size is None else least * float(size)
 
 
 def regular_step(times: pd.DatetimeIndex) -> tuple[str, int] | None:
@@ -166,12 +163,18 @@ def regular_step(times: pd.DatetimeIndex) -> tuple[str, int] | None:
     tod = times - times.normalize()
     monthly = tod.nunique() == 1 and (times.day.nunique() == 1 or bool(times.is_month_end.all()))
     unit = "month" if monthly else "ns"
-    steps = np.diff(_ordinals(times, unit))
+    size = _commonest_step(np.diff(_ordinals(times, unit)))
+    return None if size is None else (unit, int(size))
+
+
+def _commonest_step(steps: Any) -> Any:
+    """The commonest of whole ``steps`` (the smallest of equally common ones) when it is
+    positive, taken by ``GAP_STEP_SHARE`` of them or more and dividing each; else None."""
     sizes, counts = np.unique(steps, return_counts=True)
-    size = int(sizes[counts.argmax()])  # (the smallest of equally common steps)
+    size = sizes[counts.argmax()]
     if size <= 0 or counts.max() < GAP_STEP_SHARE * len(steps) or bool((steps % size).any()):
         return None
-    return unit, size
+    return size
 
 
 def _ordinals(times: pd.DatetimeIndex, unit: str) -> Any:
