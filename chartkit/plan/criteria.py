@@ -314,12 +314,15 @@ def _entities_not_averaged(a: Candidate, roles: Roles) -> float:
 
 def _no_series(a: Candidate, roles: Roles) -> float:
     """Series lines whose x and color are not a series (each value one line over x), or mean
-    lines whose x indexes no series of more entities than lines (``roles.panel_over``), whose
+    lines whose x indexes no series of more entities than lines (``roles.panel_over``) nor is
+    a dose of ``FEW_VALUES`` levels at most (more levels read as an axis: a scatter's), whose
     color does not hold each entity in one value, or whose measure is such a factor."""
     if a.chart == "mean lines":
         entity = panel_over(roles, a.x, [a.color, a.facet])
-        if entity is None:  # (a dose's levels: the mean per level, a dose-response)
-            return float(not levels_over(roles, a.x) or a.facet is not None)
+        if entity is None:  # (a dose's few levels: the mean per level, a dose-response)
+            levels = roles.get(a.x or "")
+            few = levels is not None and levels.distinct <= FEW_VALUES  # (more read as an axis)
+            return float(not (levels_over(roles, a.x) and few) or a.facet is not None)
         # (a factor each entity sits in — its diet — is the same all along: no measure)
         return float(bool(set(_ys(a)) & set(roles[entity].within)))
     if a.chart != "series lines":
@@ -328,14 +331,12 @@ def _no_series(a: Candidate, roles: Roles) -> float:
 
 
 def _means_before_pairs(a: Candidate, roles: Roles) -> float:
-    """The mean line of a measure over a grid's levels (``roles.levels_over``) while a
-    scatter can draw the rows themselves: two measures or more to pair, or levels of more
-    than ``FEW_VALUES`` values, which read as an axis (disks of five sizes against their use).
-    Three levels at most and one measure (a dose of 0.5, 1 and 2) are the mean line's."""
+    """The mean line of a measure over a dose's few levels (``roles.levels_over``) while two
+    measures or more are there to pair in a scatter: a level is one column among several, the
+    scatter of two measures reads the rows themselves."""
     if a.chart != "mean lines" or panel_over(roles, a.x, [a.color, a.facet]) is not None:
         return 0.0
-    r = roles.get(a.x or "")
-    return float(len(roles.of("measure")) >= 2 or (r is not None and r.distinct > FEW_VALUES))
+    return float(len(roles.of("measure")) >= 2)
 
 
 def _index_as_measure(a: Candidate, roles: Roles) -> float:
@@ -465,8 +466,7 @@ CRITERIA: Final[tuple[Criterion, ...]] = (
     ),
     Criterion(
         "pairs-before-means",
-        "the rows are drawn in a scatter before a mean per level, but for three levels or "
-        "fewer and one measure",
+        "two measures are paired in a scatter before one is averaged per level",
         1.0,
         _means_before_pairs,
         _POINTS,
